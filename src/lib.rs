@@ -1,0 +1,17 @@
+//! gpu-makespan: worst-case makespan of GPU warps on one streaming multiprocessor
+//! (Berezovskyi, Bletsas, Andersson 2012), with proven bounds, an exact ILP, an exact
+//! combinatorial search, an independent schedule checker, the paper's approximation,
+//! and the Jetson TX2 kernel-level response-time analysis.
+//!
+//! Every number the library returns is labelled: exact, proven bound, or estimate.
+
+pub mod bounds;
+pub mod checker;
+pub mod error;
+pub mod heuristic;
+pub mod instance;
+pub mod kernel;
+pub mod schedule;
+pub mod search;
+pub mod sm;
+pub mod state;

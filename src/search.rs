@@ -1,0 +1,237 @@
+//! The exact combinatorial solver for `T^(W)`: memoised branch and bound over
+//! warp-count states.
+//!
+//! Design (see [`crate::state`] for the transition system):
+//! * **Symmetry.** Warps are identical, so the search runs on counts of warps per
+//!   program position, never on warp identities: `W!` schedules collapse into one state.
+//! * **Memoisation.** `T(s) = 1 + max over successors T(s')`, `T(done) = 0`; every
+//!   fully explored state stores its exact value and the index of its best successor,
+//!   so a state reached again by another path (or at another depth) costs one lookup.
+//! * **Branch and bound.** A state reached after `d` cycles is expanded only if
+//!   `d + UB(s)` exceeds the longest schedule found so far, where `UB` is the proven
+//!   per-state bound [`Model::upper_bound`]. A state whose subtree was cut stores the
+//!   upper bound it proved instead of an exact value, and is re-expanded only when it
+//!   is met again at a depth where that bound no longer suffices.
+//! * **Incumbent.** Adversarial rollouts ([`crate::heuristic`]) give the first
+//!   incumbent; successors are tried in decreasing order of their upper bound.
+//! * **Limits.** A time limit and a limit on stored states stop the expansion; the
+//!   unfinished subtrees then report their proven upper bounds, so the result is always
+//!   the longest schedule found (a lower bound, with a witness) and a proven upper bound.
+//!
+//! Guarantee: when `exact` is true, `makespan` is `T^(W)` and `path` is a witness.
+
+use crate::heuristic::longest_rollout;
+use crate::state::{Model, State};
+use rustc_hash::FxHashMap;
+use std::time::{Duration, Instant};
+
+/// Limits of one search.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchLimits {
+    /// Stop expanding after this long.
+    pub time_limit: Option<Duration>,
+    /// Stop expanding once this many states are stored (bounds memory: about 40 bytes
+    /// per state).
+    pub max_states: usize,
+    /// Randomised rollouts per policy for the initial incumbent.
+    pub rollouts: usize,
+}
+
+impl Default for SearchLimits {
+    fn default() -> Self {
+        SearchLimits { time_limit: None, max_states: 40_000_000, rollouts: 32 }
+    }
+}
+
+/// Result of a search.
+#[derive(Debug, Clone)]
+pub struct SearchOutcome {
+    /// Longest schedule found (exact when `exact`).
+    pub makespan: u64,
+    /// Proven upper bound on `T^(W)`; equals `makespan` when `exact`.
+    pub upper_bound: u64,
+    /// Whether the search completed (optimality proven).
+    pub exact: bool,
+    /// Why the search stopped early, if it did.
+    pub stopped_by: Option<&'static str>,
+    /// State path of the longest schedule found.
+    pub path: Vec<State>,
+    /// States expanded.
+    pub expansions: u64,
+    /// States stored in the memo table at the end.
+    pub stored_states: usize,
+    /// Length of the initial (heuristic) incumbent.
+    pub initial_lower_bound: u64,
+}
+
+/// Approximate bytes per stored state (key, entry, hash-table overhead).
+pub const BYTES_PER_STATE: usize = 40;
+
+#[derive(Clone, Copy)]
+struct Entry {
+    value: u32,
+    exact: bool,
+    best: u32,
+}
+
+struct Search<'a> {
+    model: &'a Model,
+    limits: SearchLimits,
+    started: Instant,
+    memo: FxHashMap<State, Entry>,
+    best: u64,
+    incumbent: Vec<State>,
+    path: Vec<State>,
+    expansions: u64,
+    stopped_by: Option<&'static str>,
+}
+
+/// Computes `T^(W)` exactly (within `limits`) for the instance behind `model`.
+pub fn solve(model: &Model, limits: SearchLimits) -> SearchOutcome {
+    let seed = longest_rollout(model, limits.rollouts, 0x6d61_6b65);
+    let mut search = Search {
+        model,
+        limits,
+        started: Instant::now(),
+        memo: FxHashMap::default(),
+        best: seed.length,
+        incumbent: seed.path,
+        path: Vec::new(),
+        expansions: 0,
+        stopped_by: None,
+    };
+    let root = model.start();
+    let (value, _) = search.dfs(root, 0);
+    let upper_bound = value.max(search.best);
+    debug_assert!(search.stopped_by.is_some() || value == search.best);
+    SearchOutcome {
+        makespan: search.best,
+        upper_bound,
+        exact: upper_bound == search.best,
+        stopped_by: search.stopped_by,
+        path: search.incumbent,
+        expansions: search.expansions,
+        stored_states: search.memo.len(),
+        initial_lower_bound: seed.length,
+    }
+}
+
+impl Search<'_> {
+    /// Returns `(v, exact)`: `T(s)` itself when `exact`, else a proven upper bound.
+    fn dfs(&mut self, s: State, depth: u64) -> (u64, bool) {
+        if s == 0 {
+            if depth > self.best {
+                self.best = depth;
+                self.incumbent = self.path.clone();
+                self.incumbent.push(0);
+            }
+            return (0, true);
+        }
+        let known = self.memo.get(&s).copied();
+        let ub = match known {
+            Some(e) if e.exact => {
+                self.offer(s, depth, e.value as u64);
+                return (e.value as u64, true);
+            }
+            Some(e) => e.value as u64,
+            None => self.model.upper_bound(s),
+        };
+        if depth + ub <= self.best || self.should_stop() {
+            return (ub, false);
+        }
+        self.expand(s, depth)
+    }
+
+    fn expand(&mut self, s: State, depth: u64) -> (u64, bool) {
+        self.expansions += 1;
+        let mut succ = Vec::new();
+        self.model.successors(s, &mut succ);
+        let mut order: Vec<(u64, usize)> = succ.iter().enumerate().map(|(j, &n)| (self.model.upper_bound(n), j)).collect();
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        self.path.push(s);
+        let (mut best_v, mut best_j, mut all_exact) = (0u64, 0usize, true);
+        for (_, j) in order {
+            let (v, exact) = self.dfs(succ[j], depth + 1);
+            all_exact &= exact;
+            if v > best_v || (v == best_v && exact) {
+                best_v = v;
+                best_j = j;
+            }
+        }
+        self.path.pop();
+        let value = 1 + best_v;
+        self.memo.insert(s, Entry { value: value as u32, exact: all_exact, best: best_j as u32 });
+        (value, all_exact)
+    }
+
+    /// A state with exact value `v` was met after `depth` cycles: a schedule of
+    /// `depth + v` cycles exists; keep it if it is the longest so far.
+    fn offer(&mut self, s: State, depth: u64, v: u64) {
+        if depth + v <= self.best {
+            return;
+        }
+        self.best = depth + v;
+        let mut path = self.path.clone();
+        let mut cur = s;
+        let mut succ = Vec::new();
+        while cur != 0 {
+            path.push(cur);
+            let e = self.memo[&cur];
+            self.model.successors(cur, &mut succ);
+            cur = succ[e.best as usize];
+        }
+        path.push(0);
+        self.incumbent = path;
+    }
+
+    fn should_stop(&mut self) -> bool {
+        if self.stopped_by.is_some() {
+            return true;
+        }
+        if self.memo.len() >= self.limits.max_states {
+            self.stopped_by = Some("max_states");
+        } else if self.expansions % 1024 == 0 {
+            if let Some(limit) = self.limits.time_limit {
+                if self.started.elapsed() >= limit {
+                    self.stopped_by = Some("time_limit");
+                }
+            }
+        }
+        self.stopped_by.is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::checker::check;
+    use crate::instance::Instance;
+
+    fn exact(k: &str, w: i64, sl: i64, sc: i64) -> u64 {
+        let inst = Instance::new(k, w, sl, sc).unwrap();
+        let m = Model::new(&inst).unwrap();
+        let out = solve(&m, SearchLimits::default());
+        assert!(out.exact);
+        assert_eq!(check(&inst, &m.schedule_of(&out.path)), Ok(out.makespan));
+        out.makespan
+    }
+
+    #[test]
+    fn known_values() {
+        assert_eq!(exact("LLC", 4, 1, 1), 9);
+        assert_eq!(exact("LCL", 4, 1, 1), 9);
+        assert_eq!(exact("LCL", 2, 1, 1), 4);
+        assert_eq!(exact("LLCLLL", 4, 2, 2), 13);
+    }
+
+    #[test]
+    fn stops_with_bounds() {
+        let inst = Instance::new("LLCLL", 24, 1, 1).unwrap();
+        let m = Model::new(&inst).unwrap();
+        let out = solve(&m, SearchLimits { max_states: 10, ..SearchLimits::default() });
+        assert_eq!(out.stopped_by, Some("max_states"));
+        assert!(out.makespan <= out.upper_bound);
+        assert!(out.upper_bound <= crate::bounds::safe_horizon(&inst));
+        assert_eq!(check(&inst, &m.schedule_of(&out.path)), Ok(out.makespan));
+    }
+}

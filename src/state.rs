@@ -1,0 +1,227 @@
+//! Warp-count states, the shared ground of the exact search and the heuristic.
+//!
+//! Warps are identical, so a state is how many warps have completed `p` instructions,
+//! for `p = 0..I` (domain notes, section 1). In each cycle exactly
+//! `min(sigma_X, #warps whose next instruction is X)` warps advance on X, for X = L, C;
+//! the adversary picks which positions they come from. A state is packed into a
+//! `u128`, `bits` bits per position `0..I-1` (the count of finished warps is implied).
+
+use crate::error::InputError;
+use crate::instance::Instance;
+use crate::kernel::Unit;
+use crate::schedule::Schedule;
+
+/// A packed warp-count state. `0` means every warp has finished.
+pub type State = u128;
+
+/// The transition system of one instance.
+#[derive(Debug, Clone)]
+pub struct Model {
+    /// `I`.
+    pub len: usize,
+    /// `W`.
+    pub warps: u32,
+    sigma_l: u32,
+    sigma_c: u32,
+    units: Vec<Unit>,
+    bits: u32,
+    mask: u128,
+    /// L instructions from position `p` to the end.
+    suffix_l: Vec<u64>,
+    /// C instructions from position `p` to the end.
+    suffix_c: Vec<u64>,
+}
+
+impl Model {
+    /// Builds the model; refuses instances whose states do not fit in 128 bits.
+    pub fn new(inst: &Instance) -> Result<Model, InputError> {
+        let len = inst.len();
+        let bits = 32 - inst.warps.leading_zeros();
+        if len as u32 * bits > 128 {
+            return Err(InputError::new(
+                "kernel",
+                format!("{} instructions x {} warps", len, inst.warps),
+                format!("too large for the exact search's state encoding (I * {bits} bits > 128); use bounds, the heuristic or the ILP"),
+            ));
+        }
+        let units = inst.kernel.units().to_vec();
+        let mut suffix_l = vec![0; len + 1];
+        let mut suffix_c = vec![0; len + 1];
+        for p in (0..len).rev() {
+            suffix_l[p] = suffix_l[p + 1] + (units[p] == Unit::L) as u64;
+            suffix_c[p] = suffix_c[p + 1] + (units[p] == Unit::C) as u64;
+        }
+        Ok(Model {
+            len,
+            warps: inst.warps,
+            sigma_l: inst.sigma_l,
+            sigma_c: inst.sigma_c,
+            units,
+            bits,
+            mask: (1u128 << bits) - 1,
+            suffix_l,
+            suffix_c,
+        })
+    }
+
+    /// All `W` warps before their first instruction.
+    pub fn start(&self) -> State {
+        self.warps as u128
+    }
+
+    /// Number of warps that have completed exactly `p` instructions (`p < I`).
+    pub fn count(&self, s: State, p: usize) -> u32 {
+        ((s >> (p as u32 * self.bits)) & self.mask) as u32
+    }
+
+    fn shift(&self, p: usize) -> u32 {
+        p as u32 * self.bits
+    }
+
+    /// Every successor of `s` (one per choice of the adversary), appended to `out`
+    /// after clearing it. Empty exactly when `s` is finished.
+    pub fn successors(&self, s: State, out: &mut Vec<State>) {
+        out.clear();
+        if s == 0 {
+            return;
+        }
+        let mut l_deltas = Vec::new();
+        let mut c_deltas = Vec::new();
+        self.unit_deltas(s, Unit::L, &mut l_deltas);
+        self.unit_deltas(s, Unit::C, &mut c_deltas);
+        for &dl in &l_deltas {
+            for &dc in &c_deltas {
+                out.push(s.wrapping_add(dl).wrapping_add(dc));
+            }
+        }
+    }
+
+    /// The additive changes to the packed state for every way of advancing
+    /// `min(sigma_u, ready_u)` warps of type `u` (a single zero delta if none is ready).
+    fn unit_deltas(&self, s: State, u: Unit, out: &mut Vec<State>) {
+        let sigma = match u {
+            Unit::L => self.sigma_l,
+            Unit::C => self.sigma_c,
+        };
+        let ready: Vec<(usize, u32)> =
+            (0..self.len).filter(|&p| self.units[p] == u).map(|p| (p, self.count(s, p))).filter(|&(_, n)| n > 0).collect();
+        let total: u32 = ready.iter().map(|r| r.1).sum();
+        let need = total.min(sigma);
+        let mut after = vec![0u32; ready.len() + 1];
+        for j in (0..ready.len()).rev() {
+            after[j] = after[j + 1] + ready[j].1;
+        }
+        self.distribute(&ready, &after, 0, need, 0, out);
+    }
+
+    fn distribute(&self, ready: &[(usize, u32)], after: &[u32], j: usize, left: u32, delta: State, out: &mut Vec<State>) {
+        if j == ready.len() {
+            out.push(delta);
+            return;
+        }
+        let (p, n) = ready[j];
+        let lo = left.saturating_sub(after[j + 1]);
+        for k in (lo..=n.min(left)).rev() {
+            let mut d = delta.wrapping_sub((k as u128) << self.shift(p));
+            if p + 1 < self.len {
+                d = d.wrapping_add((k as u128) << self.shift(p + 1));
+            }
+            self.distribute(ready, after, j + 1, left - k, d, out);
+        }
+    }
+
+    /// Remaining L and C instructions over all warps in `s`.
+    pub fn remaining(&self, s: State) -> (u64, u64) {
+        let (mut l, mut c) = (0, 0);
+        for p in 0..self.len {
+            let n = self.count(s, p) as u64;
+            l += n * self.suffix_l[p];
+            c += n * self.suffix_c[p];
+        }
+        (l, c)
+    }
+
+    /// A proven upper bound on the cycles still needed from `s`: the safe-horizon
+    /// argument (see [`crate::bounds`]) applied to each position a last warp may hold.
+    pub fn upper_bound(&self, s: State) -> u64 {
+        let (rl, rc) = self.remaining(s);
+        (0..self.len)
+            .filter(|&p| self.count(s, p) > 0)
+            .map(|p| {
+                let (ol, oc) = (rl - self.suffix_l[p], rc - self.suffix_c[p]);
+                (self.len - p) as u64 + ol / self.sigma_l as u64 + oc / self.sigma_c as u64
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// A proven lower bound on the cycles still needed from `s` (longest remaining
+    /// warp; work divided by capacity).
+    pub fn lower_bound(&self, s: State) -> u64 {
+        let (rl, rc) = self.remaining(s);
+        let longest = (0..self.len).find(|&p| self.count(s, p) > 0).map_or(0, |p| (self.len - p) as u64);
+        longest.max(rl.div_ceil(self.sigma_l as u64)).max(rc.div_ceil(self.sigma_c as u64))
+    }
+
+    /// Turns a path of states `start = path[0], ..., path[T] = 0` into a concrete
+    /// schedule of `T` cycles, assigning the advancing counts to individual warps.
+    pub fn schedule_of(&self, path: &[State]) -> Schedule {
+        let w = self.warps as usize;
+        let mut cycles = vec![Vec::with_capacity(self.len); w];
+        let mut at: Vec<Vec<usize>> = vec![Vec::new(); self.len + 1];
+        at[0] = (0..w).collect();
+        for (t, pair) in path.windows(2).enumerate() {
+            let (s, next) = (pair[0], pair[1]);
+            let mut carry = 0i64; // warps that moved from p-1 into p
+            let mut moving = Vec::new();
+            for p in 0..self.len {
+                let before = self.count(s, p) as i64;
+                let after = self.count(next, p) as i64;
+                let k = before + carry - after;
+                if k > 0 {
+                    moving.push((p, k as usize));
+                }
+                carry = k;
+            }
+            for (p, k) in moving.into_iter().rev() {
+                for _ in 0..k {
+                    let warp = at[p].remove(0);
+                    cycles[warp].push(t as u64 + 1);
+                    at[p + 1].push(warp);
+                }
+            }
+        }
+        Schedule { cycles }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn successors_of_start() {
+        let i = Instance::new("LLC", 4, 1, 1).unwrap();
+        let m = Model::new(&i).unwrap();
+        let mut out = Vec::new();
+        m.successors(m.start(), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(m.count(out[0], 0), 3);
+        assert_eq!(m.count(out[0], 1), 1);
+        let i = Instance::new("LCL", 4, 2, 1).unwrap();
+        let m = Model::new(&i).unwrap();
+        let s1 = { m.successors(m.start(), &mut out); out[0] };
+        assert_eq!((m.count(s1, 0), m.count(s1, 1)), (2, 2));
+        m.successors(s1, &mut out);
+        // L: 2 from position 0; C: 1 from position 1.
+        assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn bounds_at_start_match_closed_forms() {
+        let i = Instance::new("LLCLLL", 4, 2, 2).unwrap();
+        let m = Model::new(&i).unwrap();
+        assert_eq!(m.upper_bound(m.start()), crate::bounds::safe_horizon(&i));
+        assert_eq!(m.lower_bound(m.start()), crate::bounds::lower_bound(&i));
+    }
+}
