@@ -47,6 +47,43 @@ pub fn pessimistic_unproven(inst: &Instance) -> bool {
     pessimistic(inst) < safe_horizon(inst)
 }
 
+/// The `bound --json` object: `pessimistic` (eq. 5), `safe_horizon`, and more.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BoundsReport {
+    /// Instruction string after the transformation.
+    pub kernel: String,
+    /// `W`.
+    pub warps: u32,
+    /// sigma_L after the transformation.
+    pub sigma_l: u32,
+    /// sigma_C after the transformation.
+    pub sigma_c: u32,
+    /// The paper's eq. 5.
+    pub pessimistic: u64,
+    /// Whether eq. 5 is proven to be an upper bound for this instance.
+    pub pessimistic_is_proven: bool,
+    /// The proven safe horizon.
+    pub safe_horizon: u64,
+    /// A proven lower bound.
+    pub lower_bound: u64,
+}
+
+impl BoundsReport {
+    /// All closed-form bounds of `inst`.
+    pub fn of(inst: &Instance) -> BoundsReport {
+        BoundsReport {
+            kernel: inst.kernel.to_string(),
+            warps: inst.warps,
+            sigma_l: inst.sigma_l,
+            sigma_c: inst.sigma_c,
+            pessimistic: pessimistic(inst),
+            pessimistic_is_proven: !pessimistic_unproven(inst),
+            safe_horizon: safe_horizon(inst),
+            lower_bound: lower_bound(inst),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,7 +37,7 @@ enum Policy {
 pub fn longest_rollout(model: &Model, rounds: usize, seed: u64) -> Rollout {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut best = rollout(model, Policy::Laggard, &mut rng);
-    let mut consider = |r: Rollout, best: &mut Rollout| {
+    let consider = |r: Rollout, best: &mut Rollout| {
         if r.length > best.length {
             *best = r;
         }

@@ -1,1 +1,205 @@
-fn main(){}
+//! `makespan`: the command-line front end. It parses arguments, calls the library and
+//! prints; all the work is in the `gpu_makespan` library.
+
+use clap::{Args, Parser, Subcommand};
+use gpu_makespan::error::{InputError, SolveError};
+use gpu_makespan::ilp::ConstraintForm;
+use gpu_makespan::instance::Instance;
+use gpu_makespan::solve::{self, Horizon, Method, SolveOptions};
+use gpu_makespan::{report, search::SearchLimits};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+#[derive(Parser)]
+#[command(name = "makespan", version, about = "Worst-case makespan of GPU warps on one SM, proven bounds, and TX2 response-time analysis")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Print the paper's pessimistic bound (eq. 5), the proven safe horizon and a lower bound.
+    Bound {
+        #[command(flatten)]
+        instance: InstanceArgs,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compute the exact worst-case makespan T^(W) and a worst-case schedule.
+    Solve {
+        #[command(flatten)]
+        instance: InstanceArgs,
+        #[command(flatten)]
+        solver: SolverArgs,
+        /// Print the worst-case schedule (chart, or `schedule` array with --json).
+        #[arg(long)]
+        schedule: bool,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// An instance: a file, or --kernel/--warps/--sigma-l/--sigma-c.
+#[derive(Args, Clone)]
+struct InstanceArgs {
+    /// Instance file (TOML); see instances/.
+    file: Option<PathBuf>,
+    /// Instruction string instead of a file (L = load/store, C = CUDA core).
+    #[arg(long)]
+    kernel: Option<String>,
+    /// Number of warps W (with a file: overrides the file's `warps`).
+    #[arg(long, allow_negative_numbers = true)]
+    warps: Option<i64>,
+    /// sigma_L, integer >= 1 (default 1; not with a file).
+    #[arg(long, allow_negative_numbers = true)]
+    sigma_l: Option<i64>,
+    /// sigma_C, integer >= 1 (default 1; not with a file).
+    #[arg(long, allow_negative_numbers = true)]
+    sigma_c: Option<i64>,
+}
+
+#[derive(Args, Clone)]
+struct SolverArgs {
+    /// Exact method: `search` (combinatorial, default), `ilp` (paper's ILP with HiGHS),
+    /// `both` (cross-check), `heuristic` (lower bound only).
+    #[arg(long, value_enum, default_value_t = Method::Search)]
+    method: Method,
+    /// ILP work-conserving constraints: short (eqs. 34/37) or long (33/36).
+    #[arg(long, value_enum, default_value_t = ConstraintForm::Short)]
+    constraints: ConstraintForm,
+    /// ILP horizon: `safe` (proven, default), `paper` (eq. 5; may truncate), or a number of cycles.
+    #[arg(long, default_value = "safe")]
+    horizon: Horizon,
+    /// Stop after this many seconds with the best proven bounds and status `time_limit`.
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Memory limit of the search in stored states (about 40 bytes each).
+    #[arg(long, default_value_t = SearchLimits::default().max_states)]
+    max_states: usize,
+    /// Leave out the ILP's symmetry-breaking rows (pure Fig. 3 model).
+    #[arg(long)]
+    no_symmetry_breaking: bool,
+}
+
+impl InstanceArgs {
+    fn load(&self) -> Result<Instance, InputError> {
+        match (&self.file, &self.kernel) {
+            (Some(_), Some(k)) => Err(InputError::new("--kernel", k, "give either an instance file or --kernel, not both")),
+            (Some(path), None) => {
+                if let Some(v) = self.sigma_l.or(self.sigma_c) {
+                    return Err(InputError::new("--sigma-l/--sigma-c", v, "the SM comes from the file; edit the file instead"));
+                }
+                let inst = Instance::from_path(path)?;
+                match self.warps {
+                    Some(w) => Instance::new(&inst.kernel.to_string(), w, inst.sigma_l as i64, inst.sigma_c as i64),
+                    None => Ok(inst),
+                }
+            }
+            (None, Some(k)) => {
+                let w = self.warps.ok_or_else(|| InputError::new("--warps", "(missing)", "--kernel needs --warps"))?;
+                Instance::new(k, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1))
+            }
+            (None, None) => Err(InputError::new("FILE", "(missing)", "give an instance file or --kernel STR --warps N")),
+        }
+    }
+}
+
+impl SolverArgs {
+    fn options(&self) -> Result<SolveOptions, InputError> {
+        let time_limit = match self.time_limit {
+            Some(t) if !(t > 0.0 && t.is_finite()) => return Err(InputError::new("--time-limit", t, "must be a positive number of seconds")),
+            t => t.map(Duration::from_secs_f64),
+        };
+        if self.max_states == 0 {
+            return Err(InputError::new("--max-states", 0, "must be positive"));
+        }
+        Ok(SolveOptions {
+            method: self.method,
+            form: self.constraints,
+            horizon: self.horizon,
+            time_limit,
+            max_states: self.max_states,
+            symmetry_breaking: !self.no_symmetry_breaking,
+        })
+    }
+}
+
+fn spinner(msg: &str) -> indicatif::ProgressBar {
+    let pb = indicatif::ProgressBar::new_spinner();
+    pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    pb.set_message(msg.to_string());
+    pb.enable_steady_tick(Duration::from_millis(200));
+    pb
+}
+
+fn json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).expect("serialisable")
+}
+
+fn run(cli: Cli) -> Result<(), SolveError> {
+    match cli.command {
+        Command::Bound { instance, json: as_json } => {
+            let inst = instance.load()?;
+            if as_json {
+                println!("{}", json(&gpu_makespan::bounds::BoundsReport::of(&inst)));
+            } else {
+                print!("{}", report::bounds_table(&inst));
+            }
+        }
+        Command::Solve { instance, solver, schedule, json: as_json } => {
+            let inst = instance.load()?;
+            let opts = solver.options()?;
+            if solver.method != Method::Ilp && solver.method != Method::Both && solver.horizon != Horizon::Safe {
+                eprintln!("note: --horizon applies to the ILP only; the search is never truncated");
+            }
+            let pb = spinner(&format!("solving with {:?}", opts.method).to_lowercase());
+            let result = solve::solve(&inst, &opts);
+            pb.finish_and_clear();
+            let mut sol = result?;
+            if schedule {
+                sol = sol.with_issues(&inst);
+            }
+            if as_json {
+                println!("{}", json(&sol));
+            } else {
+                print!("{}", report::solution_table(&inst, &sol));
+                if schedule {
+                    println!("\nworst-case schedule ({} cycles, checked):", sol.makespan);
+                    print!("{}", sol.schedule_data.chart(&inst.kernel));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind::*;
+            if matches!(e.kind(), DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let text = e.render().to_string();
+            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            return ExitCode::from(2);
+        }
+    };
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(SolveError::Input(e)) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

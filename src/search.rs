@@ -21,7 +21,7 @@
 //! Guarantee: when `exact` is true, `makespan` is `T^(W)` and `path` is a witness.
 
 use crate::heuristic::longest_rollout;
-use crate::state::{Model, State};
+use crate::state::{Model, Scratch, State};
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
 
@@ -84,6 +84,8 @@ struct Search<'a> {
     path: Vec<State>,
     expansions: u64,
     stopped_by: Option<&'static str>,
+    scratch: Scratch,
+    succ: Vec<State>,
 }
 
 /// Computes `T^(W)` exactly (within `limits`) for the instance behind `model`.
@@ -99,9 +101,11 @@ pub fn solve(model: &Model, limits: SearchLimits) -> SearchOutcome {
         path: Vec::new(),
         expansions: 0,
         stopped_by: None,
+        scratch: Scratch::default(),
+        succ: Vec::new(),
     };
     let root = model.start();
-    let (value, _) = search.dfs(root, 0);
+    let (value, _) = search.dfs(root, 0, model.upper_bound(root));
     let upper_bound = value.max(search.best);
     debug_assert!(search.stopped_by.is_some() || value == search.best);
     SearchOutcome {
@@ -118,7 +122,8 @@ pub fn solve(model: &Model, limits: SearchLimits) -> SearchOutcome {
 
 impl Search<'_> {
     /// Returns `(v, exact)`: `T(s)` itself when `exact`, else a proven upper bound.
-    fn dfs(&mut self, s: State, depth: u64) -> (u64, bool) {
+    /// `bound` is [`Model::upper_bound`] of `s`, computed by the caller.
+    fn dfs(&mut self, s: State, depth: u64, bound: u64) -> (u64, bool) {
         if s == 0 {
             if depth > self.best {
                 self.best = depth;
@@ -127,6 +132,10 @@ impl Search<'_> {
             }
             return (0, true);
         }
+        if depth + bound <= self.best {
+            // Nothing below `s` can beat the incumbent; the lookup would not change that.
+            return (bound, false);
+        }
         let known = self.memo.get(&s).copied();
         let ub = match known {
             Some(e) if e.exact => {
@@ -134,7 +143,7 @@ impl Search<'_> {
                 return (e.value as u64, true);
             }
             Some(e) => e.value as u64,
-            None => self.model.upper_bound(s),
+            None => bound,
         };
         if depth + ub <= self.best || self.should_stop() {
             return (ub, false);
@@ -144,14 +153,14 @@ impl Search<'_> {
 
     fn expand(&mut self, s: State, depth: u64) -> (u64, bool) {
         self.expansions += 1;
-        let mut succ = Vec::new();
-        self.model.successors(s, &mut succ);
-        let mut order: Vec<(u64, usize)> = succ.iter().enumerate().map(|(j, &n)| (self.model.upper_bound(n), j)).collect();
+        self.model.successors_with(s, &mut self.scratch, &mut self.succ);
+        let mut order: Vec<(u64, usize, State)> =
+            self.succ.iter().enumerate().map(|(j, &n)| (self.model.upper_bound(n), j, n)).collect();
         order.sort_unstable_by(|a, b| b.cmp(a));
         self.path.push(s);
         let (mut best_v, mut best_j, mut all_exact) = (0u64, 0usize, true);
-        for (_, j) in order {
-            let (v, exact) = self.dfs(succ[j], depth + 1);
+        for (bound, j, child) in order {
+            let (v, exact) = self.dfs(child, depth + 1, bound);
             all_exact &= exact;
             if v > best_v || (v == best_v && exact) {
                 best_v = v;

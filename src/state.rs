@@ -14,6 +14,15 @@ use crate::schedule::Schedule;
 /// A packed warp-count state. `0` means every warp has finished.
 pub type State = u128;
 
+/// Reusable buffers for [`Model::successors_with`].
+#[derive(Debug, Default, Clone)]
+pub struct Scratch {
+    ready: Vec<(usize, u32)>,
+    after: Vec<u32>,
+    deltas: Vec<State>,
+    l_deltas: Vec<State>,
+}
+
 /// The transition system of one instance.
 #[derive(Debug, Clone)]
 pub struct Model {
@@ -81,37 +90,50 @@ impl Model {
     /// Every successor of `s` (one per choice of the adversary), appended to `out`
     /// after clearing it. Empty exactly when `s` is finished.
     pub fn successors(&self, s: State, out: &mut Vec<State>) {
+        self.successors_with(s, &mut Scratch::default(), out);
+    }
+
+    /// [`Model::successors`] reusing the buffers in `scratch` (no allocation once warm).
+    pub fn successors_with(&self, s: State, scratch: &mut Scratch, out: &mut Vec<State>) {
         out.clear();
         if s == 0 {
             return;
         }
-        let mut l_deltas = Vec::new();
-        let mut c_deltas = Vec::new();
-        self.unit_deltas(s, Unit::L, &mut l_deltas);
-        self.unit_deltas(s, Unit::C, &mut c_deltas);
-        for &dl in &l_deltas {
-            for &dc in &c_deltas {
+        self.unit_deltas(s, Unit::L, scratch);
+        std::mem::swap(&mut scratch.deltas, &mut scratch.l_deltas);
+        self.unit_deltas(s, Unit::C, scratch);
+        for &dl in &scratch.l_deltas {
+            for &dc in &scratch.deltas {
                 out.push(s.wrapping_add(dl).wrapping_add(dc));
             }
         }
     }
 
-    /// The additive changes to the packed state for every way of advancing
-    /// `min(sigma_u, ready_u)` warps of type `u` (a single zero delta if none is ready).
-    fn unit_deltas(&self, s: State, u: Unit, out: &mut Vec<State>) {
+    /// Fills `scratch.deltas` with the additive changes to the packed state for every
+    /// way of advancing `min(sigma_u, ready_u)` warps of type `u` (a single zero delta
+    /// if none is ready).
+    fn unit_deltas(&self, s: State, u: Unit, scratch: &mut Scratch) {
         let sigma = match u {
             Unit::L => self.sigma_l,
             Unit::C => self.sigma_c,
         };
-        let ready: Vec<(usize, u32)> =
-            (0..self.len).filter(|&p| self.units[p] == u).map(|p| (p, self.count(s, p))).filter(|&(_, n)| n > 0).collect();
-        let total: u32 = ready.iter().map(|r| r.1).sum();
-        let need = total.min(sigma);
-        let mut after = vec![0u32; ready.len() + 1];
-        for j in (0..ready.len()).rev() {
-            after[j] = after[j + 1] + ready[j].1;
+        scratch.ready.clear();
+        for p in 0..self.len {
+            if self.units[p] == u {
+                let n = self.count(s, p);
+                if n > 0 {
+                    scratch.ready.push((p, n));
+                }
+            }
         }
-        self.distribute(&ready, &after, 0, need, 0, out);
+        scratch.after.clear();
+        scratch.after.resize(scratch.ready.len() + 1, 0);
+        for j in (0..scratch.ready.len()).rev() {
+            scratch.after[j] = scratch.after[j + 1] + scratch.ready[j].1;
+        }
+        let need = scratch.after[0].min(sigma);
+        scratch.deltas.clear();
+        self.distribute(&scratch.ready, &scratch.after, 0, need, 0, &mut scratch.deltas);
     }
 
     fn distribute(&self, ready: &[(usize, u32)], after: &[u32], j: usize, left: u32, delta: State, out: &mut Vec<State>) {

@@ -1,0 +1,78 @@
+//! Human-readable reports. Every number is labelled: `[exact]`, `[proven bound]`,
+//! `[lower bound]` or `[estimate]`.
+
+use crate::bounds;
+use crate::instance::Instance;
+use crate::solve::{Solution, Status};
+use std::fmt::Write;
+
+/// One line describing the instance as modelled.
+pub fn instance_line(inst: &Instance) -> String {
+    let given = if inst.source_kernel != inst.kernel.to_string() {
+        format!(" (given as {}, transformed by the paper's Fig. 1)", inst.source_kernel)
+    } else {
+        String::new()
+    };
+    format!(
+        "kernel {}{given}, I = {} (I_L = {}, I_C = {}), W = {} warps, sigma_L = {}, sigma_C = {}",
+        inst.kernel,
+        inst.len(),
+        inst.kernel.i_l(),
+        inst.kernel.i_c(),
+        inst.warps,
+        inst.sigma_l,
+        inst.sigma_c
+    )
+}
+
+/// The `bound` report.
+pub fn bounds_table(inst: &Instance) -> String {
+    let mut s = String::new();
+    let (p, h, lb) = (bounds::pessimistic(inst), bounds::safe_horizon(inst), bounds::lower_bound(inst));
+    let _ = writeln!(s, "instance     {}", instance_line(inst));
+    let _ = writeln!(s, "safe horizon {h:>8}  [proven upper bound]  I + floor((W-1) I_L/sigma_L) + floor((W-1) I_C/sigma_C)");
+    let label = if bounds::pessimistic_unproven(inst) { "[NOT a proven bound here]" } else { "[proven upper bound]     " };
+    let _ = writeln!(s, "pessimistic  {p:>8}  {label}  paper eq. 5: ceil(W/sigma_L) I_L + ceil(W/sigma_C) I_C");
+    let _ = writeln!(s, "lower bound  {lb:>8}  [proven lower bound]  max(I, ceil(W I_L/sigma_L), ceil(W I_C/sigma_C))");
+    if bounds::pessimistic_unproven(inst) {
+        let _ = writeln!(
+            s,
+            "note: eq. 5 is below the safe horizon, so it is not a proven bound for this instance (a sigma > 1 lets one warp be starved longer; see README)"
+        );
+    }
+    s
+}
+
+/// The `solve` report (without the schedule chart).
+pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "instance     {}", instance_line(inst));
+    let method = match sol.constraints {
+        Some(c) => format!("{:?} ({:?} constraints, horizon {})", sol.method, c, sol.horizon).to_lowercase(),
+        None => format!("{:?}", sol.method).to_lowercase(),
+    };
+    let _ = writeln!(s, "method       {method}");
+    let status = match sol.status {
+        Status::Optimal => "optimal",
+        Status::TimeLimit => "time_limit",
+        Status::LowerBound => "lower_bound",
+    };
+    let _ = writeln!(s, "status       {status}{}", sol.stopped_by.map(|b| format!(" (stopped by {b})")).unwrap_or_default());
+    let label = if sol.exact { "[exact T^(W), schedule re-checked]" } else { "[lower bound: longest checked schedule found]" };
+    let _ = writeln!(s, "makespan     {:>8}  {label}", sol.makespan);
+    let _ = writeln!(s, "upper bound  {:>8}  [proven]", sol.upper_bound);
+    let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", sol.safe_horizon);
+    let p_label = if bounds::pessimistic_unproven(inst) { "[NOT a proven bound here]" } else { "[proven upper bound]" };
+    let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", sol.pessimistic);
+    if let Some(st) = &sol.search_stats {
+        let _ = writeln!(s, "search       {} states expanded, {} stored", st.expansions, st.stored_states);
+    }
+    if let Some(st) = &sol.ilp_stats {
+        let _ = writeln!(s, "ilp          {} binary variables, {} rows", st.variables, st.rows);
+    }
+    let _ = writeln!(s, "time         {:.3} s", sol.seconds);
+    for n in &sol.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+    s
+}
