@@ -118,12 +118,23 @@ fn window(inst: &Instance, horizon: u64, i: usize) -> (u64, u64) {
 }
 
 /// Builds and solves the ILP of `inst` over `opts.horizon` cycles.
+///
+/// HiGHS's presolve occasionally returns a point that violates rows ("MIP solver
+/// claims optimality, but with ... infeasibilities", seen on `CCCLC`, W = 2, sigma 2/2,
+/// long form); the model is then solved again with presolve off.
 pub fn solve(inst: &Instance, opts: &IlpOptions) -> Result<IlpOutcome, SolveError> {
     let started = Instant::now();
     if opts.horizon < inst.len() as u64 {
         return Err(InputError::new("horizon", opts.horizon, format!("shorter than the kernel ({} instructions)", inst.len())).into());
     }
     check_size(inst, opts.horizon, opts.form)?;
+    match solve_once(inst, opts, started, true) {
+        Err(SolveError::Solver(_)) => solve_once(inst, opts, started, false),
+        other => other,
+    }
+}
+
+fn solve_once(inst: &Instance, opts: &IlpOptions, started: Instant, presolve: bool) -> Result<IlpOutcome, SolveError> {
     let mut pv = ProblemVariables::new();
     let vars = make_vars(inst, opts.horizon, &mut pv);
     let (w_n, i_n) = (inst.warps as usize, inst.len());
@@ -141,10 +152,18 @@ pub fn solve(inst: &Instance, opts: &IlpOptions) -> Result<IlpOutcome, SolveErro
         problem.add_constraint(r);
     }
     let mut model = problem.try_into_inner().map_err(|e| SolveError::Solver(e.to_string()))?;
-    model.make_quiet();
+    if std::env::var_os("MAKESPAN_HIGHS_LOG").is_some() {
+        model.set_option("output_flag", true);
+        model.set_option("log_to_console", true);
+    } else {
+        model.make_quiet();
+    }
     model.set_option("mip_rel_gap", 0.0);
     model.set_option("mip_abs_gap", 0.999);
     model.set_option("threads", 1);
+    if !presolve {
+        model.set_option("presolve", "off");
+    }
     if let Some(limit) = opts.time_limit {
         let left = limit.saturating_sub(started.elapsed()).as_secs_f64();
         model.set_option("time_limit", left.max(0.001));
@@ -154,7 +173,7 @@ pub fn solve(inst: &Instance, opts: &IlpOptions) -> Result<IlpOutcome, SolveErro
             let _ = model.try_set_solution(Some(&cols), None, None, None);
         }
     }
-    let solved = model.try_solve().map_err(|e| SolveError::Solver(format!("{e:?}")))?;
+    let solved = model.try_solve().map_err(|e| SolveError::Solver(format!("HiGHS returned {e:?}")))?;
     read_outcome(inst, opts.horizon, &vars, solved, started, n_rows)
 }
 
@@ -360,6 +379,9 @@ fn read_outcome(
     let optimal = match status {
         S::Optimal => true,
         S::ReachedTimeLimit | S::ReachedIterationLimit | S::ReachedInterrupt | S::ReachedSolutionLimit | S::ReachedMemoryLimit => false,
+        S::Infeasible if horizon >= safe_horizon(inst) => {
+            return Err(SolveError::Solver("HiGHS reported the model infeasible although a schedule always fits the safe horizon".into()))
+        }
         S::Infeasible => {
             return Err(InputError::new(
                 "horizon",
@@ -370,6 +392,9 @@ fn read_outcome(
         }
         other => return Err(SolveError::Solver(format!("HiGHS ended with status {other:?}"))),
     };
+    if optimal && solved.primal_solution_status() != HighsSolutionStatus::Feasible {
+        return Err(SolveError::Solver("HiGHS claimed optimality without a feasible point".into()));
+    }
     let have_solution = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
     let dual = solved.double_info_value(c"mip_dual_bound").unwrap_or(f64::INFINITY);
     let dual_bound = if optimal || !dual.is_finite() { horizon } else { (dual + 1e-6).floor().clamp(0.0, horizon as f64) as u64 };
