@@ -6,7 +6,8 @@ use gpu_makespan::error::{InputError, SolveError};
 use gpu_makespan::ilp::ConstraintForm;
 use gpu_makespan::instance::Instance;
 use gpu_makespan::solve::{self, Horizon, Method, SolveOptions};
-use gpu_makespan::{report, search::SearchLimits};
+use gpu_makespan::taskset::{TaskSet, WcetLimits};
+use gpu_makespan::{plot, report, rta, search::SearchLimits};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -40,6 +41,23 @@ enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// Kernel-level response-time analysis of the Jetson TX2 GPU scheduler for a task set.
+    Rta {
+        /// Task-set file (TOML); see instances/rta-*.toml.
+        file: PathBuf,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Write the block-slot timeline as SVG.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Time limit per distinct kernel when C is computed from instructions.
+        #[arg(long, default_value_t = 10.0)]
+        time_limit: f64,
+        /// Search memory limit (stored states) when C is computed from instructions.
+        #[arg(long, default_value_t = SearchLimits::default().max_states)]
+        max_states: usize,
     },
 }
 
@@ -171,6 +189,29 @@ fn run(cli: Cli) -> Result<(), SolveError> {
                     println!("\nworst-case schedule ({} cycles, checked):", sol.makespan);
                     print!("{}", sol.schedule_data.chart(&inst.kernel));
                 }
+            }
+        }
+        Command::Rta { file, json: as_json, svg, time_limit, max_states } => {
+            if !(time_limit > 0.0 && time_limit.is_finite()) {
+                return Err(InputError::new("--time-limit", time_limit, "must be a positive number of seconds").into());
+            }
+            let limits = WcetLimits { time_limit: Duration::from_secs_f64(time_limit), max_states };
+            let pb = spinner("computing per-block WCETs and the list schedule");
+            let ts = TaskSet::from_path(&file, limits);
+            let rep = ts.and_then(|ts| rta::analyse(&ts).map(|r| (ts, r)));
+            pb.finish_and_clear();
+            let (ts, rep) = rep?;
+            if let Some(path) = svg {
+                let results: Vec<_> = rep.kernels.iter().map(|k| gpu_makespan::rta::KernelResult {
+                    name: k.name.clone(), finish: k.finish, response: k.response, deadline: k.deadline, schedulable: k.schedulable,
+                }).collect();
+                plot::rta_timeline(&path, &ts.kernels, &results, &rep.runs, rep.g_max)
+                    .map_err(|e| InputError::new("--svg", path.display(), e))?;
+            }
+            if as_json {
+                println!("{}", json(&rep));
+            } else {
+                print!("{}", report::rta_table(&rep));
             }
         }
     }

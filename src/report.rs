@@ -76,3 +76,27 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
     }
     s
 }
+
+/// The `rta` report.
+pub fn rta_table(rep: &crate::rta::RtaReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  verdict", "kernel", "release", "C", "blocks", "b", "finish", "response", "deadline");
+    for k in &rep.kernels {
+        let verdict = if k.schedulable { "meets deadline" } else { "MISSES DEADLINE" };
+        let _ = writeln!(
+            s,
+            "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  {verdict}",
+            k.name, k.release, k.wcet, k.blocks, k.threads_per_block, k.finish, k.response, k.deadline
+        );
+    }
+    let _ = writeln!(s, "task set     {}", if rep.schedulable { "SCHEDULABLE: every kernel meets its deadline" } else { "NOT schedulable" });
+    let _ = writeln!(s, "g_max        {} block slots", rep.g_max);
+    let _ = writeln!(s, "utilization  {:.4} of the GPU's thread-time", rep.utilization);
+    for k in &rep.kernels {
+        let _ = writeln!(s, "C of {:<7} {}", k.name, k.wcet_source);
+    }
+    for a in &rep.assumptions {
+        let _ = writeln!(s, "assumes      {a}");
+    }
+    s
+}

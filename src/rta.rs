@@ -1,0 +1,341 @@
+//! Kernel-level response-time analysis of the Jetson TX2 GPU scheduler (the chapter in
+//! `shared/seeds/tx2-gpu-rta-chapter.md`, as corrected by the domain notes, section 4).
+//!
+//! Model: kernels are dispatched FIFO in launch order; only the head kernel's blocks
+//! dispatch (rule X1); every block has the same size `b`; the two SMs are pooled into
+//! `g_max = b_max / b` block slots. A kernel released at `r_i` dispatches no block
+//! before `r_i`. Each block occupies a slot for `C_i`. `f_i` is the finish of its last
+//! block and `R_i = f_i - r_i`; the deadline is the period `T_i`. Each kernel is one job.
+//!
+//! Three computations of the same schedule, tested against each other:
+//! [`list_schedule`] (the chapter's Algorithm 2 with the steps its text implies),
+//! [`simulate_slots`] (a plain simulation of `g_max` slots, which also gives the
+//! block-to-slot timeline), and [`closed_form_equal_c`] (the corrected special case).
+
+use crate::error::InputError;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// One kernel as the analysis sees it (C already known).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Kernel {
+    /// Name for reports.
+    pub name: String,
+    /// `T_i`: period, also the relative deadline.
+    pub period: f64,
+    /// `C_i`: execution time of one block.
+    pub wcet: f64,
+    /// `g_i`: number of blocks.
+    pub blocks: u64,
+    /// `b_i`: threads per block.
+    pub threads_per_block: u64,
+    /// `r_i`: release time.
+    pub release: f64,
+}
+
+/// Result for one kernel.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KernelResult {
+    /// Kernel name.
+    pub name: String,
+    /// `f_i`, absolute finish time of its last block.
+    pub finish: f64,
+    /// `R_i = f_i - r_i`.
+    pub response: f64,
+    /// `T_i`.
+    pub deadline: f64,
+    /// `R_i <= T_i`.
+    pub schedulable: bool,
+}
+
+/// One block in the slot timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct BlockRun {
+    /// Index of the kernel in launch order.
+    pub kernel: usize,
+    /// Slot (0-based, `< g_max`).
+    pub slot: usize,
+    /// Dispatch time.
+    pub start: f64,
+    /// `start + C`.
+    pub end: f64,
+}
+
+/// `g_max = b_max / b`. Checks the pooled model's assumptions and names what is wrong.
+pub fn g_max(kernels: &[Kernel], max_threads: u64, sm_threads: u64) -> Result<u64, InputError> {
+    let b = kernels.first().map(|k| k.threads_per_block).ok_or_else(|| InputError::new("kernels", "[]", "the task set has no kernels"))?;
+    for (i, k) in kernels.iter().enumerate() {
+        let field = |f: &str| format!("kernels[{i}].{f}");
+        if k.threads_per_block != b {
+            return Err(InputError::new(
+                field("threads_per_block"),
+                k.threads_per_block,
+                format!("differs from the first kernel's {b}: the pooled-SM model needs one block size for all kernels"),
+            ));
+        }
+        if !(k.period > 0.0 && k.period.is_finite()) {
+            return Err(InputError::new(field("period"), k.period, "must be positive"));
+        }
+        if !(k.wcet > 0.0 && k.wcet.is_finite()) {
+            return Err(InputError::new(field("wcet"), k.wcet, "must be positive"));
+        }
+        if k.blocks == 0 {
+            return Err(InputError::new(field("blocks"), 0, "a kernel has at least one block"));
+        }
+        if !(k.release >= 0.0 && k.release.is_finite()) {
+            return Err(InputError::new(field("release"), k.release, "must be zero or positive"));
+        }
+    }
+    if b == 0 || b > 1024 {
+        return Err(InputError::new("kernels[0].threads_per_block", b, "must be from 1 to 1024 threads"));
+    }
+    if sm_threads % b != 0 {
+        return Err(InputError::new("kernels[0].threads_per_block", b, format!("does not divide the {sm_threads} threads of one SM")));
+    }
+    if max_threads == 0 || max_threads % sm_threads != 0 {
+        return Err(InputError::new("gpu.max_threads", max_threads, format!("must be a positive multiple of gpu.sm_threads = {sm_threads}")));
+    }
+    Ok(max_threads / b)
+}
+
+fn result(k: &Kernel, finish: f64) -> KernelResult {
+    let response = finish - k.release;
+    KernelResult { name: k.name.clone(), finish, response, deadline: k.period, schedulable: response <= k.period }
+}
+
+/// The chapter's Algorithm 2, with the steps its text and example rely on: the pair
+/// taken by `min(h)` is removed from `h`, pairs at equal times merge, no `(t, 0)`
+/// pairs, and (added) a kernel does not dispatch before its release.
+/// `h` maps a time to the number of slots that become free then.
+pub fn list_schedule(kernels: &[Kernel], g_max: u64) -> Vec<KernelResult> {
+    let mut h: BTreeMap<OrdF64, u64> = BTreeMap::new();
+    let (mut t_a, mut g_f) = (0.0f64, g_max);
+    let mut out = Vec::with_capacity(kernels.len());
+    for k in kernels {
+        if k.release > t_a {
+            t_a = k.release;
+            // Slots freed up to the release are free at t_a.
+            while let Some((&t, &n)) = h.iter().next() {
+                if t.0 > t_a {
+                    break;
+                }
+                h.remove(&t);
+                g_f += n;
+            }
+        }
+        let mut left = k.blocks;
+        loop {
+            if g_f == 0 {
+                let (t, n) = h.pop_first().expect("occupied slots are tracked in h");
+                t_a = t_a.max(t.0);
+                g_f = n;
+            }
+            let now = left.min(g_f);
+            *h.entry(OrdF64(t_a + k.wcet)).or_default() += now;
+            g_f -= now;
+            left -= now;
+            if left == 0 {
+                out.push(result(k, t_a + k.wcet));
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A plain simulation of `g_max` slots: each block, in FIFO order, takes the slot that
+/// frees earliest, not before its kernel's release nor before the previous block's
+/// dispatch. Returns the per-kernel results and the block timeline.
+pub fn simulate_slots(kernels: &[Kernel], g_max: u64) -> (Vec<KernelResult>, Vec<BlockRun>) {
+    let mut free = vec![0.0f64; g_max as usize];
+    let mut runs = Vec::new();
+    let mut out = Vec::with_capacity(kernels.len());
+    let mut last_dispatch = 0.0f64;
+    for (ki, k) in kernels.iter().enumerate() {
+        let mut finish = 0.0f64;
+        for _ in 0..k.blocks {
+            let (slot, &t_free) = free.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).expect("g_max >= 1");
+            let start = t_free.max(k.release).max(last_dispatch);
+            let end = start + k.wcet;
+            free[slot] = end;
+            last_dispatch = start;
+            finish = finish.max(end);
+            runs.push(BlockRun { kernel: ki, slot, start, end });
+        }
+        out.push(result(k, finish));
+    }
+    (out, runs)
+}
+
+/// The chapter's special case (all kernels released at 0 with the same `C`), corrected:
+/// `g_i <= g_f`: `f_i = t_a + C`; otherwise `f_i = t_a + C (1 + ceil((g_i - g_f)/g_max))`.
+/// Returns `f_i` for each kernel's block count in `blocks`.
+pub fn closed_form_equal_c(blocks: &[u64], g_max: u64, c: f64) -> Vec<f64> {
+    let (mut t_a, mut g_f) = (0.0f64, g_max);
+    let mut out = Vec::with_capacity(blocks.len());
+    for &g in blocks {
+        if g <= g_f {
+            out.push(t_a + c);
+            g_f -= g;
+        } else {
+            let waves = (g - g_f).div_ceil(g_max);
+            out.push(t_a + c * (1 + waves) as f64);
+            t_a += c * waves as f64;
+            g_f = waves * g_max - (g - g_f);
+        }
+        if g_f == 0 {
+            t_a += c;
+            g_f = g_max;
+        }
+    }
+    out
+}
+
+/// Total utilisation as a fraction of the GPU's thread capacity:
+/// `sum_i C_i g_i b_i / (T_i b_max)` (the chapter's `u_i` divided by `b_max`).
+pub fn utilization(kernels: &[Kernel], max_threads: u64) -> f64 {
+    kernels.iter().map(|k| k.wcet * (k.blocks * k.threads_per_block) as f64 / (k.period * max_threads as f64)).sum()
+}
+
+/// One row of the RTA report (`--json`: `kernels[]`).
+#[derive(Debug, Clone, Serialize)]
+pub struct KernelRow {
+    /// Name.
+    pub name: String,
+    /// `f_i`.
+    pub finish: f64,
+    /// `R_i`.
+    pub response: f64,
+    /// `T_i`.
+    pub deadline: f64,
+    /// `R_i <= T_i`.
+    pub schedulable: bool,
+    /// `r_i`.
+    pub release: f64,
+    /// `C_i` used.
+    pub wcet: f64,
+    /// Where `C_i` comes from and what it assumes.
+    pub wcet_source: String,
+    /// `g_i`.
+    pub blocks: u64,
+    /// `b_i`.
+    pub threads_per_block: u64,
+}
+
+/// The whole RTA result (`makespan rta --json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct RtaReport {
+    /// Per kernel, in launch order.
+    pub kernels: Vec<KernelRow>,
+    /// Every kernel meets its deadline.
+    pub schedulable: bool,
+    /// Block slots of the pooled SMs.
+    pub g_max: u64,
+    /// `sum C_i g_i b_i / (T_i b_max)`.
+    pub utilization: f64,
+    /// What the analysis assumes.
+    pub assumptions: Vec<String>,
+    /// The block timeline (not serialised).
+    #[serde(skip)]
+    pub runs: Vec<BlockRun>,
+}
+
+/// Runs the analysis on a task set; the list schedule and the slot simulation must
+/// agree (they are independent computations of the same schedule).
+pub fn analyse(ts: &crate::taskset::TaskSet) -> Result<RtaReport, crate::error::SolveError> {
+    let g = g_max(&ts.kernels, ts.max_threads, ts.sm_threads)?;
+    let results = list_schedule(&ts.kernels, g);
+    let (simulated, runs) = simulate_slots(&ts.kernels, g);
+    if simulated != results {
+        return Err(crate::error::SolveError::Disagreement("Algorithm 2 and the slot simulation differ".into()));
+    }
+    let kernels: Vec<KernelRow> = results
+        .iter()
+        .zip(&ts.kernels)
+        .zip(&ts.wcet_sources)
+        .map(|((r, k), src)| KernelRow {
+            name: r.name.clone(),
+            finish: r.finish,
+            response: r.response,
+            deadline: r.deadline,
+            schedulable: r.schedulable,
+            release: k.release,
+            wcet: k.wcet,
+            wcet_source: src.clone(),
+            blocks: k.blocks,
+            threads_per_block: k.threads_per_block,
+        })
+        .collect();
+    Ok(RtaReport {
+        schedulable: kernels.iter().all(|k| k.schedulable),
+        kernels,
+        g_max: g,
+        utilization: utilization(&ts.kernels, ts.max_threads),
+        assumptions: vec![
+            format!("FIFO dispatch in launch order, only the head kernel's blocks (rule X1); {g} block slots = {} threads / {} threads per block, the SMs pooled", ts.max_threads, ts.kernels[0].threads_per_block),
+            "each kernel is one job released at its release time; deadline = period".into(),
+            "C_i is the time one block occupies its slot; see wcet_source for what it rests on".into(),
+        ],
+        runs,
+    })
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
+struct OrdF64(f64);
+impl Eq for OrdF64 {}
+#[allow(clippy::derive_ord_xor_partial_ord)]
+impl Ord for OrdF64 {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub fn chapter_example() -> Vec<Kernel> {
+        [(4.0, 2), (6.0, 7), (6.0, 2), (5.0, 5)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, g))| Kernel { name: format!("K{}", i + 1), period: 15.0, wcet: c, blocks: g, threads_per_block: 512, release: 0.0 })
+            .collect()
+    }
+
+    #[test]
+    fn chapter_worked_example() {
+        let ks = chapter_example();
+        let g = g_max(&ks, 4096, 2048).unwrap();
+        assert_eq!(g, 8);
+        let f: Vec<f64> = list_schedule(&ks, g).iter().map(|r| r.finish).collect();
+        assert_eq!(f, vec![4.0, 10.0, 12.0, 11.0]);
+        assert!(list_schedule(&ks, g).iter().all(|r| r.schedulable));
+        assert_eq!(simulate_slots(&ks, g).0, list_schedule(&ks, g));
+    }
+
+    #[test]
+    fn closed_form_edge_cases_of_the_chapter() {
+        // g_i = g_f (the chapter's sgn(0) gives alpha = 1/2) and g_i - g_f = g_max.
+        assert_eq!(closed_form_equal_c(&[8, 8], 8, 3.0), vec![3.0, 6.0]);
+        assert_eq!(closed_form_equal_c(&[2, 14, 1], 8, 3.0), vec![3.0, 6.0, 9.0]);
+        assert_eq!(closed_form_equal_c(&[2, 22, 1], 8, 1.0), vec![1.0, 3.0, 4.0]);
+    }
+
+    #[test]
+    fn release_delays_dispatch() {
+        let mut ks = chapter_example();
+        ks[1].release = 20.0;
+        let r = list_schedule(&ks, 8);
+        assert_eq!(r[1].finish, 26.0);
+        assert_eq!(r[1].response, 6.0);
+        assert_eq!(simulate_slots(&ks, 8).0, r);
+    }
+
+    #[test]
+    fn refuses_mixed_block_sizes() {
+        let mut ks = chapter_example();
+        ks[2].threads_per_block = 256;
+        let e = g_max(&ks, 4096, 2048).unwrap_err();
+        assert_eq!(e.field, "kernels[2].threads_per_block");
+    }
+}
