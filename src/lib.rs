@@ -5,8 +5,10 @@
 //!
 //! Every number the library returns is labelled: exact, proven bound, or estimate.
 
+pub mod approx;
 pub mod bounds;
 pub mod checker;
+pub mod convergence;
 pub mod error;
 pub mod heuristic;
 pub mod ilp;

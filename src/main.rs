@@ -7,7 +7,7 @@ use gpu_makespan::ilp::ConstraintForm;
 use gpu_makespan::instance::Instance;
 use gpu_makespan::solve::{self, Horizon, Method, SolveOptions};
 use gpu_makespan::taskset::{TaskSet, WcetLimits};
-use gpu_makespan::{plot, report, rta, search::SearchLimits};
+use gpu_makespan::{approx, bounds, convergence, plot, report, rta, search::SearchLimits};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -41,6 +41,58 @@ enum Command {
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
+    },
+    /// The paper's estimate min_y ceil(W/y) T^(y) (eqs. 42-43), with a proven bound beside it.
+    Approx {
+        #[command(flatten)]
+        instance: InstanceArgs,
+        /// Largest y (1 <= x <= W).
+        #[arg(long, allow_negative_numbers = true)]
+        x: i64,
+        #[command(flatten)]
+        solver: SolverArgs,
+        /// Worker threads for the T^(y) (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Convergence of T^(W,x) and T_approx(x) with x (paper Figs. 6-7), as CSV and SVG.
+    Converge {
+        #[command(flatten)]
+        instance: InstanceArgs,
+        /// Largest x (1 <= x_max <= W).
+        #[arg(long, allow_negative_numbers = true)]
+        x_max: i64,
+        #[command(flatten)]
+        solver: SolverArgs,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Write the rows as CSV.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Write the plot as SVG.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+    },
+    /// ILP solve time of the short vs long constraint forms as W grows (paper Fig. 5).
+    CompareConstraints {
+        #[command(flatten)]
+        instance: InstanceArgs,
+        /// Largest W.
+        #[arg(long, allow_negative_numbers = true)]
+        warps_max: i64,
+        /// Time limit per ILP solve in seconds.
+        #[arg(long, default_value_t = 60.0)]
+        time_limit: f64,
+        /// Write the rows as CSV.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Write the plot as SVG.
+        #[arg(long)]
+        svg: Option<PathBuf>,
     },
     /// Kernel-level response-time analysis of the Jetson TX2 GPU scheduler for a task set.
     Rta {
@@ -127,6 +179,13 @@ impl InstanceArgs {
 }
 
 impl SolverArgs {
+    /// Options for the commands that run many solves: a 10 s limit per solve unless given.
+    fn options_with_default_limit(&self) -> Result<SolveOptions, InputError> {
+        let mut o = self.options()?;
+        o.time_limit = o.time_limit.or(Some(Duration::from_secs(10)));
+        Ok(o)
+    }
+
     fn options(&self) -> Result<SolveOptions, InputError> {
         let time_limit = match self.time_limit {
             Some(t) if !(t > 0.0 && t.is_finite()) => return Err(InputError::new("--time-limit", t, "must be a positive number of seconds")),
@@ -143,6 +202,31 @@ impl SolverArgs {
             max_states: self.max_states,
             symmetry_breaking: !self.no_symmetry_breaking,
         })
+    }
+}
+
+fn bar(len: u64, what: &str) -> indicatif::ProgressBar {
+    let pb = indicatif::ProgressBar::with_draw_target(Some(len), indicatif::ProgressDrawTarget::stderr());
+    pb.set_style(indicatif::ProgressStyle::with_template("{spinner} {pos}/{len} {msg} [{elapsed}]").expect("valid template"));
+    pb.set_message(what.to_string());
+    pb.enable_steady_tick(Duration::from_millis(200));
+    pb
+}
+
+fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, InputError> {
+    if threads == Some(0) {
+        return Err(InputError::new("--threads", 0, "must be at least 1"));
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads.unwrap_or(0))
+        .build()
+        .map_err(|e| InputError::new("--threads", threads.unwrap_or(0), e.to_string()))
+}
+
+fn write_out(path: Option<&PathBuf>, text: &str, field: &str) -> Result<(), InputError> {
+    match path {
+        Some(p) => std::fs::write(p, text).map_err(|e| InputError::new(field, p.display(), e.to_string())),
+        None => Ok(()),
     }
 }
 
@@ -190,6 +274,57 @@ fn run(cli: Cli) -> Result<(), SolveError> {
                     print!("{}", sol.schedule_data.chart(&inst.kernel));
                 }
             }
+        }
+        Command::Approx { instance, x, solver, threads, json: as_json } => {
+            let inst = instance.load()?;
+            let x = approx::check_x(&inst, x, "--x")?;
+            let opts = solver.options_with_default_limit()?;
+            let pb = bar(x as u64 + 1, "T^(y)");
+            let a = pool(threads)?.install(|| approx::approx(&inst, x, &opts, &|| pb.inc(1)));
+            pb.finish_and_clear();
+            let a = a?;
+            if as_json {
+                println!("{}", json(&a));
+            } else {
+                print!("{}", report::approx_table(&inst, &a));
+            }
+        }
+        Command::Converge { instance, x_max, solver, threads, csv, svg } => {
+            let inst = instance.load()?;
+            let x_max = approx::check_x(&inst, x_max, "--x-max")?;
+            let opts = solver.options_with_default_limit()?;
+            let pb = bar(x_max as u64, "T^(x)");
+            let rows = pool(threads)?.install(|| convergence::converge(&inst, x_max, &opts, &|| pb.inc(1)));
+            pb.finish_and_clear();
+            let rows = rows?;
+            let text = convergence::converge_csv(&inst, &rows);
+            write_out(csv.as_ref(), &text, "--csv")?;
+            if let Some(path) = &svg {
+                let title = format!("{}: {}, W = {}, sigma_L = {}, sigma_C = {}", "convergence", inst.kernel, inst.warps, inst.sigma_l, inst.sigma_c);
+                plot::convergence(path, &title, &rows, bounds::pessimistic(&inst), bounds::safe_horizon(&inst))
+                    .map_err(|e| InputError::new("--svg", path.display(), e))?;
+            }
+            print!("{text}");
+            eprintln!("estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}", bounds::safe_horizon(&inst));
+        }
+        Command::CompareConstraints { instance, warps_max, time_limit, csv, svg } => {
+            let inst = instance.load()?;
+            let warps_max = solve::require_positive(warps_max, "--warps-max")?;
+            if !(time_limit > 0.0 && time_limit.is_finite()) {
+                return Err(InputError::new("--time-limit", time_limit, "must be a positive number of seconds").into());
+            }
+            let opts = SolveOptions { time_limit: Some(Duration::from_secs_f64(time_limit)), ..SolveOptions::default() };
+            let pb = bar(warps_max as u64, "W");
+            let rows = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
+            pb.finish_and_clear();
+            let rows = rows?;
+            let text = convergence::forms_csv(&rows);
+            write_out(csv.as_ref(), &text, "--csv")?;
+            if let Some(path) = &svg {
+                let title = format!("ILP time, short vs long constraints: {}, sigma_L = {}, sigma_C = {}", inst.kernel, inst.sigma_l, inst.sigma_c);
+                plot::constraint_forms(path, &title, &rows).map_err(|e| InputError::new("--svg", path.display(), e))?;
+            }
+            print!("{text}");
         }
         Command::Rta { file, json: as_json, svg, time_limit, max_states } => {
             if !(time_limit > 0.0 && time_limit.is_finite()) {

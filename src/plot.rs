@@ -48,3 +48,81 @@ pub fn rta_timeline(path: &Path, kernels: &[Kernel], results: &[KernelResult], r
     chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
 }
+
+fn io_err(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> String + '_ {
+    move |e| format!("cannot write {}: {e}", path.display())
+}
+
+/// Figs. 6-7: `T^(W,x)` and `T_approx(x)` against `x`, the pessimistic bound and the
+/// safe horizon dashed (top); seconds to compute `T^(x)` (bottom).
+pub fn convergence(path: &Path, title: &str, rows: &[crate::convergence::ConvergeRow], pessimistic: u64, safe: u64) -> Result<(), String> {
+    let err = io_err(path);
+    let root = SVGBackend::new(path, (900, 800)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (top, bottom) = root.split_vertically(520);
+    let x_max = rows.len().max(1) as u32;
+    let y_hi = rows.iter().map(|r| r.scaled).chain([pessimistic, safe]).max().unwrap_or(1) as f64 * 1.05;
+    let y_lo = rows.iter().map(|r| r.estimate).min().unwrap_or(0) as f64 * 0.95;
+    let mut c = ChartBuilder::on(&top)
+        .caption(title, ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.5..x_max as f64 + 0.5, y_lo..y_hi)
+        .map_err(|e| err(&e))?;
+    c.configure_mesh().x_desc("x").y_desc("cycles").draw().map_err(|e| err(&e))?;
+    let pts = |f: fn(&crate::convergence::ConvergeRow) -> u64| rows.iter().map(move |r| (r.x as f64, f(r) as f64)).collect::<Vec<_>>();
+    c.draw_series(LineSeries::new(pts(|r| r.scaled), PALETTE[0].stroke_width(2)))
+        .map_err(|e| err(&e))?
+        .label("T^(W,x) = ceil(W/x) T^(x)")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], PALETTE[0]));
+    c.draw_series(LineSeries::new(pts(|r| r.estimate), PALETTE[1].stroke_width(3)))
+        .map_err(|e| err(&e))?
+        .label("T_approx(x) (estimate, not a bound)")
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], PALETTE[1]));
+    for (v, color, label) in [(pessimistic, PALETTE[3], "pessimistic, eq. 5"), (safe, PALETTE[2], "safe horizon (proven)")] {
+        c.draw_series(DashedLineSeries::new(vec![(0.5, v as f64), (x_max as f64 + 0.5, v as f64)], 8, 5, color.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+    }
+    c.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
+    let t_hi = rows.iter().map(|r| r.seconds).fold(1e-6, f64::max) * 1.1;
+    let mut b = ChartBuilder::on(&bottom)
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.5..x_max as f64 + 0.5, 0.0..t_hi)
+        .map_err(|e| err(&e))?;
+    b.configure_mesh().x_desc("x").y_desc("seconds for T^(x)").draw().map_err(|e| err(&e))?;
+    b.draw_series(LineSeries::new(rows.iter().map(|r| (r.x as f64, r.seconds)), PALETTE[4].stroke_width(2))).map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
+/// Fig. 5: ILP seconds of the short and long constraint forms against `W`.
+pub fn constraint_forms(path: &Path, title: &str, rows: &[crate::convergence::FormRow]) -> Result<(), String> {
+    let err = io_err(path);
+    let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let w_max = rows.len().max(1) as f64;
+    let t_hi = rows.iter().flat_map(|r| [r.short_seconds, r.long_seconds]).fold(1e-6, f64::max) * 1.1;
+    let mut c = ChartBuilder::on(&root)
+        .caption(title, ("sans-serif", 18))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.5..w_max + 0.5, 0.0..t_hi)
+        .map_err(|e| err(&e))?;
+    c.configure_mesh().x_desc("W (warps)").y_desc("ILP seconds").draw().map_err(|e| err(&e))?;
+    for (color, label, f) in [
+        (PALETTE[0], "short constraints (34, 37)", (|r: &crate::convergence::FormRow| r.short_seconds) as fn(&_) -> f64),
+        (PALETTE[1], "long constraints (33, 36)", |r| r.long_seconds),
+    ] {
+        c.draw_series(LineSeries::new(rows.iter().map(|r| (r.warps as f64, f(r))), color.stroke_width(2)))
+            .map_err(|e| err(&e))?
+            .label(label)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+    }
+    c.configure_series_labels().position(SeriesLabelPosition::UpperLeft).background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}

@@ -100,3 +100,32 @@ pub fn rta_table(rep: &crate::rta::RtaReport) -> String {
     }
     s
 }
+
+/// The `approx` report.
+pub fn approx_table(inst: &Instance, a: &crate::approx::Approx) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "instance     {}", instance_line(inst));
+    let _ = writeln!(s, "{:>6} {:>10} {:>8} {:>14}", "y", "T^(y)", "exact", "ceil(W/y)T^(y)");
+    for r in &a.rows {
+        let _ = writeln!(s, "{:>6} {:>10} {:>8} {:>14}", r.y, r.makespan, if r.exact { "yes" } else { "NO" }, r.scaled);
+    }
+    let _ = writeln!(s, "estimate     {:>8}  [ESTIMATE, not a bound] T_approx({}) = min over y, attained at y = {}", a.estimate, a.x, a.argmin_y);
+    let _ = writeln!(s, "safe bound   {:>8}  [proven upper bound] {}", a.safe_upper_bound, a.safe_upper_bound_source);
+    match (a.exact_makespan, a.lower_bound) {
+        (Some(t), _) => {
+            let _ = writeln!(s, "T^(W)        {t:>8}  [exact]");
+        }
+        (None, Some(lb)) => {
+            let _ = writeln!(s, "T^(W) >=     {lb:>8}  [proven lower bound; exact value not reached within the time limit]");
+        }
+        (None, None) => {}
+    }
+    let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", a.safe_horizon);
+    let p_label = if bounds::pessimistic_unproven(inst) { "[NOT a proven bound here]" } else { "[proven upper bound]" };
+    let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", a.pessimistic);
+    let _ = writeln!(s, "time         {:.3} s", a.seconds);
+    for n in &a.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+    s
+}
