@@ -74,11 +74,36 @@ struct Entry {
     best: u32,
 }
 
-struct Search<'a> {
+impl Entry {
+    fn pack(self) -> u64 {
+        self.value as u64 | (self.exact as u64) << 32 | (self.best as u64) << 33
+    }
+    fn unpack(v: u64) -> Entry {
+        Entry { value: v as u32, exact: (v >> 32) & 1 == 1, best: (v >> 33) as u32 }
+    }
+}
+
+/// Memo-table key: states that fit in 64 bits are stored as `u64` (half the memory
+/// traffic of `u128`).
+trait Key: Copy + Eq + std::hash::Hash {
+    fn of(s: State) -> Self;
+}
+impl Key for u64 {
+    fn of(s: State) -> Self {
+        s as u64
+    }
+}
+impl Key for u128 {
+    fn of(s: State) -> Self {
+        s
+    }
+}
+
+struct Search<'a, K: Key> {
     model: &'a Model,
     limits: SearchLimits,
     started: Instant,
-    memo: FxHashMap<State, Entry>,
+    memo: FxHashMap<K, u64>,
     best: u64,
     incumbent: Vec<State>,
     path: Vec<State>,
@@ -86,12 +111,22 @@ struct Search<'a> {
     stopped_by: Option<&'static str>,
     scratch: Scratch,
     succ: Vec<State>,
+    /// Per-depth buffers of (bound, successor index, successor), reused across expansions.
+    orders: Vec<Vec<(u64, usize, State)>>,
 }
 
 /// Computes `T^(W)` exactly (within `limits`) for the instance behind `model`.
 pub fn solve(model: &Model, limits: SearchLimits) -> SearchOutcome {
+    if model.fits_u64() {
+        run::<u64>(model, limits)
+    } else {
+        run::<u128>(model, limits)
+    }
+}
+
+fn run<K: Key>(model: &Model, limits: SearchLimits) -> SearchOutcome {
     let seed = longest_rollout(model, limits.rollouts, 0x6d61_6b65);
-    let mut search = Search {
+    let mut search = Search::<K> {
         model,
         limits,
         started: Instant::now(),
@@ -103,6 +138,7 @@ pub fn solve(model: &Model, limits: SearchLimits) -> SearchOutcome {
         stopped_by: None,
         scratch: Scratch::default(),
         succ: Vec::new(),
+        orders: Vec::new(),
     };
     let root = model.start();
     let (value, _) = search.dfs(root, 0, model.upper_bound(root));
@@ -120,7 +156,7 @@ pub fn solve(model: &Model, limits: SearchLimits) -> SearchOutcome {
     }
 }
 
-impl Search<'_> {
+impl<K: Key> Search<'_, K> {
     /// Returns `(v, exact)`: `T(s)` itself when `exact`, else a proven upper bound.
     /// `bound` is [`Model::upper_bound`] of `s`, computed by the caller.
     fn dfs(&mut self, s: State, depth: u64, bound: u64) -> (u64, bool) {
@@ -136,7 +172,7 @@ impl Search<'_> {
             // Nothing below `s` can beat the incumbent; the lookup would not change that.
             return (bound, false);
         }
-        let known = self.memo.get(&s).copied();
+        let known = self.memo.get(&K::of(s)).map(|&v| Entry::unpack(v));
         let ub = match known {
             Some(e) if e.exact => {
                 self.offer(s, depth, e.value as u64);
@@ -154,12 +190,17 @@ impl Search<'_> {
     fn expand(&mut self, s: State, depth: u64) -> (u64, bool) {
         self.expansions += 1;
         self.model.successors_with(s, &mut self.scratch, &mut self.succ);
-        let mut order: Vec<(u64, usize, State)> =
-            self.succ.iter().enumerate().map(|(j, &n)| (self.model.upper_bound(n), j, n)).collect();
+        let level = depth as usize;
+        if self.orders.len() <= level {
+            self.orders.resize_with(level + 1, Vec::new);
+        }
+        let mut order = std::mem::take(&mut self.orders[level]);
+        order.clear();
+        order.extend(self.succ.iter().enumerate().map(|(j, &n)| (self.model.upper_bound(n), j, n)));
         order.sort_unstable_by(|a, b| b.cmp(a));
         self.path.push(s);
         let (mut best_v, mut best_j, mut all_exact) = (0u64, 0usize, true);
-        for (bound, j, child) in order {
+        for &(bound, j, child) in &order {
             let (v, exact) = self.dfs(child, depth + 1, bound);
             all_exact &= exact;
             if v > best_v || (v == best_v && exact) {
@@ -167,9 +208,10 @@ impl Search<'_> {
                 best_j = j;
             }
         }
+        self.orders[level] = order;
         self.path.pop();
         let value = 1 + best_v;
-        self.memo.insert(s, Entry { value: value as u32, exact: all_exact, best: best_j as u32 });
+        self.memo.insert(K::of(s), Entry { value: value as u32, exact: all_exact, best: best_j as u32 }.pack());
         (value, all_exact)
     }
 
@@ -185,7 +227,7 @@ impl Search<'_> {
         let mut succ = Vec::new();
         while cur != 0 {
             path.push(cur);
-            let e = self.memo[&cur];
+            let e = Entry::unpack(self.memo[&K::of(cur)]);
             self.model.successors(cur, &mut succ);
             cur = succ[e.best as usize];
         }

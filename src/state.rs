@@ -39,6 +39,10 @@ pub struct Model {
     suffix_l: Vec<u64>,
     /// C instructions from position `p` to the end.
     suffix_c: Vec<u64>,
+    /// Some C instruction is directly followed by a C.
+    has_cc: bool,
+    /// Some L instruction is directly followed by an L.
+    has_ll: bool,
 }
 
 impl Model {
@@ -60,7 +64,11 @@ impl Model {
             suffix_l[p] = suffix_l[p + 1] + (units[p] == Unit::L) as u64;
             suffix_c[p] = suffix_c[p + 1] + (units[p] == Unit::C) as u64;
         }
+        let pair = |u: Unit| units.windows(2).any(|w| w[0] == u && w[1] == u);
+        let (has_cc, has_ll) = (pair(Unit::C), pair(Unit::L));
         Ok(Model {
+            has_cc,
+            has_ll,
             len,
             warps: inst.warps,
             sigma_l: inst.sigma_l,
@@ -71,6 +79,11 @@ impl Model {
             suffix_l,
             suffix_c,
         })
+    }
+
+    /// Whether every state fits in 64 bits.
+    pub fn fits_u64(&self) -> bool {
+        self.len as u32 * self.bits <= 64
     }
 
     /// All `W` warps before their first instruction.
@@ -133,6 +146,13 @@ impl Model {
         }
         let need = scratch.after[0].min(sigma);
         scratch.deltas.clear();
+        if need == 1 {
+            // The common sigma = 1 case: one warp from any ready position.
+            for &(p, _) in &scratch.ready {
+                scratch.deltas.push(self.advance(0, p, 1));
+            }
+            return;
+        }
         self.distribute(&scratch.ready, &scratch.after, 0, need, 0, &mut scratch.deltas);
     }
 
@@ -144,12 +164,17 @@ impl Model {
         let (p, n) = ready[j];
         let lo = left.saturating_sub(after[j + 1]);
         for k in (lo..=n.min(left)).rev() {
-            let mut d = delta.wrapping_sub((k as u128) << self.shift(p));
-            if p + 1 < self.len {
-                d = d.wrapping_add((k as u128) << self.shift(p + 1));
-            }
-            self.distribute(ready, after, j + 1, left - k, d, out);
+            self.distribute(ready, after, j + 1, left - k, self.advance(delta, p, k), out);
         }
+    }
+
+    /// `delta` plus the change of moving `k` warps from position `p` to `p + 1`.
+    fn advance(&self, delta: State, p: usize, k: u32) -> State {
+        let mut d = delta.wrapping_sub((k as u128) << self.shift(p));
+        if p + 1 < self.len {
+            d = d.wrapping_add((k as u128) << self.shift(p + 1));
+        }
+        d
     }
 
     /// Remaining L and C instructions over all warps in `s`.
@@ -163,18 +188,46 @@ impl Model {
         (l, c)
     }
 
-    /// A proven upper bound on the cycles still needed from `s`: the safe-horizon
-    /// argument (see [`crate::bounds`]) applied to each position a last warp may hold.
+    /// A proven upper bound on the cycles still needed from `s`: the minimum of
+    /// * the safe-horizon argument (see [`crate::bounds`]) applied to each position a
+    ///   last warp may hold, and
+    /// * the *queue bound*, when `sigma_L = 1` and no C directly follows a C (and the
+    ///   same with L and C swapped). Proof: with `sigma_L = 1`, every cycle in which some
+    ///   warp is ready for an L issues exactly one L, so `T(s) = R_L + N0`, where `N0`
+    ///   counts the cycles in which no warp is ready for an L. Let `Q` be the number of
+    ///   warps ready for a C. A cycle adds at most one warp to `Q` (the one issuing the
+    ///   L), and, as no C is followed by a C, every warp that issues a C leaves `Q`;
+    ///   at least one does whenever `Q >= 1`. So `Q` never exceeds `K = max(Q(s), 1)`.
+    ///   In an `N0` cycle every unfinished warp is in `Q`, so at most `K` warps are
+    ///   unfinished from the first `N0` cycle on; each `N0` cycle issues a C of one of
+    ///   them, and each has at most `c_max` C instructions left (the most any occupied
+    ///   position has left). Hence `N0 <= min(R_C, K c_max)`.
     pub fn upper_bound(&self, s: State) -> u64 {
         let (rl, rc) = self.remaining(s);
-        (0..self.len)
-            .filter(|&p| self.count(s, p) > 0)
-            .map(|p| {
-                let (ol, oc) = (rl - self.suffix_l[p], rc - self.suffix_c[p]);
-                (self.len - p) as u64 + ol / self.sigma_l as u64 + oc / self.sigma_c as u64
-            })
-            .max()
-            .unwrap_or(0)
+        let mut per_warp = 0;
+        let (mut ready_l, mut ready_c, mut l_max, mut c_max) = (0u64, 0u64, 0u64, 0u64);
+        for p in 0..self.len {
+            let n = self.count(s, p) as u64;
+            if n == 0 {
+                continue;
+            }
+            let (ol, oc) = (rl - self.suffix_l[p], rc - self.suffix_c[p]);
+            per_warp = per_warp.max((self.len - p) as u64 + ol / self.sigma_l as u64 + oc / self.sigma_c as u64);
+            match self.units[p] {
+                Unit::L => ready_l += n,
+                Unit::C => ready_c += n,
+            }
+            l_max = l_max.max(self.suffix_l[p]);
+            c_max = c_max.max(self.suffix_c[p]);
+        }
+        let mut bound = per_warp;
+        if self.sigma_l == 1 && !self.has_cc {
+            bound = bound.min(rl + rc.min(ready_c.max(1) * c_max));
+        }
+        if self.sigma_c == 1 && !self.has_ll {
+            bound = bound.min(rc + rl.min(ready_l.max(1) * l_max));
+        }
+        bound
     }
 
     /// A proven lower bound on the cycles still needed from `s` (longest remaining

@@ -53,6 +53,40 @@ proptest! {
     }
 }
 
+/// Longest path by plain memoised recursion over the transition system: no bounds,
+/// no pruning, no heuristic. Independent of the search's branch and bound.
+fn plain_dp(m: &Model, s: gpu_makespan::state::State, memo: &mut std::collections::HashMap<u128, u64>) -> u64 {
+    if s == 0 {
+        return 0;
+    }
+    if let Some(&v) = memo.get(&s) {
+        return v;
+    }
+    let mut succ = Vec::new();
+    m.successors(s, &mut succ);
+    let v = 1 + succ.iter().map(|&n| plain_dp(m, n, memo)).max().unwrap();
+    memo.insert(s, v);
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// Branch and bound (with its upper bounds) loses nothing: it equals the plain DP,
+    /// and the per-state upper bound holds at every state the plain DP visited.
+    #[test]
+    fn search_equals_plain_dp_and_bounds_hold(inst in instance()) {
+        let m = Model::new(&inst).unwrap();
+        let mut memo = std::collections::HashMap::new();
+        let t = plain_dp(&m, m.start(), &mut memo);
+        prop_assert_eq!(exact_search(&inst).0, t);
+        for (&s, &v) in &memo {
+            prop_assert!(m.upper_bound(s) >= v, "state {:x}: bound {} < {}", s, m.upper_bound(s), v);
+            prop_assert!(m.lower_bound(s) <= v);
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
