@@ -19,24 +19,25 @@ fn exact(inst: &Instance) -> u64 {
     out.makespan
 }
 
-fn search_llcll(c: &mut Criterion) {
-    let mut g = c.benchmark_group("search_LLCLL");
+/// One benchmark group: exact search of `kernel` (sigma 1) for each W in `warps`.
+fn exact_group(c: &mut Criterion, kernel: &str, warps: &[i64]) {
+    let mut g = c.benchmark_group(format!("search_{kernel}"));
     g.sample_size(10).measurement_time(Duration::from_secs(10));
-    for w in [8, 16, 32, 64] {
-        let inst = Instance::new("LLCLL", w, 1, 1).unwrap();
+    for &w in warps {
+        let inst = Instance::new(kernel, w, 1, 1).unwrap();
         g.bench_with_input(BenchmarkId::from_parameter(w), &inst, |b, i| b.iter(|| black_box(exact(i))));
     }
     g.finish();
 }
 
+fn search_llcll(c: &mut Criterion) {
+    exact_group(c, "LLCLL", &[8, 16, 32, 64]);
+}
+
+/// 12-instruction kernels: without CC/LL pairs (queue bound tight) and with both.
 fn search_12(c: &mut Criterion) {
-    let mut g = c.benchmark_group("search_LLCLLCLLCLLC");
-    g.sample_size(10).measurement_time(Duration::from_secs(10));
-    for w in [4, 8, 12] {
-        let inst = Instance::new("LLCLLCLLCLLC", w, 1, 1).unwrap();
-        g.bench_with_input(BenchmarkId::from_parameter(w), &inst, |b, i| b.iter(|| black_box(exact(i))));
-    }
-    g.finish();
+    exact_group(c, "LLCLLCLLCLLC", &[8, 16, 32, 64]);
+    exact_group(c, "LLCCLLCLLCCL", &[4, 8, 12]);
 }
 
 fn search_random8(c: &mut Criterion) {
@@ -74,5 +75,22 @@ fn ilp_forms(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, search_llcll, search_12, search_random8, ilp_forms);
+/// The parallel part of `approx` (the table of T^(y), y = 1..12) for W = 600 of a kernel
+/// with CC and LL pairs: 1 thread vs 2 (all cores here).
+fn approx_threads(c: &mut Criterion) {
+    use gpu_makespan::approx::table;
+    use gpu_makespan::solve::SolveOptions;
+    let inst = Instance::new("LLCLLCCL", 600, 1, 1).unwrap();
+    let mut g = c.benchmark_group("approx_LLCLLCCL_W600_x12");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        g.bench_with_input(BenchmarkId::new("threads", threads), &threads, |b, _| {
+            b.iter(|| pool.install(|| black_box(table(&inst, &(1..=12).collect::<Vec<u32>>(), &SolveOptions::default(), &|| {}).unwrap().len())))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, search_llcll, search_12, search_random8, ilp_forms, approx_threads);
 criterion_main!(benches);
