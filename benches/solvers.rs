@@ -63,7 +63,7 @@ fn search_random8(c: &mut Criterion) {
 fn ilp_forms(c: &mut Criterion) {
     let mut g = c.benchmark_group("ilp_LLCLL");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
-    for w in [2, 3, 4] {
+    for w in [2, 3] {
         let inst = Instance::new("LLCLL", w, 1, 1).unwrap();
         for form in [ConstraintForm::Short, ConstraintForm::Long] {
             let opts = IlpOptions { form, horizon: safe_horizon(&inst), time_limit: None, symmetry_breaking: true, start: None };

@@ -116,12 +116,21 @@ struct Search<'a, K: Key> {
 }
 
 /// Computes `T^(W)` exactly (within `limits`) for the instance behind `model`.
+///
+/// The depth-first search recurses once per cycle, so it runs on a thread whose stack
+/// fits the longest possible schedule (callers such as rayon workers have small stacks).
 pub fn solve(model: &Model, limits: SearchLimits) -> SearchOutcome {
-    if model.fits_u64() {
-        run::<u64>(model, limits)
-    } else {
-        run::<u128>(model, limits)
-    }
+    let depth = model.upper_bound(model.start()) as usize;
+    let stack = (depth * 512).clamp(8 << 20, 4 << 30);
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("makespan-search".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, || if model.fits_u64() { run::<u64>(model, limits) } else { run::<u128>(model, limits) })
+            .expect("spawning the search thread")
+            .join()
+            .expect("the search thread does not panic")
+    })
 }
 
 fn run<K: Key>(model: &Model, limits: SearchLimits) -> SearchOutcome {
