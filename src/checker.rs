@@ -54,23 +54,32 @@ pub fn check(inst: &Instance, s: &Schedule) -> Result<u64, String> {
             ));
         }
     }
+    // unsaturated_x[t] = number of cycles in 1..=t in which fewer than sigma_X X units
+    // are busy; a warp may wait for an X instruction only in cycles not counted there.
+    let prefix = |used: &[u32], sigma: u32| {
+        let mut p = vec![0u64; h + 1];
+        for t in 1..=h {
+            p[t] = p[t - 1] + (used[t] < sigma) as u64;
+        }
+        p
+    };
+    let (free_l, free_c) = (prefix(&used_l, inst.sigma_l), prefix(&used_c, inst.sigma_c));
     for (w, row) in s.cycles.iter().enumerate() {
         let mut ready_from = 1u64;
         for (i, &t) in row.iter().enumerate() {
-            let (used, sigma) = match kernel.unit(i) {
-                Unit::L => (&used_l, inst.sigma_l),
-                Unit::C => (&used_c, inst.sigma_c),
+            let (free, used, sigma) = match kernel.unit(i) {
+                Unit::L => (&free_l, &used_l, inst.sigma_l),
+                Unit::C => (&free_c, &used_c, inst.sigma_c),
             };
-            for idle in ready_from..t {
-                if used[idle as usize] < sigma {
-                    return Err(format!(
-                        "not work-conserving: warp {} is ready for instruction {} ({}) at cycle {idle} while only {} of {sigma} units are busy",
-                        w + 1,
-                        i + 1,
-                        kernel.unit(i).letter(),
-                        used[idle as usize]
-                    ));
-                }
+            if free[t as usize - 1] > free[ready_from as usize - 1] {
+                let idle = (ready_from..t).find(|&c| used[c as usize] < sigma).expect("counted above");
+                return Err(format!(
+                    "not work-conserving: warp {} is ready for instruction {} ({}) at cycle {idle} while only {} of {sigma} units are busy",
+                    w + 1,
+                    i + 1,
+                    kernel.unit(i).letter(),
+                    used[idle as usize]
+                ));
             }
             ready_from = t + 1;
         }

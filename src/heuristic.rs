@@ -13,6 +13,7 @@
 use crate::state::{Model, State};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::time::Instant;
 
 /// The longest rollout found: its length and its state path (`path[0]` is the start,
 /// `path[len]` is the finished state).
@@ -35,6 +36,12 @@ enum Policy {
 /// Runs `rounds` randomised rollouts of each randomised policy plus the deterministic
 /// ones, and returns the longest. `O(rounds * T * successors)`.
 pub fn longest_rollout(model: &Model, rounds: usize, seed: u64) -> Rollout {
+    longest_rollout_until(model, rounds, seed, None)
+}
+
+/// [`longest_rollout`], starting no randomised round after `deadline` (the two
+/// deterministic rollouts always run, so there is always a schedule).
+pub fn longest_rollout_until(model: &Model, rounds: usize, seed: u64, deadline: Option<Instant>) -> Rollout {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut best = rollout(model, Policy::Laggard, &mut rng);
     let consider = |r: Rollout, best: &mut Rollout| {
@@ -44,6 +51,9 @@ pub fn longest_rollout(model: &Model, rounds: usize, seed: u64) -> Rollout {
     };
     consider(rollout(model, Policy::Leader, &mut rng), &mut best);
     for _ in 0..rounds {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            break;
+        }
         consider(rollout(model, Policy::Greedy, &mut rng), &mut best);
         consider(rollout(model, Policy::Random, &mut rng), &mut best);
     }

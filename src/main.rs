@@ -279,7 +279,7 @@ fn run(cli: Cli) -> Result<(), SolveError> {
             let inst = instance.load()?;
             let x = approx::check_x(&inst, x, "--x")?;
             let opts = solver.options_with_default_limit()?;
-            let pb = bar(x as u64 + 1, "T^(y)");
+            let pb = bar(x as u64, "T^(y)");
             let a = pool(threads)?.install(|| approx::approx(&inst, x, &opts, &|| pb.inc(1)));
             pb.finish_and_clear();
             let a = a?;

@@ -20,7 +20,7 @@
 //!
 //! Guarantee: when `exact` is true, `makespan` is `T^(W)` and `path` is a witness.
 
-use crate::heuristic::longest_rollout;
+use crate::heuristic::longest_rollout_until;
 use crate::state::{Model, Scratch, State};
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
@@ -134,11 +134,14 @@ pub fn solve(model: &Model, limits: SearchLimits) -> SearchOutcome {
 }
 
 fn run<K: Key>(model: &Model, limits: SearchLimits) -> SearchOutcome {
-    let seed = longest_rollout(model, limits.rollouts, 0x6d61_6b65);
+    let started = Instant::now();
+    // Rollouts may use at most a quarter of the time limit.
+    let deadline = limits.time_limit.map(|l| started + l / 4);
+    let seed = longest_rollout_until(model, limits.rollouts, 0x6d61_6b65, deadline);
     let mut search = Search::<K> {
         model,
         limits,
-        started: Instant::now(),
+        started,
         memo: FxHashMap::default(),
         best: seed.length,
         incumbent: seed.path,

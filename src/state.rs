@@ -243,7 +243,7 @@ impl Model {
     pub fn schedule_of(&self, path: &[State]) -> Schedule {
         let w = self.warps as usize;
         let mut cycles = vec![Vec::with_capacity(self.len); w];
-        let mut at: Vec<Vec<usize>> = vec![Vec::new(); self.len + 1];
+        let mut at: Vec<std::collections::VecDeque<usize>> = vec![Default::default(); self.len + 1];
         at[0] = (0..w).collect();
         for (t, pair) in path.windows(2).enumerate() {
             let (s, next) = (pair[0], pair[1]);
@@ -260,9 +260,9 @@ impl Model {
             }
             for (p, k) in moving.into_iter().rev() {
                 for _ in 0..k {
-                    let warp = at[p].remove(0);
+                    let warp = at[p].pop_front().expect("the path's counts are consistent");
                     cycles[warp].push(t as u64 + 1);
-                    at[p + 1].push(warp);
+                    at[p + 1].push_back(warp);
                 }
             }
         }
