@@ -289,7 +289,8 @@ mod tests {
 
     #[test]
     fn stops_with_bounds() {
-        let inst = Instance::new("LLCLL", 24, 1, 1).unwrap();
+        // CC and LL pairs: the queue bound does not apply, the search must expand.
+        let inst = Instance::new("LLCCLLCC", 24, 1, 1).unwrap();
         let m = Model::new(&inst).unwrap();
         let out = solve(&m, SearchLimits { max_states: 10, ..SearchLimits::default() });
         assert_eq!(out.stopped_by, Some("max_states"));

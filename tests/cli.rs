@@ -88,7 +88,7 @@ fn fermi_transformation_and_kernel_flags() {
 
 #[test]
 fn time_and_state_limits_end_with_bounds() {
-    let v = json_of(&["solve", "--kernel", "LLCLLCLLCLLC", "--warps", "24", "--max-states", "1000"]);
+    let v = json_of(&["solve", "--kernel", "LLCCLLCLLCCL", "--warps", "24", "--max-states", "1000"]);
     assert_eq!(v["status"], "time_limit");
     assert_eq!(v["stopped_by"], "max_states");
     assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64());
