@@ -39,10 +39,14 @@ pub struct Model {
     suffix_l: Vec<u64>,
     /// C instructions from position `p` to the end.
     suffix_c: Vec<u64>,
-    /// Some C instruction is directly followed by a C.
-    has_cc: bool,
-    /// Some L instruction is directly followed by an L.
-    has_ll: bool,
+    /// `run_l[p]`: L instructions from `p` to the end of the run of L's at `p` (0 at a C).
+    run_l: Vec<u64>,
+    /// `run_c[p]`: likewise for runs of C's.
+    run_c: Vec<u64>,
+    /// Longest run of consecutive L's.
+    max_run_l: u64,
+    /// Longest run of consecutive C's.
+    max_run_c: u64,
 }
 
 impl Model {
@@ -64,11 +68,21 @@ impl Model {
             suffix_l[p] = suffix_l[p + 1] + (units[p] == Unit::L) as u64;
             suffix_c[p] = suffix_c[p + 1] + (units[p] == Unit::C) as u64;
         }
-        let pair = |u: Unit| units.windows(2).any(|w| w[0] == u && w[1] == u);
-        let (has_cc, has_ll) = (pair(Unit::C), pair(Unit::L));
+        let runs = |u: Unit| {
+            let mut r = vec![0u64; len + 1];
+            for p in (0..len).rev() {
+                r[p] = if units[p] == u { 1 + r[p + 1] } else { 0 };
+            }
+            r.truncate(len);
+            r
+        };
+        let (run_l, run_c) = (runs(Unit::L), runs(Unit::C));
+        let (max_run_l, max_run_c) = (run_l.iter().copied().max().unwrap_or(0), run_c.iter().copied().max().unwrap_or(0));
         Ok(Model {
-            has_cc,
-            has_ll,
+            run_l,
+            run_c,
+            max_run_l,
+            max_run_c,
             len,
             warps: inst.warps,
             sigma_l: inst.sigma_l,
@@ -191,21 +205,28 @@ impl Model {
     /// A proven upper bound on the cycles still needed from `s`: the minimum of
     /// * the safe-horizon argument (see [`crate::bounds`]) applied to each position a
     ///   last warp may hold, and
-    /// * the *queue bound*, when `sigma_L = 1` and no C directly follows a C (and the
-    ///   same with L and C swapped). Proof: with `sigma_L = 1`, every cycle in which some
-    ///   warp is ready for an L issues exactly one L, so `T(s) = R_L + N0`, where `N0`
-    ///   counts the cycles in which no warp is ready for an L. Let `Q` be the number of
-    ///   warps ready for a C. A cycle adds at most one warp to `Q` (the one issuing the
-    ///   L), and, as no C is followed by a C, every warp that issues a C leaves `Q`;
-    ///   at least one does whenever `Q >= 1`. So `Q` never exceeds `K = max(Q(s), 1)`.
-    ///   In an `N0` cycle every unfinished warp is in `Q`, so at most `K` warps are
-    ///   unfinished from the first `N0` cycle on; each `N0` cycle issues a C of one of
-    ///   them, and each has at most `c_max` C instructions left (the most any occupied
-    ///   position has left). Hence `N0 <= min(R_C, K c_max)`.
+    /// * the *queue bound*, when `sigma_L = 1` and no run of C's is longer than
+    ///   `sigma_C` (and the same with L and C swapped). Proof:
+    ///   1. With `sigma_L = 1`, every cycle in which some warp is ready for an L issues
+    ///      exactly one L, so `T(s) = R_L + N0`, where `N0` counts the cycles in which
+    ///      no warp is ready for an L.
+    ///   2. Let `Q` be the warps ready for a C and `Phi` the C instructions left in
+    ///      their current runs of C's (`Q <= Phi <= D Q`, `D` the longest run). A cycle
+    ///      issues `min(sigma_C, Q)` C's, each lowering `Phi` by one, and at most one L,
+    ///      which can start a new run: `Phi' <= Phi - min(sigma_C, Q) + D`. If
+    ///      `Q >= sigma_C >= D` then `Phi' <= Phi`; otherwise `Phi' <= Phi - Phi/D + D`,
+    ///      which is `<= D^2` when `Phi <= D^2` and `< Phi` when `Phi > D^2`. So `Q`
+    ///      never exceeds `K = max(Phi(s), D^2)`.
+    ///   3. In an `N0` cycle every unfinished warp is in `Q`, so from the first `N0`
+    ///      cycle on at most `K` warps are unfinished, each with at most `c_max` C's
+    ///      left (the most any occupied position has left). Take the warp that
+    ///      finishes last: in each `N0` cycle it issues one of its `<= c_max` C's, or
+    ///      all `sigma_C` C units are busy with the other `<= (K-1) c_max` C's. Hence
+    ///      `N0 <= min(R_C, c_max + floor((K-1) c_max / sigma_C))`.
     pub fn upper_bound(&self, s: State) -> u64 {
         let (rl, rc) = self.remaining(s);
         let mut per_warp = 0;
-        let (mut ready_l, mut ready_c, mut l_max, mut c_max) = (0u64, 0u64, 0u64, 0u64);
+        let (mut phi_l, mut phi_c, mut l_max, mut c_max) = (0u64, 0u64, 0u64, 0u64);
         for p in 0..self.len {
             let n = self.count(s, p) as u64;
             if n == 0 {
@@ -213,19 +234,17 @@ impl Model {
             }
             let (ol, oc) = (rl - self.suffix_l[p], rc - self.suffix_c[p]);
             per_warp = per_warp.max((self.len - p) as u64 + ol / self.sigma_l as u64 + oc / self.sigma_c as u64);
-            match self.units[p] {
-                Unit::L => ready_l += n,
-                Unit::C => ready_c += n,
-            }
+            phi_l += n * self.run_l[p];
+            phi_c += n * self.run_c[p];
             l_max = l_max.max(self.suffix_l[p]);
             c_max = c_max.max(self.suffix_c[p]);
         }
         let mut bound = per_warp;
-        if self.sigma_l == 1 && !self.has_cc {
-            bound = bound.min(rl + rc.min(ready_c.max(1) * c_max));
+        if self.sigma_l == 1 && self.max_run_c <= self.sigma_c as u64 {
+            bound = bound.min(rl + queue_bound(rc, phi_c, self.max_run_c, c_max, self.sigma_c));
         }
-        if self.sigma_c == 1 && !self.has_ll {
-            bound = bound.min(rc + rl.min(ready_l.max(1) * l_max));
+        if self.sigma_c == 1 && self.max_run_l <= self.sigma_l as u64 {
+            bound = bound.min(rc + queue_bound(rl, phi_l, self.max_run_l, l_max, self.sigma_l));
         }
         bound
     }
@@ -268,6 +287,17 @@ impl Model {
         }
         Schedule { cycles }
     }
+}
+
+/// Step 3 of [`Model::upper_bound`]'s queue bound: at most
+/// `min(R, x_max + floor((K-1) x_max / sigma))` cycles without a ready warp of the
+/// other type, with `K = max(Phi, D^2)`.
+fn queue_bound(remaining: u64, phi: u64, longest_run: u64, x_max: u64, sigma: u32) -> u64 {
+    if remaining == 0 {
+        return 0;
+    }
+    let k = phi.max(longest_run * longest_run).max(1);
+    remaining.min(x_max + (k - 1) * x_max / sigma as u64)
 }
 
 #[cfg(test)]
