@@ -8,9 +8,13 @@ missing=()
 command -v cmake >/dev/null 2>&1 || missing+=(cmake)
 command -v c++ >/dev/null 2>&1 || command -v g++ >/dev/null 2>&1 || missing+=(g++)
 have_libclang() {
+  # bindgen needs libclang and clang's own headers: on Debian/Ubuntu, a libclang-*-dev package.
+  if command -v dpkg-query >/dev/null 2>&1; then
+    dpkg-query -W -f='${Status} ${Package}\n' 'libclang-*dev' 2>/dev/null | grep -q '^install ok installed'
+    return
+  fi
   [ -n "${LIBCLANG_PATH:-}" ] && ls "$LIBCLANG_PATH"/libclang*.so* >/dev/null 2>&1 && return 0
-  ldconfig -p 2>/dev/null | grep -q 'libclang[-.0-9]*\.so' && return 0
-  ls /usr/lib/llvm-*/lib/libclang*.so* /usr/lib/*/libclang*.so* >/dev/null 2>&1
+  ls /usr/lib/llvm-*/lib/libclang.so /usr/lib/*/libclang.so /usr/lib64/libclang.so >/dev/null 2>&1
 }
 have_libclang || missing+=(libclang-dev)
 
