@@ -225,8 +225,21 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, InputError> {
 
 fn write_out(path: Option<&PathBuf>, text: &str, field: &str) -> Result<(), InputError> {
     match path {
-        Some(p) => std::fs::write(p, text).map_err(|e| InputError::new(field, p.display(), e.to_string())),
+        Some(p) => {
+            ensure_parent(p, field)?;
+            std::fs::write(p, text).map_err(|e| InputError::new(field, p.display(), e.to_string()))
+        }
         None => Ok(()),
+    }
+}
+
+/// Creates the directory an output file goes into.
+fn ensure_parent(path: &std::path::Path, field: &str) -> Result<(), InputError> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => {
+            std::fs::create_dir_all(dir).map_err(|e| InputError::new(field, path.display(), e.to_string()))
+        }
+        _ => Ok(()),
     }
 }
 
@@ -300,6 +313,7 @@ fn run(cli: Cli) -> Result<(), SolveError> {
             let text = convergence::converge_csv(&inst, &rows);
             write_out(csv.as_ref(), &text, "--csv")?;
             if let Some(path) = &svg {
+                ensure_parent(path, "--svg")?;
                 let title = format!("{}: {}, W = {}, sigma_L = {}, sigma_C = {}", "convergence", inst.kernel, inst.warps, inst.sigma_l, inst.sigma_c);
                 plot::convergence(path, &title, &rows, bounds::pessimistic(&inst), bounds::safe_horizon(&inst))
                     .map_err(|e| InputError::new("--svg", path.display(), e))?;
@@ -321,6 +335,7 @@ fn run(cli: Cli) -> Result<(), SolveError> {
             let text = convergence::forms_csv(&rows);
             write_out(csv.as_ref(), &text, "--csv")?;
             if let Some(path) = &svg {
+                ensure_parent(path, "--svg")?;
                 let title = format!("ILP time, short vs long constraints: {}, sigma_L = {}, sigma_C = {}", inst.kernel, inst.sigma_l, inst.sigma_c);
                 plot::constraint_forms(path, &title, &rows).map_err(|e| InputError::new("--svg", path.display(), e))?;
             }
@@ -337,6 +352,7 @@ fn run(cli: Cli) -> Result<(), SolveError> {
             pb.finish_and_clear();
             let (ts, rep) = rep?;
             if let Some(path) = svg {
+                ensure_parent(&path, "--svg")?;
                 let results: Vec<_> = rep.kernels.iter().map(|k| gpu_makespan::rta::KernelResult {
                     name: k.name.clone(), finish: k.finish, response: k.response, deadline: k.deadline, schedulable: k.schedulable,
                 }).collect();
