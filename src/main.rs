@@ -85,7 +85,7 @@ enum Command {
         #[arg(long, allow_negative_numbers = true)]
         warps_max: i64,
         /// Time limit per ILP solve in seconds.
-        #[arg(long, default_value_t = 60.0)]
+        #[arg(long, default_value_t = 60.0, allow_negative_numbers = true)]
         time_limit: f64,
         /// Write the rows as CSV.
         #[arg(long)]
@@ -105,7 +105,7 @@ enum Command {
         #[arg(long)]
         svg: Option<PathBuf>,
         /// Time limit per distinct kernel when C is computed from instructions.
-        #[arg(long, default_value_t = 10.0)]
+        #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
         time_limit: f64,
         /// Search memory limit (stored states) when C is computed from instructions.
         #[arg(long, default_value_t = SearchLimits::default().max_states)]
@@ -145,7 +145,7 @@ struct SolverArgs {
     #[arg(long, default_value = "safe")]
     horizon: Horizon,
     /// Stop after this many seconds with the best proven bounds and status `time_limit`.
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// Memory limit of the search in stored states (about 40 bytes each).
     #[arg(long, default_value_t = SearchLimits::default().max_states)]
@@ -187,10 +187,7 @@ impl SolverArgs {
     }
 
     fn options(&self) -> Result<SolveOptions, InputError> {
-        let time_limit = match self.time_limit {
-            Some(t) if !(t > 0.0 && t.is_finite()) => return Err(InputError::new("--time-limit", t, "must be a positive number of seconds")),
-            t => t.map(Duration::from_secs_f64),
-        };
+        let time_limit = self.time_limit.map(|t| seconds(t, "--time-limit")).transpose()?;
         if self.max_states == 0 {
             return Err(InputError::new("--max-states", 0, "must be positive"));
         }
@@ -221,6 +218,15 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, InputError> {
         .num_threads(threads.unwrap_or(0))
         .build()
         .map_err(|e| InputError::new("--threads", threads.unwrap_or(0), e.to_string()))
+}
+
+/// A positive, finite number of seconds given in `field`.
+fn seconds(v: f64, field: &str) -> Result<Duration, InputError> {
+    if v > 0.0 && v.is_finite() {
+        Ok(Duration::from_secs_f64(v))
+    } else {
+        Err(InputError::new(field, v, "must be a positive number of seconds"))
+    }
 }
 
 fn write_out(path: Option<&PathBuf>, text: &str, field: &str) -> Result<(), InputError> {
@@ -324,10 +330,7 @@ fn run(cli: Cli) -> Result<(), SolveError> {
         Command::CompareConstraints { instance, warps_max, time_limit, csv, svg } => {
             let inst = instance.load()?;
             let warps_max = solve::require_positive(warps_max, "--warps-max")?;
-            if !(time_limit > 0.0 && time_limit.is_finite()) {
-                return Err(InputError::new("--time-limit", time_limit, "must be a positive number of seconds").into());
-            }
-            let opts = SolveOptions { time_limit: Some(Duration::from_secs_f64(time_limit)), ..SolveOptions::default() };
+            let opts = SolveOptions { time_limit: Some(seconds(time_limit, "--time-limit")?), ..SolveOptions::default() };
             let pb = bar(warps_max as u64, "W");
             let rows = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
             pb.finish_and_clear();
@@ -342,10 +345,7 @@ fn run(cli: Cli) -> Result<(), SolveError> {
             print!("{text}");
         }
         Command::Rta { file, json: as_json, svg, time_limit, max_states } => {
-            if !(time_limit > 0.0 && time_limit.is_finite()) {
-                return Err(InputError::new("--time-limit", time_limit, "must be a positive number of seconds").into());
-            }
-            let limits = WcetLimits { time_limit: Duration::from_secs_f64(time_limit), max_states };
+            let limits = WcetLimits { time_limit: seconds(time_limit, "--time-limit")?, max_states };
             let pb = spinner("computing per-block WCETs and the list schedule");
             let ts = TaskSet::from_path(&file, limits);
             let rep = ts.and_then(|ts| rta::analyse(&ts).map(|r| (ts, r)));
@@ -353,10 +353,7 @@ fn run(cli: Cli) -> Result<(), SolveError> {
             let (ts, rep) = rep?;
             if let Some(path) = svg {
                 ensure_parent(&path, "--svg")?;
-                let results: Vec<_> = rep.kernels.iter().map(|k| gpu_makespan::rta::KernelResult {
-                    name: k.name.clone(), finish: k.finish, response: k.response, deadline: k.deadline, schedulable: k.schedulable,
-                }).collect();
-                plot::rta_timeline(&path, &ts.kernels, &results, &rep.runs, rep.g_max)
+                plot::rta_timeline(&path, &ts.kernels, &rep)
                     .map_err(|e| InputError::new("--svg", path.display(), e))?;
             }
             if as_json {

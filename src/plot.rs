@@ -1,6 +1,6 @@
 //! SVG pictures: the RTA block-slot timeline and solver-convergence plots.
 
-use crate::rta::{BlockRun, Kernel, KernelResult};
+use crate::rta::{Kernel, RtaReport};
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -17,8 +17,9 @@ const PALETTE: [RGBColor; 8] = [
 
 /// Draws the block timeline: one row per slot, one rectangle per block, coloured by
 /// kernel, with each kernel's absolute deadline as a dashed line.
-pub fn rta_timeline(path: &Path, kernels: &[Kernel], results: &[KernelResult], runs: &[BlockRun], g_max: u64) -> Result<(), String> {
-    let err = |e: &dyn std::fmt::Display| format!("cannot write {}: {e}", path.display());
+pub fn rta_timeline(path: &Path, kernels: &[Kernel], rep: &RtaReport) -> Result<(), String> {
+    let err = io_err(path);
+    let (runs, g_max) = (&rep.runs, rep.g_max);
     let t_end = runs.iter().map(|r| r.end).fold(0.0, f64::max).max(kernels.iter().map(|k| k.release + k.period).fold(0.0, f64::max));
     let root = SVGBackend::new(path, (1000, 120 + 28 * g_max.min(64) as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
@@ -32,7 +33,7 @@ pub fn rta_timeline(path: &Path, kernels: &[Kernel], results: &[KernelResult], r
     chart.configure_mesh().x_desc("time").y_desc("slot").disable_y_mesh().draw().map_err(|e| err(&e))?;
     for (ki, k) in kernels.iter().enumerate() {
         let color = PALETTE[ki % PALETTE.len()];
-        let label = format!("{} (R = {}, T = {})", k.name, results[ki].response, k.period);
+        let label = format!("{} (R = {}, T = {})", k.name, rep.kernels[ki].response, k.period);
         chart
             .draw_series(runs.iter().filter(|r| r.kernel == ki).map(|r| {
                 Rectangle::new([(r.start, r.slot as f64 + 0.1), (r.end, r.slot as f64 + 0.9)], color.mix(0.8).filled())

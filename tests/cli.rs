@@ -117,6 +117,7 @@ fn bad_input_is_one_line_and_exit_2() {
         (vec!["missing.toml".into()], "missing.toml"),
         (vec!["--kernel".into(), "LLCLLCLLCLLC".into(), "--warps".into(), "2000".into(), "--method".into(), "ilp".into()], "warps"),
         (vec!["--kernel".into(), "LLC".into(), "--warps".into(), "4".into(), "--method".into(), "ilp".into(), "--horizon".into(), "5".into()], "horizon"),
+        (vec!["--kernel".into(), "LLC".into(), "--warps".into(), "4".into(), "--time-limit".into(), "-1".into()], "--time-limit"),
     ];
     for (args, field) in cases {
         let out = makespan().arg("solve").args(&args).output().unwrap();
