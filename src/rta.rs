@@ -89,10 +89,10 @@ pub fn g_max(kernels: &[Kernel], max_threads: u64, sm_threads: u64) -> Result<u6
     if b == 0 || b > 1024 {
         return Err(InputError::new("kernels[0].threads_per_block", b, "must be from 1 to 1024 threads"));
     }
-    if sm_threads % b != 0 {
+    if !sm_threads.is_multiple_of(b) {
         return Err(InputError::new("kernels[0].threads_per_block", b, format!("does not divide the {sm_threads} threads of one SM")));
     }
-    if max_threads == 0 || max_threads % sm_threads != 0 {
+    if max_threads == 0 || !max_threads.is_multiple_of(sm_threads) {
         return Err(InputError::new("gpu.max_threads", max_threads, format!("must be a positive multiple of gpu.sm_threads = {sm_threads}")));
     }
     Ok(max_threads / b)

@@ -253,7 +253,7 @@ impl<K: Key> Search<'_, K> {
         }
         if self.memo.len() >= self.limits.max_states {
             self.stopped_by = Some("max_states");
-        } else if self.expansions % 1024 == 0 {
+        } else if self.expansions.is_multiple_of(1024) {
             if let Some(limit) = self.limits.time_limit {
                 if self.started.elapsed() >= limit {
                     self.stopped_by = Some("time_limit");

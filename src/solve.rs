@@ -269,7 +269,7 @@ fn run_ilp(inst: &Instance, opts: &SolveOptions) -> Result<Solution, SolveError>
     let horizon = ilp_horizon(inst, opts.horizon);
     ilp::check_size(inst, horizon, opts.form)?;
     let seed = Model::new(inst).ok().map(|m| {
-        let r = longest_rollout(&m, 8, 0x696c_70);
+        let r = longest_rollout(&m, 8, 0x0069_6c70);
         m.schedule_of(&r.path)
     });
     let ilp_opts = IlpOptions {

@@ -68,6 +68,9 @@ struct TaskSetFile {
     description: Option<String>,
 }
 
+/// A computed WCET is reused for the same instructions, warp count and SM profile.
+type CacheKey = (String, u32, (i64, i64, i64));
+
 /// The Jetson TX2 SM: 32 load/store units, 128 CUDA cores, warp size 32.
 pub const TX2_SM: SmCounts = SmCounts { load_store_units: 32, cuda_cores: 128, warp_size: 32 };
 
@@ -113,7 +116,7 @@ impl TaskSet {
         if file.kernels.is_empty() {
             return Err(InputError::new("kernels", "[]", "the task set has no kernels").into());
         }
-        let mut cache: HashMap<(String, u32, (i64, i64, i64)), (u64, String)> = HashMap::new();
+        let mut cache: HashMap<CacheKey, (u64, String)> = HashMap::new();
         let (mut kernels, mut sources) = (Vec::new(), Vec::new());
         for (i, e) in file.kernels.iter().enumerate() {
             let field = |f: &str| format!("kernels[{i}].{f}");
