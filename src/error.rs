@@ -25,6 +25,11 @@ impl InputError {
     }
 }
 
+/// `value` as a positive integer, or an [`InputError`] on `field`.
+pub fn positive(value: i64, field: &str) -> Result<u64, InputError> {
+    u64::try_from(value).ok().filter(|&v| v > 0).ok_or_else(|| InputError::new(field, value, "must be a positive integer"))
+}
+
 /// Failure of a solver run that is not the user's input.
 #[derive(Debug, Error)]
 pub enum SolveError {

@@ -434,11 +434,6 @@ fn schedule_from_columns(inst: &Instance, horizon: u64, vars: &Vars, cols: &[f64
     Schedule { cycles }
 }
 
-/// The horizon the ILP uses by default: the proven safe horizon.
-pub fn default_horizon(inst: &Instance) -> u64 {
-    safe_horizon(inst)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! prints; all the work is in the `gpu_makespan` library.
 
 use clap::{Args, Parser, Subcommand};
-use gpu_makespan::error::{InputError, SolveError};
+use gpu_makespan::error::{positive, InputError, SolveError};
 use gpu_makespan::ilp::ConstraintForm;
 use gpu_makespan::instance::Instance;
 use gpu_makespan::solve::{self, Horizon, Method, SolveOptions};
@@ -329,7 +329,8 @@ fn run(cli: Cli) -> Result<(), SolveError> {
         }
         Command::CompareConstraints { instance, warps_max, time_limit, csv, svg } => {
             let inst = instance.load()?;
-            let warps_max = solve::require_positive(warps_max, "--warps-max")?;
+            let warps_max = u32::try_from(positive(warps_max, "--warps-max")?)
+                .map_err(|_| InputError::new("--warps-max", warps_max, "too large"))?;
             let opts = SolveOptions { time_limit: Some(seconds(time_limit, "--time-limit")?), ..SolveOptions::default() };
             let pb = bar(warps_max as u64, "W");
             let rows = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));

@@ -6,7 +6,7 @@
 
 use crate::bounds;
 use crate::checker::check;
-use crate::error::{InputError, SolveError};
+use crate::error::SolveError;
 use crate::heuristic::longest_rollout;
 use crate::ilp::{self, ConstraintForm, IlpOptions};
 use crate::instance::Instance;
@@ -345,9 +345,4 @@ fn run_both(inst: &Instance, opts: &SolveOptions) -> Result<Solution, SolveError
     sol.ilp_stats = ilp_sol.ilp_stats;
     sol.notes.push(format!("ILP: {} ({:?}); search: agrees", ilp_sol.makespan, ilp_sol.status));
     Ok(sol)
-}
-
-/// Ensures a warp count is usable for exact methods (`field` names the CLI/file field).
-pub fn require_positive(value: i64, field: &str) -> Result<u32, InputError> {
-    u32::try_from(value).ok().filter(|&v| v > 0).ok_or_else(|| InputError::new(field, value, "must be a positive integer"))
 }

@@ -2,7 +2,7 @@
 //! given directly (`wcet`) or computed from the warp-level model (`instructions`).
 
 use crate::bounds::safe_horizon;
-use crate::error::{InputError, SolveError};
+use crate::error::{positive, InputError, SolveError};
 use crate::instance::{parse_toml, read_text, Instance};
 use crate::rta::Kernel;
 use crate::sm::SmCounts;
@@ -165,10 +165,6 @@ impl TaskSet {
         }
         Ok(TaskSet { kernels, wcet_sources: sources, max_threads, sm_threads })
     }
-}
-
-fn positive(v: i64, field: &str) -> Result<u64, InputError> {
-    u64::try_from(v).ok().filter(|&x| x > 0).ok_or_else(|| InputError::new(field, v, "must be a positive integer"))
 }
 
 /// The proven upper bound on `T^(W)` in cycles (exact when the search finishes), and how.
