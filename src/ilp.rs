@@ -141,10 +141,11 @@ fn solve_once(inst: &Instance, opts: &IlpOptions, started: Instant, presolve: bo
     let last = &vars.x[w_n - 1][i_n - 1];
     let objective = cycle_expr(last, window(inst, opts.horizon, i_n - 1).0);
     let mut rows: Vec<good_lp::Constraint> = Vec::new();
-    add_capacity(inst, opts.horizon, &vars, &mut rows);
+    let loads = loads(inst, opts.horizon, &vars);
+    add_capacity(inst, opts.horizon, &vars, &loads, &mut rows);
     add_assignment_and_precedence(inst, opts.horizon, &vars, &mut rows);
     add_objective_rows(inst, opts, &vars, &mut rows);
-    add_saturation(inst, opts.horizon, &vars, &mut rows);
+    add_saturation(inst, opts.horizon, &vars, &loads, &mut rows);
     add_work_conserving(inst, opts, &vars, &mut rows);
     let n_rows = rows.len();
     let mut problem = pv.maximise(objective).using(good_lp::solvers::highs::highs);
@@ -215,32 +216,37 @@ fn range_sum(xs: &[Variable], lo: u64, from: u64, to: u64) -> Expression {
     e
 }
 
-/// Issues of unit `u` in cycle `t` (1-based), over all warps.
-fn load(inst: &Instance, horizon: u64, vars: &Vars, u: Unit, t: u64) -> Expression {
-    let mut e = Expression::default();
+/// The variable of `xs` (window `lo..=hi`) for cycle `t`, if `t` is in the window.
+fn at(xs: &[Variable], (lo, hi): (u64, u64), t: u64) -> Option<Variable> {
+    (t >= lo && t <= hi).then(|| xs[(t - lo) as usize])
+}
+
+/// `loads[t - 1][u]`: issues of unit `u` (0 = L, 1 = C) in cycle `t`, over all warps.
+/// Built once and shared by the capacity rows and the `E_t`/`G_t` rows.
+fn loads(inst: &Instance, horizon: u64, vars: &Vars) -> Vec<[Expression; 2]> {
+    let mut out: Vec<[Expression; 2]> = (0..horizon).map(|_| Default::default()).collect();
     for xw in &vars.x {
         for (i, xs) in xw.iter().enumerate() {
-            let (lo, hi) = window(inst, horizon, i);
-            if inst.kernel.unit(i) == u && t >= lo && t <= hi {
-                e.add_mul(1.0, xs[(t - lo) as usize]);
+            let u = (inst.kernel.unit(i) == Unit::C) as usize;
+            let (lo, _) = window(inst, horizon, i);
+            for (k, &v) in xs.iter().enumerate() {
+                out[(lo + k as u64 - 1) as usize][u].add_mul(1.0, v);
             }
         }
     }
-    e
+    out
 }
 
-fn add_capacity(inst: &Instance, horizon: u64, vars: &Vars, rows: &mut Vec<good_lp::Constraint>) {
+fn add_capacity(inst: &Instance, horizon: u64, vars: &Vars, loads: &[[Expression; 2]], rows: &mut Vec<good_lp::Constraint>) {
     for t in 1..=horizon {
-        for u in [Unit::L, Unit::C] {
-            let l = load(inst, horizon, vars, u, t);
-            rows.push(l.leq(inst.sigma(u) as f64));
+        for (u, unit) in [Unit::L, Unit::C].into_iter().enumerate() {
+            rows.push(loads[t as usize - 1][u].clone().leq(inst.sigma(unit) as f64));
         }
         for xw in &vars.x {
             let mut one = Expression::default();
             for (i, xs) in xw.iter().enumerate() {
-                let (lo, hi) = window(inst, horizon, i);
-                if t >= lo && t <= hi {
-                    one.add_mul(1.0, xs[(t - lo) as usize]);
+                if let Some(v) = at(xs, window(inst, horizon, i), t) {
+                    one.add_mul(1.0, v);
                 }
             }
             rows.push(one.leq(1.0));
@@ -277,13 +283,14 @@ fn add_objective_rows(inst: &Instance, opts: &IlpOptions, vars: &Vars, rows: &mu
 }
 
 /// Eqs. 40-41 for `E_t` (L) and `G_t` (C): 1 exactly when all sigma units are busy.
-fn add_saturation(inst: &Instance, horizon: u64, vars: &Vars, rows: &mut Vec<good_lp::Constraint>) {
+fn add_saturation(inst: &Instance, horizon: u64, vars: &Vars, loads: &[[Expression; 2]], rows: &mut Vec<good_lp::Constraint>) {
     for t in 1..=horizon {
-        for (u, flag) in [(Unit::L, vars.e[t as usize - 1]), (Unit::C, vars.g[t as usize - 1])] {
-            let sigma = inst.sigma(u) as f64;
-            let l = load(inst, horizon, vars, u, t);
-            rows.push(Expression::from(flag).geq(l.clone() + (1.0 - sigma)));
-            rows.push((sigma * flag).leq(l));
+        let flags = [vars.e[t as usize - 1], vars.g[t as usize - 1]];
+        for (u, unit) in [Unit::L, Unit::C].into_iter().enumerate() {
+            let sigma = inst.sigma(unit) as f64;
+            let l = &loads[t as usize - 1][u];
+            rows.push(Expression::from(flags[u]).geq(l.clone() + (1.0 - sigma)));
+            rows.push((sigma * flags[u]).leq(l.clone()));
         }
     }
 }

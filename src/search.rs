@@ -120,20 +120,27 @@ struct Search<'a, K: Key> {
 /// The depth-first search recurses once per cycle, so it runs on a thread whose stack
 /// fits the longest possible schedule (callers such as rayon workers have small stacks).
 pub fn solve(model: &Model, limits: SearchLimits) -> SearchOutcome {
-    let depth = model.upper_bound(model.start()) as usize;
-    let stack = (depth * 512).clamp(8 << 20, 4 << 30);
+    let root_bound = model.upper_bound(model.start());
+    let stack = (root_bound as usize * 512).clamp(8 << 20, 4 << 30);
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("makespan-search".into())
             .stack_size(stack)
-            .spawn_scoped(scope, || if model.fits_u64() { run::<u64>(model, limits) } else { run::<u128>(model, limits) })
+            .spawn_scoped(scope, || {
+                if model.fits_u64() {
+                    run::<u64>(model, limits, root_bound)
+                } else {
+                    run::<u128>(model, limits, root_bound)
+                }
+            })
             .expect("spawning the search thread")
             .join()
             .expect("the search thread does not panic")
     })
 }
 
-fn run<K: Key>(model: &Model, limits: SearchLimits) -> SearchOutcome {
+/// The search proper; `root_bound` is [`Model::upper_bound`] of the start state.
+fn run<K: Key>(model: &Model, limits: SearchLimits, root_bound: u64) -> SearchOutcome {
     let started = Instant::now();
     // Rollouts may use at most a quarter of the time limit.
     let deadline = limits.time_limit.map(|l| started + l / 4);
@@ -153,7 +160,7 @@ fn run<K: Key>(model: &Model, limits: SearchLimits) -> SearchOutcome {
         orders: Vec::new(),
     };
     let root = model.start();
-    let (value, _) = search.dfs(root, 0, model.upper_bound(root));
+    let (value, _) = search.dfs(root, 0, root_bound);
     let upper_bound = value.max(search.best);
     debug_assert!(search.stopped_by.is_some() || value == search.best);
     SearchOutcome {

@@ -100,8 +100,9 @@ impl Default for SolveOptions {
     }
 }
 
-/// A labelled result. `makespan` is exact only when `exact` is true; `upper_bound` is
-/// always proven for `T^(W)`; `lower_bound` is always proven (a checked schedule).
+/// A labelled result. `makespan` is always the length of a checked schedule (so a
+/// proven lower bound) and is `T^(W)` when `exact` is true; `upper_bound` is always
+/// proven for `T^(W)`.
 #[derive(Debug, Clone, Serialize)]
 pub struct Solution {
     /// Instruction string after the sigma = 1/n transformation.
@@ -144,7 +145,7 @@ pub struct Solution {
     pub search_stats: Option<SearchStats>,
     /// ILP size, when the ILP ran.
     pub ilp_stats: Option<IlpStats>,
-    /// The worst-case schedule found, checked (not serialised; see [`Solution::issues`]).
+    /// The worst-case schedule found, checked (not serialised; see [`Solution::with_issues`]).
     #[serde(skip)]
     pub schedule_data: Schedule,
     /// Issued instructions of the schedule, filled only when asked for.
