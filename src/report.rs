@@ -25,13 +25,22 @@ pub fn instance_line(inst: &Instance) -> String {
     )
 }
 
+/// How the paper's eq. 5 is labelled for `inst`.
+fn eq5_label(inst: &Instance) -> &'static str {
+    if bounds::pessimistic_unproven(inst) {
+        "[NOT a proven bound here]"
+    } else {
+        "[proven upper bound]"
+    }
+}
+
 /// The `bound` report.
 pub fn bounds_table(inst: &Instance) -> String {
     let mut s = String::new();
     let (p, h, lb) = (bounds::pessimistic(inst), bounds::safe_horizon(inst), bounds::lower_bound(inst));
     let _ = writeln!(s, "instance     {}", instance_line(inst));
     let _ = writeln!(s, "safe horizon {h:>8}  [proven upper bound]  I + floor((W-1) I_L/sigma_L) + floor((W-1) I_C/sigma_C)");
-    let label = if bounds::pessimistic_unproven(inst) { "[NOT a proven bound here]" } else { "[proven upper bound]     " };
+    let label = format!("{:<25}", eq5_label(inst));
     let _ = writeln!(s, "pessimistic  {p:>8}  {label}  paper eq. 5: ceil(W/sigma_L) I_L + ceil(W/sigma_C) I_C");
     let _ = writeln!(s, "lower bound  {lb:>8}  [proven lower bound]  max(I, ceil(W I_L/sigma_L), ceil(W I_C/sigma_C))");
     if bounds::pessimistic_unproven(inst) {
@@ -62,7 +71,7 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
     let _ = writeln!(s, "makespan     {:>8}  {label}", sol.makespan);
     let _ = writeln!(s, "upper bound  {:>8}  [proven]", sol.upper_bound);
     let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", sol.safe_horizon);
-    let p_label = if bounds::pessimistic_unproven(inst) { "[NOT a proven bound here]" } else { "[proven upper bound]" };
+    let p_label = eq5_label(inst);
     let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", sol.pessimistic);
     if let Some(st) = &sol.search_stats {
         let _ = writeln!(s, "search       {} states expanded, {} stored", st.expansions, st.stored_states);
@@ -121,7 +130,7 @@ pub fn approx_table(inst: &Instance, a: &crate::approx::Approx) -> String {
         (None, None) => {}
     }
     let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", a.safe_horizon);
-    let p_label = if bounds::pessimistic_unproven(inst) { "[NOT a proven bound here]" } else { "[proven upper bound]" };
+    let p_label = eq5_label(inst);
     let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", a.pessimistic);
     let _ = writeln!(s, "time         {:.3} s", a.seconds);
     for n in &a.notes {
