@@ -10,7 +10,7 @@
 //!
 //! Rollouts use a fixed seed, so results are reproducible.
 
-use crate::state::{Model, State};
+use crate::state::{Model, Scratch, State};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -63,9 +63,9 @@ pub fn longest_rollout_until(model: &Model, rounds: usize, seed: u64, deadline: 
 fn rollout(model: &Model, policy: Policy, rng: &mut SmallRng) -> Rollout {
     let mut s = model.start();
     let mut path = vec![s];
-    let mut succ = Vec::new();
+    let (mut succ, mut scratch) = (Vec::new(), Scratch::default());
     while s != 0 {
-        model.successors(s, &mut succ);
+        model.successors_with(s, &mut scratch, &mut succ);
         s = match policy {
             // successors() lists larger moves from lower positions first.
             Policy::Laggard => succ[0],

@@ -247,7 +247,7 @@ impl<K: Key> Search<'_, K> {
         while cur != 0 {
             path.push(cur);
             let e = Entry::unpack(self.memo[&K::of(cur)]);
-            self.model.successors(cur, &mut succ);
+            self.model.successors_with(cur, &mut self.scratch, &mut succ);
             cur = succ[e.best as usize];
         }
         path.push(0);
