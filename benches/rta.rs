@@ -2,11 +2,11 @@
 //! in under 1 second. Run with `cargo bench --bench rta`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gpu_makespan::rta::{list_schedule, simulate_slots, Kernel};
+use gpu_makespan::rta::{list_schedule, simulate_slots, Task};
 use std::hint::black_box;
 use std::time::Duration;
 
-fn task_set(n: usize) -> Vec<Kernel> {
+fn task_set(n: usize) -> Vec<Task> {
     let mut x: u64 = 0x2545_f491_4f6c_dd1d;
     let mut next = move || {
         x ^= x << 13;
@@ -15,13 +15,9 @@ fn task_set(n: usize) -> Vec<Kernel> {
         x
     };
     (0..n)
-        .map(|i| Kernel {
-            name: format!("K{i}"),
-            period: 1e9,
-            wcet: (1 + next() % 50) as f64,
-            blocks: 1 + next() % 64,
-            threads_per_block: 256,
-            release: (i as f64) * 3.0,
+        .map(|i| {
+            let wcet = (1 + next() % 50) as f64;
+            Task::given(format!("K{i}"), 1e9, wcet, 1 + next() % 64, 256, (i as f64) * 3.0)
         })
         .collect()
 }

@@ -8,15 +8,13 @@ use gpu_makespan::bounds::safe_horizon;
 use gpu_makespan::ilp::{self, ConstraintForm, IlpOptions};
 use gpu_makespan::instance::Instance;
 use gpu_makespan::search::{solve, SearchLimits};
-use gpu_makespan::state::Model;
 use std::hint::black_box;
 use std::time::Duration;
 
 fn exact(inst: &Instance) -> u64 {
-    let m = Model::new(inst).unwrap();
-    let out = solve(&m, SearchLimits::default());
-    assert!(out.exact);
-    out.makespan
+    let out = solve(inst, SearchLimits::default()).unwrap();
+    assert!(out.exact());
+    out.lower_bound()
 }
 
 /// One benchmark group: exact search of `kernel` (sigma 1) for each W in `warps`.

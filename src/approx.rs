@@ -9,7 +9,7 @@
 //! The `T^(y)` are computed in parallel with rayon, each by an exact method.
 
 use crate::bounds;
-use crate::error::{InputError, SolveError};
+use crate::error::{Error, InputError};
 use crate::instance::Instance;
 use crate::solve::{solve, Method, SolveOptions};
 use rayon::prelude::*;
@@ -68,19 +68,19 @@ pub struct Approx {
 
 /// Computes `T^(y)` for every `y` in `ys` in parallel (in the current rayon pool),
 /// calling `progress` after each.
-pub fn table(inst: &Instance, ys: &[u32], opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Vec<Row>, SolveError> {
+pub fn table(inst: &Instance, ys: &[u32], opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Vec<Row>, Error> {
     ys.par_iter()
         .map(|&y| {
             let started = Instant::now();
             let sol = solve(&inst.with_warps(y), opts)?;
             progress();
-            let bound = if sol.exact { sol.makespan } else { sol.upper_bound };
+            let o = &sol.outcome;
             Ok(Row {
                 y,
-                makespan: sol.makespan,
-                upper_bound: sol.upper_bound,
-                exact: sol.exact,
-                scaled: (inst.warps as u64).div_ceil(y as u64) * bound,
+                makespan: o.lower_bound(),
+                upper_bound: o.upper_bound(),
+                exact: o.exact(),
+                scaled: (inst.warps as u64).div_ceil(y as u64) * o.upper_bound(),
                 seconds: started.elapsed().as_secs_f64(),
             })
         })
@@ -102,7 +102,7 @@ pub fn check_x(inst: &Instance, x: i64, field: &str) -> Result<u32, InputError> 
 
 /// The full `approx` computation: the table for `y = 1..x`, the estimate, and the
 /// proven upper bound from a search on `T^(W)` limited by `opts.time_limit`.
-pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Approx, SolveError> {
+pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Approx, Error> {
     if opts.method == Method::Heuristic {
         return Err(InputError::new("--method", "heuristic", "the approximation needs exact T^(y): use search, ilp or both").into());
     }
@@ -112,13 +112,14 @@ pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn()
     let (est, argmin) = estimate(&rows, x);
     let safe = bounds::safe_horizon(inst);
     let whole = solve(inst, &SolveOptions { method: Method::Search, ..opts.clone() });
-    let (ub, source, exact, lower) = match &whole {
-        Ok(s) if s.exact => (s.makespan, format!("exact T^({}) by the search", inst.warps), Some(s.makespan), Some(s.makespan)),
-        Ok(s) if s.upper_bound < safe => {
-            (s.upper_bound, "proven upper bound of the time-limited exact search".to_string(), None, Some(s.makespan))
+    let (ub, source, exact, lower) = match whole.map(|s| s.outcome) {
+        Ok(o) if o.exact() => (o.lower_bound(), format!("exact T^({}) by the search", inst.warps), Some(o.lower_bound()), Some(o.lower_bound())),
+        Ok(o) if o.upper_bound() < safe => {
+            (o.upper_bound(), "proven upper bound of the time-limited exact search".to_string(), None, Some(o.lower_bound()))
         }
-        Ok(s) => (safe, "safe horizon (proven)".to_string(), None, Some(s.makespan)),
-        Err(_) => (safe, "safe horizon (proven; W is too large for the exact search's state encoding)".to_string(), None, None),
+        Ok(o) => (safe, "safe horizon (proven)".to_string(), None, Some(o.lower_bound())),
+        Err(Error::TooLarge(_)) => (safe, "safe horizon (proven; W is too large for the exact search's state encoding)".to_string(), None, None),
+        Err(e) => return Err(e),
     };
     let mut notes = vec![format!(
         "the estimate {est} is NOT a proven bound (eqs. 42-43 can be below T^(W)); use safe_upper_bound = {ub} where a bound is needed"

@@ -13,10 +13,34 @@
 use crate::instance::Instance;
 use crate::kernel::Unit;
 use crate::schedule::Schedule;
+use std::fmt;
+
+/// The first rule a schedule breaks, described in one line by `Display`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation(String);
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Violation {}
+
+impl Violation {
+    /// The description, for tests that look for a rule's name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
 
 /// Checks `s` against the model of `inst`; returns its makespan, or the first violation
-/// found, described in one line.
-pub fn check(inst: &Instance, s: &Schedule) -> Result<u64, String> {
+/// found.
+pub fn check(inst: &Instance, s: &Schedule) -> Result<u64, Violation> {
+    check_rules(inst, s).map_err(Violation)
+}
+
+fn check_rules(inst: &Instance, s: &Schedule) -> Result<u64, String> {
     let kernel = &inst.kernel;
     if s.cycles.len() != inst.warps as usize {
         return Err(format!("{} warps scheduled, {} expected", s.cycles.len(), inst.warps));
@@ -106,14 +130,14 @@ mod tests {
         // warp 4 is ready for its first L at cycle 7, when no L is issued.
         let s = Schedule { cycles: vec![vec![1, 2, 3], vec![3, 4, 5], vec![5, 6, 7], vec![8, 9, 10]] };
         let e = check(&llc4(), &s).unwrap_err();
-        assert!(e.contains("not work-conserving"), "{e}");
+        assert!(e.as_str().contains("not work-conserving"), "{e}");
     }
 
     #[test]
     fn rejects_capacity_and_precedence() {
         let s = Schedule { cycles: vec![vec![1, 2, 3], vec![1, 3, 4], vec![2, 4, 5], vec![3, 5, 6]] };
-        assert!(check(&llc4(), &s).unwrap_err().contains("capacity"));
+        assert!(check(&llc4(), &s).unwrap_err().as_str().contains("capacity"));
         let s = Schedule { cycles: vec![vec![1, 1, 3], vec![2, 3, 4], vec![3, 4, 5], vec![4, 5, 6]] };
-        assert!(check(&llc4(), &s).unwrap_err().contains("does not follow"));
+        assert!(check(&llc4(), &s).unwrap_err().as_str().contains("does not follow"));
     }
 }

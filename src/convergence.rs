@@ -3,7 +3,7 @@
 
 use crate::approx::{estimate, table};
 use crate::bounds;
-use crate::error::SolveError;
+use crate::error::{Error, Inconsistency};
 use crate::ilp::ConstraintForm;
 use crate::instance::Instance;
 use crate::solve::{solve, Method, SolveOptions, Status};
@@ -28,7 +28,7 @@ pub struct ConvergeRow {
 }
 
 /// Runs the convergence experiment for `x = 1..=x_max` (in parallel).
-pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Vec<ConvergeRow>, SolveError> {
+pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Vec<ConvergeRow>, Error> {
     let ys: Vec<u32> = (1..=x_max).collect();
     let rows = table(inst, &ys, opts, progress)?;
     Ok(rows
@@ -78,23 +78,24 @@ pub struct FormRow {
 /// ILP solve times of both constraint forms for `W = 1..=warps_max`, sequentially
 /// (so that the times are not disturbed by each other). Fails if both forms prove
 /// optimality with different values.
-pub fn compare_constraints(inst: &Instance, warps_max: u32, opts: &SolveOptions, progress: &dyn Fn()) -> Result<Vec<FormRow>, SolveError> {
+pub fn compare_constraints(inst: &Instance, warps_max: u32, opts: &SolveOptions, progress: &dyn Fn()) -> Result<Vec<FormRow>, Error> {
     let mut out = Vec::new();
     for w in 1..=warps_max {
         let i = inst.with_warps(w);
         let run = |form| solve(&i, &SolveOptions { method: Method::Ilp, form, ..opts.clone() });
         let (s, l) = (run(ConstraintForm::Short)?, run(ConstraintForm::Long)?);
-        if s.exact && l.exact && s.makespan != l.makespan {
-            return Err(SolveError::Disagreement(format!("W = {w}: short form {} vs long form {}", s.makespan, l.makespan)));
+        let (sm, lm) = (s.outcome.lower_bound(), l.outcome.lower_bound());
+        if s.exact() && l.exact() && sm != lm {
+            return Err(Inconsistency::Disagreement(format!("W = {w}: short form {sm} vs long form {lm}")).into());
         }
         progress();
         out.push(FormRow {
             warps: w,
             short_seconds: s.seconds,
-            short_optimal: s.status == Status::Optimal,
+            short_optimal: s.status() == Status::Optimal,
             long_seconds: l.seconds,
-            long_optimal: l.status == Status::Optimal,
-            makespan: s.makespan.max(l.makespan),
+            long_optimal: l.status() == Status::Optimal,
+            makespan: sm.max(lm),
         });
     }
     Ok(out)

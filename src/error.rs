@@ -1,8 +1,11 @@
 //! Errors the tool reports to its users.
 //!
-//! Every error caused by the input names the offending field and value in one line;
-//! the CLI maps [`InputError`] to exit code 2.
+//! Every error caused by the input names the offending field and value in one line; the
+//! CLI maps [`Error::Input`] and [`Error::TooLarge`] to exit code 2 and every other
+//! variant to exit code 1. [`Error::Inconsistent`] is a bug in the tool and is never
+//! swallowed: no caller matches it away.
 
+use std::time::Duration;
 use thiserror::Error;
 
 /// Bad input: a field of an instance or task-set file (or of the command line) whose
@@ -23,6 +26,76 @@ impl InputError {
     pub fn new(field: impl Into<String>, value: impl ToString, reason: impl Into<String>) -> Self {
         InputError { field: field.into(), value: value.to_string(), reason: reason.into() }
     }
+
+    /// The same error with its field renamed (e.g. `kernel` -> `kernels[2].instructions`).
+    pub fn in_field(self, field: impl Into<String>) -> Self {
+        InputError { field: field.into(), ..self }
+    }
+}
+
+/// A valid instance that one method cannot handle within its size limits (the model
+/// would not fit in memory, or states do not fit the method's encoding). Another method
+/// or the closed-form bounds may still answer; `Display` names the field to change.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[error("too large: {field} = {value}: {reason}")]
+pub struct TooLarge {
+    /// The field whose size is the problem (e.g. `warps`).
+    pub field: String,
+    /// Its value.
+    pub value: String,
+    /// Which limit is exceeded, and what to use instead.
+    pub reason: String,
+}
+
+/// An internal inconsistency: two independent computations that must agree did not.
+/// Always a bug in the tool; never hidden, never turned into a result.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum Inconsistency {
+    /// A schedule produced by a solver was rejected by the independent checker.
+    #[error("the {method} schedule was rejected by the checker: {violation}")]
+    Rejected {
+        /// Which method produced the schedule.
+        method: String,
+        /// The checker's verdict.
+        violation: crate::checker::Violation,
+    },
+    /// A solver's reported value differs from its checked schedule.
+    #[error("the {method} reported {reported} but its checked schedule has makespan {checked}")]
+    Misreported {
+        /// Which method.
+        method: String,
+        /// What it reported.
+        reported: u64,
+        /// What the checker measured.
+        checked: u64,
+    },
+    /// Two methods (or two computations of one schedule) disagree.
+    #[error("methods disagree: {0}")]
+    Disagreement(String),
+}
+
+/// Every failure of a library call.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// The input cannot be accepted (exit code 2).
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The instance is too large for the chosen method (exit code 2).
+    #[error(transparent)]
+    TooLarge(#[from] TooLarge),
+    /// The MILP solver failed (not a time limit: those end with bounds and a status).
+    #[error("ILP solver failure: {0}")]
+    Solver(String),
+    /// A bug in the tool: see [`Inconsistency`] (exit code 1).
+    #[error("internal error: {0}")]
+    Inconsistent(#[from] Inconsistency),
+}
+
+impl Error {
+    /// Whether the error is the user's to fix (bad or too large input): exit code 2.
+    pub fn is_input(&self) -> bool {
+        matches!(self, Error::Input(_) | Error::TooLarge(_))
+    }
 }
 
 /// `value` as a positive integer, or an [`InputError`] on `field`.
@@ -30,25 +103,10 @@ pub fn positive(value: i64, field: &str) -> Result<u64, InputError> {
     u64::try_from(value).ok().filter(|&v| v > 0).ok_or_else(|| InputError::new(field, value, "must be a positive integer"))
 }
 
-/// Failure of a solver run that is not the user's input.
-#[derive(Debug, Error)]
-pub enum SolveError {
-    /// The input (or a size derived from it) cannot be handled.
-    #[error(transparent)]
-    Input(#[from] InputError),
-    /// The MILP solver failed (not a time limit: those end with a status instead).
-    #[error("ILP solver failure: {0}")]
-    Solver(String),
-    /// A schedule produced by a solver was rejected by the independent checker.
-    /// This is a bug in the tool and is never hidden.
-    #[error("internal error: the {method} schedule was rejected by the checker: {reason}")]
-    Rejected {
-        /// Which method produced the schedule.
-        method: String,
-        /// The checker's verdict.
-        reason: String,
-    },
-    /// Two exact methods disagree. This is a bug in the tool and is never hidden.
-    #[error("internal error: exact methods disagree: {0}")]
-    Disagreement(String),
+/// `value` as a positive, finite number of seconds, or an [`InputError`] on `field`.
+pub fn seconds(value: f64, field: &str) -> Result<Duration, InputError> {
+    Duration::try_from_secs_f64(value)
+        .ok()
+        .filter(|_| value > 0.0)
+        .ok_or_else(|| InputError::new(field, value, "must be a positive, finite number of seconds"))
 }

@@ -8,22 +8,16 @@
 //!   time (ties broken at random), i.e. keep as much delay possible as long as possible;
 //! * `random`: uniform successor.
 //!
-//! Rollouts use a fixed seed, so results are reproducible.
+//! Rollouts use a fixed seed, so results are reproducible. They are generic over the
+//! per-state bound that guides `greedy`.
 
-use crate::state::{Model, Scratch, State};
+use crate::state::trace::Trace;
+use crate::state::transitions::{Scratch, Transitions};
+use crate::state::Counts;
+use crate::state_bounds::StateBound;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
-
-/// The longest rollout found: its length and its state path (`path[0]` is the start,
-/// `path[len]` is the finished state).
-#[derive(Debug, Clone)]
-pub struct Rollout {
-    /// Cycles (= makespan of the corresponding schedule).
-    pub length: u64,
-    /// States visited, one per cycle boundary.
-    pub path: Vec<State>,
-}
 
 #[derive(Clone, Copy)]
 enum Policy {
@@ -34,57 +28,70 @@ enum Policy {
 }
 
 /// Runs `rounds` randomised rollouts of each randomised policy plus the deterministic
-/// ones, and returns the longest. `O(rounds * T * successors)`.
-pub fn longest_rollout(model: &Model, rounds: usize, seed: u64) -> Rollout {
-    longest_rollout_until(model, rounds, seed, None)
+/// ones, and returns the longest as a trace (its length is the makespan).
+pub fn longest_rollout(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64) -> Trace {
+    longest_rollout_until(t, bound, rounds, seed, None)
 }
 
 /// [`longest_rollout`], starting no randomised round after `deadline` (the two
 /// deterministic rollouts always run, so there is always a schedule).
-pub fn longest_rollout_until(model: &Model, rounds: usize, seed: u64, deadline: Option<Instant>) -> Rollout {
+pub fn longest_rollout_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, deadline: Option<Instant>) -> Trace {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut best = rollout(model, Policy::Laggard, &mut rng);
-    let consider = |r: Rollout, best: &mut Rollout| {
-        if r.length > best.length {
-            *best = r;
+    let mut best = rollout(t, bound, Policy::Laggard, &mut rng);
+    let mut consider = |r: Trace| {
+        if r.cycles() > best.cycles() {
+            best = r;
         }
     };
-    consider(rollout(model, Policy::Leader, &mut rng), &mut best);
+    consider(rollout(t, bound, Policy::Leader, &mut rng));
     for _ in 0..rounds {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        consider(rollout(model, Policy::Greedy, &mut rng), &mut best);
-        consider(rollout(model, Policy::Random, &mut rng), &mut best);
+        consider(rollout(t, bound, Policy::Greedy, &mut rng));
+        consider(rollout(t, bound, Policy::Random, &mut rng));
     }
     best
 }
 
-fn rollout(model: &Model, policy: Policy, rng: &mut SmallRng) -> Rollout {
-    let mut s = model.start();
-    let mut path = vec![s];
-    let (mut succ, mut scratch) = (Vec::new(), Scratch::default());
-    while s != 0 {
-        model.successors_with(s, &mut scratch, &mut succ);
-        s = match policy {
-            // successors() lists larger moves from lower positions first.
-            Policy::Laggard => succ[0],
-            Policy::Leader => succ[succ.len() - 1],
-            Policy::Random => succ[rng.random_range(0..succ.len())],
-            Policy::Greedy => {
-                let mut best = (0u64, 0u64, succ[0]);
-                for &n in &succ {
-                    let key = (model.upper_bound(n), rng.random::<u64>());
-                    if (key.0, key.1) > (best.0, best.1) {
-                        best = (key.0, key.1, n);
-                    }
-                }
-                best.2
+fn rollout(t: &Transitions, bound: &impl StateBound, policy: Policy, rng: &mut SmallRng) -> Trace {
+    let (mut s, mut next, mut scratch) = (t.start(), Counts::default(), Scratch::default());
+    let mut trace = Trace::default();
+    while !s.is_finished() {
+        match policy {
+            Policy::Laggard | Policy::Leader => {
+                let moves = t.extreme(&s, matches!(policy, Policy::Laggard), &mut scratch, &mut next);
+                trace.push_cycle(moves);
             }
-        };
-        path.push(s);
+            Policy::Random => {
+                let n = t.choices(&s, &mut scratch);
+                let j = rng.random_range(0..n);
+                trace.push_cycle(t.moves_of(&mut scratch, j));
+                t.successor(&s, &mut scratch, j, &mut next);
+            }
+            Policy::Greedy => {
+                let j = greedy_choice(t, bound, &s, &mut scratch, &mut next, rng);
+                trace.push_cycle(t.moves_of(&mut scratch, j));
+                t.successor(&s, &mut scratch, j, &mut next);
+            }
+        }
+        std::mem::swap(&mut s, &mut next);
     }
-    Rollout { length: path.len() as u64 - 1, path }
+    trace
+}
+
+/// The choice whose successor has the largest upper bound (random tie-break).
+fn greedy_choice(t: &Transitions, bound: &impl StateBound, s: &Counts, scratch: &mut Scratch, tmp: &mut Counts, rng: &mut SmallRng) -> usize {
+    let n = t.choices(s, scratch);
+    let mut best = (0u64, 0u64, 0usize);
+    for j in 0..n {
+        t.successor(s, scratch, j, tmp);
+        let key = (bound.upper(tmp), rng.random::<u64>());
+        if (key.0, key.1) > (best.0, best.1) {
+            best = (key.0, key.1, j);
+        }
+    }
+    best.2
 }
 
 #[cfg(test)]
@@ -92,15 +99,16 @@ mod tests {
     use super::*;
     use crate::checker::check;
     use crate::instance::Instance;
+    use crate::state_bounds::standard;
 
     #[test]
     fn rollouts_are_valid_schedules() {
         for (k, w, sl, sc) in [("LLC", 4, 1, 1), ("LCL", 4, 1, 1), ("LLCLLL", 4, 2, 2), ("CLLCCL", 7, 2, 3)] {
             let inst = Instance::new(k, w, sl, sc).unwrap();
-            let m = Model::new(&inst).unwrap();
-            let r = longest_rollout(&m, 8, 1);
-            let s = m.schedule_of(&r.path);
-            assert_eq!(check(&inst, &s), Ok(r.length), "{k} W={w}");
+            let t = Transitions::new(&inst);
+            let r = longest_rollout(&t, &standard(&inst), 8, 1);
+            let s = r.schedule(inst.warps, inst.len());
+            assert_eq!(check(&inst, &s), Ok(r.cycles()), "{k} W={w}");
         }
     }
 }

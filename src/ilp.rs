@@ -19,22 +19,39 @@
 //! `makespan` is `T^(W)`; the schedule is read back and re-checked by the caller.
 
 use crate::bounds::safe_horizon;
-use crate::error::{InputError, SolveError};
+use crate::error::{Error, InputError, TooLarge};
 use crate::instance::Instance;
 use crate::kernel::Unit;
+use crate::outcome::{IlpStats, Outcome, Stats, Stop, Witness};
 use crate::schedule::Schedule;
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// Which linearisation of the work-conserving constraints to use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ConstraintForm {
     /// `W * I * H` short rows (eqs. 34, 37).
     Short,
     /// `W * H` long rows per unit type (eqs. 33, 36).
     Long,
+}
+
+impl ConstraintForm {
+    /// The names accepted by [`std::str::FromStr`], as on the command line.
+    pub const NAMES: [&'static str; 2] = ["short", "long"];
+}
+
+impl std::str::FromStr for ConstraintForm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "short" => Ok(ConstraintForm::Short),
+            "long" => Ok(ConstraintForm::Long),
+            other => Err(format!("`{other}` is not one of short, long")),
+        }
+    }
 }
 
 /// Largest number of binary variables the tool will build (about 1 GiB of model).
@@ -76,12 +93,38 @@ pub struct IlpOutcome {
     pub rows: usize,
 }
 
-struct Vars {
-    /// `x[w][i]` = variables for cycles `lo(i) ..= hi(i)`.
-    x: Vec<Vec<Vec<Variable>>>,
-    e: Vec<Variable>,
-    g: Vec<Variable>,
-    count: usize,
+/// HiGHS settings, typed. (good_lp's typed setters store options that only its own
+/// `solve` applies; the tool needs HiGHS's raw model for the MIP dual bound, so the
+/// options are applied here, in one place.)
+#[derive(Debug, Clone, Copy)]
+struct HighsSettings {
+    /// Seconds left for HiGHS.
+    time_limit: Option<f64>,
+    /// Presolve on or off.
+    presolve: bool,
+    /// Print HiGHS's log (environment variable `MAKESPAN_HIGHS_LOG`).
+    log: bool,
+}
+
+impl HighsSettings {
+    fn apply(self, model: &mut highs::Model) {
+        if self.log {
+            model.set_option("output_flag", true);
+            model.set_option("log_to_console", true);
+        } else {
+            model.make_quiet();
+        }
+        // Optimality on integral objectives: any gap below one cycle closes it.
+        model.set_option("mip_rel_gap", 0.0);
+        model.set_option("mip_abs_gap", 0.999);
+        model.set_option("threads", 1);
+        if !self.presolve {
+            model.set_option("presolve", "off");
+        }
+        if let Some(t) = self.time_limit {
+            model.set_option("time_limit", t.max(0.001));
+        }
+    }
 }
 
 /// Estimated model size: (binary variables, work-conserving non-zeros).
@@ -97,24 +140,41 @@ pub fn model_size(inst: &Instance, horizon: u64, form: ConstraintForm) -> (u64, 
 }
 
 /// Refuses models that would not fit in memory, naming the field to change.
-pub fn check_size(inst: &Instance, horizon: u64, form: ConstraintForm) -> Result<(), InputError> {
+pub fn check_size(inst: &Instance, horizon: u64, form: ConstraintForm) -> Result<(), TooLarge> {
     let (vars, nz) = model_size(inst, horizon, form);
     if vars > MAX_VARIABLES || nz > MAX_NONZEROS {
-        return Err(InputError::new(
-            "warps",
-            inst.warps,
-            format!(
+        return Err(TooLarge {
+            field: "warps".into(),
+            value: inst.warps.to_string(),
+            reason: format!(
                 "the ILP for {} warps x {} instructions x {horizon} cycles would have {vars} binary variables and {nz} non-zeros (limits {MAX_VARIABLES} and {MAX_NONZEROS}); use --method search, bounds or approx",
                 inst.warps,
                 inst.len()
             ),
-        ));
+        });
     }
     Ok(())
 }
 
-fn window(inst: &Instance, horizon: u64, i: usize) -> (u64, u64) {
-    (i as u64 + 1, horizon - (inst.len() - 1 - i) as u64)
+/// Solves `inst` with the ILP and returns the common [`Outcome`]: the ILP's schedule
+/// (or, if HiGHS found none in time, the warm-start schedule), re-checked; as upper
+/// bound HiGHS's dual bound when `opts.horizon` is at least the safe horizon, else the
+/// safe horizon (a bound proven within a shorter horizon proves nothing about `T^(W)`).
+pub fn solve_instance(inst: &Instance, opts: &IlpOptions) -> Result<Outcome, Error> {
+    let horizon = opts.horizon;
+    let out = solve(inst, opts)?;
+    let schedule = match (out.schedule, &opts.start) {
+        (Some(s), _) => s,
+        (None, Some(s)) if s.makespan() <= horizon => s.clone(),
+        _ => return Err(Error::Solver(format!("HiGHS found no schedule within the time limit and no start schedule fits horizon {horizon}"))),
+    };
+    let claimed = out.makespan;
+    let witness = Witness::check(inst, "ilp", schedule, claimed)?;
+    let safe = safe_horizon(inst);
+    let upper = if horizon >= safe { out.dual_bound.min(safe) } else { safe };
+    let stop = if out.optimal { Stop::Completed } else { Stop::TimeLimit };
+    let stats = IlpStats { variables: out.variables, rows: out.rows, makespan: out.makespan, optimal: out.optimal };
+    Ok(Outcome::new(witness, upper, stop, Stats { search: None, ilp: Some(stats) })?)
 }
 
 /// Builds and solves the ILP of `inst` over `opts.horizon` cycles.
@@ -122,323 +182,340 @@ fn window(inst: &Instance, horizon: u64, i: usize) -> (u64, u64) {
 /// HiGHS's presolve occasionally returns a point that violates rows ("MIP solver
 /// claims optimality, but with ... infeasibilities", seen on `CCCLC`, W = 2, sigma 2/2,
 /// long form); the model is then solved again with presolve off.
-pub fn solve(inst: &Instance, opts: &IlpOptions) -> Result<IlpOutcome, SolveError> {
+pub fn solve(inst: &Instance, opts: &IlpOptions) -> Result<IlpOutcome, Error> {
     let started = Instant::now();
     if opts.horizon < inst.len() as u64 {
         return Err(InputError::new("horizon", opts.horizon, format!("shorter than the kernel ({} instructions)", inst.len())).into());
     }
     check_size(inst, opts.horizon, opts.form)?;
     match solve_once(inst, opts, started, true) {
-        Err(SolveError::Solver(_)) => solve_once(inst, opts, started, false),
+        Err(Error::Solver(_)) => solve_once(inst, opts, started, false),
         other => other,
     }
 }
 
-fn solve_once(inst: &Instance, opts: &IlpOptions, started: Instant, presolve: bool) -> Result<IlpOutcome, SolveError> {
+fn solve_once(inst: &Instance, opts: &IlpOptions, started: Instant, presolve: bool) -> Result<IlpOutcome, Error> {
     let mut pv = ProblemVariables::new();
-    let vars = make_vars(inst, opts.horizon, &mut pv);
-    let (w_n, i_n) = (inst.warps as usize, inst.len());
-    let last = &vars.x[w_n - 1][i_n - 1];
-    let objective = cycle_expr(last, window(inst, opts.horizon, i_n - 1).0);
-    let mut rows: Vec<good_lp::Constraint> = Vec::new();
-    let loads = loads(inst, opts.horizon, &vars);
-    add_capacity(inst, opts.horizon, &vars, &loads, &mut rows);
-    add_assignment_and_precedence(inst, opts.horizon, &vars, &mut rows);
-    add_objective_rows(inst, opts, &vars, &mut rows);
-    add_saturation(inst, opts.horizon, &vars, &loads, &mut rows);
-    add_work_conserving(inst, opts, &vars, &mut rows);
+    let m = Model::new(inst, opts.horizon, &mut pv);
+    let rows = m.rows(opts);
     let n_rows = rows.len();
-    let mut problem = pv.maximise(objective).using(good_lp::solvers::highs::highs);
+    let mut problem = pv.maximise(m.finish_expr(inst.warps as usize - 1)).using(good_lp::solvers::highs::highs);
     for r in rows {
         problem.add_constraint(r);
     }
-    let mut model = problem.try_into_inner().map_err(|e| SolveError::Solver(e.to_string()))?;
-    if std::env::var_os("MAKESPAN_HIGHS_LOG").is_some() {
-        model.set_option("output_flag", true);
-        model.set_option("log_to_console", true);
-    } else {
-        model.make_quiet();
+    let mut model = problem.try_into_inner().map_err(|e| Error::Solver(e.to_string()))?;
+    let settings = HighsSettings {
+        time_limit: opts.time_limit.map(|l| l.saturating_sub(started.elapsed()).as_secs_f64()),
+        presolve,
+        log: std::env::var_os("MAKESPAN_HIGHS_LOG").is_some(),
+    };
+    settings.apply(&mut model);
+    if let Some(cols) = opts.start.as_ref().and_then(|s| m.start_columns(s)) {
+        let _ = model.try_set_solution(Some(&cols), None, None, None);
     }
-    model.set_option("mip_rel_gap", 0.0);
-    model.set_option("mip_abs_gap", 0.999);
-    model.set_option("threads", 1);
-    if !presolve {
-        model.set_option("presolve", "off");
-    }
-    if let Some(limit) = opts.time_limit {
-        let left = limit.saturating_sub(started.elapsed()).as_secs_f64();
-        model.set_option("time_limit", left.max(0.001));
-    }
-    if let Some(start) = &opts.start {
-        if let Some(cols) = start_columns(inst, opts.horizon, &vars, start) {
-            let _ = model.try_set_solution(Some(&cols), None, None, None);
-        }
-    }
-    let solved = model.try_solve().map_err(|e| SolveError::Solver(format!("HiGHS returned {e:?}")))?;
-    read_outcome(inst, opts.horizon, &vars, solved, started, n_rows)
+    let solved = model.try_solve().map_err(|e| Error::Solver(format!("HiGHS returned {e:?}")))?;
+    m.read_outcome(solved, started, n_rows)
 }
 
-fn make_vars(inst: &Instance, horizon: u64, pv: &mut ProblemVariables) -> Vars {
-    let mut count = 0;
-    let mut x = Vec::with_capacity(inst.warps as usize);
-    for _ in 0..inst.warps {
-        let mut per_i = Vec::with_capacity(inst.len());
-        for i in 0..inst.len() {
-            let (lo, hi) = window(inst, horizon, i);
-            per_i.push((lo..=hi).map(|_| pv.add(variable().binary())).collect::<Vec<_>>());
-            count += (hi + 1 - lo) as usize;
-        }
-        x.push(per_i);
-    }
-    let e = (0..horizon).map(|_| pv.add(variable().binary())).collect();
-    let g = (0..horizon).map(|_| pv.add(variable().binary())).collect();
-    Vars { x, e, g, count: count + 2 * horizon as usize }
-}
-
-/// `sum_t t * X[t]` for variables starting at cycle `lo`.
-fn cycle_expr(xs: &[Variable], lo: u64) -> Expression {
-    let mut e = Expression::with_capacity(xs.len());
-    for (k, &v) in xs.iter().enumerate() {
-        e.add_mul((lo + k as u64) as f64, v);
-    }
-    e
-}
-
-/// Sum of the variables of `xs` (window starting at `lo`) whose cycle is in `from..=to`.
-fn range_sum(xs: &[Variable], lo: u64, from: u64, to: u64) -> Expression {
-    let mut e = Expression::with_capacity(xs.len());
-    for (k, &v) in xs.iter().enumerate() {
-        let t = lo + k as u64;
-        if t >= from && t <= to {
-            e.add_mul(1.0, v);
-        }
-    }
-    e
-}
-
-/// The variable of `xs` (window `lo..=hi`) for cycle `t`, if `t` is in the window.
-fn at(xs: &[Variable], (lo, hi): (u64, u64), t: u64) -> Option<Variable> {
-    (t >= lo && t <= hi).then(|| xs[(t - lo) as usize])
-}
-
-/// `loads[t - 1][u]`: issues of unit `u` (0 = L, 1 = C) in cycle `t`, over all warps.
-/// Built once and shared by the capacity rows and the `E_t`/`G_t` rows.
-fn loads(inst: &Instance, horizon: u64, vars: &Vars) -> Vec<[Expression; 2]> {
-    let mut out: Vec<[Expression; 2]> = (0..horizon).map(|_| Default::default()).collect();
-    for xw in &vars.x {
-        for (i, xs) in xw.iter().enumerate() {
-            let u = (inst.kernel.unit(i) == Unit::C) as usize;
-            let (lo, _) = window(inst, horizon, i);
-            for (k, &v) in xs.iter().enumerate() {
-                out[(lo + k as u64 - 1) as usize][u].add_mul(1.0, v);
-            }
-        }
-    }
-    out
-}
-
-fn add_capacity(inst: &Instance, horizon: u64, vars: &Vars, loads: &[[Expression; 2]], rows: &mut Vec<good_lp::Constraint>) {
-    for t in 1..=horizon {
-        for (u, unit) in [Unit::L, Unit::C].into_iter().enumerate() {
-            rows.push(loads[t as usize - 1][u].clone().leq(inst.sigma(unit) as f64));
-        }
-        for xw in &vars.x {
-            let mut one = Expression::default();
-            for (i, xs) in xw.iter().enumerate() {
-                if let Some(v) = at(xs, window(inst, horizon, i), t) {
-                    one.add_mul(1.0, v);
-                }
-            }
-            rows.push(one.leq(1.0));
-        }
-    }
-}
-
-fn add_assignment_and_precedence(inst: &Instance, horizon: u64, vars: &Vars, rows: &mut Vec<good_lp::Constraint>) {
-    for xw in &vars.x {
-        for (i, xs) in xw.iter().enumerate() {
-            let (lo, hi) = window(inst, horizon, i);
-            rows.push(range_sum(xs, lo, lo, hi).eq(1.0));
-            if i + 1 < xw.len() {
-                let next = cycle_expr(&xw[i + 1], window(inst, horizon, i + 1).0);
-                rows.push((cycle_expr(xs, lo) + 1.0).leq(next));
-            }
-        }
-    }
-}
-
-fn add_objective_rows(inst: &Instance, opts: &IlpOptions, vars: &Vars, rows: &mut Vec<good_lp::Constraint>) {
-    let i_last = inst.len() - 1;
-    let lo_last = window(inst, opts.horizon, i_last).0;
-    let w_n = vars.x.len();
-    let finish_w = cycle_expr(&vars.x[w_n - 1][i_last], lo_last);
-    for w in 0..w_n - 1 {
-        rows.push(cycle_expr(&vars.x[w][i_last], lo_last).leq(finish_w.clone()));
-    }
-    if opts.symmetry_breaking {
-        for w in 0..w_n.saturating_sub(2) {
-            rows.push(cycle_expr(&vars.x[w][0], 1).leq(cycle_expr(&vars.x[w + 1][0], 1)));
-        }
-    }
-}
-
-/// Eqs. 40-41 for `E_t` (L) and `G_t` (C): 1 exactly when all sigma units are busy.
-fn add_saturation(inst: &Instance, horizon: u64, vars: &Vars, loads: &[[Expression; 2]], rows: &mut Vec<good_lp::Constraint>) {
-    for t in 1..=horizon {
-        let flags = [vars.e[t as usize - 1], vars.g[t as usize - 1]];
-        for (u, unit) in [Unit::L, Unit::C].into_iter().enumerate() {
-            let sigma = inst.sigma(unit) as f64;
-            let l = &loads[t as usize - 1][u];
-            rows.push(Expression::from(flags[u]).geq(l.clone() + (1.0 - sigma)));
-            rows.push((sigma * flags[u]).leq(l.clone()));
-        }
-    }
-}
-
-/// `TL[w,i,t]` (or `TC`) as an expression, or `None` where it is identically 1.
-fn not_waiting(inst: &Instance, horizon: u64, xw: &[Vec<Variable>], i: usize, t: u64) -> Option<Expression> {
-    let (lo_i, hi_i) = window(inst, horizon, i);
-    if t >= hi_i || (i > 0 && t <= window(inst, horizon, i - 1).0) {
-        return None;
-    }
-    let mut e = range_sum(&xw[i], lo_i, 1, t);
-    if i > 0 {
-        let (lo_p, hi_p) = window(inst, horizon, i - 1);
-        e += range_sum(&xw[i - 1], lo_p, t, hi_p);
-    }
-    Some(e)
-}
-
-fn add_work_conserving(inst: &Instance, opts: &IlpOptions, vars: &Vars, rows: &mut Vec<good_lp::Constraint>) {
-    let h = opts.horizon;
-    for xw in &vars.x {
-        for t in 1..=h {
-            for (u, flag) in [(Unit::L, vars.e[t as usize - 1]), (Unit::C, vars.g[t as usize - 1])] {
-                let of_u = (0..inst.len()).filter(|&i| inst.kernel.unit(i) == u);
-                match opts.form {
-                    ConstraintForm::Short => {
-                        for i in of_u {
-                            if let Some(tl) = not_waiting(inst, h, xw, i, t) {
-                                rows.push((tl + flag).geq(1.0));
-                            }
-                        }
-                    }
-                    ConstraintForm::Long => {
-                        let (mut sum, mut n, mut any) = (Expression::default(), 0.0, false);
-                        for i in of_u {
-                            n += 1.0;
-                            match not_waiting(inst, h, xw, i, t) {
-                                Some(tl) => {
-                                    sum += tl;
-                                    any = true;
-                                }
-                                None => sum += 1.0,
-                            }
-                        }
-                        if any {
-                            rows.push((sum + n * flag).geq(n));
-                        }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Column values of a known schedule (relabelled canonically), for a warm start.
-fn start_columns(inst: &Instance, horizon: u64, vars: &Vars, s: &Schedule) -> Option<Vec<f64>> {
-    let s = s.canonical();
-    if s.makespan() > horizon {
-        return None;
-    }
-    let mut cols = vec![0.0; vars.count];
-    let mut index = 0usize;
-    let mut used = vec![[0u32; 2]; horizon as usize + 1];
-    for (w, xw) in vars.x.iter().enumerate() {
-        for (i, xs) in xw.iter().enumerate() {
-            let (lo, hi) = window(inst, horizon, i);
-            let t = s.cycles[w][i];
-            if t < lo || t > hi {
-                return None;
-            }
-            cols[index + (t - lo) as usize] = 1.0;
-            used[t as usize][(inst.kernel.unit(i) == Unit::C) as usize] += 1;
-            index += xs.len();
-        }
-    }
-    for t in 1..=horizon as usize {
-        cols[index + t - 1] = (used[t][0] == inst.sigma_l) as u8 as f64;
-        cols[index + horizon as usize + t - 1] = (used[t][1] == inst.sigma_c) as u8 as f64;
-    }
-    Some(cols)
-}
-
-fn read_outcome(
-    inst: &Instance,
+/// The ILP of one instance over one horizon: its variables and how to read them.
+struct Model<'a> {
+    inst: &'a Instance,
     horizon: u64,
-    vars: &Vars,
-    solved: highs::SolvedModel,
-    started: Instant,
-    n_rows: usize,
-) -> Result<IlpOutcome, SolveError> {
-    use highs::{HighsModelStatus as S, HighsSolutionStatus};
-    let status = solved.status();
-    let optimal = match status {
-        S::Optimal => true,
-        S::ReachedTimeLimit | S::ReachedIterationLimit | S::ReachedInterrupt | S::ReachedSolutionLimit | S::ReachedMemoryLimit => false,
-        S::Infeasible if horizon >= safe_horizon(inst) => {
-            return Err(SolveError::Solver("HiGHS reported the model infeasible although a schedule always fits the safe horizon".into()))
-        }
-        S::Infeasible => {
-            return Err(InputError::new(
-                "horizon",
-                horizon,
-                "no work-conserving schedule fits in this many cycles (the ILP is infeasible); use --horizon safe",
-            )
-            .into())
-        }
-        other => return Err(SolveError::Solver(format!("HiGHS ended with status {other:?}"))),
-    };
-    if optimal && solved.primal_solution_status() != HighsSolutionStatus::Feasible {
-        return Err(SolveError::Solver("HiGHS claimed optimality without a feasible point".into()));
-    }
-    let have_solution = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
-    let dual = solved.double_info_value(c"mip_dual_bound").unwrap_or(f64::INFINITY);
-    let dual_bound = if optimal || !dual.is_finite() { horizon } else { (dual + 1e-6).floor().clamp(0.0, horizon as f64) as u64 };
-    let (schedule, makespan) = if have_solution {
-        let cols = solved.get_solution().columns().to_vec();
-        let s = schedule_from_columns(inst, horizon, vars, &cols);
-        let m = s.cycles[inst.warps as usize - 1][inst.len() - 1];
-        (Some(s), Some(m))
-    } else {
-        (None, None)
-    };
-    let dual_bound = if optimal { makespan.unwrap_or(horizon) } else { dual_bound.max(makespan.unwrap_or(0)) };
-    Ok(IlpOutcome {
-        schedule,
-        makespan,
-        dual_bound,
-        optimal: optimal && have_solution,
-        seconds: started.elapsed().as_secs_f64(),
-        variables: vars.count,
-        rows: n_rows,
-    })
+    /// `x[w][i]` = variables for the cycles of the window of instruction `i`.
+    x: Vec<Vec<Vec<Variable>>>,
+    /// `first[w][i]`: column index of `x[w][i][0]` (columns are created in this order,
+    /// then all `E_t`, then all `G_t`).
+    first: Vec<Vec<usize>>,
+    e: Vec<Variable>,
+    g: Vec<Variable>,
+    columns: usize,
 }
 
-fn schedule_from_columns(inst: &Instance, horizon: u64, vars: &Vars, cols: &[f64]) -> Schedule {
-    let mut index = 0usize;
-    let mut cycles = Vec::with_capacity(vars.x.len());
-    for xw in &vars.x {
-        let mut row = Vec::with_capacity(xw.len());
-        for (i, xs) in xw.iter().enumerate() {
-            let lo = window(inst, horizon, i).0;
-            let k = (0..xs.len()).max_by(|&a, &b| cols[index + a].total_cmp(&cols[index + b])).unwrap_or(0);
-            row.push(lo + k as u64);
-            index += xs.len();
+impl<'a> Model<'a> {
+    fn new(inst: &'a Instance, horizon: u64, pv: &mut ProblemVariables) -> Model<'a> {
+        let mut m = Model { inst, horizon, x: Vec::new(), first: Vec::new(), e: Vec::new(), g: Vec::new(), columns: 0 };
+        for _ in 0..inst.warps {
+            let (mut per_i, mut firsts) = (Vec::with_capacity(inst.len()), Vec::with_capacity(inst.len()));
+            for i in 0..inst.len() {
+                let (lo, hi) = m.window(i);
+                firsts.push(m.columns);
+                per_i.push((lo..=hi).map(|_| pv.add(variable().binary())).collect::<Vec<_>>());
+                m.columns += (hi + 1 - lo) as usize;
+            }
+            m.x.push(per_i);
+            m.first.push(firsts);
         }
-        cycles.push(row);
+        m.e = (0..horizon).map(|_| pv.add(variable().binary())).collect();
+        m.g = (0..horizon).map(|_| pv.add(variable().binary())).collect();
+        m.columns += 2 * horizon as usize;
+        m
     }
-    Schedule { cycles }
+
+    /// Cycles in which instruction `i` can be issued: `[i + 1, H - (I - 1 - i)]`.
+    fn window(&self, i: usize) -> (u64, u64) {
+        (i as u64 + 1, self.horizon - (self.inst.len() - 1 - i) as u64)
+    }
+
+    /// `sum_t t * X[w,i,t]`: the cycle of warp `w`'s instruction `i`.
+    fn cycle_expr(&self, w: usize, i: usize) -> Expression {
+        let lo = self.window(i).0;
+        let mut e = Expression::with_capacity(self.x[w][i].len());
+        for (k, &v) in self.x[w][i].iter().enumerate() {
+            e.add_mul((lo + k as u64) as f64, v);
+        }
+        e
+    }
+
+    /// The cycle of warp `w`'s last instruction.
+    fn finish_expr(&self, w: usize) -> Expression {
+        self.cycle_expr(w, self.inst.len() - 1)
+    }
+
+    /// Sum of `X[w,i,t]` over the cycles `t` in `from..=to`.
+    fn range_sum(&self, w: usize, i: usize, from: u64, to: u64) -> Expression {
+        let lo = self.window(i).0;
+        let mut e = Expression::with_capacity(self.x[w][i].len());
+        for (k, &v) in self.x[w][i].iter().enumerate() {
+            let t = lo + k as u64;
+            if t >= from && t <= to {
+                e.add_mul(1.0, v);
+            }
+        }
+        e
+    }
+
+    /// `X[w,i,t]`, if `t` is in the window of `i`.
+    fn at(&self, w: usize, i: usize, t: u64) -> Option<Variable> {
+        let (lo, hi) = self.window(i);
+        (t >= lo && t <= hi).then(|| self.x[w][i][(t - lo) as usize])
+    }
+
+    fn unit_index(&self, i: usize) -> usize {
+        (self.inst.kernel.unit(i) == Unit::C) as usize
+    }
+
+    /// Every row of the model, in the order HiGHS receives them.
+    fn rows(&self, opts: &IlpOptions) -> Vec<good_lp::Constraint> {
+        let mut rows = Vec::new();
+        let loads = self.loads();
+        self.add_capacity(&loads, &mut rows);
+        self.add_assignment_and_precedence(&mut rows);
+        self.add_objective_rows(opts.symmetry_breaking, &mut rows);
+        self.add_saturation(&loads, &mut rows);
+        self.add_work_conserving(opts.form, &mut rows);
+        rows
+    }
+
+    /// `loads[t - 1][u]`: issues of unit `u` (0 = L, 1 = C) in cycle `t`, over all warps.
+    /// Built once and shared by the capacity rows and the `E_t`/`G_t` rows.
+    fn loads(&self) -> Vec<[Expression; 2]> {
+        let mut out: Vec<[Expression; 2]> = (0..self.horizon).map(|_| Default::default()).collect();
+        for xw in &self.x {
+            for (i, xs) in xw.iter().enumerate() {
+                let (u, lo) = (self.unit_index(i), self.window(i).0);
+                for (k, &v) in xs.iter().enumerate() {
+                    out[(lo + k as u64 - 1) as usize][u].add_mul(1.0, v);
+                }
+            }
+        }
+        out
+    }
+
+    /// Eqs. 14-16: capacity per unit type, one instruction per warp per cycle.
+    fn add_capacity(&self, loads: &[[Expression; 2]], rows: &mut Vec<good_lp::Constraint>) {
+        for t in 1..=self.horizon {
+            for (u, unit) in [Unit::L, Unit::C].into_iter().enumerate() {
+                rows.push(loads[t as usize - 1][u].clone().leq(self.inst.sigma(unit) as f64));
+            }
+            for w in 0..self.x.len() {
+                let mut one = Expression::default();
+                for i in 0..self.inst.len() {
+                    if let Some(v) = self.at(w, i, t) {
+                        one.add_mul(1.0, v);
+                    }
+                }
+                rows.push(one.leq(1.0));
+            }
+        }
+    }
+
+    /// Eqs. 17-19: every instruction once, in order.
+    fn add_assignment_and_precedence(&self, rows: &mut Vec<good_lp::Constraint>) {
+        for w in 0..self.x.len() {
+            for i in 0..self.inst.len() {
+                let (lo, hi) = self.window(i);
+                rows.push(self.range_sum(w, i, lo, hi).eq(1.0));
+                if i + 1 < self.inst.len() {
+                    rows.push((self.cycle_expr(w, i) + 1.0).leq(self.cycle_expr(w, i + 1)));
+                }
+            }
+        }
+    }
+
+    /// Eq. 13's side rows (warp `W` finishes last) and the symmetry-breaking rows.
+    fn add_objective_rows(&self, symmetry_breaking: bool, rows: &mut Vec<good_lp::Constraint>) {
+        let w_n = self.x.len();
+        let finish_w = self.finish_expr(w_n - 1);
+        for w in 0..w_n - 1 {
+            rows.push(self.finish_expr(w).leq(finish_w.clone()));
+        }
+        if symmetry_breaking {
+            for w in 0..w_n.saturating_sub(2) {
+                rows.push(self.cycle_expr(w, 0).leq(self.cycle_expr(w + 1, 0)));
+            }
+        }
+    }
+
+    /// Eqs. 40-41 for `E_t` (L) and `G_t` (C): 1 exactly when all sigma units are busy.
+    fn add_saturation(&self, loads: &[[Expression; 2]], rows: &mut Vec<good_lp::Constraint>) {
+        for t in 1..=self.horizon {
+            let flags = [self.e[t as usize - 1], self.g[t as usize - 1]];
+            for (u, unit) in [Unit::L, Unit::C].into_iter().enumerate() {
+                let sigma = self.inst.sigma(unit) as f64;
+                let l = &loads[t as usize - 1][u];
+                rows.push(Expression::from(flags[u]).geq(l.clone() + (1.0 - sigma)));
+                rows.push((sigma * flags[u]).leq(l.clone()));
+            }
+        }
+    }
+
+    /// `TL[w,i,t]` (or `TC`) as an expression, or `None` where it is identically 1.
+    fn not_waiting(&self, w: usize, i: usize, t: u64) -> Option<Expression> {
+        let (lo_i, hi_i) = self.window(i);
+        if t >= hi_i || (i > 0 && t <= self.window(i - 1).0) {
+            return None;
+        }
+        let mut e = self.range_sum(w, i, lo_i, t);
+        if i > 0 {
+            e += self.range_sum(w, i - 1, t, self.window(i - 1).1);
+        }
+        Some(e)
+    }
+
+    /// Eqs. 33-34 and 36-37: work-conservation, in the short or the long form.
+    fn add_work_conserving(&self, form: ConstraintForm, rows: &mut Vec<good_lp::Constraint>) {
+        for w in 0..self.x.len() {
+            for t in 1..=self.horizon {
+                for (u, flag) in [(Unit::L, self.e[t as usize - 1]), (Unit::C, self.g[t as usize - 1])] {
+                    let of_u = (0..self.inst.len()).filter(|&i| self.inst.kernel.unit(i) == u);
+                    match form {
+                        ConstraintForm::Short => {
+                            for i in of_u {
+                                if let Some(tl) = self.not_waiting(w, i, t) {
+                                    rows.push((tl + flag).geq(1.0));
+                                }
+                            }
+                        }
+                        ConstraintForm::Long => {
+                            let (mut sum, mut n, mut any) = (Expression::default(), 0.0, false);
+                            for i in of_u {
+                                n += 1.0;
+                                match self.not_waiting(w, i, t) {
+                                    Some(tl) => {
+                                        sum += tl;
+                                        any = true;
+                                    }
+                                    None => sum += 1.0,
+                                }
+                            }
+                            if any {
+                                rows.push((sum + n * flag).geq(n));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Column values of a known schedule (relabelled canonically), for a warm start.
+    fn start_columns(&self, s: &Schedule) -> Option<Vec<f64>> {
+        let s = s.canonical();
+        if s.makespan() > self.horizon {
+            return None;
+        }
+        let h = self.horizon as usize;
+        let mut cols = vec![0.0; self.columns];
+        let mut used = vec![[0u32; 2]; h + 1];
+        for w in 0..self.x.len() {
+            for i in 0..self.inst.len() {
+                let (lo, hi) = self.window(i);
+                let t = s.cycles[w][i];
+                if t < lo || t > hi {
+                    return None;
+                }
+                cols[self.first[w][i] + (t - lo) as usize] = 1.0;
+                used[t as usize][self.unit_index(i)] += 1;
+            }
+        }
+        let flags = self.columns - 2 * h;
+        for t in 1..=h {
+            cols[flags + t - 1] = (used[t][0] == self.inst.sigma_l) as u8 as f64;
+            cols[flags + h + t - 1] = (used[t][1] == self.inst.sigma_c) as u8 as f64;
+        }
+        Some(cols)
+    }
+
+    /// The schedule in a column vector: for each warp and instruction, the cycle whose
+    /// variable is largest.
+    fn schedule_from(&self, cols: &[f64]) -> Schedule {
+        let cycles = (0..self.x.len())
+            .map(|w| {
+                (0..self.inst.len())
+                    .map(|i| {
+                        let (first, n) = (self.first[w][i], self.x[w][i].len());
+                        let k = (0..n).max_by(|&a, &b| cols[first + a].total_cmp(&cols[first + b])).unwrap_or(0);
+                        self.window(i).0 + k as u64
+                    })
+                    .collect()
+            })
+            .collect();
+        Schedule { cycles }
+    }
+
+    fn read_outcome(&self, solved: highs::SolvedModel, started: Instant, n_rows: usize) -> Result<IlpOutcome, Error> {
+        use highs::{HighsModelStatus as S, HighsSolutionStatus};
+        let (inst, horizon) = (self.inst, self.horizon);
+        let optimal = match solved.status() {
+            S::Optimal => true,
+            S::ReachedTimeLimit | S::ReachedIterationLimit | S::ReachedInterrupt | S::ReachedSolutionLimit | S::ReachedMemoryLimit => false,
+            S::Infeasible if horizon >= safe_horizon(inst) => {
+                return Err(Error::Solver("HiGHS reported the model infeasible although a schedule always fits the safe horizon".into()))
+            }
+            S::Infeasible => {
+                return Err(InputError::new(
+                    "horizon",
+                    horizon,
+                    "no work-conserving schedule fits in this many cycles (the ILP is infeasible); use --horizon safe",
+                )
+                .into())
+            }
+            other => return Err(Error::Solver(format!("HiGHS ended with status {other:?}"))),
+        };
+        let have_solution = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
+        if optimal && !have_solution {
+            return Err(Error::Solver("HiGHS claimed optimality without a feasible point".into()));
+        }
+        let dual = solved.double_info_value(c"mip_dual_bound").unwrap_or(f64::INFINITY);
+        let dual_bound = if optimal || !dual.is_finite() { horizon } else { (dual + 1e-6).floor().clamp(0.0, horizon as f64) as u64 };
+        let (schedule, makespan) = if have_solution {
+            let s = self.schedule_from(solved.get_solution().columns());
+            let m = s.cycles[inst.warps as usize - 1][inst.len() - 1];
+            (Some(s), Some(m))
+        } else {
+            (None, None)
+        };
+        let dual_bound = if optimal { makespan.unwrap_or(horizon) } else { dual_bound.max(makespan.unwrap_or(0)) };
+        Ok(IlpOutcome {
+            schedule,
+            makespan,
+            dual_bound,
+            optimal: optimal && have_solution,
+            seconds: started.elapsed().as_secs_f64(),
+            variables: self.columns,
+            rows: n_rows,
+        })
+    }
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! or built directly. An [`Instance`] is always already transformed (sigma integral).
 
 use crate::error::InputError;
+use crate::files::{parse_toml, read_text};
 use crate::kernel::{Kernel, Unit};
 use crate::sm::{SigmaModel, SmCounts};
 use serde::{Deserialize, Serialize};
@@ -12,7 +13,7 @@ pub const MAX_WARPS: i64 = 1_000_000;
 
 /// One problem: `W` identical warps running `kernel` on one SM with integral
 /// `sigma_l`, `sigma_c`. Guaranteed: `warps >= 1`, sigmas `>= 1`, kernel non-empty.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Instance {
     /// Instruction string after the sigma = 1/n transformation.
     pub kernel: Kernel,
@@ -61,9 +62,7 @@ impl Instance {
     }
 
     fn build(kernel: &str, warps: i64, l: SigmaModel, c: SigmaModel) -> Result<Instance, InputError> {
-        if !(1..=MAX_WARPS).contains(&warps) {
-            return Err(InputError::new("warps", warps, format!("the warp count must be from 1 to {MAX_WARPS}")));
-        }
+        check_warps(warps, "warps")?;
         let parsed = Kernel::parse(kernel)?;
         let expanded = parsed
             .expand(l.copies, c.copies)
@@ -119,25 +118,65 @@ impl Instance {
         }
     }
 
-    /// The same kernel and SM with `warps` warps instead of `W`.
+    /// The same kernel and SM (and provenance) with `warps` warps instead of `W`.
     pub fn with_warps(&self, warps: u32) -> Instance {
         Instance { warps: warps.max(1), ..self.clone() }
     }
+
+    /// [`Instance::with_warps`] for a warp count given by the user in `field`, checked
+    /// like the `warps` of a file.
+    pub fn with_warp_count(&self, warps: i64, field: &str) -> Result<Instance, InputError> {
+        check_warps(warps, field)?;
+        Ok(self.with_warps(warps as u32))
+    }
 }
 
-/// Reads a file as UTF-8 text; a missing or unreadable file is an [`InputError`] on `file`.
-pub fn read_text(path: &Path) -> Result<String, InputError> {
-    std::fs::read_to_string(path).map_err(|e| InputError::new("file", path.display(), e.to_string()))
+fn check_warps(warps: i64, field: &str) -> Result<(), InputError> {
+    if !(1..=MAX_WARPS).contains(&warps) {
+        return Err(InputError::new(field, warps, format!("the warp count must be from 1 to {MAX_WARPS}")));
+    }
+    Ok(())
 }
 
-/// Parses TOML into `T`, turning the (multi-line) TOML diagnostics into one line.
-pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str, origin: &str) -> Result<T, InputError> {
-    toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
-        let msg = e.message().replace('\n', " ");
-        let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
-        InputError::new("file", origin, format!("not a valid file{at}: {msg}"))
-    })
+/// Where an instance comes from, as a user gives it: a file (with an optional warp
+/// count overriding the file's), or an instruction string with `W` and integral sigmas.
+#[derive(Debug, Clone, Default)]
+pub struct InstanceSource {
+    /// Instance file.
+    pub file: Option<std::path::PathBuf>,
+    /// Instruction string (instead of a file).
+    pub kernel: Option<String>,
+    /// `W` (required with `kernel`; overrides the file's).
+    pub warps: Option<i64>,
+    /// sigma_L (only with `kernel`; default 1).
+    pub sigma_l: Option<i64>,
+    /// sigma_C (only with `kernel`; default 1).
+    pub sigma_c: Option<i64>,
+}
+
+impl InstanceSource {
+    /// Builds the instance, naming the command-line field that is wrong. A warp count
+    /// given with a file keeps the file's kernel as given (its provenance).
+    pub fn load(&self) -> Result<Instance, InputError> {
+        match (&self.file, &self.kernel) {
+            (Some(_), Some(k)) => Err(InputError::new("--kernel", k, "give either an instance file or --kernel, not both")),
+            (Some(path), None) => {
+                if let Some(v) = self.sigma_l.or(self.sigma_c) {
+                    return Err(InputError::new("--sigma-l/--sigma-c", v, "the SM comes from the file; edit the file instead"));
+                }
+                let inst = Instance::from_path(path)?;
+                match self.warps {
+                    Some(w) => inst.with_warp_count(w, "--warps"),
+                    None => Ok(inst),
+                }
+            }
+            (None, Some(k)) => {
+                let w = self.warps.ok_or_else(|| InputError::new("--warps", "(missing)", "--kernel needs --warps"))?;
+                Instance::new(k, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1))
+            }
+            (None, None) => Err(InputError::new("FILE", "(missing)", "give an instance file or --kernel STR --warps N")),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -4,22 +4,29 @@
 //! and the Jetson TX2 kernel-level response-time analysis.
 //!
 //! Every number the library returns is labelled: exact, proven bound, or estimate.
+//! Every method returns an [`outcome::Outcome`]: a re-checked witness and a proven
+//! upper bound, with `exact` derived from the two.
 
 pub mod approx;
 pub mod bounds;
 pub mod checker;
 pub mod convergence;
 pub mod error;
+pub mod files;
 pub mod heuristic;
 pub mod ilp;
 pub mod instance;
+pub mod json;
 pub mod kernel;
-pub mod schedule;
-pub mod report;
+pub mod outcome;
 pub mod plot;
+pub mod report;
 pub mod rta;
+pub mod schedule;
 pub mod search;
 pub mod sm;
 pub mod solve;
 pub mod state;
+pub mod state_bounds;
 pub mod taskset;
+pub mod wcet;

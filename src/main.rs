@@ -1,14 +1,17 @@
 //! `makespan`: the command-line front end. It parses arguments, calls the library and
 //! prints; all the work is in the `gpu_makespan` library.
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
-use gpu_makespan::error::{positive, InputError, SolveError};
+use gpu_makespan::error::{positive, seconds, Error, InputError};
+use gpu_makespan::files::{ensure_parent, write_text};
 use gpu_makespan::ilp::ConstraintForm;
-use gpu_makespan::instance::Instance;
+use gpu_makespan::instance::{Instance, InstanceSource};
 use gpu_makespan::solve::{self, Horizon, Method, SolveOptions};
-use gpu_makespan::taskset::{TaskSet, WcetLimits};
-use gpu_makespan::{approx, bounds, convergence, plot, report, rta, search::SearchLimits};
-use std::path::PathBuf;
+use gpu_makespan::taskset::TaskSet;
+use gpu_makespan::wcet::WcetLimits;
+use gpu_makespan::{approx, convergence, json, plot, report, rta, search::SearchLimits};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -136,10 +139,10 @@ struct InstanceArgs {
 struct SolverArgs {
     /// Exact method: `search` (combinatorial, default), `ilp` (paper's ILP with HiGHS),
     /// `both` (cross-check), `heuristic` (lower bound only).
-    #[arg(long, value_enum, default_value_t = Method::Search)]
+    #[arg(long, default_value = "search", value_parser = PossibleValuesParser::new(Method::NAMES).map(|s| s.parse::<Method>().expect("listed")))]
     method: Method,
     /// ILP work-conserving constraints: short (eqs. 34/37) or long (33/36).
-    #[arg(long, value_enum, default_value_t = ConstraintForm::Short)]
+    #[arg(long, default_value = "short", value_parser = PossibleValuesParser::new(ConstraintForm::NAMES).map(|s| s.parse::<ConstraintForm>().expect("listed")))]
     constraints: ConstraintForm,
     /// ILP horizon: `safe` (proven, default), `paper` (eq. 5; may truncate), or a number of cycles.
     #[arg(long, default_value = "safe")]
@@ -157,24 +160,14 @@ struct SolverArgs {
 
 impl InstanceArgs {
     fn load(&self) -> Result<Instance, InputError> {
-        match (&self.file, &self.kernel) {
-            (Some(_), Some(k)) => Err(InputError::new("--kernel", k, "give either an instance file or --kernel, not both")),
-            (Some(path), None) => {
-                if let Some(v) = self.sigma_l.or(self.sigma_c) {
-                    return Err(InputError::new("--sigma-l/--sigma-c", v, "the SM comes from the file; edit the file instead"));
-                }
-                let inst = Instance::from_path(path)?;
-                match self.warps {
-                    Some(w) => Instance::new(&inst.kernel.to_string(), w, inst.sigma_l as i64, inst.sigma_c as i64),
-                    None => Ok(inst),
-                }
-            }
-            (None, Some(k)) => {
-                let w = self.warps.ok_or_else(|| InputError::new("--warps", "(missing)", "--kernel needs --warps"))?;
-                Instance::new(k, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1))
-            }
-            (None, None) => Err(InputError::new("FILE", "(missing)", "give an instance file or --kernel STR --warps N")),
-        }
+        let source = InstanceSource {
+            file: self.file.clone(),
+            kernel: self.kernel.clone(),
+            warps: self.warps,
+            sigma_l: self.sigma_l,
+            sigma_c: self.sigma_c,
+        };
+        source.load()
     }
 }
 
@@ -210,6 +203,14 @@ fn bar(len: u64, what: &str) -> indicatif::ProgressBar {
     pb
 }
 
+fn spinner(msg: &str) -> indicatif::ProgressBar {
+    let pb = indicatif::ProgressBar::new_spinner();
+    pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    pb.set_message(msg.to_string());
+    pb.enable_steady_tick(Duration::from_millis(200));
+    pb
+}
+
 fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, InputError> {
     if threads == Some(0) {
         return Err(InputError::new("--threads", 0, "must be at least 1"));
@@ -220,48 +221,22 @@ fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, InputError> {
         .map_err(|e| InputError::new("--threads", threads.unwrap_or(0), e.to_string()))
 }
 
-/// A positive, finite number of seconds given in `field`.
-fn seconds(v: f64, field: &str) -> Result<Duration, InputError> {
-    if v > 0.0 && v.is_finite() {
-        Ok(Duration::from_secs_f64(v))
-    } else {
-        Err(InputError::new(field, v, "must be a positive number of seconds"))
-    }
+fn json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).expect("serialisable")
 }
 
-fn write_out(path: Option<&PathBuf>, text: &str, field: &str) -> Result<(), InputError> {
+/// Writes an SVG with `draw`, creating its directory; errors name `--svg`.
+fn svg(path: Option<&Path>, draw: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), InputError> {
     match path {
         Some(p) => {
-            ensure_parent(p, field)?;
-            std::fs::write(p, text).map_err(|e| InputError::new(field, p.display(), e.to_string()))
+            ensure_parent(p, "--svg")?;
+            draw(p).map_err(|e| InputError::new("--svg", p.display(), e))
         }
         None => Ok(()),
     }
 }
 
-/// Creates the directory an output file goes into.
-fn ensure_parent(path: &std::path::Path, field: &str) -> Result<(), InputError> {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => {
-            std::fs::create_dir_all(dir).map_err(|e| InputError::new(field, path.display(), e.to_string()))
-        }
-        _ => Ok(()),
-    }
-}
-
-fn spinner(msg: &str) -> indicatif::ProgressBar {
-    let pb = indicatif::ProgressBar::new_spinner();
-    pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-    pb.set_message(msg.to_string());
-    pb.enable_steady_tick(Duration::from_millis(200));
-    pb
-}
-
-fn json<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_string_pretty(v).expect("serialisable")
-}
-
-fn run(cli: Cli) -> Result<(), SolveError> {
+fn run(cli: Cli) -> Result<(), Error> {
     match cli.command {
         Command::Bound { instance, json: as_json } => {
             let inst = instance.load()?;
@@ -274,23 +249,19 @@ fn run(cli: Cli) -> Result<(), SolveError> {
         Command::Solve { instance, solver, schedule, json: as_json } => {
             let inst = instance.load()?;
             let opts = solver.options()?;
-            if solver.method != Method::Ilp && solver.method != Method::Both && solver.horizon != Horizon::Safe {
+            if !opts.method.uses_ilp() && opts.horizon != Horizon::Safe {
                 eprintln!("note: --horizon applies to the ILP only; the search is never truncated");
             }
             let pb = spinner(&format!("solving with {:?}", opts.method).to_lowercase());
             let result = solve::solve(&inst, &opts);
             pb.finish_and_clear();
-            let mut sol = result?;
-            if schedule {
-                sol = sol.with_issues(&inst);
-            }
+            let sol = result?;
             if as_json {
-                println!("{}", json(&sol));
+                println!("{}", json(&json::solution(&inst, &sol, schedule)));
             } else {
                 print!("{}", report::solution_table(&inst, &sol));
                 if schedule {
-                    println!("\nworst-case schedule ({} cycles, checked):", sol.makespan);
-                    print!("{}", sol.schedule_data.chart(&inst.kernel));
+                    print!("{}", report::schedule_chart(&inst, &sol));
                 }
             }
         }
@@ -308,7 +279,7 @@ fn run(cli: Cli) -> Result<(), SolveError> {
                 print!("{}", report::approx_table(&inst, &a));
             }
         }
-        Command::Converge { instance, x_max, solver, threads, csv, svg } => {
+        Command::Converge { instance, x_max, solver, threads, csv, svg: svg_path } => {
             let inst = instance.load()?;
             let x_max = approx::check_x(&inst, x_max, "--x-max")?;
             let opts = solver.options_with_default_limit()?;
@@ -317,17 +288,12 @@ fn run(cli: Cli) -> Result<(), SolveError> {
             pb.finish_and_clear();
             let rows = rows?;
             let text = convergence::converge_csv(&inst, &rows);
-            write_out(csv.as_ref(), &text, "--csv")?;
-            if let Some(path) = &svg {
-                ensure_parent(path, "--svg")?;
-                let title = format!("{}: {}, W = {}, sigma_L = {}, sigma_C = {}", "convergence", inst.kernel, inst.warps, inst.sigma_l, inst.sigma_c);
-                plot::convergence(path, &title, &rows, bounds::pessimistic(&inst), bounds::safe_horizon(&inst))
-                    .map_err(|e| InputError::new("--svg", path.display(), e))?;
-            }
+            csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
+            svg(svg_path.as_deref(), |p| plot::convergence(p, &inst, &rows))?;
             print!("{text}");
-            eprintln!("estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}", bounds::safe_horizon(&inst));
+            eprintln!("estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}", gpu_makespan::bounds::safe_horizon(&inst));
         }
-        Command::CompareConstraints { instance, warps_max, time_limit, csv, svg } => {
+        Command::CompareConstraints { instance, warps_max, time_limit, csv, svg: svg_path } => {
             let inst = instance.load()?;
             let warps_max = u32::try_from(positive(warps_max, "--warps-max")?)
                 .map_err(|_| InputError::new("--warps-max", warps_max, "too large"))?;
@@ -337,26 +303,17 @@ fn run(cli: Cli) -> Result<(), SolveError> {
             pb.finish_and_clear();
             let rows = rows?;
             let text = convergence::forms_csv(&rows);
-            write_out(csv.as_ref(), &text, "--csv")?;
-            if let Some(path) = &svg {
-                ensure_parent(path, "--svg")?;
-                let title = format!("ILP time, short vs long constraints: {}, sigma_L = {}, sigma_C = {}", inst.kernel, inst.sigma_l, inst.sigma_c);
-                plot::constraint_forms(path, &title, &rows).map_err(|e| InputError::new("--svg", path.display(), e))?;
-            }
+            csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
+            svg(svg_path.as_deref(), |p| plot::constraint_forms(p, &inst, &rows))?;
             print!("{text}");
         }
-        Command::Rta { file, json: as_json, svg, time_limit, max_states } => {
+        Command::Rta { file, json: as_json, svg: svg_path, time_limit, max_states } => {
             let limits = WcetLimits { time_limit: seconds(time_limit, "--time-limit")?, max_states };
             let pb = spinner("computing per-block WCETs and the list schedule");
-            let ts = TaskSet::from_path(&file, limits);
-            let rep = ts.and_then(|ts| rta::analyse(&ts).map(|r| (ts, r)));
+            let rep = TaskSet::from_path(&file, limits).and_then(|ts| rta::analyse(&ts.tasks, &ts.platform));
             pb.finish_and_clear();
-            let (ts, rep) = rep?;
-            if let Some(path) = svg {
-                ensure_parent(&path, "--svg")?;
-                plot::rta_timeline(&path, &ts.kernels, &rep)
-                    .map_err(|e| InputError::new("--svg", path.display(), e))?;
-            }
+            let rep = rep?;
+            svg(svg_path.as_deref(), |p| plot::rta_timeline(p, &rep))?;
             if as_json {
                 println!("{}", json(&rep));
             } else {
@@ -365,6 +322,21 @@ fn run(cli: Cli) -> Result<(), SolveError> {
         }
     }
     Ok(())
+}
+
+/// clap's multi-line usage error as one line: the error, the missing arguments or the
+/// possible values, without the usage and help hints.
+fn one_line(text: &str) -> String {
+    let kept: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with("Usage:") && !l.starts_with("For more information") && !l.starts_with("tip:"))
+        .collect();
+    if kept.is_empty() {
+        "error: bad arguments".into()
+    } else {
+        kept.join(" ")
+    }
 }
 
 fn main() -> ExitCode {
@@ -376,20 +348,15 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            let text = e.render().to_string();
-            eprintln!("{}", text.lines().next().unwrap_or("error: bad arguments"));
+            eprintln!("{}", one_line(&e.render().to_string()));
             return ExitCode::from(2);
         }
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(SolveError::Input(e)) => {
-            eprintln!("error: {e}");
-            ExitCode::from(2)
-        }
         Err(e) => {
             eprintln!("error: {e}");
-            ExitCode::from(1)
+            ExitCode::from(if e.is_input() { 2 } else { 1 })
         }
     }
 }

@@ -1,6 +1,8 @@
 //! SVG pictures: the RTA block-slot timeline and solver-convergence plots.
 
-use crate::rta::{Kernel, RtaReport};
+use crate::bounds;
+use crate::instance::Instance;
+use crate::rta::RtaReport;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -17,10 +19,10 @@ const PALETTE: [RGBColor; 8] = [
 
 /// Draws the block timeline: one row per slot, one rectangle per block, coloured by
 /// kernel, with each kernel's absolute deadline as a dashed line.
-pub fn rta_timeline(path: &Path, kernels: &[Kernel], rep: &RtaReport) -> Result<(), String> {
+pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
     let err = io_err(path);
-    let (runs, g_max) = (&rep.runs, rep.g_max);
-    let t_end = runs.iter().map(|r| r.end).fold(0.0, f64::max).max(kernels.iter().map(|k| k.release + k.period).fold(0.0, f64::max));
+    let (runs, g_max, kernels) = (&rep.runs, rep.g_max, &rep.kernels);
+    let t_end = runs.iter().map(|r| r.end).fold(0.0, f64::max).max(kernels.iter().map(|k| k.release + k.deadline).fold(0.0, f64::max));
     let root = SVGBackend::new(path, (1000, 120 + 28 * g_max.min(64) as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let mut chart = ChartBuilder::on(&root)
@@ -33,7 +35,7 @@ pub fn rta_timeline(path: &Path, kernels: &[Kernel], rep: &RtaReport) -> Result<
     chart.configure_mesh().x_desc("time").y_desc("slot").disable_y_mesh().draw().map_err(|e| err(&e))?;
     for (ki, k) in kernels.iter().enumerate() {
         let color = PALETTE[ki % PALETTE.len()];
-        let label = format!("{} (R = {}, T = {})", k.name, rep.kernels[ki].response, k.period);
+        let label = format!("{} (R = {}, T = {})", k.name, k.response, k.deadline);
         chart
             .draw_series(runs.iter().filter(|r| r.kernel == ki).map(|r| {
                 Rectangle::new([(r.start, r.slot as f64 + 0.1), (r.end, r.slot as f64 + 0.9)], color.mix(0.8).filled())
@@ -41,7 +43,7 @@ pub fn rta_timeline(path: &Path, kernels: &[Kernel], rep: &RtaReport) -> Result<
             .map_err(|e| err(&e))?
             .label(label)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
-        let d = k.release + k.period;
+        let d = k.release + k.deadline;
         chart
             .draw_series(DashedLineSeries::new(vec![(d, 0.0), (d, g_max as f64)], 6, 4, color.stroke_width(2)))
             .map_err(|e| err(&e))?;
@@ -54,10 +56,12 @@ fn io_err(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> String + '_ {
     move |e| format!("cannot write {}: {e}", path.display())
 }
 
-/// Figs. 6-7: `T^(W,x)` and `T_approx(x)` against `x`, the pessimistic bound and the
-/// safe horizon dashed (top); seconds to compute `T^(x)` (bottom).
-pub fn convergence(path: &Path, title: &str, rows: &[crate::convergence::ConvergeRow], pessimistic: u64, safe: u64) -> Result<(), String> {
+/// Figs. 6-7 for `inst`: `T^(W,x)` and `T_approx(x)` against `x`, the pessimistic bound
+/// and the safe horizon dashed (top); seconds to compute `T^(x)` (bottom).
+pub fn convergence(path: &Path, inst: &Instance, rows: &[crate::convergence::ConvergeRow]) -> Result<(), String> {
     let err = io_err(path);
+    let title = &format!("convergence: {}, W = {}, sigma_L = {}, sigma_C = {}", inst.kernel, inst.warps, inst.sigma_l, inst.sigma_c);
+    let (pessimistic, safe) = (bounds::pessimistic(inst), bounds::safe_horizon(inst));
     let root = SVGBackend::new(path, (900, 800)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (top, bottom) = root.split_vertically(520);
@@ -100,9 +104,10 @@ pub fn convergence(path: &Path, title: &str, rows: &[crate::convergence::Converg
     root.present().map_err(|e| err(&e))
 }
 
-/// Fig. 5: ILP seconds of the short and long constraint forms against `W`.
-pub fn constraint_forms(path: &Path, title: &str, rows: &[crate::convergence::FormRow]) -> Result<(), String> {
+/// Fig. 5: ILP seconds of the short and long constraint forms against `W`, for `inst`'s kernel.
+pub fn constraint_forms(path: &Path, inst: &Instance, rows: &[crate::convergence::FormRow]) -> Result<(), String> {
     let err = io_err(path);
+    let title = &format!("ILP time, short vs long constraints: {}, sigma_L = {}, sigma_C = {}", inst.kernel, inst.sigma_l, inst.sigma_c);
     let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let w_max = rows.len().max(1) as f64;

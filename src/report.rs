@@ -52,31 +52,32 @@ pub fn bounds_table(inst: &Instance) -> String {
     s
 }
 
-/// The `solve` report (without the schedule chart).
+/// The `solve` report (without the schedule chart; see [`schedule_chart`]).
 pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "instance     {}", instance_line(inst));
+    let o = &sol.outcome;
     let method = match sol.constraints {
         Some(c) => format!("{:?} ({:?} constraints, horizon {})", sol.method, c, sol.horizon).to_lowercase(),
         None => format!("{:?}", sol.method).to_lowercase(),
     };
     let _ = writeln!(s, "method       {method}");
-    let status = match sol.status {
+    let status = match sol.status() {
         Status::Optimal => "optimal",
         Status::TimeLimit => "time_limit",
         Status::LowerBound => "lower_bound",
     };
-    let _ = writeln!(s, "status       {status}{}", sol.stopped_by.map(|b| format!(" (stopped by {b})")).unwrap_or_default());
-    let label = if sol.exact { "[exact T^(W), schedule re-checked]" } else { "[lower bound: longest checked schedule found]" };
-    let _ = writeln!(s, "makespan     {:>8}  {label}", sol.makespan);
-    let _ = writeln!(s, "upper bound  {:>8}  [proven]", sol.upper_bound);
-    let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", sol.safe_horizon);
+    let _ = writeln!(s, "status       {status}{}", o.stop().stopped_by().map(|b| format!(" (stopped by {b})")).unwrap_or_default());
+    let label = if sol.exact() { "[exact T^(W), schedule re-checked]" } else { "[lower bound: longest checked schedule found]" };
+    let _ = writeln!(s, "makespan     {:>8}  {label}", o.lower_bound());
+    let _ = writeln!(s, "upper bound  {:>8}  [proven]", o.upper_bound());
+    let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", bounds::safe_horizon(inst));
     let p_label = eq5_label(inst);
-    let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", sol.pessimistic);
-    if let Some(st) = &sol.search_stats {
+    let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", bounds::pessimistic(inst));
+    if let Some(st) = &o.stats.search {
         let _ = writeln!(s, "search       {} states expanded, {} stored", st.expansions, st.stored_states);
     }
-    if let Some(st) = &sol.ilp_stats {
+    if let Some(st) = &o.stats.ilp {
         let _ = writeln!(s, "ilp          {} binary variables, {} rows", st.variables, st.rows);
     }
     let _ = writeln!(s, "time         {:.3} s", sol.seconds);
@@ -84,6 +85,12 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
         let _ = writeln!(s, "note: {n}");
     }
     s
+}
+
+/// The checked worst-case schedule as a cycle-by-warp chart, with its heading.
+pub fn schedule_chart(inst: &Instance, sol: &Solution) -> String {
+    let w = sol.outcome.witness();
+    format!("\nworst-case schedule ({} cycles, checked):\n{}", w.makespan(), w.schedule().chart(&inst.kernel))
 }
 
 /// The `rta` report.

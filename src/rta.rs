@@ -11,14 +11,17 @@
 //! [`list_schedule`] (the chapter's Algorithm 2 with the steps its text implies),
 //! [`simulate_slots`] (a plain simulation of `g_max` slots, which also gives the
 //! block-to-slot timeline), and [`closed_form_equal_c`] (the corrected special case).
+//!
+//! The core works on [`Task`]s and a [`Platform`] only; reading task-set files is
+//! [`crate::taskset`], and computing `C` from instructions is [`crate::wcet`].
 
-use crate::error::InputError;
+use crate::error::{Inconsistency, InputError};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// One kernel as the analysis sees it (C already known).
+/// One kernel as the analysis sees it (`C` already known).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Kernel {
+pub struct Task {
     /// Name for reports.
     pub name: String,
     /// `T_i`: period, also the relative deadline.
@@ -31,21 +34,68 @@ pub struct Kernel {
     pub threads_per_block: u64,
     /// `r_i`: release time.
     pub release: f64,
+    /// Where `C_i` comes from and what it rests on.
+    pub wcet_source: String,
 }
 
-/// Result for one kernel.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct KernelResult {
-    /// Kernel name.
-    pub name: String,
-    /// `f_i`, absolute finish time of its last block.
-    pub finish: f64,
-    /// `R_i = f_i - r_i`.
-    pub response: f64,
-    /// `T_i`.
-    pub deadline: f64,
-    /// `R_i <= T_i`.
-    pub schedulable: bool,
+impl Task {
+    /// A task whose `C_i` is given directly.
+    pub fn given(name: impl Into<String>, period: f64, wcet: f64, blocks: u64, threads_per_block: u64, release: f64) -> Task {
+        Task { name: name.into(), period, wcet, blocks, threads_per_block, release, wcet_source: "given (wcet)".into() }
+    }
+}
+
+/// The GPU as the pooled model sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Platform {
+    /// `b_max`, threads of the pooled SMs.
+    pub max_threads: u64,
+    /// Resident threads per SM.
+    pub sm_threads: u64,
+}
+
+impl Platform {
+    /// The Jetson TX2: two SMs of 2048 resident threads.
+    pub const TX2: Platform = Platform { max_threads: 4096, sm_threads: 2048 };
+
+    /// `g_max = b_max / b`. Checks every task and the pooled model's assumptions (the
+    /// one place they are checked) and names the first field that is wrong.
+    pub fn g_max(&self, tasks: &[Task]) -> Result<u64, InputError> {
+        let b = tasks.first().map(|k| k.threads_per_block).ok_or_else(|| InputError::new("kernels", "[]", "the task set has no kernels"))?;
+        for (i, k) in tasks.iter().enumerate() {
+            let field = |f: &str| format!("kernels[{i}].{f}");
+            if k.threads_per_block != b {
+                return Err(InputError::new(
+                    field("threads_per_block"),
+                    k.threads_per_block,
+                    format!("differs from the first kernel's {b}: the pooled-SM model needs one block size for all kernels"),
+                ));
+            }
+            if !(k.period > 0.0 && k.period.is_finite()) {
+                return Err(InputError::new(field("period"), k.period, "must be positive"));
+            }
+            if !(k.wcet > 0.0 && k.wcet.is_finite()) {
+                return Err(InputError::new(field("wcet"), k.wcet, "must be positive"));
+            }
+            if k.blocks == 0 {
+                return Err(InputError::new(field("blocks"), 0, "a kernel has at least one block"));
+            }
+            if !(k.release >= 0.0 && k.release.is_finite()) {
+                return Err(InputError::new(field("release"), k.release, "must be zero or positive"));
+            }
+        }
+        if b == 0 || b > 1024 {
+            return Err(InputError::new("kernels[0].threads_per_block", b, "must be from 1 to 1024 threads"));
+        }
+        let sm = self.sm_threads;
+        if !sm.is_multiple_of(b) {
+            return Err(InputError::new("kernels[0].threads_per_block", b, format!("does not divide the {sm} threads of one SM")));
+        }
+        if self.max_threads == 0 || !self.max_threads.is_multiple_of(sm) {
+            return Err(InputError::new("gpu.max_threads", self.max_threads, format!("must be a positive multiple of gpu.sm_threads = {sm}")));
+        }
+        Ok(self.max_threads / b)
+    }
 }
 
 /// One block in the slot timeline.
@@ -61,57 +111,16 @@ pub struct BlockRun {
     pub end: f64,
 }
 
-/// `g_max = b_max / b`. Checks the pooled model's assumptions and names what is wrong.
-pub fn g_max(kernels: &[Kernel], max_threads: u64, sm_threads: u64) -> Result<u64, InputError> {
-    let b = kernels.first().map(|k| k.threads_per_block).ok_or_else(|| InputError::new("kernels", "[]", "the task set has no kernels"))?;
-    for (i, k) in kernels.iter().enumerate() {
-        let field = |f: &str| format!("kernels[{i}].{f}");
-        if k.threads_per_block != b {
-            return Err(InputError::new(
-                field("threads_per_block"),
-                k.threads_per_block,
-                format!("differs from the first kernel's {b}: the pooled-SM model needs one block size for all kernels"),
-            ));
-        }
-        if !(k.period > 0.0 && k.period.is_finite()) {
-            return Err(InputError::new(field("period"), k.period, "must be positive"));
-        }
-        if !(k.wcet > 0.0 && k.wcet.is_finite()) {
-            return Err(InputError::new(field("wcet"), k.wcet, "must be positive"));
-        }
-        if k.blocks == 0 {
-            return Err(InputError::new(field("blocks"), 0, "a kernel has at least one block"));
-        }
-        if !(k.release >= 0.0 && k.release.is_finite()) {
-            return Err(InputError::new(field("release"), k.release, "must be zero or positive"));
-        }
-    }
-    if b == 0 || b > 1024 {
-        return Err(InputError::new("kernels[0].threads_per_block", b, "must be from 1 to 1024 threads"));
-    }
-    if !sm_threads.is_multiple_of(b) {
-        return Err(InputError::new("kernels[0].threads_per_block", b, format!("does not divide the {sm_threads} threads of one SM")));
-    }
-    if max_threads == 0 || !max_threads.is_multiple_of(sm_threads) {
-        return Err(InputError::new("gpu.max_threads", max_threads, format!("must be a positive multiple of gpu.sm_threads = {sm_threads}")));
-    }
-    Ok(max_threads / b)
-}
-
-fn result(k: &Kernel, finish: f64) -> KernelResult {
-    let response = finish - k.release;
-    KernelResult { name: k.name.clone(), finish, response, deadline: k.period, schedulable: response <= k.period }
-}
-
 /// The chapter's Algorithm 2, with the steps its text and example rely on: the pair
 /// taken by `min(h)` is removed from `h`, pairs at equal times merge, no `(t, 0)`
 /// pairs, and (added) a kernel does not dispatch before its release.
 /// `h` maps a time to the number of slots that become free then.
-pub fn list_schedule(kernels: &[Kernel], g_max: u64) -> Vec<KernelResult> {
+/// Returns `f_i`, the finish of each task's last block, in launch order.
+pub fn list_schedule(tasks: &[Task], g_max: u64) -> Vec<f64> {
     let mut h: BTreeMap<OrdF64, u64> = BTreeMap::new();
     let (mut t_a, mut g_f) = (0.0f64, g_max);
-    let mut out = Vec::with_capacity(kernels.len());
-    for k in kernels {
+    let mut out = Vec::with_capacity(tasks.len());
+    for k in tasks {
         if k.release > t_a {
             t_a = k.release;
             // Slots freed up to the release are free at t_a.
@@ -135,7 +144,7 @@ pub fn list_schedule(kernels: &[Kernel], g_max: u64) -> Vec<KernelResult> {
             g_f -= now;
             left -= now;
             if left == 0 {
-                out.push(result(k, t_a + k.wcet));
+                out.push(t_a + k.wcet);
                 break;
             }
         }
@@ -145,13 +154,13 @@ pub fn list_schedule(kernels: &[Kernel], g_max: u64) -> Vec<KernelResult> {
 
 /// A plain simulation of `g_max` slots: each block, in FIFO order, takes the slot that
 /// frees earliest, not before its kernel's release nor before the previous block's
-/// dispatch. Returns the per-kernel results and the block timeline.
-pub fn simulate_slots(kernels: &[Kernel], g_max: u64) -> (Vec<KernelResult>, Vec<BlockRun>) {
+/// dispatch. Returns `f_i` per task and the block timeline.
+pub fn simulate_slots(tasks: &[Task], g_max: u64) -> (Vec<f64>, Vec<BlockRun>) {
     let mut free = vec![0.0f64; g_max as usize];
     let mut runs = Vec::new();
-    let mut out = Vec::with_capacity(kernels.len());
+    let mut out = Vec::with_capacity(tasks.len());
     let mut last_dispatch = 0.0f64;
-    for (ki, k) in kernels.iter().enumerate() {
+    for (ki, k) in tasks.iter().enumerate() {
         let mut finish = 0.0f64;
         for _ in 0..k.blocks {
             let (slot, &t_free) = free.iter().enumerate().min_by(|a, b| a.1.total_cmp(b.1)).expect("g_max >= 1");
@@ -162,7 +171,7 @@ pub fn simulate_slots(kernels: &[Kernel], g_max: u64) -> (Vec<KernelResult>, Vec
             finish = finish.max(end);
             runs.push(BlockRun { kernel: ki, slot, start, end });
         }
-        out.push(result(k, finish));
+        out.push(finish);
     }
     (out, runs)
 }
@@ -193,18 +202,18 @@ pub fn closed_form_equal_c(blocks: &[u64], g_max: u64, c: f64) -> Vec<f64> {
 
 /// Total utilisation as a fraction of the GPU's thread capacity:
 /// `sum_i C_i g_i b_i / (T_i b_max)` (the chapter's `u_i` divided by `b_max`).
-pub fn utilization(kernels: &[Kernel], max_threads: u64) -> f64 {
-    kernels.iter().map(|k| k.wcet * (k.blocks * k.threads_per_block) as f64 / (k.period * max_threads as f64)).sum()
+pub fn utilization(tasks: &[Task], max_threads: u64) -> f64 {
+    tasks.iter().map(|k| k.wcet * (k.blocks * k.threads_per_block) as f64 / (k.period * max_threads as f64)).sum()
 }
 
-/// One row of the RTA report (`--json`: `kernels[]`).
+/// One row of the RTA report (`--json`: `kernels[]`): the task and its result.
 #[derive(Debug, Clone, Serialize)]
 pub struct KernelRow {
     /// Name.
     pub name: String,
     /// `f_i`.
     pub finish: f64,
-    /// `R_i`.
+    /// `R_i = f_i - r_i`.
     pub response: f64,
     /// `T_i`.
     pub deadline: f64,
@@ -220,6 +229,25 @@ pub struct KernelRow {
     pub blocks: u64,
     /// `b_i`.
     pub threads_per_block: u64,
+}
+
+impl KernelRow {
+    /// The row of `task` finishing at `finish`.
+    pub fn new(task: &Task, finish: f64) -> KernelRow {
+        let response = finish - task.release;
+        KernelRow {
+            name: task.name.clone(),
+            finish,
+            response,
+            deadline: task.period,
+            schedulable: response <= task.period,
+            release: task.release,
+            wcet: task.wcet,
+            wcet_source: task.wcet_source.clone(),
+            blocks: task.blocks,
+            threads_per_block: task.threads_per_block,
+        }
+    }
 }
 
 /// The whole RTA result (`makespan rta --json`).
@@ -240,39 +268,24 @@ pub struct RtaReport {
     pub runs: Vec<BlockRun>,
 }
 
-/// Runs the analysis on a task set; the list schedule and the slot simulation must
-/// agree (they are independent computations of the same schedule).
-pub fn analyse(ts: &crate::taskset::TaskSet) -> Result<RtaReport, crate::error::SolveError> {
-    let g = g_max(&ts.kernels, ts.max_threads, ts.sm_threads)?;
-    let results = list_schedule(&ts.kernels, g);
-    let (simulated, runs) = simulate_slots(&ts.kernels, g);
-    if simulated != results {
-        return Err(crate::error::SolveError::Disagreement("Algorithm 2 and the slot simulation differ".into()));
+/// Runs the analysis of `tasks` (in launch order) on `platform`; the list schedule and
+/// the slot simulation must agree (they are independent computations of the same
+/// schedule), else [`Inconsistency::Disagreement`].
+pub fn analyse(tasks: &[Task], platform: &Platform) -> Result<RtaReport, crate::error::Error> {
+    let g = platform.g_max(tasks)?;
+    let finishes = list_schedule(tasks, g);
+    let (simulated, runs) = simulate_slots(tasks, g);
+    if simulated != finishes {
+        return Err(Inconsistency::Disagreement("Algorithm 2 and the slot simulation differ".into()).into());
     }
-    let kernels: Vec<KernelRow> = results
-        .iter()
-        .zip(&ts.kernels)
-        .zip(&ts.wcet_sources)
-        .map(|((r, k), src)| KernelRow {
-            name: r.name.clone(),
-            finish: r.finish,
-            response: r.response,
-            deadline: r.deadline,
-            schedulable: r.schedulable,
-            release: k.release,
-            wcet: k.wcet,
-            wcet_source: src.clone(),
-            blocks: k.blocks,
-            threads_per_block: k.threads_per_block,
-        })
-        .collect();
+    let kernels: Vec<KernelRow> = tasks.iter().zip(finishes).map(|(t, f)| KernelRow::new(t, f)).collect();
     Ok(RtaReport {
         schedulable: kernels.iter().all(|k| k.schedulable),
         kernels,
         g_max: g,
-        utilization: utilization(&ts.kernels, ts.max_threads),
+        utilization: utilization(tasks, platform.max_threads),
         assumptions: vec![
-            format!("FIFO dispatch in launch order, only the head kernel's blocks (rule X1); {g} block slots = {} threads / {} threads per block, the SMs pooled", ts.max_threads, ts.kernels[0].threads_per_block),
+            format!("FIFO dispatch in launch order, only the head kernel's blocks (rule X1); {g} block slots = {} threads / {} threads per block, the SMs pooled", platform.max_threads, tasks[0].threads_per_block),
             "each kernel is one job released at its release time; deadline = period".into(),
             "C_i is the time one block occupies its slot; see wcet_source for what it rests on".into(),
         ],
@@ -294,23 +307,18 @@ impl Ord for OrdF64 {
 mod tests {
     use super::*;
 
-    pub fn chapter_example() -> Vec<Kernel> {
-        [(4.0, 2), (6.0, 7), (6.0, 2), (5.0, 5)]
-            .iter()
-            .enumerate()
-            .map(|(i, &(c, g))| Kernel { name: format!("K{}", i + 1), period: 15.0, wcet: c, blocks: g, threads_per_block: 512, release: 0.0 })
-            .collect()
+    pub fn chapter_example() -> Vec<Task> {
+        [(4.0, 2), (6.0, 7), (6.0, 2), (5.0, 5)].iter().enumerate().map(|(i, &(c, g))| Task::given(format!("K{}", i + 1), 15.0, c, g, 512, 0.0)).collect()
     }
 
     #[test]
     fn chapter_worked_example() {
         let ks = chapter_example();
-        let g = g_max(&ks, 4096, 2048).unwrap();
-        assert_eq!(g, 8);
-        let f: Vec<f64> = list_schedule(&ks, g).iter().map(|r| r.finish).collect();
+        let rep = analyse(&ks, &Platform::TX2).unwrap();
+        assert_eq!(rep.g_max, 8);
+        let f: Vec<f64> = rep.kernels.iter().map(|r| r.finish).collect();
         assert_eq!(f, vec![4.0, 10.0, 12.0, 11.0]);
-        assert!(list_schedule(&ks, g).iter().all(|r| r.schedulable));
-        assert_eq!(simulate_slots(&ks, g).0, list_schedule(&ks, g));
+        assert!(rep.schedulable);
     }
 
     #[test]
@@ -325,17 +333,16 @@ mod tests {
     fn release_delays_dispatch() {
         let mut ks = chapter_example();
         ks[1].release = 20.0;
-        let r = list_schedule(&ks, 8);
-        assert_eq!(r[1].finish, 26.0);
-        assert_eq!(r[1].response, 6.0);
-        assert_eq!(simulate_slots(&ks, 8).0, r);
+        let rep = analyse(&ks, &Platform::TX2).unwrap();
+        assert_eq!(rep.kernels[1].finish, 26.0);
+        assert_eq!(rep.kernels[1].response, 6.0);
     }
 
     #[test]
     fn refuses_mixed_block_sizes() {
         let mut ks = chapter_example();
         ks[2].threads_per_block = 256;
-        let e = g_max(&ks, 4096, 2048).unwrap_err();
+        let e = Platform::TX2.g_max(&ks).unwrap_err();
         assert_eq!(e.field, "kernels[2].threads_per_block");
     }
 }

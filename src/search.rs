@@ -7,9 +7,10 @@
 //! * **Memoisation.** `T(s) = 1 + max over successors T(s')`, `T(done) = 0`; every
 //!   fully explored state stores its exact value and the index of its best successor,
 //!   so a state reached again by another path (or at another depth) costs one lookup.
+//!   States are stored under an [`Encoding`]; the search is generic over it.
 //! * **Branch and bound.** A state reached after `d` cycles is expanded only if
-//!   `d + UB(s)` exceeds the longest schedule found so far, where `UB` is the proven
-//!   per-state bound [`Model::upper_bound`]. A state whose subtree was cut stores the
+//!   `d + UB(s)` exceeds the longest schedule found so far, where `UB` is a proven
+//!   per-state bound ([`StateBound`], generic). A state whose subtree was cut stores the
 //!   upper bound it proved instead of an exact value, and is re-expanded only when it
 //!   is met again at a depth where that bound no longer suffices.
 //! * **Incumbent.** Adversarial rollouts ([`crate::heuristic`]) give the first
@@ -18,10 +19,17 @@
 //!   unfinished subtrees then report their proven upper bounds, so the result is always
 //!   the longest schedule found (a lower bound, with a witness) and a proven upper bound.
 //!
-//! Guarantee: when `exact` is true, `makespan` is `T^(W)` and `path` is a witness.
+//! Guarantee: when the search completes, its trace is a longest schedule: `T^(W)`.
 
+use crate::error::{Error, TooLarge};
 use crate::heuristic::longest_rollout_until;
-use crate::state::{Model, Scratch, State};
+use crate::instance::Instance;
+use crate::outcome::{Outcome, SearchStats, Stats, Stop, Witness};
+use crate::state::packed::{Packed128, Packed64};
+use crate::state::trace::Trace;
+use crate::state::transitions::{Scratch, Transitions};
+use crate::state::{Counts, Encoding};
+use crate::state_bounds::{standard, StateBound};
 use rustc_hash::FxHashMap;
 use std::time::{Duration, Instant};
 
@@ -30,8 +38,8 @@ use std::time::{Duration, Instant};
 pub struct SearchLimits {
     /// Stop expanding after this long.
     pub time_limit: Option<Duration>,
-    /// Stop expanding once this many states are stored (bounds memory: about 40 bytes
-    /// per state).
+    /// Stop expanding once this many states are stored (bounds memory: about
+    /// [`BYTES_PER_STATE`] bytes per state).
     pub max_states: usize,
     /// Randomised rollouts per policy for the initial incumbent.
     pub rollouts: usize,
@@ -43,29 +51,65 @@ impl Default for SearchLimits {
     }
 }
 
-/// Result of a search.
+/// Approximate bytes per stored state with the packed encodings (key, entry,
+/// hash-table overhead).
+pub const BYTES_PER_STATE: usize = 40;
+
+/// What [`search`] found, before its trace is turned into a checked schedule.
 #[derive(Debug, Clone)]
-pub struct SearchOutcome {
-    /// Longest schedule found (exact when `exact`).
-    pub makespan: u64,
-    /// Proven upper bound on `T^(W)`; equals `makespan` when `exact`.
+pub struct SearchResult {
+    /// The longest path found (exact when `stop` is `Completed`).
+    pub trace: Trace,
+    /// Proven upper bound on `T^(W)`.
     pub upper_bound: u64,
-    /// Whether the search completed (optimality proven).
-    pub exact: bool,
-    /// Why the search stopped early, if it did.
-    pub stopped_by: Option<&'static str>,
-    /// State path of the longest schedule found.
-    pub path: Vec<State>,
-    /// States expanded.
-    pub expansions: u64,
-    /// States stored in the memo table at the end.
-    pub stored_states: usize,
-    /// Length of the initial (heuristic) incumbent.
-    pub initial_lower_bound: u64,
+    /// Why the search stopped.
+    pub stop: Stop,
+    /// Statistics.
+    pub stats: SearchStats,
 }
 
-/// Approximate bytes per stored state (key, entry, hash-table overhead).
-pub const BYTES_PER_STATE: usize = 40;
+/// Computes `T^(W)` of `inst` exactly (within `limits`) with the standard per-state
+/// bound, choosing the most compact encoding that holds its states. The witness is
+/// re-checked; the upper bound is never above the safe horizon.
+pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
+    let t = Transitions::new(inst);
+    let bound = standard(inst);
+    let r = if let Some(e) = Packed64::for_instance(inst.len(), inst.warps) {
+        search(&t, &bound, e, limits)
+    } else if let Some(e) = Packed128::for_instance(inst.len(), inst.warps) {
+        search(&t, &bound, e, limits)
+    } else {
+        let bits = 32 - inst.warps.leading_zeros();
+        return Err(TooLarge {
+            field: "kernel".into(),
+            value: format!("{} instructions x {} warps", inst.len(), inst.warps),
+            reason: format!("too large for the exact search's state encoding (I * {bits} bits > 128); use bounds, the heuristic or the ILP"),
+        }
+        .into());
+    };
+    let schedule = r.trace.schedule(inst.warps, inst.len());
+    let witness = Witness::check(inst, "search", schedule, Some(r.trace.cycles()))?;
+    let upper = r.upper_bound.min(crate::bounds::safe_horizon(inst));
+    Ok(Outcome::new(witness, upper, r.stop, Stats { search: Some(r.stats), ilp: None })?)
+}
+
+/// The search proper, generic over the encoding of memo keys and the per-state bound.
+///
+/// The depth-first search recurses once per cycle, so it runs on a thread whose stack
+/// fits the longest possible schedule (callers such as rayon workers have small stacks).
+pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits) -> SearchResult {
+    let root_bound = bound.upper(&t.start());
+    let stack = (root_bound as usize).saturating_mul(1024).clamp(8 << 20, 4 << 30);
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("makespan-search".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, || run(t, bound, enc, limits, root_bound))
+            .expect("spawning the search thread")
+            .join()
+            .expect("the search thread does not panic")
+    })
+}
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -83,107 +127,65 @@ impl Entry {
     }
 }
 
-/// Memo-table key: states that fit in 64 bits are stored as `u64` (half the memory
-/// traffic of `u128`).
-trait Key: Copy + Eq + std::hash::Hash {
-    fn of(s: State) -> Self;
-}
-impl Key for u64 {
-    fn of(s: State) -> Self {
-        s as u64
-    }
-}
-impl Key for u128 {
-    fn of(s: State) -> Self {
-        s
-    }
-}
-
-struct Search<'a, K: Key> {
-    model: &'a Model,
+struct Search<'a, E: Encoding, B> {
+    t: &'a Transitions,
+    bound: &'a B,
+    enc: E,
     limits: SearchLimits,
     started: Instant,
-    memo: FxHashMap<K, u64>,
+    memo: FxHashMap<E::Key, u64>,
     best: u64,
-    incumbent: Vec<State>,
-    path: Vec<State>,
+    incumbent: Trace,
+    /// States on the current path (`path[..depth]`), buffers reused.
+    path: Vec<Counts>,
     expansions: u64,
-    stopped_by: Option<&'static str>,
+    stop: Stop,
     scratch: Scratch,
-    succ: Vec<State>,
     /// Per-depth buffers of (bound, successor index, successor), reused across expansions.
-    orders: Vec<Vec<(u64, usize, State)>>,
+    orders: Vec<Vec<(u64, usize, Counts)>>,
 }
 
-/// Computes `T^(W)` exactly (within `limits`) for the instance behind `model`.
-///
-/// The depth-first search recurses once per cycle, so it runs on a thread whose stack
-/// fits the longest possible schedule (callers such as rayon workers have small stacks).
-pub fn solve(model: &Model, limits: SearchLimits) -> SearchOutcome {
-    let root_bound = model.upper_bound(model.start());
-    let stack = (root_bound as usize * 512).clamp(8 << 20, 4 << 30);
-    std::thread::scope(|scope| {
-        std::thread::Builder::new()
-            .name("makespan-search".into())
-            .stack_size(stack)
-            .spawn_scoped(scope, || {
-                if model.fits_u64() {
-                    run::<u64>(model, limits, root_bound)
-                } else {
-                    run::<u128>(model, limits, root_bound)
-                }
-            })
-            .expect("spawning the search thread")
-            .join()
-            .expect("the search thread does not panic")
-    })
-}
-
-/// The search proper; `root_bound` is [`Model::upper_bound`] of the start state.
-fn run<K: Key>(model: &Model, limits: SearchLimits, root_bound: u64) -> SearchOutcome {
+fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, root_bound: u64) -> SearchResult {
     let started = Instant::now();
     // Rollouts may use at most a quarter of the time limit.
     let deadline = limits.time_limit.map(|l| started + l / 4);
-    let seed = longest_rollout_until(model, limits.rollouts, 0x6d61_6b65, deadline);
-    let mut search = Search::<K> {
-        model,
+    let seed = longest_rollout_until(t, bound, limits.rollouts, 0x6d61_6b65, deadline);
+    let initial = seed.cycles();
+    let mut search = Search {
+        t,
+        bound,
+        enc,
         limits,
         started,
         memo: FxHashMap::default(),
-        best: seed.length,
-        incumbent: seed.path,
+        best: initial,
+        incumbent: seed,
         path: Vec::new(),
         expansions: 0,
-        stopped_by: None,
+        stop: Stop::Completed,
         scratch: Scratch::default(),
-        succ: Vec::new(),
         orders: Vec::new(),
     };
-    let root = model.start();
-    let (value, _) = search.dfs(root, 0, root_bound);
+    let (value, _) = search.dfs(&t.start(), 0, root_bound);
     let upper_bound = value.max(search.best);
-    debug_assert!(search.stopped_by.is_some() || value == search.best);
-    SearchOutcome {
-        makespan: search.best,
+    debug_assert!(search.stop != Stop::Completed || value == search.best);
+    SearchResult {
         upper_bound,
-        exact: upper_bound == search.best,
-        stopped_by: search.stopped_by,
-        path: search.incumbent,
-        expansions: search.expansions,
-        stored_states: search.memo.len(),
-        initial_lower_bound: seed.length,
+        stop: search.stop,
+        stats: SearchStats { expansions: search.expansions, stored_states: search.memo.len(), initial_lower_bound: initial },
+        trace: search.incumbent,
     }
 }
 
-impl<K: Key> Search<'_, K> {
+impl<E: Encoding, B: StateBound> Search<'_, E, B> {
     /// Returns `(v, exact)`: `T(s)` itself when `exact`, else a proven upper bound.
-    /// `bound` is [`Model::upper_bound`] of `s`, computed by the caller.
-    fn dfs(&mut self, s: State, depth: u64, bound: u64) -> (u64, bool) {
-        if s == 0 {
+    /// `bound` is the per-state upper bound of `s`, computed by the caller.
+    fn dfs(&mut self, s: &Counts, depth: u64, bound: u64) -> (u64, bool) {
+        if s.is_finished() {
             if depth > self.best {
                 self.best = depth;
-                self.incumbent = self.path.clone();
-                self.incumbent.push(0);
+                self.incumbent = Trace::from_states(&self.path[..depth as usize]);
+                self.incumbent.push_step(&self.path[depth as usize - 1], s);
             }
             return (0, true);
         }
@@ -191,7 +193,8 @@ impl<K: Key> Search<'_, K> {
             // Nothing below `s` can beat the incumbent; the lookup would not change that.
             return (bound, false);
         }
-        let known = self.memo.get(&K::of(s)).map(|&v| Entry::unpack(v));
+        let key = self.enc.encode(s);
+        let known = self.memo.get(&key).map(|&v| Entry::unpack(v));
         let ub = match known {
             Some(e) if e.exact => {
                 self.offer(s, depth, e.value as u64);
@@ -203,87 +206,89 @@ impl<K: Key> Search<'_, K> {
         if depth + ub <= self.best || self.should_stop() {
             return (ub, false);
         }
-        self.expand(s, depth)
+        self.expand(s, key, depth)
     }
 
-    fn expand(&mut self, s: State, depth: u64) -> (u64, bool) {
+    fn expand(&mut self, s: &Counts, key: E::Key, depth: u64) -> (u64, bool) {
         self.expansions += 1;
-        self.model.successors_with(s, &mut self.scratch, &mut self.succ);
         let level = depth as usize;
         if self.orders.len() <= level {
             self.orders.resize_with(level + 1, Vec::new);
+            self.path.resize_with(level + 1, Counts::default);
         }
         let mut order = std::mem::take(&mut self.orders[level]);
-        order.clear();
-        order.extend(self.succ.iter().enumerate().map(|(j, &n)| (self.model.upper_bound(n), j, n)));
-        order.sort_unstable_by(|a, b| b.cmp(a));
-        self.path.push(s);
+        let n = self.t.choices(s, &mut self.scratch);
+        order.resize_with(n, || (0, 0, Counts::default()));
+        for (j, entry) in order.iter_mut().enumerate() {
+            self.t.successor(s, &mut self.scratch, j, &mut entry.2);
+            entry.0 = self.bound.upper(&entry.2);
+            entry.1 = j;
+        }
+        order.sort_unstable_by_key(|e| std::cmp::Reverse((e.0, e.1)));
+        self.path[level].assign(s);
         let (mut best_v, mut best_j, mut all_exact) = (0u64, 0usize, true);
-        for &(bound, j, child) in &order {
-            let (v, exact) = self.dfs(child, depth + 1, bound);
+        for (bound, j, child) in &order {
+            let (v, exact) = self.dfs(child, depth + 1, *bound);
             all_exact &= exact;
             if v > best_v || (v == best_v && exact) {
                 best_v = v;
-                best_j = j;
+                best_j = *j;
             }
         }
         self.orders[level] = order;
-        self.path.pop();
         let value = 1 + best_v;
-        self.memo.insert(K::of(s), Entry { value: value as u32, exact: all_exact, best: best_j as u32 }.pack());
+        self.memo.insert(key, Entry { value: value as u32, exact: all_exact, best: best_j as u32 }.pack());
         (value, all_exact)
     }
 
     /// A state with exact value `v` was met after `depth` cycles: a schedule of
     /// `depth + v` cycles exists; keep it if it is the longest so far.
-    fn offer(&mut self, s: State, depth: u64, v: u64) {
+    fn offer(&mut self, s: &Counts, depth: u64, v: u64) {
         if depth + v <= self.best {
             return;
         }
         self.best = depth + v;
-        let mut path = self.path.clone();
-        let mut cur = s;
-        let mut succ = Vec::new();
-        while cur != 0 {
-            path.push(cur);
-            let e = Entry::unpack(self.memo[&K::of(cur)]);
-            self.model.successors_with(cur, &mut self.scratch, &mut succ);
-            cur = succ[e.best as usize];
+        let mut states: Vec<Counts> = self.path[..depth as usize].to_vec();
+        let mut cur = s.clone();
+        while !cur.is_finished() {
+            let e = Entry::unpack(self.memo[&self.enc.encode(&cur)]);
+            let mut next = Counts::default();
+            self.t.choices(&cur, &mut self.scratch);
+            self.t.successor(&cur, &mut self.scratch, e.best as usize, &mut next);
+            states.push(std::mem::replace(&mut cur, next));
         }
-        path.push(0);
-        self.incumbent = path;
+        states.push(cur);
+        self.incumbent = Trace::from_states(&states);
     }
 
     fn should_stop(&mut self) -> bool {
-        if self.stopped_by.is_some() {
+        if self.stop != Stop::Completed {
             return true;
         }
         if self.memo.len() >= self.limits.max_states {
-            self.stopped_by = Some("max_states");
+            self.stop = Stop::MaxStates;
         } else if self.expansions.is_multiple_of(1024) {
             if let Some(limit) = self.limits.time_limit {
                 if self.started.elapsed() >= limit {
-                    self.stopped_by = Some("time_limit");
+                    self.stop = Stop::TimeLimit;
                 }
             }
         }
-        self.stopped_by.is_some()
+        self.stop != Stop::Completed
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checker::check;
-    use crate::instance::Instance;
+    use crate::state::sparse::Sparse;
 
     fn exact(k: &str, w: i64, sl: i64, sc: i64) -> u64 {
         let inst = Instance::new(k, w, sl, sc).unwrap();
-        let m = Model::new(&inst).unwrap();
-        let out = solve(&m, SearchLimits::default());
-        assert!(out.exact);
-        assert_eq!(check(&inst, &m.schedule_of(&out.path)), Ok(out.makespan));
-        out.makespan
+        let out = solve(&inst, SearchLimits::default()).unwrap();
+        assert!(out.exact());
+        assert_eq!(out.stop(), Stop::Completed);
+        out.lower_bound()
     }
 
     #[test]
@@ -295,14 +300,29 @@ mod tests {
     }
 
     #[test]
+    fn sparse_encoding_gives_the_same_values() {
+        for (k, w, sl, sc) in [("LLC", 4, 1, 1), ("LLCLLL", 4, 2, 2), ("LLCCLLCC", 6, 1, 1)] {
+            let inst = Instance::new(k, w, sl, sc).unwrap();
+            let t = Transitions::new(&inst);
+            let r = search(&t, &standard(&inst), Sparse, SearchLimits::default());
+            assert_eq!(r.stop, Stop::Completed);
+            assert_eq!(r.trace.cycles(), exact(k, w, sl, sc), "{k} W={w}");
+        }
+    }
+
+    #[test]
     fn stops_with_bounds() {
         // CC and LL pairs: the queue bound does not apply, the search must expand.
         let inst = Instance::new("LLCCLLCC", 24, 1, 1).unwrap();
-        let m = Model::new(&inst).unwrap();
-        let out = solve(&m, SearchLimits { max_states: 10, ..SearchLimits::default() });
-        assert_eq!(out.stopped_by, Some("max_states"));
-        assert!(out.makespan <= out.upper_bound);
-        assert!(out.upper_bound <= crate::bounds::safe_horizon(&inst));
-        assert_eq!(check(&inst, &m.schedule_of(&out.path)), Ok(out.makespan));
+        let out = solve(&inst, SearchLimits { max_states: 10, ..SearchLimits::default() }).unwrap();
+        assert_eq!(out.stop(), Stop::MaxStates);
+        assert!(out.lower_bound() <= out.upper_bound());
+        assert!(out.upper_bound() <= crate::bounds::safe_horizon(&inst));
+    }
+
+    #[test]
+    fn too_large_is_typed() {
+        let inst = Instance::new(&"LC".repeat(12), 64, 1, 1).unwrap();
+        assert!(matches!(solve(&inst, SearchLimits::default()), Err(Error::TooLarge(_))));
     }
 }

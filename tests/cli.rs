@@ -1,4 +1,5 @@
-//! CLI tests on the real `makespan` binary.
+//! CLI tests on the real `makespan` binary: every subcommand, its JSON contract, and
+//! bad input. (Library tests are in the other files of tests/.)
 
 use assert_cmd::Command;
 use predicates::prelude::*;
@@ -14,14 +15,17 @@ fn json_of(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// Runs `args`, expects success and every one of `needles` on stdout.
+fn assert_stdout(args: &[&str], needles: &[&str]) {
+    let mut a = makespan().args(args).assert().success();
+    for n in needles {
+        a = a.stdout(predicate::str::contains(*n));
+    }
+}
+
 #[test]
 fn fig2_example_prints_9_and_its_schedule() {
-    makespan()
-        .args(["solve", "instances/fig2-llc.toml", "--schedule"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("makespan            9  [exact"))
-        .stdout(predicate::str::contains("warp 4 ...L...LC"));
+    assert_stdout(&["solve", "instances/fig2-llc.toml", "--schedule"], &["makespan            9  [exact", "warp 4 ...L...LC"]);
 }
 
 #[test]
@@ -53,11 +57,7 @@ fn counterexample_safe_vs_paper_horizon() {
     assert_eq!(paper["horizon_may_cut"], true);
     assert_eq!(paper["exact"], false);
     assert!(paper["upper_bound"].as_u64().unwrap() >= 13, "the upper bound must stay proven");
-    makespan()
-        .args(["solve", "instances/counterexample-sigma2.toml", "--method", "ilp", "--horizon", "paper"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("may have cut it"));
+    assert_stdout(&["solve", "instances/counterexample-sigma2.toml", "--method", "ilp", "--horizon", "paper"], &["may have cut it"]);
 }
 
 #[test]
@@ -66,11 +66,7 @@ fn bound_reports_eq5_as_unproven_when_sigma_exceeds_one() {
     assert_eq!(v["pessimistic"], 12);
     assert_eq!(v["safe_horizon"], 14);
     assert_eq!(v["pessimistic_is_proven"], false);
-    makespan()
-        .args(["bound", "instances/counterexample-sigma2.toml"])
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("not a proven bound"));
+    assert_stdout(&["bound", "instances/counterexample-sigma2.toml"], &["not a proven bound"]);
 }
 
 #[test]
@@ -127,4 +123,150 @@ fn bad_input_is_one_line_and_exit_2() {
         assert!(err.contains(field), "{args:?}: {err}");
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
+}
+
+// ---- approx, converge, compare-constraints ----
+
+#[test]
+fn lcl_counterexample_via_cli() {
+    let v = json_of(&["approx", "instances/lcl-approx-counterexample.toml", "--x", "2"]);
+    assert_eq!(v["estimate"], 8);
+    assert_eq!(v["argmin_y"], 2);
+    assert_eq!(v["exact_makespan"], 9);
+    assert_eq!(v["safe_upper_bound"], 9);
+    assert_eq!(v["estimate_is_bound"], false);
+    assert_eq!(v["rows"][1]["scaled"], 8);
+    for key in ["x", "estimate", "argmin_y", "rows", "safe_upper_bound", "estimate_is_bound"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_stdout(&["approx", "instances/lcl-approx-counterexample.toml", "--x", "2"], &["[ESTIMATE, not a bound]", "9  [proven upper bound]"]);
+}
+
+#[test]
+fn converge_and_compare_constraints_write_csv_and_svg() {
+    let dir = tempfile::tempdir().unwrap();
+    let (csv, svg) = (dir.path().join("c.csv"), dir.path().join("c.svg"));
+    makespan()
+        .args(["converge", "instances/fig6-llcll-w600.toml", "--x-max", "6", "--threads", "1", "--csv"])
+        .arg(&csv)
+        .arg("--svg")
+        .arg(&svg)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "x,t_x,t_x_exact,scaled,estimate,seconds,pessimistic,safe_horizon");
+    assert_eq!(lines.len(), 7);
+    // LLCLL, sigma 1: T^(x) = 4x + 1, so T^(600,1) = 600 * 5.
+    assert!(lines[1].starts_with("1,5,true,3000,3000,"), "{}", lines[1]);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let (csv, svg) = (dir.path().join("f.csv"), dir.path().join("f.svg"));
+    makespan()
+        .args(["compare-constraints", "--kernel", "LLC", "--warps", "3", "--warps-max", "3", "--csv"])
+        .arg(&csv)
+        .arg("--svg")
+        .arg(&svg)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(text.lines().count(), 4);
+    assert!(text.lines().nth(3).unwrap().ends_with(",true,7"), "{text}");
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+}
+
+#[test]
+fn bad_x_is_exit_2() {
+    for x in ["0", "5", "-1"] {
+        let out = makespan().args(["approx", "instances/lcl-approx-counterexample.toml", "--x", x]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--x"));
+    }
+}
+
+// ---- rta ----
+
+fn rta_json(path: &str) -> Value {
+    json_of(&["rta", path])
+}
+
+#[test]
+fn chapter_example_via_cli() {
+    let v = rta_json("instances/rta-chapter-example.toml");
+    let f: Vec<f64> = v["kernels"].as_array().unwrap().iter().map(|k| k["finish"].as_f64().unwrap()).collect();
+    assert_eq!(f, vec![4.0, 10.0, 12.0, 11.0]);
+    assert_eq!(v["schedulable"], true);
+    for k in v["kernels"].as_array().unwrap() {
+        for key in ["name", "finish", "response", "deadline", "schedulable"] {
+            assert!(k.get(key).is_some(), "missing {key}");
+        }
+    }
+}
+
+#[test]
+fn instruction_kernels_state_their_assumption_and_svg_is_written() {
+    let v = rta_json("instances/rta-tx2-instructions.toml");
+    let src: Vec<&str> = v["kernels"].as_array().unwrap().iter().map(|k| k["wcet_source"].as_str().unwrap()).collect();
+    assert!(src[0].contains("isolated") && src[0].contains("optimistic"), "{}", src[0]);
+    assert!(src[1].contains("full-sm") && src[1].contains("turnover"), "{}", src[1]);
+    assert_eq!(v["kernels"][0]["wcet"], 47.0);
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("t.svg");
+    makespan().args(["rta", "instances/rta-chapter-example.toml", "--svg"]).arg(&svg).assert().success();
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("<svg") && text.matches("<rect").count() >= 16);
+}
+
+#[test]
+fn bad_task_sets_exit_2_with_the_field() {
+    let base = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
+    let cases = [
+        (base.replacen("threads_per_block = 512", "threads_per_block = 256", 1), "threads_per_block"),
+        (base.replacen("threads_per_block = 512", "threads_per_block = 768", 1), "threads_per_block"),
+        (base.replace("threads_per_block = 512", "threads_per_block = 2048"), "threads_per_block"),
+        (base.replacen("blocks = 2", "blocks = 0", 1), "blocks"),
+        (base.replacen("period = 15", "period = 0", 1), "period"),
+        (base.replacen("wcet = 4", "wcet = 4\nrelease = -1", 1), "release"),
+        (base.replacen("wcet = 4", "wcet = 4\ncolour = 1", 1), "colour"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (text, field)) in cases.iter().enumerate() {
+        let p = dir.path().join(format!("c{i}.toml"));
+        std::fs::write(&p, text).unwrap();
+        let out = makespan().arg("rta").arg(&p).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "case {i}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "case {i}: {err}");
+        assert!(err.contains(field), "case {i}: {err}");
+    }
+}
+
+// ---- the shape of results (issue 11) ----
+
+/// `exact` is derived from the bounds: a heuristic schedule that meets the safe horizon
+/// is exact.
+#[test]
+fn heuristic_meeting_its_bound_is_exact() {
+    let v = json_of(&["solve", "--kernel", "LLC", "--warps", "1", "--method", "heuristic"]);
+    assert_eq!(v["makespan"], 3);
+    assert_eq!(v["upper_bound"], 3);
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["status"], "optimal");
+}
+
+/// A warp count given with a file keeps the kernel as the file gave it.
+#[test]
+fn warps_override_keeps_the_given_kernel() {
+    assert_stdout(&["bound", "instances/fig7-lclcl-fermi.toml", "--warps", "3"], &["given as LCLCL"]);
+    let v = json_of(&["solve", "instances/fig7-lclcl-fermi.toml", "--warps", "3"]);
+    assert_eq!(v["source_kernel"], "LCLCL");
+    assert_eq!(v["warps"], 3);
+}
+
+/// A bad --method names the valid ones.
+#[test]
+fn bad_method_lists_the_valid_ones() {
+    let out = makespan().args(["solve", "--kernel", "LLC", "--warps", "2", "--method", "fast"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("search") && err.contains("ilp"), "{err}");
 }

@@ -1,0 +1,67 @@
+//! Helpers shared by the library tests: instances, proptest strategies, and the
+//! independent reference computations (plain DP, exact search, ILP options).
+#![allow(dead_code)]
+
+use gpu_makespan::bounds;
+use gpu_makespan::ilp::{ConstraintForm, IlpOptions};
+use gpu_makespan::instance::Instance;
+use gpu_makespan::outcome::Outcome;
+use gpu_makespan::search::{self, SearchLimits};
+use gpu_makespan::state::transitions::{Scratch, Transitions};
+use gpu_makespan::state::Counts;
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+/// An instance from an instruction string, `W` and integral sigmas (must be valid).
+pub fn inst(kernel: &str, warps: i64, sigma_l: i64, sigma_c: i64) -> Instance {
+    Instance::new(kernel, warps, sigma_l, sigma_c).unwrap()
+}
+
+/// The paper's instances and the counterexamples of the domain notes:
+/// (kernel, W, sigma_L, sigma_C, T^(W)).
+pub const KNOWN: [(&str, i64, i64, i64, u64); 4] = [("LLC", 4, 1, 1, 9), ("LCL", 4, 1, 1, 9), ("LCL", 2, 1, 1, 4), ("LLCLLL", 4, 2, 2, 13)];
+
+/// Random instruction strings of 1 to `max_len` instructions.
+pub fn kernel(max_len: usize) -> impl Strategy<Value = String> {
+    proptest::collection::vec(prop_oneof![Just('L'), Just('C')], 1..=max_len).prop_map(|v| v.into_iter().collect())
+}
+
+/// Random instances: 1 to `max_len` instructions, 1 to `max_w` warps, sigma_L in
+/// `1..=max_sl`, sigma_C in `1..=max_sc`.
+pub fn instances(max_len: usize, max_w: i64, max_sl: i64, max_sc: i64) -> impl Strategy<Value = Instance> {
+    (kernel(max_len), 1i64..=max_w, 1i64..=max_sl, 1i64..=max_sc).prop_map(|(k, w, l, c)| inst(&k, w, l, c))
+}
+
+/// The issue-3 range: 1-8 instructions, 1-10 warps, sigma_L in 1..3, sigma_C in 1..4.
+pub fn instance() -> impl Strategy<Value = Instance> {
+    instances(8, 10, 3, 4)
+}
+
+/// The exact search's outcome (asserted exact).
+pub fn exact(inst: &Instance) -> Outcome {
+    let out = search::solve(inst, SearchLimits::default()).unwrap();
+    assert!(out.exact(), "{} W={}", inst.kernel, inst.warps);
+    out
+}
+
+/// Longest path from `s` by plain memoised recursion over the transition system: no
+/// bounds, no pruning, no heuristic. Independent of the search's branch and bound.
+/// `memo` ends up holding the exact remaining time of every state reachable from `s`.
+pub fn plain_dp(t: &Transitions, s: &Counts, memo: &mut HashMap<Counts, u64>) -> u64 {
+    if s.is_finished() {
+        return 0;
+    }
+    if let Some(&v) = memo.get(s) {
+        return v;
+    }
+    let mut succ = Vec::new();
+    t.successors(s, &mut Scratch::default(), &mut succ);
+    let v = 1 + succ.iter().map(|n| plain_dp(t, n, memo)).max().unwrap();
+    memo.insert(s.clone(), v);
+    v
+}
+
+/// ILP options over the safe horizon, without time limit or warm start.
+pub fn ilp_options(inst: &Instance, form: ConstraintForm) -> IlpOptions {
+    IlpOptions { form, horizon: bounds::safe_horizon(inst), time_limit: None, symmetry_breaking: true, start: None }
+}

@@ -1,0 +1,85 @@
+//! The exact search against the plain DP, its witnesses against the checker, and every
+//! per-state bound against the exact value at every reachable state.
+
+mod common;
+
+use common::{exact, inst, instance, plain_dp, KNOWN};
+use gpu_makespan::bounds;
+use gpu_makespan::checker::check;
+use gpu_makespan::heuristic::longest_rollout;
+use gpu_makespan::search::{search, SearchLimits};
+use gpu_makespan::state::sparse::Sparse;
+use gpu_makespan::state::transitions::Transitions;
+use gpu_makespan::state_bounds::{self, per_warp::PerWarp, queue::Queue, StateBound, Tables};
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
+
+    /// search is exact, its witness passes the checker, and it lies between the proven
+    /// lower bound and the safe horizon; the heuristic never exceeds it.
+    #[test]
+    fn search_witness_and_bounds(inst in instance()) {
+        let out = exact(&inst);
+        let t = out.lower_bound();
+        prop_assert_eq!(check(&inst, out.witness().schedule()), Ok(t));
+        prop_assert!(t <= bounds::safe_horizon(&inst));
+        prop_assert!(t >= bounds::lower_bound(&inst));
+        let trans = Transitions::new(&inst);
+        let h = longest_rollout(&trans, &state_bounds::standard(&inst), 4, 7);
+        prop_assert!(h.cycles() <= t);
+        prop_assert_eq!(check(&inst, &h.schedule(inst.warps, inst.len())), Ok(h.cycles()));
+        if inst.sigma_l == 1 && inst.sigma_c == 1 {
+            prop_assert!(t <= bounds::pessimistic(&inst));
+        }
+    }
+
+    /// Branch and bound (with its upper bounds) loses nothing: it equals the plain DP,
+    /// and each per-state bound (and their minimum) holds at every state the plain DP
+    /// visited; the per-state lower bound never exceeds the exact value.
+    #[test]
+    fn search_equals_plain_dp_and_bounds_hold(inst in instance()) {
+        let trans = Transitions::new(&inst);
+        let mut memo = HashMap::new();
+        let t = plain_dp(&trans, &trans.start(), &mut memo);
+        prop_assert_eq!(exact(&inst).lower_bound(), t);
+        let tables = Tables::new(&inst);
+        let (per_warp, queue, standard) = (PerWarp::new(&tables), Queue::new(&tables), state_bounds::standard(&inst));
+        for (s, &v) in &memo {
+            prop_assert!(per_warp.upper(s) >= v, "per-warp bound {} < {} at {:?}", per_warp.upper(s), v, s);
+            prop_assert!(queue.upper(s) >= v, "queue bound {} < {} at {:?}", queue.upper(s), v, s);
+            prop_assert!(standard.upper(s) >= v);
+            prop_assert!(state_bounds::lower_bound(&tables, s) <= v);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 100, ..ProptestConfig::default() })]
+
+    /// The search is generic over the encoding: the variable-width encoding gives the
+    /// same value as the packed one.
+    #[test]
+    fn encodings_agree(inst in instance()) {
+        let trans = Transitions::new(&inst);
+        let r = search(&trans, &state_bounds::standard(&inst), Sparse, SearchLimits::default());
+        prop_assert_eq!(r.trace.cycles(), exact(&inst).lower_bound());
+        prop_assert_eq!(r.upper_bound, r.trace.cycles());
+    }
+}
+
+#[test]
+fn known_values_and_root_bounds() {
+    for (k, w, l, c, t) in KNOWN {
+        let i = inst(k, w, l, c);
+        assert_eq!(exact(&i).lower_bound(), t, "{k} W={w}");
+    }
+    // At the start state the per-warp bound is the safe horizon and the lower bound the
+    // closed-form one.
+    let i = inst("LLCLLL", 4, 2, 2);
+    let tables = Tables::new(&i);
+    let start = Transitions::new(&i).start();
+    assert_eq!(PerWarp::new(&tables).upper(&start), bounds::safe_horizon(&i));
+    assert_eq!(state_bounds::lower_bound(&tables, &start), bounds::lower_bound(&i));
+}
