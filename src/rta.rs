@@ -52,14 +52,29 @@ pub struct Platform {
     pub max_threads: u64,
     /// Resident threads per SM.
     pub sm_threads: u64,
+    /// Resident blocks per SM (TX2, compute capability 6.2: 32).
+    pub max_blocks_per_sm: u64,
 }
 
 impl Platform {
-    /// The Jetson TX2: two SMs of 2048 resident threads.
-    pub const TX2: Platform = Platform { max_threads: 4096, sm_threads: 2048 };
+    /// The Jetson TX2: two SMs of 2048 resident threads and 32 resident blocks each.
+    pub const TX2: Platform = Platform { max_threads: 4096, sm_threads: 2048, max_blocks_per_sm: 32 };
 
-    /// `g_max = b_max / b`. Checks every task and the pooled model's assumptions (the
-    /// one place they are checked) and names the first field that is wrong.
+    /// Number of SMs, `b_max / sm_threads`.
+    pub fn sms(&self) -> u64 {
+        self.max_threads / self.sm_threads.max(1)
+    }
+
+    /// Block slots of one SM for blocks of `b` threads: `min(sm_threads / b,
+    /// max_blocks_per_sm)` (threads and resident blocks both limit it).
+    pub fn slots_per_sm(&self, b: u64) -> u64 {
+        (self.sm_threads / b.max(1)).min(self.max_blocks_per_sm)
+    }
+
+    /// `g_max = #SMs * min(sm_threads / b, max_blocks_per_sm)`: with one block size the
+    /// SMs' slots are interchangeable, so pooling them is exact. Checks every task and
+    /// the pooled model's assumptions (the one place they are checked) and names the
+    /// first field that is wrong.
     pub fn g_max(&self, tasks: &[Task]) -> Result<u64, InputError> {
         let b = tasks.first().map(|k| k.threads_per_block).ok_or_else(|| InputError::new("kernels", "[]", "the task set has no kernels"))?;
         for (i, k) in tasks.iter().enumerate() {
@@ -94,7 +109,10 @@ impl Platform {
         if self.max_threads == 0 || !self.max_threads.is_multiple_of(sm) {
             return Err(InputError::new("gpu.max_threads", self.max_threads, format!("must be a positive multiple of gpu.sm_threads = {sm}")));
         }
-        Ok(self.max_threads / b)
+        if self.max_blocks_per_sm == 0 {
+            return Err(InputError::new("gpu.max_blocks_per_sm", 0, "must be positive"));
+        }
+        Ok(self.sms() * self.slots_per_sm(b))
     }
 }
 
@@ -268,11 +286,22 @@ pub struct RtaReport {
     pub runs: Vec<BlockRun>,
 }
 
-/// Runs the analysis of `tasks` (in launch order) on `platform`; the list schedule and
-/// the slot simulation must agree (they are independent computations of the same
+/// The indices of `tasks` in launch order: on the GPU a kernel released earlier
+/// launches first, whatever order a file lists them in (stable on equal release times).
+pub fn launch_order(tasks: &[Task]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..tasks.len()).collect();
+    order.sort_by(|&a, &b| tasks[a].release.total_cmp(&tasks[b].release));
+    order
+}
+
+/// Runs the analysis of `tasks` on `platform`, in launch order ([`launch_order`]:
+/// by release time; a note says so when the given order differs). The list schedule
+/// and the slot simulation must agree (they are independent computations of the same
 /// schedule), else [`Inconsistency::Disagreement`].
-pub fn analyse(tasks: &[Task], platform: &Platform) -> Result<RtaReport, crate::error::Error> {
-    let g = platform.g_max(tasks)?;
+pub fn analyse(given: &[Task], platform: &Platform) -> Result<RtaReport, crate::error::Error> {
+    let g = platform.g_max(given)?;
+    let order = launch_order(given);
+    let tasks: &[Task] = &order.iter().map(|&i| given[i].clone()).collect::<Vec<_>>();
     let finishes = list_schedule(tasks, g);
     let (simulated, runs) = simulate_slots(tasks, g);
     if simulated != finishes {
@@ -284,13 +313,28 @@ pub fn analyse(tasks: &[Task], platform: &Platform) -> Result<RtaReport, crate::
         kernels,
         g_max: g,
         utilization: utilization(tasks, platform.max_threads),
-        assumptions: vec![
-            format!("FIFO dispatch in launch order, only the head kernel's blocks (rule X1); {g} block slots = {} threads / {} threads per block, the SMs pooled", platform.max_threads, tasks[0].threads_per_block),
-            "each kernel is one job released at its release time; deadline = period".into(),
-            "C_i is the time one block occupies its slot; see wcet_source for what it rests on".into(),
-        ],
+        assumptions: assumptions(&order, tasks, platform, g),
         runs,
     })
+}
+
+fn assumptions(order: &[usize], tasks: &[Task], platform: &Platform, g: u64) -> Vec<String> {
+    let b = tasks[0].threads_per_block;
+    let mut out = vec![
+        format!(
+            "FIFO dispatch in launch order, only the head kernel's blocks (rule X1); {g} block slots = {} SMs x min({} threads / {b} threads per block, {} resident blocks), the SMs pooled",
+            platform.sms(),
+            platform.sm_threads,
+            platform.max_blocks_per_sm
+        ),
+        "each kernel is one job released at its release time; deadline = period".into(),
+        "C_i is the time one block occupies its slot; see wcet_source for what it rests on".into(),
+    ];
+    if order.iter().enumerate().any(|(k, &i)| k != i) {
+        let order: Vec<&str> = tasks.iter().map(|t| t.name.as_str()).collect();
+        out.push(format!("kernels analysed in release order (launch order on the GPU), not in the order given: {}", order.join(", ")));
+    }
+    out
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
@@ -334,8 +378,30 @@ mod tests {
         let mut ks = chapter_example();
         ks[1].release = 20.0;
         let rep = analyse(&ks, &Platform::TX2).unwrap();
-        assert_eq!(rep.kernels[1].finish, 26.0);
-        assert_eq!(rep.kernels[1].response, 6.0);
+        let k2 = rep.kernels.iter().find(|k| k.name == "K2").unwrap();
+        assert_eq!(k2.finish, 26.0);
+        assert_eq!(k2.response, 6.0);
+    }
+
+    #[test]
+    fn resident_block_limit_caps_the_slots() {
+        // 100 blocks of 32 threads: 2 SMs x min(2048/32, 32) = 64 slots, so two waves.
+        let ks = vec![Task::given("K", 10.0, 1.0, 100, 32, 0.0)];
+        let rep = analyse(&ks, &Platform::TX2).unwrap();
+        assert_eq!(rep.g_max, 64);
+        assert_eq!(rep.kernels[0].finish, 2.0);
+    }
+
+    #[test]
+    fn kernels_launch_in_release_order() {
+        // A (2 blocks, released at 0.5) listed before B (8 blocks, released at 0): B
+        // launches first and fills the 8 slots until 1, so A finishes at 2.
+        let ks = vec![Task::given("A", 10.0, 1.0, 2, 512, 0.5), Task::given("B", 10.0, 1.0, 8, 512, 0.0)];
+        let rep = analyse(&ks, &Platform::TX2).unwrap();
+        let a = rep.kernels.iter().find(|k| k.name == "A").unwrap();
+        assert_eq!(a.response, 1.5);
+        assert_eq!(rep.kernels[0].name, "B");
+        assert!(rep.assumptions.iter().any(|n| n.contains("release order")));
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub struct GpuSection {
     pub max_threads: Option<i64>,
     /// Resident threads per SM (TX2: 2048).
     pub sm_threads: Option<i64>,
+    /// Resident blocks per SM (TX2: 32).
+    pub max_blocks_per_sm: Option<i64>,
     /// Period units per cycle, to convert makespans (default 1: periods in cycles).
     pub cycle_time: Option<f64>,
     /// SM profile for `instructions` kernels (TX2: L = 32, C = 128, S = 32).
@@ -81,6 +83,7 @@ impl TaskSet {
         let platform = Platform {
             max_threads: positive(gpu.max_threads.unwrap_or(4096), "gpu.max_threads")?,
             sm_threads: positive(gpu.sm_threads.unwrap_or(2048), "gpu.sm_threads")?,
+            max_blocks_per_sm: positive(gpu.max_blocks_per_sm.unwrap_or(32), "gpu.max_blocks_per_sm")?,
         };
         let cycle_time = gpu.cycle_time.unwrap_or(1.0);
         if !(cycle_time > 0.0 && cycle_time.is_finite()) {

@@ -270,3 +270,27 @@ fn bad_method_lists_the_valid_ones() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("search") && err.contains("ilp"), "{err}");
 }
+
+/// Issue 9, cases 1 and 2: the resident-block limit (64 slots, not 128, for 32-thread
+/// blocks) and launch order = release order.
+#[test]
+fn rta_resident_blocks_and_release_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = dir.path().join("small.toml");
+    std::fs::write(&small, "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 100\nthreads_per_block = 32\n").unwrap();
+    let v = json_of(&["rta", small.to_str().unwrap()]);
+    assert_eq!(v["g_max"], 64);
+    assert_eq!(v["kernels"][0]["finish"], 2.0);
+    let order = dir.path().join("order.toml");
+    std::fs::write(
+        &order,
+        "[[kernels]]\nname = \"A\"\nperiod = 10\nwcet = 1\nblocks = 2\nthreads_per_block = 512\nrelease = 0.5\n\
+         [[kernels]]\nname = \"B\"\nperiod = 10\nwcet = 1\nblocks = 8\nthreads_per_block = 512\nrelease = 0\n",
+    )
+    .unwrap();
+    let v = json_of(&["rta", order.to_str().unwrap()]);
+    assert_eq!(v["kernels"][0]["name"], "B");
+    assert_eq!(v["kernels"][1]["name"], "A");
+    assert_eq!(v["kernels"][1]["response"], 1.5);
+    assert!(v["assumptions"].as_array().unwrap().iter().any(|a| a.as_str().unwrap().contains("release order")));
+}
