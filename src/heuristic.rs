@@ -11,10 +11,11 @@
 //! Rollouts use a fixed seed, so results are reproducible. They are generic over the
 //! per-state bound that guides `greedy`.
 
+use crate::instance::Instance;
 use crate::state::trace::Trace;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
-use crate::state_bounds::StateBound;
+use crate::state_bounds::{standard, StateBound};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -25,6 +26,11 @@ enum Policy {
     Leader,
     Greedy,
     Random,
+}
+
+/// [`longest_rollout`] on `inst` with its transition system and the standard bound.
+pub fn longest_rollout_of(inst: &Instance, rounds: usize, seed: u64) -> Trace {
+    longest_rollout(&Transitions::new(inst), &standard(inst), rounds, seed)
 }
 
 /// Runs `rounds` randomised rollouts of each randomised policy plus the deterministic
@@ -98,15 +104,12 @@ fn greedy_choice(t: &Transitions, bound: &impl StateBound, s: &Counts, scratch: 
 mod tests {
     use super::*;
     use crate::checker::check;
-    use crate::instance::Instance;
-    use crate::state_bounds::standard;
 
     #[test]
     fn rollouts_are_valid_schedules() {
         for (k, w, sl, sc) in [("LLC", 4, 1, 1), ("LCL", 4, 1, 1), ("LLCLLL", 4, 2, 2), ("CLLCCL", 7, 2, 3)] {
             let inst = Instance::new(k, w, sl, sc).unwrap();
-            let t = Transitions::new(&inst);
-            let r = longest_rollout(&t, &standard(&inst), 8, 1);
+            let r = longest_rollout_of(&inst, 8, 1);
             let s = r.schedule(inst.warps, inst.len());
             assert_eq!(check(&inst, &s), Ok(r.cycles()), "{k} W={w}");
         }

@@ -7,13 +7,11 @@
 
 use crate::bounds;
 use crate::error::Error;
-use crate::heuristic::longest_rollout;
+use crate::heuristic::longest_rollout_of;
 use crate::ilp::{self, ConstraintForm, IlpOptions};
 use crate::instance::Instance;
 use crate::outcome::{Outcome, Stats, Stop, Witness};
 use crate::search::{self, SearchLimits};
-use crate::state::transitions::Transitions;
-use crate::state_bounds::standard;
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -223,16 +221,14 @@ fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
 
 /// Rollouts only; the upper bound is the safe horizon.
 fn run_heuristic(inst: &Instance) -> Result<Outcome, Error> {
-    let t = Transitions::new(inst);
-    let trace = longest_rollout(&t, &standard(inst), 64, 0x6865_7572);
+    let trace = longest_rollout_of(inst, 64, 0x6865_7572);
     let witness = Witness::check(inst, "heuristic", trace.schedule(inst.warps, inst.len()), Some(trace.cycles()))?;
     Ok(Outcome::new(witness, bounds::safe_horizon(inst), Stop::Completed, Stats::default())?)
 }
 
 fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64) -> Result<Outcome, Error> {
     ilp::check_size(inst, horizon, opts.form)?;
-    let t = Transitions::new(inst);
-    let seed = longest_rollout(&t, &standard(inst), 8, 0x0069_6c70).schedule(inst.warps, inst.len());
+    let seed = longest_rollout_of(inst, 8, 0x0069_6c70).schedule(inst.warps, inst.len());
     let ilp_opts = IlpOptions { form: opts.form, horizon, time_limit: opts.time_limit, symmetry_breaking: opts.symmetry_breaking, start: Some(seed) };
     ilp::solve_instance(inst, &ilp_opts)
 }
