@@ -108,5 +108,5 @@ pub fn seconds(value: f64, field: &str) -> Result<Duration, InputError> {
     Duration::try_from_secs_f64(value)
         .ok()
         .filter(|_| value > 0.0)
-        .ok_or_else(|| InputError::new(field, value, "must be a positive, finite number of seconds"))
+        .ok_or_else(|| InputError::new(field, value, "must be a positive number of seconds, at most 1e19"))
 }
