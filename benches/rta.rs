@@ -16,8 +16,8 @@ fn task_set(n: usize) -> Vec<Task> {
     };
     (0..n)
         .map(|i| {
-            let wcet = (1 + next() % 50) as f64;
-            Task::given(format!("K{i}"), 1e9, wcet, 1 + next() % 64, 256, (i as f64) * 3.0)
+            let wcet = (1 + next() % 50) as u128;
+            Task::given(format!("K{i}"), 1_000_000_000, wcet, 1 + next() % 64, 256, i as u128 * 3)
         })
         .collect()
 }
@@ -27,7 +27,7 @@ fn rta(c: &mut Criterion) {
     let mut g = c.benchmark_group("rta_100k_kernels");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     g.bench_function("list_schedule", |b| b.iter(|| black_box(list_schedule(&ks, 16).len())));
-    g.bench_function("slot_simulation", |b| b.iter(|| black_box(simulate_slots(&ks, 16).0.len())));
+    g.bench_function("slot_simulation", |b| b.iter(|| black_box(simulate_slots(&ks, &vec![16; ks.len()]).0.len())));
     g.finish();
 }
 

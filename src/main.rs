@@ -8,7 +8,7 @@ use gpu_makespan::files::{ensure_parent, write_text};
 use gpu_makespan::ilp::ConstraintForm;
 use gpu_makespan::instance::{Instance, InstanceSource};
 use gpu_makespan::solve::{self, Horizon, Method, SolveOptions};
-use gpu_makespan::taskset::TaskSet;
+use gpu_makespan::taskset;
 use gpu_makespan::wcet::WcetLimits;
 use gpu_makespan::{approx, convergence, json, plot, report, rta, search::SearchLimits};
 use std::path::{Path, PathBuf};
@@ -97,10 +97,17 @@ enum Command {
         #[arg(long)]
         svg: Option<PathBuf>,
     },
-    /// Kernel-level response-time analysis of the Jetson TX2 GPU scheduler for a task set.
+    /// Kernel-level response-time analysis of the Jetson TX2 GPU scheduler for a task set
+    /// (TOML) or a cuda_scheduling_examiner config (JSON).
     Rta {
-        /// Task-set file (TOML); see instances/rta-*.toml.
+        /// Task-set file (TOML; see instances/rta-*.toml) or examiner config (.json).
         file: PathBuf,
+        /// Relative deadline in seconds for every kernel of an examiner config (which has none).
+        #[arg(long, allow_negative_numbers = true)]
+        deadline: Option<f64>,
+        /// GPU profile file (a [gpu] table; see instances/gpu-tx2.toml). Default: the TX2.
+        #[arg(long)]
+        gpu: Option<PathBuf>,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -307,10 +314,10 @@ fn run(cli: Cli) -> Result<(), Error> {
             svg(svg_path.as_deref(), |p| plot::constraint_forms(p, &inst, &rows))?;
             print!("{text}");
         }
-        Command::Rta { file, json: as_json, svg: svg_path, time_limit, max_states } => {
+        Command::Rta { file, deadline, gpu, json: as_json, svg: svg_path, time_limit, max_states } => {
             let limits = WcetLimits { time_limit: seconds(time_limit, "--time-limit")?, max_states };
-            let pb = spinner("computing per-block WCETs and the list schedule");
-            let rep = TaskSet::from_path(&file, limits).and_then(|ts| rta::analyse(&ts.tasks, &ts.platform));
+            let pb = spinner("computing per-block WCETs and the schedule");
+            let rep = taskset::load(&file, gpu.as_deref(), deadline, limits).and_then(|w| rta::analyse(&w));
             pb.finish_and_clear();
             let rep = rep?;
             svg(svg_path.as_deref(), |p| plot::rta_timeline(p, &rep))?;

@@ -17,39 +17,86 @@ const PALETTE: [RGBColor; 8] = [
     RGBColor(127, 127, 127),
 ];
 
-/// Draws the block timeline: one row per slot, one rectangle per block, coloured by
-/// kernel, with each kernel's absolute deadline as a dashed line.
+/// Colour of series `i`: the 8 colours of the palette, then evenly spread hues.
+fn colour(i: usize) -> RGBColor {
+    if i < PALETTE.len() {
+        return PALETTE[i];
+    }
+    let hue = (i as f64 * 0.618_033_988_75).fract();
+    let (r, g, b) = HSLColor(hue, 0.65, 0.45).rgb();
+    RGBColor(r, g, b)
+}
+
+/// Legend entries that fit beside a timeline of `height` pixels.
+const LEGEND_ROW: u32 = 18;
+
+/// Draws the RTA's block timeline (the list schedule the responses come from): one row
+/// per slot, one rectangle per block with a white edge (so back-to-back blocks stay
+/// apart), coloured by kernel; each kernel's release as a triangle under the slots and
+/// its absolute deadline as a dashed line; the legend in its own column on the right.
 pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
     let err = io_err(path);
     let (runs, g_max, kernels) = (&rep.runs, rep.g_max, &rep.kernels);
-    let t_end = runs.iter().map(|r| r.end).fold(0.0, f64::max).max(kernels.iter().map(|k| k.release + k.deadline).fold(0.0, f64::max));
-    let root = SVGBackend::new(path, (1000, 120 + 28 * g_max.min(64) as u32)).into_drawing_area();
+    let time = |t| rep.scale.to_f64(t);
+    let t_end = runs
+        .iter()
+        .map(|r| time(r.end))
+        .chain(kernels.iter().map(|k| k.release + k.deadline.unwrap_or(0.0)))
+        .fold(0.0, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let height = (140 + 28 * g_max.min(48) as u32).max(80 + LEGEND_ROW * (kernels.len().min(40) as u32));
+    let root = SVGBackend::new(path, (1200, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("GPU block slots (FIFO list schedule)", ("sans-serif", 20))
+    let (left, right) = root.split_horizontally(930);
+    let mut chart = ChartBuilder::on(&left)
+        .caption(format!("GPU block slots (FIFO list schedule), times in {}", rep.unit), ("sans-serif", 20))
         .margin(10)
         .x_label_area_size(30)
         .y_label_area_size(50)
-        .build_cartesian_2d(0.0..t_end * 1.02, 0.0..g_max as f64)
+        .build_cartesian_2d(0.0..t_end * 1.02, -0.8..g_max as f64)
         .map_err(|e| err(&e))?;
-    chart.configure_mesh().x_desc("time").y_desc("slot").disable_y_mesh().draw().map_err(|e| err(&e))?;
+    let slot_label = |v: &f64| if *v >= 0.0 && v.fract() == 0.0 && *v < g_max as f64 { format!("{}", *v as i64) } else { String::new() };
+    chart
+        .configure_mesh()
+        .x_desc(format!("time ({})", rep.unit))
+        .y_desc("slot (releases: triangles below)")
+        .y_label_formatter(&slot_label)
+        .disable_y_mesh()
+        .draw()
+        .map_err(|e| err(&e))?;
     for (ki, k) in kernels.iter().enumerate() {
-        let color = PALETTE[ki % PALETTE.len()];
-        let label = format!("{} (R = {}, T = {})", k.name, k.response, k.deadline);
-        chart
-            .draw_series(runs.iter().filter(|r| r.kernel == ki).map(|r| {
-                Rectangle::new([(r.start, r.slot as f64 + 0.1), (r.end, r.slot as f64 + 0.9)], color.mix(0.8).filled())
-            }))
-            .map_err(|e| err(&e))?
-            .label(label)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled()));
-        let d = k.release + k.deadline;
-        chart
-            .draw_series(DashedLineSeries::new(vec![(d, 0.0), (d, g_max as f64)], 6, 4, color.stroke_width(2)))
-            .map_err(|e| err(&e))?;
+        let c = colour(ki);
+        let boxes = runs.iter().filter(|r| r.kernel == ki).map(|r| [(time(r.start), r.slot as f64 + 0.08), (time(r.end), r.slot as f64 + 0.92)]);
+        chart.draw_series(boxes.clone().map(|b| Rectangle::new(b, c.mix(0.85).filled()))).map_err(|e| err(&e))?;
+        chart.draw_series(boxes.map(|b| Rectangle::new(b, WHITE.stroke_width(1)))).map_err(|e| err(&e))?;
+        chart.draw_series([TriangleMarker::new((k.release, -0.45), 6, c.filled())]).map_err(|e| err(&e))?;
+        if let Some(d) = k.deadline {
+            let at = k.release + d;
+            chart.draw_series(DashedLineSeries::new(vec![(at, -0.8), (at, g_max as f64)], 6, 4, c.stroke_width(2))).map_err(|e| err(&e))?;
+        }
     }
-    chart.configure_series_labels().background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
+    legend(&right, rep).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
+}
+
+/// The timeline's legend: a swatch and `name: R = ..., D = ...` per kernel, as many as
+/// fit, then how many more there are.
+fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, rep: &RtaReport) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let rows = ((area.dim_in_pixel().1.saturating_sub(60)) / LEGEND_ROW) as usize;
+    let style = ("sans-serif", 13).into_font();
+    area.draw(&Text::new("kernel: response (deadline)", (10, 40), style.clone()))?;
+    let shown = if rep.kernels.len() > rows { rows.saturating_sub(1) } else { rep.kernels.len() };
+    for (i, k) in rep.kernels.iter().take(shown).enumerate() {
+        let y = 60 + LEGEND_ROW as i32 * i as i32;
+        area.draw(&Rectangle::new([(10, y), (24, y + 12)], colour(i).filled()))?;
+        let d = k.deadline.map_or("-".to_string(), |d| d.to_string());
+        area.draw(&Text::new(format!("{}: {} ({d})", k.name, k.response_exact), (30, y), style.clone()))?;
+    }
+    if shown < rep.kernels.len() {
+        let y = 60 + LEGEND_ROW as i32 * shown as i32;
+        area.draw(&Text::new(format!("... and {} more", rep.kernels.len() - shown), (10, y), style))?;
+    }
+    Ok(())
 }
 
 fn io_err(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> String + '_ {

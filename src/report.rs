@@ -93,21 +93,39 @@ pub fn schedule_chart(inst: &Instance, sol: &Solution) -> String {
     format!("\nworst-case schedule ({} cycles, checked):\n{}", w.makespan(), w.schedule().chart(&inst.kernel))
 }
 
-/// The `rta` report.
+/// The `rta` report: exact decimals in the input's unit.
 pub fn rta_table(rep: &crate::rta::RtaReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  verdict", "kernel", "release", "C", "blocks", "b", "finish", "response", "deadline");
     for k in &rep.kernels {
-        let verdict = if k.schedulable { "meets deadline" } else { "MISSES DEADLINE" };
+        let verdict = match k.schedulable {
+            Some(true) => "meets deadline",
+            Some(false) => "MISSES DEADLINE",
+            None => "-",
+        };
+        let deadline = k.deadline.map_or("-".to_string(), |d| d.to_string());
         let _ = writeln!(
             s,
             "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  {verdict}",
-            k.name, k.release, k.wcet, k.blocks, k.threads_per_block, k.finish, k.response, k.deadline
+            k.name, k.release, k.wcet, k.blocks, k.threads_per_block, k.finish_exact, k.response_exact, deadline
         );
     }
-    let _ = writeln!(s, "task set     {}", if rep.schedulable { "SCHEDULABLE: every kernel meets its deadline" } else { "NOT schedulable" });
+    let verdict = match rep.schedulable {
+        Some(true) => "SCHEDULABLE: every kernel meets its deadline",
+        Some(false) => "NOT schedulable",
+        None => "no deadlines given: responses only (give --deadline for a verdict)",
+    };
+    let _ = writeln!(s, "task set     {verdict}");
+    let _ = writeln!(s, "unit         {}", rep.unit);
+    let bound = match rep.bound {
+        crate::rta::Bound::ExactMonotone => "[proven] exact for block times C, safe for shorter ones (one block demand)",
+        crate::rta::Bound::Envelope => "[proven upper bound] safe for every block time up to C and every SM choice (mixed block demands)",
+    };
+    let _ = writeln!(s, "responses    {bound}");
     let _ = writeln!(s, "g_max        {} block slots", rep.g_max);
-    let _ = writeln!(s, "utilization  {:.4} of the GPU's thread-time", rep.utilization);
+    if let Some(u) = rep.utilization {
+        let _ = writeln!(s, "utilization  {u:.4} of the GPU's thread-time");
+    }
     for k in &rep.kernels {
         let _ = writeln!(s, "C of {:<7} {}", k.name, k.wcet_source);
     }

@@ -15,6 +15,19 @@ fn json_of(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// Runs `args`, expects exit code 2 and a one-line error (no panic) containing `field`;
+/// returns the error.
+fn input_error<S: AsRef<std::ffi::OsStr>>(args: &[S], field: &str) -> String {
+    let out = makespan().args(args).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    let shown: Vec<String> = args.iter().map(|a| a.as_ref().to_string_lossy().into_owned()).collect();
+    assert_eq!(out.status.code(), Some(2), "{shown:?}: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{shown:?}: {err}");
+    assert!(err.contains(field), "{shown:?}: {err}");
+    assert!(!err.contains("panicked"), "{shown:?}: {err}");
+    err
+}
+
 /// Runs `args`, expects success and every one of `needles` on stdout.
 fn assert_stdout(args: &[&str], needles: &[&str]) {
     let mut a = makespan().args(args).assert().success();
@@ -116,12 +129,7 @@ fn bad_input_is_one_line_and_exit_2() {
         (vec!["--kernel".into(), "LLC".into(), "--warps".into(), "4".into(), "--time-limit".into(), "-1".into()], "--time-limit"),
     ];
     for (args, field) in cases {
-        let out = makespan().arg("solve").args(&args).output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-        assert!(err.contains(field), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        input_error(&[vec!["solve".to_string()], args].concat(), field);
     }
 }
 
@@ -177,9 +185,7 @@ fn converge_and_compare_constraints_write_csv_and_svg() {
 #[test]
 fn bad_x_is_exit_2() {
     for x in ["0", "5", "-1"] {
-        let out = makespan().args(["approx", "instances/lcl-approx-counterexample.toml", "--x", x]).output().unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("--x"));
+        input_error(&["approx", "instances/lcl-approx-counterexample.toml", "--x", x], "--x");
     }
 }
 
@@ -220,9 +226,11 @@ fn instruction_kernels_state_their_assumption_and_svg_is_written() {
 fn bad_task_sets_exit_2_with_the_field() {
     let base = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
     let cases = [
-        (base.replacen("threads_per_block = 512", "threads_per_block = 256", 1), "threads_per_block"),
-        (base.replacen("threads_per_block = 512", "threads_per_block = 768", 1), "threads_per_block"),
         (base.replace("threads_per_block = 512", "threads_per_block = 2048"), "threads_per_block"),
+        (base.replacen("wcet = 4", "wcet = 4\nshared_memory = 60000", 1), "kernels[0].shared_memory"),
+        (base.replacen("wcet = 4", "wcet = 4\nregisters_per_thread = 300", 1), "kernels[0].registers_per_thread"),
+        (base.replacen("wcet = 4", "wcet = 0", 1), "kernels[0].wcet"),
+        (base.replacen("[gpu]", "[gpu]\nmax_blocks_per_sm = 0", 1), "gpu.max_blocks_per_sm"),
         (base.replacen("blocks = 2", "blocks = 0", 1), "blocks"),
         (base.replacen("period = 15", "period = 0", 1), "period"),
         (base.replacen("wcet = 4", "wcet = 4\nrelease = -1", 1), "release"),
@@ -232,12 +240,91 @@ fn bad_task_sets_exit_2_with_the_field() {
     for (i, (text, field)) in cases.iter().enumerate() {
         let p = dir.path().join(format!("c{i}.toml"));
         std::fs::write(&p, text).unwrap();
-        let out = makespan().arg("rta").arg(&p).output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "case {i}: {err}");
-        assert_eq!(err.trim_end().lines().count(), 1, "case {i}: {err}");
-        assert!(err.contains(field), "case {i}: {err}");
+        input_error(&[std::ffi::OsStr::new("rta"), p.as_os_str()], field);
     }
+}
+
+/// Mixed block sizes and resources are analysed, with a safe bound, not refused.
+#[test]
+fn mixed_block_sizes_are_analysed() {
+    let base = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("mixed.toml");
+    std::fs::write(&p, base.replacen("threads_per_block = 512", "threads_per_block = 768", 1).replacen("wcet = 6", "wcet = 6\nshared_memory = 20000", 1)).unwrap();
+    let v = json_of(&["rta", p.to_str().unwrap()]);
+    assert_eq!(v["bound"], "envelope");
+    for k in v["kernels"].as_array().unwrap() {
+        assert!(k["simulated_finish"].as_f64() <= k["finish"].as_f64(), "{k}");
+    }
+}
+
+/// Issue 9, case 3: a huge release time keeps the response exact (never below C).
+#[test]
+fn rta_time_is_exact() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("late.toml");
+    std::fs::write(&p, "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 1\nthreads_per_block = 512\nrelease = 1e16\n").unwrap();
+    let v = json_of(&["rta", p.to_str().unwrap()]);
+    assert_eq!(v["kernels"][0]["response"], 1.0);
+    assert_eq!(v["kernels"][0]["response_exact"], "1");
+    assert_eq!(v["kernels"][0]["finish_exact"], "10000000000000001");
+    let p = dir.path().join("decimals.toml");
+    std::fs::write(&p, "[[kernels]]\nperiod = 1\nwcet = 0.25\nblocks = 3\nthreads_per_block = 512\nrelease = 0.5\n").unwrap();
+    let v = json_of(&["rta", p.to_str().unwrap()]);
+    assert_eq!(v["kernels"][0]["response"], 0.25);
+    assert_eq!(v["kernels"][0]["finish"], 0.75);
+}
+
+/// Issue 9, items 4-5: the thesis's three TX2 launch orders, as examiner configs and as
+/// task sets, reproduce the measured completion times.
+#[test]
+fn thesis_configs_reproduce_the_measured_times() {
+    let measured = [[6.0, 12.0, 11.0, 10.0], [6.0, 11.0, 10.0, 12.0], [6.0, 8.0, 12.0, 11.0]];
+    for (o, m) in measured.iter().enumerate() {
+        for file in [format!("instances/examiner/thesis-order{}.json", o + 1), format!("instances/rta-thesis-order{}.toml", o + 1)] {
+            let v = json_of(&["rta", &file]);
+            let f: Vec<f64> = v["kernels"].as_array().unwrap().iter().map(|k| k["finish"].as_f64().unwrap()).collect();
+            assert_eq!(&f, m, "{file}");
+            assert_eq!(v["bound"], "exact-monotone");
+        }
+        let v = json_of(&["rta", &format!("instances/examiner/thesis-order{}.json", o + 1)]);
+        assert_eq!(v["unit"], "s");
+        assert_eq!(v["schedulable"], Value::Null);
+        assert_eq!(v["kernels"][0]["deadline"], Value::Null);
+        let v = json_of(&["rta", &format!("instances/examiner/thesis-order{}.json", o + 1), "--deadline", "15"]);
+        assert_eq!(v["schedulable"], true);
+    }
+}
+
+/// What an examiner config asks for and the analysis cannot model is refused, naming
+/// the benchmark and the reason.
+#[test]
+fn examiner_configs_refuse_what_they_cannot_model() {
+    let base = std::fs::read_to_string("instances/examiner/thesis-order1.json").unwrap();
+    let cases = [
+        (base.replacen("./bin/timer_spin.so", "./bin/mandelbrot.so", 1), "filename"),
+        (base.replacen("\"release_time\": 0", "\"release_time\": 0, \"stream_priority\": -1", 1), "stream_priority"),
+        (base.replacen("\"release_time\": 0", "\"release_time\": 0, \"sm_mask\": \"0x1\"", 1), "sm_mask"),
+        (base.replacen("\"max_iterations\": 1", "\"max_iterations\": 0", 1), "max_iterations"),
+        (base.replacen("\"max_iterations\": 1", "\"max_iterations\": 1, \"use_processes\": true", 1), "use_processes"),
+        (base.replacen("\"additional_info\": \"6000000000\"", "\"additional_info\": \"six\"", 1), "additional_info"),
+        (base.replacen("\"thread_count\": 512", "\"thread_count\": [16, 2, 2, 2]", 1), "thread_count"),
+        (base.replacen("\"max_iterations\": 1", "\"max_iterations\": 1, \"colour\": 1", 1), "colour"),
+        (base.replacen("{", "[", 1), "file"),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (i, (text, field)) in cases.iter().enumerate() {
+        let p = dir.path().join(format!("c{i}.json"));
+        std::fs::write(&p, text).unwrap();
+        let err = input_error(&[std::ffi::OsStr::new("rta"), p.as_os_str()], field);
+        if !matches!(*field, "file" | "colour" | "use_processes" | "max_iterations") {
+            assert!(err.contains("\"K2\""), "case {i} names the benchmark: {err}");
+        }
+    }
+    // --deadline is for configs only; a GPU profile file is data.
+    input_error(&["rta", "instances/rta-chapter-example.toml", "--deadline", "3"], "--deadline");
+    let v = json_of(&["rta", "instances/examiner/thesis-order1.json", "--gpu", "instances/gpu-tx2.toml"]);
+    assert_eq!(v["g_max"], 8);
 }
 
 // ---- the shape of results (issue 11) ----
@@ -265,9 +352,7 @@ fn warps_override_keeps_the_given_kernel() {
 /// A bad --method names the valid ones.
 #[test]
 fn bad_method_lists_the_valid_ones() {
-    let out = makespan().args(["solve", "--kernel", "LLC", "--warps", "2", "--method", "fast"]).output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = input_error(&["solve", "--kernel", "LLC", "--warps", "2", "--method", "fast"], "--method");
     assert!(err.contains("search") && err.contains("ilp"), "{err}");
 }
 

@@ -1,0 +1,148 @@
+//! Exact time arithmetic for the RTA: every time is an integer number of *ticks*, one
+//! tick being `10^-decimals` of the input's unit, with `decimals` chosen so that every
+//! input value is a whole number of ticks. Sums and differences are then exact: no
+//! response can come out below `C` by rounding, however large the release times.
+//!
+//! Input numbers arrive as `f64` (TOML, JSON); each is read as the shortest decimal
+//! that converts back to the same `f64` (what the user wrote, e.g. `0.1`, `1e16`).
+
+use crate::error::InputError;
+
+/// Ticks of the input's unit.
+pub type Ticks = u128;
+
+/// Most decimal places accepted in one input value.
+pub const MAX_DECIMALS: u32 = 18;
+
+/// A non-negative decimal number `digits * 10^-decimals`, exactly as written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decimal {
+    /// The digits as an integer.
+    pub digits: u128,
+    /// Places after the decimal point.
+    pub decimals: u32,
+}
+
+impl Decimal {
+    /// The decimal an `f64` stands for (its shortest round-trip form), for the field
+    /// `field`. Refuses negative, non-finite and overlong values.
+    pub fn of_f64(v: f64, field: &str) -> Result<Decimal, InputError> {
+        if !v.is_finite() || v < 0.0 {
+            return Err(InputError::new(field, v, "must be a finite number >= 0"));
+        }
+        Decimal::parse(&format!("{v}"), field)
+    }
+
+    /// Parses a plain decimal string (`123`, `0.25`), for the field `field`.
+    pub fn parse(text: &str, field: &str) -> Result<Decimal, InputError> {
+        let bad = |why: &str| InputError::new(field, truncate(text), why.to_string());
+        let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+        if int.is_empty() && frac.is_empty() || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) {
+            return Err(bad("not a plain non-negative decimal number"));
+        }
+        let frac = frac.trim_end_matches('0');
+        if frac.len() as u32 > MAX_DECIMALS {
+            return Err(bad(&format!("more than {MAX_DECIMALS} decimal places")));
+        }
+        let digits = format!("{int}{frac}").trim_start_matches('0').parse::<u128>().or_else(|e| {
+            if format!("{int}{frac}").chars().all(|c| c == '0') {
+                Ok(0)
+            } else {
+                Err(e)
+            }
+        });
+        let digits = digits.map_err(|_| bad("too many digits"))?;
+        Ok(Decimal { digits, decimals: frac.len() as u32 })
+    }
+
+    /// `self * n` exactly.
+    pub fn times(self, n: u128, field: &str) -> Result<Decimal, InputError> {
+        let digits = self.digits.checked_mul(n).ok_or_else(|| InputError::new(field, n, "the product is too large"))?;
+        Ok(Decimal { digits, decimals: self.decimals })
+    }
+}
+
+/// The common scale of a set of times: `10^decimals` ticks per unit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Scale {
+    /// Decimal places of one tick.
+    pub decimals: u32,
+}
+
+impl Scale {
+    /// The finest scale any of `values` needs.
+    pub fn fitting<'a>(values: impl IntoIterator<Item = &'a Decimal>) -> Scale {
+        Scale { decimals: values.into_iter().map(|d| d.decimals).max().unwrap_or(0) }
+    }
+
+    /// `d` in ticks of this scale (which must be at least as fine as `d`'s).
+    pub fn ticks(self, d: Decimal, field: &str) -> Result<Ticks, InputError> {
+        let shift = 10u128.checked_pow(self.decimals - d.decimals.min(self.decimals));
+        shift
+            .and_then(|s| d.digits.checked_mul(s))
+            .ok_or_else(|| InputError::new(field, format_decimal(d.digits, d.decimals), "too large at the precision the other times need"))
+    }
+
+    /// `t` ticks as an exact decimal string in the input's unit (`1.5`, `12`).
+    pub fn format(self, t: Ticks) -> String {
+        format_decimal(t, self.decimals)
+    }
+
+    /// `t` ticks as the nearest `f64` (JSON numbers; the exact value is [`Scale::format`]).
+    pub fn to_f64(self, t: Ticks) -> f64 {
+        self.format(t).parse().unwrap_or(f64::INFINITY)
+    }
+}
+
+fn format_decimal(digits: u128, decimals: u32) -> String {
+    if decimals == 0 {
+        return digits.to_string();
+    }
+    let s = format!("{:0>width$}", digits, width = decimals as usize + 1);
+    let (int, frac) = s.split_at(s.len() - decimals as usize);
+    let frac = frac.trim_end_matches('0');
+    if frac.is_empty() {
+        int.to_string()
+    } else {
+        format!("{int}.{frac}")
+    }
+}
+
+fn truncate(text: &str) -> String {
+    if text.chars().count() > 40 {
+        format!("{}...", text.chars().take(40).collect::<String>())
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_exact() {
+        let d = Decimal::of_f64(0.1, "x").unwrap();
+        assert_eq!(d, Decimal { digits: 1, decimals: 1 });
+        assert_eq!(Decimal::of_f64(1e16, "x").unwrap(), Decimal { digits: 10_000_000_000_000_000, decimals: 0 });
+        assert_eq!(Decimal::of_f64(0.0, "x").unwrap(), Decimal { digits: 0, decimals: 0 });
+        assert!(Decimal::of_f64(-1.0, "x").is_err());
+        assert!(Decimal::of_f64(f64::NAN, "x").is_err());
+        let s = Scale { decimals: 2 };
+        assert_eq!(s.ticks(d, "x").unwrap(), 10);
+        assert_eq!(s.format(75), "0.75");
+        assert_eq!(s.format(1200), "12");
+        assert_eq!(s.format(5), "0.05");
+    }
+
+    #[test]
+    fn huge_release_keeps_a_response_of_one() {
+        let s = Scale::default();
+        let release = s.ticks(Decimal::of_f64(1e16, "r").unwrap(), "r").unwrap();
+        let finish = release + 1;
+        assert_eq!(s.format(finish - release), "1");
+        assert_eq!(s.to_f64(finish - release), 1.0);
+        assert_eq!(Scale { decimals: 1 }.to_f64(3), 0.3);
+        assert_eq!(Scale { decimals: 2 }.to_f64(75), 0.75);
+    }
+}
