@@ -27,7 +27,7 @@ fn rta(c: &mut Criterion) {
     let mut g = c.benchmark_group("rta_100k_kernels");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     g.bench_function("list_schedule", |b| b.iter(|| black_box(list_schedule(&ks, 16).len())));
-    g.bench_function("slot_simulation", |b| b.iter(|| black_box(simulate_slots(&ks, &vec![16; ks.len()]).0.len())));
+    g.bench_function("slot_simulation", |b| b.iter(|| black_box(simulate_slots(&ks, &vec![16; ks.len()], true).0.len())));
     g.finish();
 }
 

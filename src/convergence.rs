@@ -27,14 +27,31 @@ pub struct ConvergeRow {
     pub seconds: f64,
 }
 
-/// Runs the convergence experiment for `x = 1..=x_max` (in parallel).
-pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Vec<ConvergeRow>, Error> {
+/// A convergence run: the rows, and `T^(W)` itself when the search proved it within
+/// the time limit (the line the estimates converge to).
+#[derive(Debug, Clone, Serialize)]
+pub struct ConvergeRun {
+    /// One row per `x`.
+    pub rows: Vec<ConvergeRow>,
+    /// Exact `T^(W)`, if known.
+    pub exact_makespan: Option<u64>,
+}
+
+/// Runs the convergence experiment for `x = 1..=x_max` (in parallel), and the search on
+/// `T^(W)` within the same time limit.
+pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<ConvergeRun, Error> {
     let ys: Vec<u32> = (1..=x_max).collect();
     let rows = table(inst, &ys, opts, progress)?;
-    Ok(rows
+    let rows: Vec<ConvergeRow> = rows
         .iter()
         .map(|r| ConvergeRow { x: r.y, t_x: r.makespan, exact: r.exact, scaled: r.scaled, estimate: estimate(&rows, r.y).0, seconds: r.seconds })
-        .collect())
+        .collect();
+    let exact_makespan = match solve(inst, &SolveOptions { method: Method::Search, ..opts.clone() }) {
+        Ok(s) => s.exact().then(|| s.outcome.lower_bound()),
+        Err(Error::TooLarge(_)) => None,
+        Err(e) => return Err(e),
+    };
+    Ok(ConvergeRun { rows, exact_makespan })
 }
 
 /// CSV of a convergence run, with the pessimistic bound and the safe horizon repeated

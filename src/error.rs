@@ -22,9 +22,10 @@ pub struct InputError {
 }
 
 impl InputError {
-    /// Builds an error for `field` holding `value`, refused because of `reason`.
+    /// Builds an error for `field` holding `value`, refused because of `reason`. A value
+    /// longer than [`MAX_ECHO`] characters is shortened (its length is said instead).
     pub fn new(field: impl Into<String>, value: impl ToString, reason: impl Into<String>) -> Self {
-        InputError { field: field.into(), value: value.to_string(), reason: reason.into() }
+        InputError { field: field.into(), value: shorten(&value.to_string()), reason: reason.into() }
     }
 
     /// The same error with its field renamed (e.g. `kernel` -> `kernels[2].instructions`).
@@ -96,6 +97,28 @@ impl Error {
     pub fn is_input(&self) -> bool {
         matches!(self, Error::Input(_) | Error::TooLarge(_))
     }
+}
+
+/// Longest value echoed whole in an error message.
+pub const MAX_ECHO: usize = 60;
+
+/// `text` itself if short, else its start, `...` and its length; always one line.
+pub fn shorten(text: &str) -> String {
+    let one_line = text.replace(['\n', '\r'], " ");
+    let n = one_line.chars().count();
+    if n <= MAX_ECHO {
+        return one_line;
+    }
+    format!("{}... ({n} characters)", one_line.chars().take(MAX_ECHO).collect::<String>())
+}
+
+/// A whole message shortened to at most 300 characters, on one line.
+pub fn shorten_line(text: &str) -> String {
+    let one_line = text.replace(['\n', '\r'], " ");
+    if one_line.chars().count() <= 300 {
+        return one_line;
+    }
+    format!("{}...", one_line.chars().take(300).collect::<String>())
 }
 
 /// `value` as a positive integer, or an [`InputError`] on `field`.

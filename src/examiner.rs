@@ -10,7 +10,6 @@
 //! Configs carry no deadlines: `--deadline` gives every kernel one.
 
 use crate::error::{Error, InputError};
-use crate::files::read_text;
 use crate::gpu::Platform;
 use crate::rta::{Task, Workload};
 use crate::time::{Decimal, Scale};
@@ -62,23 +61,22 @@ struct Benchmark {
     comment: Option<Value>,
 }
 
-/// Whether `path` looks like an examiner config (a `.json` file).
-pub fn is_config(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"))
+/// Whether an input looks like an examiner config: a `.json` file, or text that starts
+/// with `{` (standard input).
+pub fn is_config(path: &Path, text: &str) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) || text.trim_start().starts_with('{')
 }
 
-/// Reads a config into a workload on `platform`; `deadline` (seconds, relative) is
-/// given to every kernel when set.
-pub fn read(path: &Path, platform: Platform, deadline: Option<f64>) -> Result<Workload, Error> {
-    let text = read_text(path)?;
-    let origin = path.display().to_string();
+/// Parses the text of a config (from `origin`) into a workload on `platform`;
+/// `deadline` (seconds, relative) is given to every kernel when set.
+pub fn from_text(text: &str, origin: &str, platform: Platform, deadline: Option<f64>) -> Result<Workload, Error> {
     // Via a generic value first: the examiner's own parser (cJSON) accepts repeated keys
     // such as several "comment" entries.
-    let value: Value = serde_json::from_str(&text).map_err(|e| {
-        InputError::new("file", &origin, format!("not valid JSON (line {}): {}", e.line(), e.to_string().replace('\n', " ")))
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        InputError::new("file", origin, format!("not valid JSON (line {}): {}", e.line(), e.to_string().replace('\n', " ")))
     })?;
     let config: Config = serde_json::from_value(value)
-        .map_err(|e| InputError::new("file", &origin, format!("not a cuda_scheduling_examiner config: {}", e.to_string().replace('\n', " "))))?;
+        .map_err(|e| InputError::new("file", origin, format!("not a cuda_scheduling_examiner config: {}", e.to_string().replace('\n', " "))))?;
     if config.use_processes == Some(true) {
         return Err(InputError::new("use_processes", true, "benchmarks in separate processes (or under MPS) share the GPU by time slicing, which this analysis does not model").into());
     }

@@ -1,31 +1,79 @@
 //! Reading input files and writing output files, with errors that name the file.
 
 use crate::error::InputError;
+use std::io::Read;
 use std::path::Path;
 
-/// Reads a file as UTF-8 text; a missing or unreadable file is an [`InputError`] on `file`.
-pub fn read_text(path: &Path) -> Result<String, InputError> {
-    std::fs::read_to_string(path).map_err(|e| InputError::new("file", path.display(), e.to_string()))
+/// Largest input file read (instance files, task sets, configs): 16 MiB.
+pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+
+/// Whether `path` means standard input (`-`).
+pub fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
 }
 
-/// Parses TOML into `T`, turning the (multi-line) TOML diagnostics into one line.
+/// How a path is named in messages (`standard input` for `-`).
+pub fn origin(path: &Path) -> String {
+    if is_stdin(path) {
+        "standard input".into()
+    } else {
+        path.display().to_string()
+    }
+}
+
+/// Reads a file (or standard input for `-`) as UTF-8 text, at most [`MAX_INPUT_BYTES`];
+/// a missing, unreadable, oversized or non-UTF-8 input is an [`InputError`] on `file`.
+pub fn read_text(path: &Path) -> Result<String, InputError> {
+    let fail = |why: String| InputError::new("file", origin(path), why);
+    let mut bytes = Vec::new();
+    let read = if is_stdin(path) {
+        std::io::stdin().lock().take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(MAX_INPUT_BYTES + 1).read_to_end(&mut bytes))
+    };
+    read.map_err(|e| fail(e.to_string()))?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        return Err(fail(format!("larger than the input cap of {} MiB", MAX_INPUT_BYTES >> 20)));
+    }
+    String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
+}
+
+/// Parses TOML into `T`, turning the (multi-line) TOML diagnostics into one line that
+/// names the line and quotes the text the error is about.
 pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str, origin: &str) -> Result<T, InputError> {
     toml::from_str(text).map_err(|e| {
-        let line = e.span().map(|s| text[..s.start.min(text.len())].lines().count().max(1));
-        let msg = e.message().replace('\n', " ");
-        let at = line.map(|l| format!(" (line {l})")).unwrap_or_default();
-        InputError::new("file", origin, format!("not a valid file{at}: {msg}"))
+        let span = e.span().map(|s| s.start.min(text.len())..s.end.min(text.len()));
+        let at = span.as_ref().map(|s| format!(" (line {})", text[..s.start].matches('\n').count() + 1)).unwrap_or_default();
+        let near = span
+            .and_then(|s| text.get(s))
+            .map(|t| t.trim())
+            .filter(|t| !t.is_empty())
+            .map(|t| format!(" at `{}`", crate::error::shorten(t)))
+            .unwrap_or_default();
+        let msg = e.message().trim().replace('\n', " ");
+        InputError::new("file", origin, format!("not a valid file{at}: {msg}{near}"))
     })
 }
 
-/// Creates the directory an output file given in `field` goes into.
+/// Creates the directory an output file given in `field` goes into, naming the part of
+/// the path that is in the way.
 pub fn ensure_parent(path: &Path, field: &str) -> Result<(), InputError> {
-    match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => {
-            std::fs::create_dir_all(dir).map_err(|e| InputError::new(field, path.display(), e.to_string()))
-        }
-        _ => Ok(()),
+    let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) else { return Ok(()) };
+    if let Some(file) = dir.ancestors().find(|a| !a.as_os_str().is_empty() && a.exists() && !a.is_dir()) {
+        return Err(InputError::new(field, path.display(), format!("{} is not a directory", file.display())));
     }
+    std::fs::create_dir_all(dir).map_err(|e| InputError::new(field, path.display(), format!("cannot create directory {}: {e}", dir.display())))
+}
+
+/// Checks, before any work, that an output file given in `field` can be written: creates
+/// its directory and opens it for writing (an existing file is left as it is until
+/// [`write_text`]).
+pub fn prepare_output(path: &Path, field: &str) -> Result<(), InputError> {
+    ensure_parent(path, field)?;
+    if path.is_dir() {
+        return Err(InputError::new(field, path.display(), "is a directory"));
+    }
+    std::fs::OpenOptions::new().append(true).create(true).open(path).map(drop).map_err(|e| InputError::new(field, path.display(), e.to_string()))
 }
 
 /// Writes `text` to the output file given in `field`, creating its directory.

@@ -9,6 +9,9 @@
 use crate::error::{positive, InputError};
 use serde::{Deserialize, Serialize};
 
+/// Most SMs a profile may have (the largest GPUs have about 150).
+pub const MAX_SMS: u64 = 256;
+
 /// A GPU's per-SM limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Platform {
@@ -116,6 +119,9 @@ impl Platform {
             if v == 0 {
                 return Err(InputError::new(field, 0, "must be positive"));
             }
+        }
+        if self.sms() > MAX_SMS {
+            return Err(InputError::new("gpu.max_threads", self.max_threads, format!("means {} SMs of gpu.sm_threads = {}; at most {MAX_SMS} SMs are supported", self.sms(), self.sm_threads)));
         }
         if !self.max_threads.is_multiple_of(self.sm_threads) {
             return Err(InputError::new("gpu.max_threads", self.max_threads, format!("must be a multiple of gpu.sm_threads = {}", self.sm_threads)));

@@ -39,31 +39,36 @@ pub fn longest_rollout(t: &Transitions, bound: &impl StateBound, rounds: usize, 
     longest_rollout_until(t, bound, rounds, seed, None)
 }
 
-/// [`longest_rollout`], starting no randomised round after `deadline` (the two
-/// deterministic rollouts always run, so there is always a schedule).
+/// [`longest_rollout`], with no randomised rollout running past `deadline` (one that
+/// would is abandoned). The laggard rollout always runs, so there is always a schedule;
+/// the leader rollout runs if there is time.
 pub fn longest_rollout_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, deadline: Option<Instant>) -> Trace {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut best = rollout(t, bound, Policy::Laggard, &mut rng);
-    let mut consider = |r: Trace| {
-        if r.cycles() > best.cycles() {
+    let mut best = rollout(t, bound, Policy::Laggard, &mut rng, None).expect("runs without a deadline");
+    let mut consider = |r: Option<Trace>| {
+        if let Some(r) = r.filter(|r| r.cycles() > best.cycles()) {
             best = r;
         }
     };
-    consider(rollout(t, bound, Policy::Leader, &mut rng));
+    consider(rollout(t, bound, Policy::Leader, &mut rng, deadline));
     for _ in 0..rounds {
         if deadline.is_some_and(|d| Instant::now() >= d) {
             break;
         }
-        consider(rollout(t, bound, Policy::Greedy, &mut rng));
-        consider(rollout(t, bound, Policy::Random, &mut rng));
+        consider(rollout(t, bound, Policy::Greedy, &mut rng, deadline));
+        consider(rollout(t, bound, Policy::Random, &mut rng, deadline));
     }
     best
 }
 
-fn rollout(t: &Transitions, bound: &impl StateBound, policy: Policy, rng: &mut SmallRng) -> Trace {
+/// One rollout, or `None` if `deadline` passes first.
+fn rollout(t: &Transitions, bound: &impl StateBound, policy: Policy, rng: &mut SmallRng, deadline: Option<Instant>) -> Option<Trace> {
     let (mut s, mut next, mut scratch) = (t.start(), Counts::default(), Scratch::default());
     let mut trace = Trace::default();
     while !s.is_finished() {
+        if trace.cycles() % 4096 == 4095 && deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
         match policy {
             Policy::Laggard | Policy::Leader => {
                 let moves = t.extreme(&s, matches!(policy, Policy::Laggard), &mut scratch, &mut next);
@@ -83,7 +88,7 @@ fn rollout(t: &Transitions, bound: &impl StateBound, policy: Policy, rng: &mut S
         }
         std::mem::swap(&mut s, &mut next);
     }
-    trace
+    Some(trace)
 }
 
 /// The choice whose successor has the largest upper bound (random tie-break).

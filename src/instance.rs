@@ -2,7 +2,7 @@
 //! or built directly. An [`Instance`] is always already transformed (sigma integral).
 
 use crate::error::InputError;
-use crate::files::{parse_toml, read_text};
+use crate::files::{origin, parse_toml, read_text};
 use crate::kernel::{Kernel, Unit};
 use crate::sm::{SigmaModel, SmCounts};
 use serde::{Deserialize, Serialize};
@@ -25,6 +25,10 @@ pub struct Instance {
     pub sigma_l: u32,
     /// `sigma_C` after the transformation.
     pub sigma_c: u32,
+    /// sigma_L as given: `n` for 1/n (each L became `n` L's), else 1.
+    pub copies_l: u32,
+    /// sigma_C as given: `n` for 1/n, else 1.
+    pub copies_c: u32,
 }
 
 /// The TOML layout of an instance file (see README): `kernel`, `warps`, and either an
@@ -73,6 +77,8 @@ impl Instance {
             warps: warps as u32,
             sigma_l: l.capacity,
             sigma_c: c.capacity,
+            copies_l: l.copies,
+            copies_c: c.copies,
         })
     }
 
@@ -95,9 +101,9 @@ impl Instance {
         Instance::from_file_data(&data)
     }
 
-    /// Reads and parses an instance file.
+    /// Reads and parses an instance file (`-`: standard input).
     pub fn from_path(path: &Path) -> Result<Instance, InputError> {
-        Instance::from_toml(&read_text(path)?, &path.display().to_string())
+        Instance::from_toml(&read_text(path)?, &origin(path))
     }
 
     /// `I`, instructions per warp (after the transformation).
@@ -116,6 +122,18 @@ impl Instance {
             Unit::L => self.sigma_l,
             Unit::C => self.sigma_c,
         }
+    }
+
+    /// The instance as the user gave it: `LCLCL, sigma_L = 1/2, sigma_C = 1, W = 420`.
+    pub fn given(&self) -> String {
+        let sigma = |cap: u32, copies: u32| if copies > 1 { format!("1/{copies}") } else { cap.to_string() };
+        format!(
+            "{}, sigma_L = {}, sigma_C = {}, W = {}",
+            self.source_kernel,
+            sigma(self.sigma_l, self.copies_l),
+            sigma(self.sigma_c, self.copies_c),
+            self.warps
+        )
     }
 
     /// The same kernel and SM (and provenance) with `warps` warps instead of `W`.

@@ -2,22 +2,32 @@
 //! prints; all the work is in the `gpu_makespan` library.
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use gpu_makespan::error::{positive, seconds, Error, InputError};
-use gpu_makespan::files::{ensure_parent, write_text};
+use gpu_makespan::files::{prepare_output, write_text};
 use gpu_makespan::ilp::ConstraintForm;
 use gpu_makespan::instance::{Instance, InstanceSource};
 use gpu_makespan::solve::{self, Horizon, Method, SolveOptions};
 use gpu_makespan::taskset;
 use gpu_makespan::wcet::WcetLimits;
 use gpu_makespan::{approx, convergence, json, plot, report, rta, search::SearchLimits};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+/// The version and the git revision the binary was built from.
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (git ", env!("MAKESPAN_GIT_REVISION"), ")");
+
+/// Most worker threads `--threads` accepts.
+const MAX_THREADS: i64 = 256;
+
 #[derive(Parser)]
-#[command(name = "makespan", version, about = "Worst-case makespan of GPU warps on one SM, proven bounds, and TX2 response-time analysis")]
+#[command(name = "makespan", version = VERSION, about = "Worst-case makespan of GPU warps on one SM, proven bounds, and TX2 response-time analysis")]
 struct Cli {
+    /// No progress bars and no notes on standard error (errors are still printed).
+    #[arg(long, short, global = true)]
+    quiet: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -50,13 +60,13 @@ enum Command {
         #[command(flatten)]
         instance: InstanceArgs,
         /// Largest y (1 <= x <= W).
-        #[arg(long, allow_negative_numbers = true)]
+        #[arg(long, allow_hyphen_values = true)]
         x: i64,
         #[command(flatten)]
         solver: SolverArgs,
-        /// Worker threads for the T^(y) (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        /// Worker threads for the T^(y) (default: all cores; at most 256).
+        #[arg(long, allow_hyphen_values = true)]
+        threads: Option<i64>,
         /// Print JSON instead of a table.
         #[arg(long)]
         json: bool,
@@ -66,29 +76,32 @@ enum Command {
         #[command(flatten)]
         instance: InstanceArgs,
         /// Largest x (1 <= x_max <= W).
-        #[arg(long, allow_negative_numbers = true)]
+        #[arg(long, allow_hyphen_values = true)]
         x_max: i64,
         #[command(flatten)]
         solver: SolverArgs,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        threads: Option<usize>,
+        /// Worker threads (default: all cores; at most 256).
+        #[arg(long, allow_hyphen_values = true)]
+        threads: Option<i64>,
         /// Write the rows as CSV.
         #[arg(long)]
         csv: Option<PathBuf>,
         /// Write the plot as SVG.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Plot the computation times on a logarithmic axis.
+        #[arg(long)]
+        log_time: bool,
     },
     /// ILP solve time of the short vs long constraint forms as W grows (paper Fig. 5).
     CompareConstraints {
         #[command(flatten)]
         instance: InstanceArgs,
         /// Largest W.
-        #[arg(long, allow_negative_numbers = true)]
+        #[arg(long, allow_hyphen_values = true)]
         warps_max: i64,
         /// Time limit per ILP solve in seconds.
-        #[arg(long, default_value_t = 60.0, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 60.0, allow_hyphen_values = true)]
         time_limit: f64,
         /// Write the rows as CSV.
         #[arg(long)]
@@ -96,14 +109,18 @@ enum Command {
         /// Write the plot as SVG.
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Plot the solve times on a logarithmic axis.
+        #[arg(long)]
+        log_time: bool,
     },
     /// Kernel-level response-time analysis of the Jetson TX2 GPU scheduler for a task set
     /// (TOML) or a cuda_scheduling_examiner config (JSON).
     Rta {
-        /// Task-set file (TOML; see instances/rta-*.toml) or examiner config (.json).
+        /// Task-set file (TOML; see instances/rta-*.toml) or examiner config (.json); `-` reads
+        /// standard input.
         file: PathBuf,
         /// Relative deadline in seconds for every kernel of an examiner config (which has none).
-        #[arg(long, allow_negative_numbers = true)]
+        #[arg(long, allow_hyphen_values = true)]
         deadline: Option<f64>,
         /// GPU profile file (a [gpu] table; see instances/gpu-tx2.toml). Default: the TX2.
         #[arg(long)]
@@ -115,30 +132,35 @@ enum Command {
         #[arg(long)]
         svg: Option<PathBuf>,
         /// Time limit per distinct kernel when C is computed from instructions.
-        #[arg(long, default_value_t = 10.0, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
         time_limit: f64,
         /// Search memory limit (stored states) when C is computed from instructions.
         #[arg(long, default_value_t = SearchLimits::default().max_states)]
         max_states: usize,
+    },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
     },
 }
 
 /// An instance: a file, or --kernel/--warps/--sigma-l/--sigma-c.
 #[derive(Args, Clone)]
 struct InstanceArgs {
-    /// Instance file (TOML); see instances/.
+    /// Instance file (TOML; see instances/); `-` reads standard input.
     file: Option<PathBuf>,
     /// Instruction string instead of a file (L = load/store, C = CUDA core).
     #[arg(long)]
     kernel: Option<String>,
     /// Number of warps W (with a file: overrides the file's `warps`).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     warps: Option<i64>,
     /// sigma_L, integer >= 1 (default 1; not with a file).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     sigma_l: Option<i64>,
     /// sigma_C, integer >= 1 (default 1; not with a file).
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     sigma_c: Option<i64>,
 }
 
@@ -155,7 +177,7 @@ struct SolverArgs {
     #[arg(long, default_value = "safe")]
     horizon: Horizon,
     /// Stop after this many seconds with the best proven bounds and status `time_limit`.
-    #[arg(long, allow_negative_numbers = true)]
+    #[arg(long, allow_hyphen_values = true)]
     time_limit: Option<f64>,
     /// Memory limit of the search in stored states (about 40 bytes each).
     #[arg(long, default_value_t = SearchLimits::default().max_states)]
@@ -202,73 +224,131 @@ impl SolverArgs {
     }
 }
 
-fn bar(len: u64, what: &str) -> indicatif::ProgressBar {
-    let pb = indicatif::ProgressBar::with_draw_target(Some(len), indicatif::ProgressDrawTarget::stderr());
-    pb.set_style(indicatif::ProgressStyle::with_template("{spinner} {pos}/{len} {msg} [{elapsed}]").expect("valid template"));
-    pb.set_message(what.to_string());
-    pb.enable_steady_tick(Duration::from_millis(200));
-    pb
+/// Progress on stderr (hidden with `--quiet`).
+struct Progress {
+    quiet: bool,
 }
 
-fn spinner(msg: &str) -> indicatif::ProgressBar {
-    let pb = indicatif::ProgressBar::new_spinner();
-    pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-    pb.set_message(msg.to_string());
-    pb.enable_steady_tick(Duration::from_millis(200));
-    pb
-}
-
-fn pool(threads: Option<usize>) -> Result<rayon::ThreadPool, InputError> {
-    if threads == Some(0) {
-        return Err(InputError::new("--threads", 0, "must be at least 1"));
+impl Progress {
+    fn bar(&self, len: u64, what: &str) -> indicatif::ProgressBar {
+        if self.quiet {
+            return indicatif::ProgressBar::hidden();
+        }
+        let pb = indicatif::ProgressBar::with_draw_target(Some(len), indicatif::ProgressDrawTarget::stderr());
+        pb.set_style(indicatif::ProgressStyle::with_template("{spinner} {pos}/{len} {msg} [{elapsed}]").expect("valid template"));
+        pb.set_message(what.to_string());
+        pb.enable_steady_tick(Duration::from_millis(200));
+        pb
     }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.unwrap_or(0))
-        .build()
-        .map_err(|e| InputError::new("--threads", threads.unwrap_or(0), e.to_string()))
+
+    fn spinner(&self, msg: &str) -> indicatif::ProgressBar {
+        if self.quiet {
+            return indicatif::ProgressBar::hidden();
+        }
+        let pb = indicatif::ProgressBar::new_spinner();
+        pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        pb.set_message(msg.to_string());
+        pb.enable_steady_tick(Duration::from_millis(200));
+        pb
+    }
+
+    /// A note for the user on stderr (not with `--quiet`).
+    fn note(&self, text: &str) {
+        if !self.quiet {
+            let _ = writeln!(std::io::stderr(), "{text}");
+        }
+    }
+}
+
+/// Why the program stops early.
+enum Failure {
+    /// A library error (exit 2 for input, 1 otherwise).
+    Lib(Error),
+    /// Standard output was closed (`| head`): stop quietly.
+    PipeClosed,
+    /// Standard output could not be written (e.g. a full disk).
+    Output(std::io::Error),
+}
+
+impl<E: Into<Error>> From<E> for Failure {
+    fn from(e: E) -> Self {
+        Failure::Lib(e.into())
+    }
+}
+
+/// Writes `text` to standard output; a closed pipe ends the program quietly.
+fn out(text: &str) -> Result<(), Failure> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(|e| match e.kind() {
+        std::io::ErrorKind::BrokenPipe => Failure::PipeClosed,
+        _ => Failure::Output(e),
+    })
+}
+
+fn pool(threads: Option<i64>) -> Result<rayon::ThreadPool, InputError> {
+    let n = match threads {
+        None => 0,
+        Some(t) if (1..=MAX_THREADS).contains(&t) => t as usize,
+        Some(t) => return Err(InputError::new("--threads", t, format!("must be from 1 to {MAX_THREADS}"))),
+    };
+    rayon::ThreadPoolBuilder::new().num_threads(n).build().map_err(|e| InputError::new("--threads", n, e.to_string()))
 }
 
 fn json<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_string_pretty(v).expect("serialisable")
+    serde_json::to_string_pretty(v).expect("serialisable") + "\n"
 }
 
-/// Writes an SVG with `draw`, creating its directory; errors name `--svg`.
+/// Checks every output path given before any work starts.
+fn prepare(outputs: &[(&Option<PathBuf>, &str)]) -> Result<(), InputError> {
+    for (path, field) in outputs {
+        if let Some(p) = path {
+            prepare_output(p, field)?;
+        }
+    }
+    Ok(())
+}
+
+/// Draws an SVG with `draw` into a prepared path; errors name `--svg`.
 fn svg(path: Option<&Path>, draw: impl FnOnce(&Path) -> Result<(), String>) -> Result<(), InputError> {
     match path {
-        Some(p) => {
-            ensure_parent(p, "--svg")?;
-            draw(p).map_err(|e| InputError::new("--svg", p.display(), e))
-        }
+        Some(p) => draw(p).map_err(|e| InputError::new("--svg", p.display(), e)),
         None => Ok(()),
     }
 }
 
-fn run(cli: Cli) -> Result<(), Error> {
+fn run(cli: Cli) -> Result<(), Failure> {
+    let progress = Progress { quiet: cli.quiet };
     match cli.command {
         Command::Bound { instance, json: as_json } => {
             let inst = instance.load()?;
             if as_json {
-                println!("{}", json(&gpu_makespan::bounds::BoundsReport::of(&inst)));
+                out(&json(&gpu_makespan::bounds::BoundsReport::of(&inst)))?;
             } else {
-                print!("{}", report::bounds_table(&inst));
+                out(&report::bounds_table(&inst))?;
             }
         }
         Command::Solve { instance, solver, schedule, json: as_json } => {
             let inst = instance.load()?;
             let opts = solver.options()?;
-            if !opts.method.uses_ilp() && opts.horizon != Horizon::Safe {
-                eprintln!("note: --horizon applies to the ILP only; the search is never truncated");
+            if schedule {
+                report::check_schedule_size(&inst, gpu_makespan::bounds::lower_bound(&inst), as_json)?;
             }
-            let pb = spinner(&format!("solving with {:?}", opts.method).to_lowercase());
+            if !opts.method.uses_ilp() && opts.horizon != Horizon::Safe {
+                progress.note("note: --horizon applies to the ILP only; the search is never truncated");
+            }
+            let pb = progress.spinner(&format!("solving with {:?}", opts.method).to_lowercase());
             let result = solve::solve(&inst, &opts);
             pb.finish_and_clear();
             let sol = result?;
+            if schedule {
+                report::check_schedule_size(&inst, sol.outcome.lower_bound(), as_json)?;
+            }
             if as_json {
-                println!("{}", json(&json::solution(&inst, &sol, schedule)));
+                out(&json(&json::solution(&inst, &sol, schedule)))?;
             } else {
-                print!("{}", report::solution_table(&inst, &sol));
+                out(&report::solution_table(&inst, &sol))?;
                 if schedule {
-                    print!("{}", report::schedule_chart(&inst, &sol));
+                    out(&report::schedule_chart(&inst, &sol))?;
                 }
             }
         }
@@ -276,56 +356,72 @@ fn run(cli: Cli) -> Result<(), Error> {
             let inst = instance.load()?;
             let x = approx::check_x(&inst, x, "--x")?;
             let opts = solver.options_with_default_limit()?;
-            let pb = bar(x as u64, "T^(y)");
-            let a = pool(threads)?.install(|| approx::approx(&inst, x, &opts, &|| pb.inc(1)));
+            let pool = pool(threads)?;
+            let pb = progress.bar(x as u64, "T^(y)");
+            let a = pool.install(|| approx::approx(&inst, x, &opts, &|| pb.inc(1)));
             pb.finish_and_clear();
             let a = a?;
             if as_json {
-                println!("{}", json(&a));
+                out(&json(&a))?;
             } else {
-                print!("{}", report::approx_table(&inst, &a));
+                out(&report::approx_table(&inst, &a))?;
             }
         }
-        Command::Converge { instance, x_max, solver, threads, csv, svg: svg_path } => {
+        Command::Converge { instance, x_max, solver, threads, csv, svg: svg_path, log_time } => {
+            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
             let inst = instance.load()?;
             let x_max = approx::check_x(&inst, x_max, "--x-max")?;
             let opts = solver.options_with_default_limit()?;
-            let pb = bar(x_max as u64, "T^(x)");
-            let rows = pool(threads)?.install(|| convergence::converge(&inst, x_max, &opts, &|| pb.inc(1)));
+            let pool = pool(threads)?;
+            let pb = progress.bar(x_max as u64, "T^(x)");
+            let run = pool.install(|| convergence::converge(&inst, x_max, &opts, &|| pb.inc(1)));
             pb.finish_and_clear();
-            let rows = rows?;
-            let text = convergence::converge_csv(&inst, &rows);
+            let run = run?;
+            let text = convergence::converge_csv(&inst, &run.rows);
             csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
-            svg(svg_path.as_deref(), |p| plot::convergence(p, &inst, &rows))?;
-            print!("{text}");
-            eprintln!("estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}", gpu_makespan::bounds::safe_horizon(&inst));
+            svg(svg_path.as_deref(), |p| plot::convergence(p, &inst, &run, log_time))?;
+            out(&text)?;
+            progress.note(&format!("estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}", gpu_makespan::bounds::safe_horizon(&inst)));
         }
-        Command::CompareConstraints { instance, warps_max, time_limit, csv, svg: svg_path } => {
+        Command::CompareConstraints { instance, warps_max, time_limit, csv, svg: svg_path, log_time } => {
+            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
             let inst = instance.load()?;
             let warps_max = u32::try_from(positive(warps_max, "--warps-max")?)
-                .map_err(|_| InputError::new("--warps-max", warps_max, "too large"))?;
+                .ok()
+                .filter(|&w| w as i64 <= gpu_makespan::instance::MAX_WARPS)
+                .ok_or_else(|| InputError::new("--warps-max", warps_max, format!("must be from 1 to {}", gpu_makespan::instance::MAX_WARPS)))?;
             let opts = SolveOptions { time_limit: Some(seconds(time_limit, "--time-limit")?), ..SolveOptions::default() };
-            let pb = bar(warps_max as u64, "W");
+            let pb = progress.bar(warps_max as u64, "W");
             let rows = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
             pb.finish_and_clear();
             let rows = rows?;
             let text = convergence::forms_csv(&rows);
             csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
-            svg(svg_path.as_deref(), |p| plot::constraint_forms(p, &inst, &rows))?;
-            print!("{text}");
+            svg(svg_path.as_deref(), |p| plot::constraint_forms(p, &inst, &rows, log_time))?;
+            out(&text)?;
         }
         Command::Rta { file, deadline, gpu, json: as_json, svg: svg_path, time_limit, max_states } => {
+            prepare(&[(&svg_path, "--svg")])?;
             let limits = WcetLimits { time_limit: seconds(time_limit, "--time-limit")?, max_states };
-            let pb = spinner("computing per-block WCETs and the schedule");
-            let rep = taskset::load(&file, gpu.as_deref(), deadline, limits).and_then(|w| rta::analyse(&w));
+            let pb = progress.spinner("computing per-block WCETs and the schedule");
+            let w = taskset::load(&file, gpu.as_deref(), deadline, limits);
             pb.finish_and_clear();
-            let rep = rep?;
+            let w = w?;
+            if svg_path.is_some() {
+                plot::check_timeline(&w)?;
+            }
+            let rep = rta::analyse(&w, svg_path.is_some())?;
             svg(svg_path.as_deref(), |p| plot::rta_timeline(p, &rep))?;
             if as_json {
-                println!("{}", json(&rep));
+                out(&json(&rep))?;
             } else {
-                print!("{}", report::rta_table(&rep));
+                out(&report::rta_table(&rep))?;
             }
+        }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "makespan", &mut script);
+            out(&String::from_utf8_lossy(&script))?;
         }
     }
     Ok(())
@@ -342,7 +438,7 @@ fn one_line(text: &str) -> String {
     if kept.is_empty() {
         "error: bad arguments".into()
     } else {
-        kept.join(" ")
+        gpu_makespan::error::shorten_line(&kept.join(" "))
     }
 }
 
@@ -355,15 +451,19 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            eprintln!("{}", one_line(&e.render().to_string()));
+            let _ = writeln!(std::io::stderr(), "{}", one_line(&e.render().to_string()));
             return ExitCode::from(2);
         }
     };
-    match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::from(if e.is_input() { 2 } else { 1 })
-        }
-    }
+    let failure = match run(cli) {
+        Ok(()) | Err(Failure::PipeClosed) => return ExitCode::SUCCESS,
+        Err(f) => f,
+    };
+    let (message, code) = match failure {
+        Failure::Lib(e) => (format!("error: {e}"), if e.is_input() { 2 } else { 1 }),
+        Failure::Output(e) => (format!("error: cannot write standard output: {e}"), 2),
+        Failure::PipeClosed => unreachable!("handled above"),
+    };
+    let _ = writeln!(std::io::stderr(), "{message}");
+    ExitCode::from(code)
 }

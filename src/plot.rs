@@ -27,6 +27,24 @@ fn colour(i: usize) -> RGBColor {
     RGBColor(r, g, b)
 }
 
+/// Most blocks a timeline SVG draws (each is two SVG elements).
+pub const MAX_SVG_BLOCKS: u64 = 100_000;
+/// Most kernels a timeline SVG draws.
+pub const MAX_SVG_KERNELS: usize = 1_000;
+
+/// Refuses, before any work, a timeline that would be too large to draw or to open.
+pub fn check_timeline(w: &crate::rta::Workload) -> Result<(), crate::error::InputError> {
+    let blocks: u64 = w.tasks.iter().map(|t| t.blocks).fold(0, u64::saturating_add);
+    if w.tasks.len() > MAX_SVG_KERNELS || blocks > MAX_SVG_BLOCKS {
+        return Err(crate::error::InputError::new(
+            "--svg",
+            format!("{} kernels, {blocks} blocks", w.tasks.len()),
+            format!("a timeline draws at most {MAX_SVG_KERNELS} kernels and {MAX_SVG_BLOCKS} blocks; leave out --svg"),
+        ));
+    }
+    Ok(())
+}
+
 /// Legend entries that fit beside a timeline of `height` pixels.
 const LEGEND_ROW: u32 = 18;
 
@@ -103,79 +121,170 @@ fn io_err(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> String + '_ {
     move |e| format!("cannot write {}: {e}", path.display())
 }
 
-/// Figs. 6-7 for `inst`: `T^(W,x)` and `T_approx(x)` against `x`, the pessimistic bound
-/// and the safe horizon dashed (top); seconds to compute `T^(x)` (bottom).
-pub fn convergence(path: &Path, inst: &Instance, rows: &[crate::convergence::ConvergeRow]) -> Result<(), String> {
-    let err = io_err(path);
-    let title = &format!("convergence: {}, W = {}, sigma_L = {}, sigma_C = {}", inst.kernel, inst.warps, inst.sigma_l, inst.sigma_c);
-    let (pessimistic, safe) = (bounds::pessimistic(inst), bounds::safe_horizon(inst));
-    let root = SVGBackend::new(path, (900, 800)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let (top, bottom) = root.split_vertically(520);
-    let x_max = rows.len().max(1) as u32;
-    let y_hi = rows.iter().map(|r| r.scaled).chain([pessimistic, safe]).max().unwrap_or(1) as f64 * 1.05;
-    let y_lo = rows.iter().map(|r| r.estimate).min().unwrap_or(0) as f64 * 0.95;
-    let mut c = ChartBuilder::on(&top)
-        .caption(title, ("sans-serif", 18))
-        .margin(10)
-        .x_label_area_size(30)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0.5..x_max as f64 + 0.5, y_lo..y_hi)
-        .map_err(|e| err(&e))?;
-    c.configure_mesh().x_desc("x").y_desc("cycles").draw().map_err(|e| err(&e))?;
-    let pts = |f: fn(&crate::convergence::ConvergeRow) -> u64| rows.iter().map(move |r| (r.x as f64, f(r) as f64)).collect::<Vec<_>>();
-    c.draw_series(LineSeries::new(pts(|r| r.scaled), PALETTE[0].stroke_width(2)))
-        .map_err(|e| err(&e))?
-        .label("T^(W,x) = ceil(W/x) T^(x)")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], PALETTE[0]));
-    c.draw_series(LineSeries::new(pts(|r| r.estimate), PALETTE[1].stroke_width(3)))
-        .map_err(|e| err(&e))?
-        .label("T_approx(x) (estimate, not a bound)")
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], PALETTE[1]));
-    for (v, color, label) in [(pessimistic, PALETTE[3], "pessimistic, eq. 5"), (safe, PALETTE[2], "safe horizon (proven)")] {
-        c.draw_series(DashedLineSeries::new(vec![(0.5, v as f64), (x_max as f64 + 0.5, v as f64)], 8, 5, color.stroke_width(2)))
-            .map_err(|e| err(&e))?
-            .label(label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+/// How a legend entry is drawn.
+#[derive(Clone, Copy)]
+enum Swatch {
+    /// A solid line with a filled marker.
+    Line,
+    /// A dashed line.
+    Dashed,
+    /// A hollow marker (points not proven within the time limit).
+    Hollow,
+}
+
+/// A legend in its own column (so it covers no data): one row per entry.
+fn legend_column<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, entries: &[(String, RGBColor, Swatch)]) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let style = ("sans-serif", 13).into_font();
+    for (i, (label, c, swatch)) in entries.iter().enumerate() {
+        let y = 50 + 22 * i as i32;
+        match swatch {
+            Swatch::Line => {
+                area.draw(&PathElement::new(vec![(8, y), (40, y)], c.stroke_width(2)))?;
+                area.draw(&Circle::new((24, y), 4, c.filled()))?;
+            }
+            Swatch::Dashed => {
+                for x in [8, 20, 32] {
+                    area.draw(&PathElement::new(vec![(x, y), (x + 7, y)], c.stroke_width(2)))?;
+                }
+            }
+            Swatch::Hollow => area.draw(&Circle::new((24, y), 4, c.stroke_width(2)))?,
+        }
+        area.draw(&Text::new(label.clone(), (48, y - 7), style.clone()))?;
     }
-    c.configure_series_labels().position(SeriesLabelPosition::UpperRight).background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
-    let t_hi = rows.iter().map(|r| r.seconds).fold(1e-6, f64::max) * 1.1;
-    let mut b = ChartBuilder::on(&bottom)
+    Ok(())
+}
+
+/// `x` axis labels: integers only.
+fn integer_label(v: &f64) -> String {
+    if v.fract().abs() < 1e-9 {
+        format!("{}", *v as i64)
+    } else {
+        String::new()
+    }
+}
+
+/// Draws `points` as a line with markers: filled where `exact`, hollow where not.
+fn marked_series<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<ValueType = f64>>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    points: &[(f64, f64, bool)],
+    c: RGBColor,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    chart.draw_series(LineSeries::new(points.iter().map(|&(x, y, _)| (x, y)), c.stroke_width(2)))?;
+    chart.draw_series(points.iter().map(|&(x, y, exact)| Circle::new((x, y), 4, if exact { c.filled() } else { c.stroke_width(2) })))?;
+    Ok(())
+}
+
+/// Figs. 6-7 for `inst`: `T^(W,x)` and `T_approx(x)` against `x` with point markers
+/// (hollow where `T^(x)` was not proven within the time limit), the pessimistic bound,
+/// the safe horizon and (when known) the exact `T^(W)` as horizontal lines (top);
+/// seconds to compute `T^(x)`, optionally on a log axis (bottom). The legend has its own
+/// column; the title gives the instance as the user gave it.
+pub fn convergence(path: &Path, inst: &Instance, run: &crate::convergence::ConvergeRun, log_time: bool) -> Result<(), String> {
+    let err = io_err(path);
+    let rows = &run.rows;
+    let (pessimistic, safe) = (bounds::pessimistic(inst), bounds::safe_horizon(inst));
+    let root = SVGBackend::new(path, (1150, 800)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (plots, side) = root.split_horizontally(850);
+    let (top, bottom) = plots.split_vertically(520);
+    let x_max = rows.len().max(1) as f64;
+    let values = rows.iter().flat_map(|r| [r.scaled, r.estimate]).chain([pessimistic, safe]).chain(run.exact_makespan);
+    let (lo, hi) = values.fold((u64::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let pad = ((hi - lo.min(hi)) as f64 * 0.05).max(1.0);
+    let mut c = ChartBuilder::on(&top)
+        .caption(format!("convergence: {}", inst.given()), ("sans-serif", 18))
         .margin(10)
         .x_label_area_size(30)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0.5..x_max as f64 + 0.5, 0.0..t_hi)
+        .y_label_area_size(70)
+        .build_cartesian_2d(0.5..x_max + 0.5, (lo as f64 - pad)..(hi as f64 + pad))
         .map_err(|e| err(&e))?;
-    b.configure_mesh().x_desc("x").y_desc("seconds for T^(x)").draw().map_err(|e| err(&e))?;
-    b.draw_series(LineSeries::new(rows.iter().map(|r| (r.x as f64, r.seconds)), PALETTE[4].stroke_width(2))).map_err(|e| err(&e))?;
+    c.configure_mesh().x_desc("x").y_desc("cycles").x_label_formatter(&integer_label).y_label_formatter(&integer_label).draw().map_err(|e| err(&e))?;
+    let pts = |f: fn(&crate::convergence::ConvergeRow) -> u64| rows.iter().map(|r| (r.x as f64, f(r) as f64, r.exact)).collect::<Vec<_>>();
+    marked_series(&mut c, &pts(|r| r.scaled), PALETTE[0]).map_err(|e| err(&e))?;
+    marked_series(&mut c, &pts(|r| r.estimate), PALETTE[1]).map_err(|e| err(&e))?;
+    let mut lines = vec![(pessimistic, PALETTE[3], "pessimistic, eq. 5".to_string()), (safe, PALETTE[2], "safe horizon (proven)".to_string())];
+    if let Some(t) = run.exact_makespan {
+        lines.push((t, RGBColor(0, 0, 0), format!("T^(W) = {t} (exact)")));
+    }
+    for (v, color, _) in &lines {
+        c.draw_series(DashedLineSeries::new(vec![(0.5, *v as f64), (x_max + 0.5, *v as f64)], 8, 5, color.stroke_width(2))).map_err(|e| err(&e))?;
+    }
+    let mut b = time_chart(&bottom, x_max, rows.iter().map(|r| r.seconds), log_time, ("x", "seconds for T^(x)")).map_err(|e| err(&e))?;
+    let secs: Vec<(f64, f64, bool)> = rows.iter().map(|r| (r.x as f64, time_value(r.seconds, log_time), r.exact)).collect();
+    marked_series(&mut b, &secs, PALETTE[4]).map_err(|e| err(&e))?;
+    let mut entries = vec![
+        ("T^(W,x) = ceil(W/x) T^(x)".to_string(), PALETTE[0], Swatch::Line),
+        ("T_approx(x): estimate, not a bound".to_string(), PALETTE[1], Swatch::Line),
+    ];
+    entries.extend(lines.into_iter().map(|(_, c, l)| (l, c, Swatch::Dashed)));
+    entries.push(("seconds for T^(x) (bottom)".to_string(), PALETTE[4], Swatch::Line));
+    if rows.iter().any(|r| !r.exact) {
+        entries.push(("hollow: T^(x) not proven in time".to_string(), RGBColor(90, 90, 90), Swatch::Hollow));
+    }
+    legend_column(&side, &entries).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
 }
 
-/// Fig. 5: ILP seconds of the short and long constraint forms against `W`, for `inst`'s kernel.
-pub fn constraint_forms(path: &Path, inst: &Instance, rows: &[crate::convergence::FormRow]) -> Result<(), String> {
-    let err = io_err(path);
-    let title = &format!("ILP time, short vs long constraints: {}, sigma_L = {}, sigma_C = {}", inst.kernel, inst.sigma_l, inst.sigma_c);
-    let root = SVGBackend::new(path, (900, 500)).into_drawing_area();
-    root.fill(&WHITE).map_err(|e| err(&e))?;
-    let w_max = rows.len().max(1) as f64;
-    let t_hi = rows.iter().flat_map(|r| [r.short_seconds, r.long_seconds]).fold(1e-6, f64::max) * 1.1;
-    let mut c = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 18))
-        .margin(10)
-        .x_label_area_size(30)
-        .y_label_area_size(60)
-        .build_cartesian_2d(0.5..w_max + 0.5, 0.0..t_hi)
-        .map_err(|e| err(&e))?;
-    c.configure_mesh().x_desc("W (warps)").y_desc("ILP seconds").draw().map_err(|e| err(&e))?;
-    for (color, label, f) in [
-        (PALETTE[0], "short constraints (34, 37)", (|r: &crate::convergence::FormRow| r.short_seconds) as fn(&_) -> f64),
-        (PALETTE[1], "long constraints (33, 36)", |r| r.long_seconds),
-    ] {
-        c.draw_series(LineSeries::new(rows.iter().map(|r| (r.warps as f64, f(r))), color.stroke_width(2)))
-            .map_err(|e| err(&e))?
-            .label(label)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], color));
+/// A chart of seconds against an integer axis `1..=x_max`. With `log_time` the values
+/// are drawn as `log10(seconds)` and the axis labelled in seconds, so one chart type
+/// serves both scales; use [`time_value`] for the points.
+fn time_chart<'a, 'b>(
+    area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+    x_max: f64,
+    seconds: impl Iterator<Item = f64>,
+    log_time: bool,
+    (x_label, label): (&str, &str),
+) -> Result<ChartContext<'a, SVGBackend<'b>, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>, DrawingAreaErrorKind<std::io::Error>> {
+    let values: Vec<f64> = seconds.map(|s| time_value(s, log_time)).collect();
+    let (lo, hi) = values.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = if values.is_empty() { (0.0, 1.0) } else { (lo, hi) };
+    let pad = ((hi - lo) * 0.1).max(if log_time { 0.2 } else { 1e-3 });
+    let lo = if log_time { lo - pad } else { 0.0 };
+    let mut b = ChartBuilder::on(area).margin(10).x_label_area_size(30).y_label_area_size(70).build_cartesian_2d(0.5..x_max + 0.5, lo..hi + pad)?;
+    let seconds_label = |v: &f64| {
+        let s = if log_time { 10f64.powf(*v) } else { *v };
+        format!("{}", (s * 1e4).round() / 1e4)
+    };
+    b.configure_mesh()
+        .x_desc(x_label)
+        .y_desc(if log_time { format!("{label} (log scale)") } else { label.to_string() })
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&seconds_label)
+        .draw()?;
+    Ok(b)
+}
+
+/// A time as drawn by [`time_chart`].
+fn time_value(seconds: f64, log_time: bool) -> f64 {
+    if log_time {
+        seconds.max(1e-6).log10()
+    } else {
+        seconds
     }
-    c.configure_series_labels().position(SeriesLabelPosition::UpperLeft).background_style(WHITE.mix(0.8)).border_style(BLACK).draw().map_err(|e| err(&e))?;
+}
+
+/// Fig. 5: ILP seconds of the short and long constraint forms against `W` for `inst`'s
+/// kernel, with point markers (hollow where the solve hit its time limit), optionally on a
+/// log axis; the legend has its own column.
+pub fn constraint_forms(path: &Path, inst: &Instance, rows: &[crate::convergence::FormRow], log_time: bool) -> Result<(), String> {
+    let err = io_err(path);
+    let root = SVGBackend::new(path, (1150, 500)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (plot, side) = root.split_horizontally(850);
+    let (title, body) = plot.split_vertically(40);
+    let given = inst.given();
+    let kernel = given.rsplit_once(", W =").map_or(given.as_str(), |(k, _)| k);
+    title.draw(&Text::new(format!("ILP time, short vs long constraints: {kernel}"), (80, 12), ("sans-serif", 18).into_font())).map_err(|e| err(&e))?;
+    let w_max = rows.len().max(1) as f64;
+    let mut c = time_chart(&body, w_max, rows.iter().flat_map(|r| [r.short_seconds, r.long_seconds]), log_time, ("W (warps)", "ILP seconds")).map_err(|e| err(&e))?;
+    let short: Vec<(f64, f64, bool)> = rows.iter().map(|r| (r.warps as f64, time_value(r.short_seconds, log_time), r.short_optimal)).collect();
+    let long: Vec<(f64, f64, bool)> = rows.iter().map(|r| (r.warps as f64, time_value(r.long_seconds, log_time), r.long_optimal)).collect();
+    marked_series(&mut c, &short, PALETTE[0]).map_err(|e| err(&e))?;
+    marked_series(&mut c, &long, PALETTE[1]).map_err(|e| err(&e))?;
+    let mut entries = vec![("short constraints (34, 37)".to_string(), PALETTE[0], Swatch::Line), ("long constraints (33, 36)".to_string(), PALETTE[1], Swatch::Line)];
+    if rows.iter().any(|r| !r.short_optimal || !r.long_optimal) {
+        entries.push(("hollow: time limit reached".to_string(), RGBColor(90, 90, 90), Swatch::Hollow));
+    }
+    legend_column(&side, &entries).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
 }

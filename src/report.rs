@@ -65,6 +65,7 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
     let status = match sol.status() {
         Status::Optimal => "optimal",
         Status::TimeLimit => "time_limit",
+        Status::MaxStates => "max_states",
         Status::LowerBound => "lower_bound",
     };
     let _ = writeln!(s, "status       {status}{}", o.stop().stopped_by().map(|b| format!(" (stopped by {b})")).unwrap_or_default());
@@ -85,6 +86,31 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
         let _ = writeln!(s, "note: {n}");
     }
     s
+}
+
+/// Most cells (warps x cycles) of a printed schedule chart.
+pub const MAX_CHART_CELLS: u64 = 10_000_000;
+/// Most issued instructions (warps x instructions) in a `--json` schedule.
+pub const MAX_JSON_ISSUES: u64 = 1_000_000;
+
+/// Refuses a schedule output that would be too large: the chart has `W x T` cells (`T`
+/// at least `cycles`), the JSON array `W x I` entries. Called before solving with the
+/// closed-form lower bound, and after with the makespan.
+pub fn check_schedule_size(inst: &Instance, cycles: u64, json: bool) -> Result<(), crate::error::InputError> {
+    let w = inst.warps as u64;
+    let (size, cap, what) = if json {
+        (w.saturating_mul(inst.len() as u64), MAX_JSON_ISSUES, "issued instructions")
+    } else {
+        (w.saturating_mul(cycles), MAX_CHART_CELLS, "chart cells (warps x cycles)")
+    };
+    if size > cap {
+        return Err(crate::error::InputError::new(
+            "--schedule",
+            format!("{size} {what}"),
+            format!("more than the cap of {cap}; leave out --schedule (the schedule is still checked)"),
+        ));
+    }
+    Ok(())
 }
 
 /// The checked worst-case schedule as a cycle-by-warp chart, with its heading.

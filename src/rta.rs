@@ -163,10 +163,11 @@ pub fn list_schedule(tasks: &[Task], g_max: u64) -> Vec<Ticks> {
 /// starts at the first time, not before its kernel's release nor before the previous
 /// block's start, when fewer than `slots[k]` earlier blocks are still running. With
 /// every threshold `g` this is the FIFO schedule of `g` identical slots (the plain
-/// simulation of Algorithm 2's model). Returns `f_i` per task and the timeline (each
-/// block in the lowest free lane).
-pub fn simulate_slots(tasks: &[Task], slots: &[u64]) -> (Vec<Ticks>, Vec<BlockRun>) {
-    let mut lanes = vec![0; slots.iter().copied().max().unwrap_or(1) as usize];
+/// simulation of Algorithm 2's model). Returns `f_i` per task and, with `timeline`, the
+/// blocks (each in the lane that freed earliest).
+pub fn simulate_slots(tasks: &[Task], slots: &[u64], timeline: bool) -> (Vec<Ticks>, Vec<BlockRun>) {
+    let n_lanes = slots.iter().copied().max().unwrap_or(1) as usize;
+    let mut lanes: BinaryHeap<Reverse<(Ticks, usize)>> = if timeline { (0..n_lanes).map(|l| Reverse((0, l))).collect() } else { BinaryHeap::new() };
     let mut ends: BinaryHeap<Reverse<Ticks>> = BinaryHeap::new();
     let (mut runs, mut out, mut last) = (Vec::new(), Vec::with_capacity(tasks.len()), 0);
     let drop_until = |t: Ticks, ends: &mut BinaryHeap<Reverse<Ticks>>| {
@@ -184,13 +185,16 @@ pub fn simulate_slots(tasks: &[Task], slots: &[u64]) -> (Vec<Ticks>, Vec<BlockRu
                 t = t.max(e);
                 drop_until(t, &mut ends);
             }
-            let lane = lanes.iter().position(|&free| free <= t).expect("fewer running blocks than lanes");
             let end = t + k.wcet;
-            lanes[lane] = end;
             ends.push(Reverse(end));
             last = t;
             finish = finish.max(end);
-            runs.push(BlockRun { kernel: ki, slot: lane, start: t, end });
+            if timeline {
+                let Reverse((free, lane)) = lanes.pop().expect("one lane per slot");
+                debug_assert!(free <= t, "fewer running blocks than lanes");
+                lanes.push(Reverse((end, lane)));
+                runs.push(BlockRun { kernel: ki, slot: lane, start: t, end });
+            }
         }
         out.push(finish);
     }
@@ -225,17 +229,17 @@ pub fn slot_thresholds(demands: &[Demand], platform: &Platform) -> Vec<u64> {
 /// kernel's next block goes, as soon as possible and not before its release or the
 /// previous dispatch, to an SM with room for it; `choose` picks among the SMs with room
 /// (their indices, increasing); `duration(kernel, block)` is the block's time (at most
-/// `C`). Returns `f_i` per task and the timeline (`slot` = SM).
+/// `C`). Returns `f_i` per task.
 pub fn simulate_sms(
     tasks: &[Task],
     demands: &[Demand],
     platform: &Platform,
     duration: &mut dyn FnMut(usize, u64) -> Ticks,
     choose: &mut dyn FnMut(&[usize], &[Capacity]) -> usize,
-) -> (Vec<Ticks>, Vec<BlockRun>) {
+) -> Vec<Ticks> {
     let mut free = vec![platform.capacity(); platform.sms() as usize];
     let mut running: BinaryHeap<Reverse<(Ticks, usize, usize)>> = BinaryHeap::new();
-    let (mut t, mut out, mut runs, mut room) = (0, Vec::with_capacity(tasks.len()), Vec::new(), Vec::new());
+    let (mut t, mut out, mut room) = (0, Vec::with_capacity(tasks.len()), Vec::new());
     let complete = |until: Ticks, running: &mut BinaryHeap<Reverse<(Ticks, usize, usize)>>, free: &mut [Capacity]| {
         while let Some(&Reverse((end, sm, k))) = running.peek() {
             if end > until {
@@ -265,11 +269,10 @@ pub fn simulate_sms(
             let end = t + duration(ki, b);
             running.push(Reverse((end, sm, ki)));
             finish = finish.max(end);
-            runs.push(BlockRun { kernel: ki, slot: sm, start: t, end });
         }
         out.push(finish);
     }
-    (out, runs)
+    out
 }
 
 /// The nominal SM choice: the SM with the most free threads, the lowest index on ties.
@@ -370,7 +373,7 @@ pub struct RtaReport {
     pub bound: Bound,
     /// What the analysis assumes.
     pub assumptions: Vec<String>,
-    /// The list schedule's block timeline (not serialised).
+    /// The list schedule's block timeline, when asked for (not serialised).
     #[serde(skip)]
     pub runs: Vec<BlockRun>,
     /// Ticks per unit (not serialised).
@@ -378,12 +381,25 @@ pub struct RtaReport {
     pub scale: Scale,
 }
 
+/// Most blocks of all kernels together that one analysis takes (time and memory grow
+/// with them).
+pub const MAX_TOTAL_BLOCKS: u64 = 10_000_000;
+
 /// Every block's demand, checked against the platform (errors name `kernels[i]` in the
-/// input's order).
+/// input's order), and the size caps.
 pub fn demands(w: &Workload) -> Result<Vec<Demand>, InputError> {
     w.platform.check()?;
     if w.tasks.is_empty() {
         return Err(InputError::new("kernels", "[]", "the task set has no kernels"));
+    }
+    let total = w.tasks.iter().try_fold(0u64, |sum, t| sum.checked_add(t.blocks).filter(|&s| s <= MAX_TOTAL_BLOCKS));
+    if total.is_none() {
+        let i = w.tasks.iter().scan(0u64, |sum, t| { *sum = sum.saturating_add(t.blocks); Some(*sum) }).position(|s| s > MAX_TOTAL_BLOCKS).unwrap_or(0);
+        return Err(InputError::new(
+            format!("kernels[{i}].blocks"),
+            w.tasks[i].blocks,
+            format!("the kernels have more than {MAX_TOTAL_BLOCKS} blocks in all, the cap of one analysis"),
+        ));
     }
     w.tasks
         .iter()
@@ -407,19 +423,20 @@ pub fn demands(w: &Workload) -> Result<Vec<Demand>, InputError> {
 /// Analyses `w`: tasks in launch order ([`launch_order`]), the list schedule with the
 /// slot thresholds (reported; with one demand Algorithm 2 must agree), and the per-SM
 /// simulation (must agree with one demand, must not exceed it with mixed demands).
-pub fn analyse(w: &Workload) -> Result<RtaReport, Error> {
+/// With `timeline`, the report keeps every block's run (for [`crate::plot`]).
+pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
     let given_demands = demands(w)?;
     let order = launch_order(&w.tasks);
     let tasks: Vec<Task> = order.iter().map(|&i| w.tasks[i].clone()).collect();
     let demands: Vec<Demand> = order.iter().map(|&i| given_demands[i]).collect();
     let uniform = demands.iter().all(|d| *d == demands[0]);
     let slots = slot_thresholds(&demands, &w.platform);
-    let (finishes, runs) = simulate_slots(&tasks, &slots);
+    let (finishes, runs) = simulate_slots(&tasks, &slots, timeline);
     let g = slots.iter().copied().min().unwrap_or(1);
     if uniform && list_schedule(&tasks, g) != finishes {
         return Err(Inconsistency::Disagreement("Algorithm 2 and the slot simulation differ".into()).into());
     }
-    let (simulated, _) = simulate_sms(&tasks, &demands, &w.platform, &mut |k, _| tasks[k].wcet, &mut most_free_threads);
+    let simulated = simulate_sms(&tasks, &demands, &w.platform, &mut |k, _| tasks[k].wcet, &mut most_free_threads);
     let bound = if uniform { Bound::ExactMonotone } else { Bound::Envelope };
     check_simulation(&tasks, &finishes, &simulated, bound)?;
     let kernels: Vec<KernelRow> =
@@ -521,6 +538,10 @@ fn assumptions(order: &[usize], tasks: &[Task], w: &Workload, demands: &[Demand]
 mod tests {
     use super::*;
 
+    fn analyse_all(w: &Workload) -> Result<RtaReport, Error> {
+        analyse(w, true)
+    }
+
     fn workload(tasks: Vec<Task>, decimals: u32) -> Workload {
         Workload { tasks, platform: Platform::TX2, scale: Scale { decimals }, unit: "s".into() }
     }
@@ -531,7 +552,7 @@ mod tests {
 
     #[test]
     fn chapter_worked_example() {
-        let rep = analyse(&workload(chapter_example(), 0)).unwrap();
+        let rep = analyse_all(&workload(chapter_example(), 0)).unwrap();
         assert_eq!(rep.g_max, 8);
         let f: Vec<f64> = rep.kernels.iter().map(|r| r.finish).collect();
         assert_eq!(f, vec![4.0, 10.0, 12.0, 11.0]);
@@ -551,7 +572,7 @@ mod tests {
     fn release_delays_dispatch() {
         let mut ks = chapter_example();
         ks[1].release = 20;
-        let rep = analyse(&workload(ks, 0)).unwrap();
+        let rep = analyse_all(&workload(ks, 0)).unwrap();
         let k2 = rep.kernels.iter().find(|k| k.name == "K2").unwrap();
         assert_eq!(k2.finish, 26.0);
         assert_eq!(k2.response, 6.0);
@@ -560,7 +581,7 @@ mod tests {
     #[test]
     fn resident_block_limit_caps_the_slots() {
         // 100 blocks of 32 threads: 2 SMs x min(2048/32, 32) = 64 slots, so two waves.
-        let rep = analyse(&workload(vec![Task::given("K", 10, 1, 100, 32, 0)], 0)).unwrap();
+        let rep = analyse_all(&workload(vec![Task::given("K", 10, 1, 100, 32, 0)], 0)).unwrap();
         assert_eq!(rep.g_max, 64);
         assert_eq!(rep.kernels[0].finish, 2.0);
     }
@@ -570,7 +591,7 @@ mod tests {
         // A (2 blocks, released at 0.5) listed before B (8 blocks, released at 0): B
         // launches first and fills the 8 slots until 1, so A finishes at 2. (Tenths.)
         let ks = vec![Task::given("A", 100, 10, 2, 512, 5), Task::given("B", 100, 10, 8, 512, 0)];
-        let rep = analyse(&workload(ks, 1)).unwrap();
+        let rep = analyse_all(&workload(ks, 1)).unwrap();
         let a = rep.kernels.iter().find(|k| k.name == "A").unwrap();
         assert_eq!(a.response, 1.5);
         assert_eq!(a.response_exact, "1.5");
@@ -580,7 +601,7 @@ mod tests {
 
     #[test]
     fn huge_release_time_is_exact() {
-        let rep = analyse(&workload(vec![Task::given("K", 10, 1, 1, 512, 10_000_000_000_000_000)], 0)).unwrap();
+        let rep = analyse_all(&workload(vec![Task::given("K", 10, 1, 1, 512, 10_000_000_000_000_000)], 0)).unwrap();
         assert_eq!(rep.kernels[0].response, 1.0);
         assert_eq!(rep.kernels[0].finish_exact, "10000000000000001");
     }
@@ -590,7 +611,7 @@ mod tests {
         let mut ks = chapter_example();
         ks[2].threads_per_block = 256;
         ks[3].shared_memory = 20_000;
-        let rep = analyse(&workload(ks, 0)).unwrap();
+        let rep = analyse_all(&workload(ks, 0)).unwrap();
         assert_eq!(rep.bound, Bound::Envelope);
         // K1, K2: 512 threads alone: 4 per SM. K3 (256 threads) beside 512-thread blocks:
         // 1 + (2048 - 256) / 512 = 4. K4 (512 threads, 20 224 B) beside blocks of up to
@@ -605,7 +626,7 @@ mod tests {
     fn blocks_that_never_fit_are_refused() {
         let mut ks = chapter_example();
         ks[1].shared_memory = 60_000;
-        let e = analyse(&workload(ks, 0)).unwrap_err();
+        let e = analyse_all(&workload(ks, 0)).unwrap_err();
         assert!(e.to_string().contains("kernels[1].shared_memory"), "{e}");
     }
 }

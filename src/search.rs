@@ -75,9 +75,9 @@ pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
     let t = Transitions::new(inst);
     let bound = standard(inst);
     let r = if let Some(e) = Packed64::for_instance(inst.len(), inst.warps) {
-        search(&t, &bound, e, limits)
+        search(&t, &bound, e, limits)?
     } else if let Some(e) = Packed128::for_instance(inst.len(), inst.warps) {
-        search(&t, &bound, e, limits)
+        search(&t, &bound, e, limits)?
     } else {
         let bits = 32 - inst.warps.leading_zeros();
         return Err(TooLarge {
@@ -96,18 +96,22 @@ pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
 /// The search proper, generic over the encoding of memo keys and the per-state bound.
 ///
 /// The depth-first search recurses once per cycle, so it runs on a thread whose stack
-/// fits the longest possible schedule (callers such as rayon workers have small stacks).
-pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits) -> SearchResult {
+/// fits the longest possible schedule (callers such as rayon workers have small stacks);
+/// if the system cannot give that stack, the instance is [`TooLarge`] for the search.
+pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits) -> Result<SearchResult, TooLarge> {
     let root_bound = bound.upper(&t.start());
     let stack = (root_bound as usize).saturating_mul(1024).clamp(8 << 20, 4 << 30);
     std::thread::scope(|scope| {
-        std::thread::Builder::new()
+        let handle = std::thread::Builder::new()
             .name("makespan-search".into())
             .stack_size(stack)
             .spawn_scoped(scope, || run(t, bound, enc, limits, root_bound))
-            .expect("spawning the search thread")
-            .join()
-            .expect("the search thread does not panic")
+            .map_err(|e| TooLarge {
+                field: "warps".into(),
+                value: t.warps().to_string(),
+                reason: format!("the search needs a stack of {} MiB for schedules of up to {root_bound} cycles and the system refused it ({e})", stack >> 20),
+            })?;
+        Ok(handle.join().expect("the search thread does not panic"))
     })
 }
 
@@ -304,7 +308,7 @@ mod tests {
         for (k, w, sl, sc) in [("LLC", 4, 1, 1), ("LLCLLL", 4, 2, 2), ("LLCCLLCC", 6, 1, 1)] {
             let inst = Instance::new(k, w, sl, sc).unwrap();
             let t = Transitions::new(&inst);
-            let r = search(&t, &standard(&inst), Sparse, SearchLimits::default());
+            let r = search(&t, &standard(&inst), Sparse, SearchLimits::default()).unwrap();
             assert_eq!(r.stop, Stop::Completed);
             assert_eq!(r.trace.cycles(), exact(k, w, sl, sc), "{k} W={w}");
         }

@@ -52,7 +52,11 @@ impl SigmaModel {
             return Err(InputError::new(field, units, "must be a positive number of units"));
         }
         if units % warp_size == 0 {
-            return SigmaModel::integral(units / warp_size, field);
+            let sigma = units / warp_size;
+            if sigma > MAX_SIGMA {
+                return Err(InputError::new(field, units, format!("sigma = {units}/{warp_size} = {sigma} is above the largest supported sigma, {MAX_SIGMA}")));
+            }
+            return SigmaModel::integral(sigma, field);
         }
         if warp_size % units == 0 {
             let copies = warp_size / units;
@@ -86,5 +90,7 @@ mod tests {
         assert!(e.to_string().contains("48/32"));
         assert!(SigmaModel::from_units(0, 32, "x").is_err());
         assert!(SigmaModel::integral(0, "sigma_l").is_err());
+        let e = SigmaModel::from_units(65536, 32, "sm.load_store_units").unwrap_err();
+        assert_eq!(e.value, "65536");
     }
 }

@@ -7,7 +7,9 @@
 
 use crate::bounds;
 use crate::error::Error;
-use crate::heuristic::longest_rollout_of;
+use crate::heuristic::{longest_rollout_of, longest_rollout_until};
+use crate::state::transitions::Transitions;
+use crate::state_bounds::standard;
 use crate::ilp::{self, ConstraintForm, IlpOptions};
 use crate::instance::Instance;
 use crate::outcome::{Outcome, Stats, Stop, Witness};
@@ -59,9 +61,11 @@ impl std::str::FromStr for Method {
 pub enum Status {
     /// Optimality proven (for the ILP: within its horizon).
     Optimal,
-    /// A time or memory limit stopped the method; the makespan is the longest schedule
-    /// found and the upper bound a proven bound.
+    /// The time limit stopped the method; the makespan is the longest schedule found and
+    /// the upper bound a proven bound.
     TimeLimit,
+    /// The limit on stored states (memory) stopped the search; as for `TimeLimit`.
+    MaxStates,
     /// Heuristic result whose bounds do not meet: the makespan is a proven lower bound.
     LowerBound,
 }
@@ -161,7 +165,8 @@ impl Solution {
     pub fn status(&self) -> Status {
         match self.outcome.stop() {
             _ if self.exact() => Status::Optimal,
-            Stop::TimeLimit | Stop::MaxStates => Status::TimeLimit,
+            Stop::TimeLimit => Status::TimeLimit,
+            Stop::MaxStates => Status::MaxStates,
             Stop::Completed if self.method == Method::Heuristic => Status::LowerBound,
             Stop::Completed => Status::Optimal,
         }
@@ -184,18 +189,26 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
         Method::Search => (run_search(inst, opts)?, None, safe),
         Method::Heuristic => {
             notes.push("heuristic: the makespan is a proven lower bound (a checked schedule); it is the worst case only if it meets the upper bound".into());
-            (run_heuristic(inst)?, None, safe)
+            (run_heuristic(inst, opts)?, None, safe)
         }
         Method::Ilp => {
-            let horizon = opts.horizon.cycles(inst);
-            let out = run_ilp(inst, opts, horizon)?;
+            let asked = opts.horizon.cycles(inst);
+            let horizon = asked.min(safe);
+            if asked > safe {
+                notes.push(format!("horizon {asked} is above the safe horizon {safe}, which no schedule exceeds: the ILP uses {safe}"));
+            }
+            let (out, note) = run_ilp(inst, opts, horizon, opts.time_limit)?;
+            notes.extend(note);
             notes.extend(horizon_notes(&out, horizon, safe));
             (out, Some(opts.form), horizon)
         }
         Method::Both => {
-            let ilp_out = run_ilp(inst, opts, safe)?;
+            // Each method gets half of the time limit.
+            let (ilp_out, note) = run_ilp(inst, opts, safe, opts.time_limit.map(|l| l / 2))?;
+            notes.extend(note);
             let ilp_note = format!("ILP: {} ({})", ilp_out.lower_bound(), if ilp_out.stop() == Stop::Completed { "Optimal" } else { "TimeLimit" });
-            let out = run_search(inst, opts)?.merge(ilp_out)?;
+            let rest = opts.time_limit.map(|l| l.saturating_sub(started.elapsed()).max(l / 4));
+            let out = run_search(inst, &SolveOptions { time_limit: rest, ..opts.clone() })?.merge(ilp_out)?;
             notes.push(format!("{ilp_note}; search: agrees"));
             (out, Some(opts.form), safe)
         }
@@ -214,23 +227,51 @@ fn eq5_notes(inst: &Instance) -> Vec<String> {
     )]
 }
 
+/// The part of `limit` a method may spend before its witness is turned into a schedule
+/// and re-checked: that takes time proportional to `W * I` (about 0.2 us per
+/// instruction issued here), which is kept back, up to half the limit.
+fn working_time(inst: &Instance, limit: Duration) -> Duration {
+    let reserve = Duration::from_nanos((inst.warps as u64).saturating_mul(inst.len() as u64).saturating_mul(250));
+    limit.saturating_sub(reserve.min(limit / 2))
+}
+
 fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
-    let limits = SearchLimits { time_limit: opts.time_limit, max_states: opts.max_states, ..SearchLimits::default() };
+    let time_limit = opts.time_limit.map(|l| working_time(inst, l));
+    let limits = SearchLimits { time_limit, max_states: opts.max_states, ..SearchLimits::default() };
     search::solve(inst, limits)
 }
 
-/// Rollouts only; the upper bound is the safe horizon.
-fn run_heuristic(inst: &Instance) -> Result<Outcome, Error> {
-    let trace = longest_rollout_of(inst, 64, 0x6865_7572);
+/// Rollouts only (randomised rounds stop at the time limit); the upper bound is the safe
+/// horizon.
+fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
+    let deadline = opts.time_limit.map(|l| Instant::now() + working_time(inst, l));
+    let trace = longest_rollout_until(&Transitions::new(inst), &standard(inst), 64, 0x6865_7572, deadline);
     let witness = Witness::check(inst, "heuristic", trace.schedule(inst.warps, inst.len()), Some(trace.cycles()))?;
     Ok(Outcome::new(witness, bounds::safe_horizon(inst), Stop::Completed, Stats::default())?)
 }
 
-fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64) -> Result<Outcome, Error> {
+/// The ILP within `time_limit`, warm-started from rollouts. A model HiGHS would need
+/// longer than the limit to set up ([`ilp::setup_time`]) is not started: the result is
+/// then the rollouts' schedule with the safe horizon, stopped by the time limit, and a
+/// note says so.
+fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, time_limit: Option<Duration>) -> Result<(Outcome, Option<String>), Error> {
     ilp::check_size(inst, horizon, opts.form)?;
     let seed = longest_rollout_of(inst, 8, 0x0069_6c70).schedule(inst.warps, inst.len());
-    let ilp_opts = IlpOptions { form: opts.form, horizon, time_limit: opts.time_limit, symmetry_breaking: opts.symmetry_breaking, start: Some(seed) };
-    ilp::solve_instance(inst, &ilp_opts)
+    let setup = ilp::setup_time(inst, horizon, opts.form);
+    if let Some(limit) = time_limit.filter(|&l| setup > l) {
+        let witness = Witness::check(inst, "heuristic", seed, None)?;
+        let (variables, _) = ilp::model_size(inst, horizon, opts.form);
+        let stats = crate::outcome::IlpStats { variables: variables as usize, rows: 0, makespan: None, optimal: false };
+        let outcome = Outcome::new(witness, bounds::safe_horizon(inst), Stop::TimeLimit, Stats { search: None, ilp: Some(stats) })?;
+        let note = format!(
+            "the ILP was not started: HiGHS would need about {:.1} s to set it up, more than the {:.1} s limit; the makespan is a rollout's schedule",
+            setup.as_secs_f64(),
+            limit.as_secs_f64()
+        );
+        return Ok((outcome, Some(note)));
+    }
+    let ilp_opts = IlpOptions { form: opts.form, horizon, time_limit, symmetry_breaking: opts.symmetry_breaking, start: Some(seed) };
+    Ok((ilp::solve_instance(inst, &ilp_opts)?, None))
 }
 
 /// What a horizon below the safe one means for an ILP result.

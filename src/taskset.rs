@@ -4,7 +4,7 @@
 //! [`crate::rta::demands`]. Times are read exactly ([`crate::time`]).
 
 use crate::error::{positive, Error, InputError};
-use crate::files::{parse_toml, read_text};
+use crate::files::{origin, parse_toml, read_text};
 use crate::gpu::{GpuSection, Platform};
 use crate::instance::Instance;
 use crate::rta::{Task, Workload};
@@ -63,7 +63,7 @@ struct ProfileFile {
 
 /// Reads a GPU profile file (`[gpu]` with the per-SM limits; absent fields are the TX2's).
 pub fn read_profile(path: &Path) -> Result<Platform, InputError> {
-    let f: ProfileFile = parse_toml(&read_text(path)?, &path.display().to_string())?;
+    let f: ProfileFile = parse_toml(&read_text(path)?, &origin(path))?;
     f.gpu.platform()
 }
 
@@ -72,13 +72,14 @@ pub fn read_profile(path: &Path) -> Result<Platform, InputError> {
 /// (`--gpu`); `deadline` (`--deadline`) applies to configs only, which carry none.
 pub fn load(path: &Path, gpu: Option<&Path>, deadline: Option<f64>, limits: WcetLimits) -> Result<Workload, Error> {
     let profile = gpu.map(read_profile).transpose()?;
-    if crate::examiner::is_config(path) {
-        return crate::examiner::read(path, profile.unwrap_or(Platform::TX2), deadline);
+    let text = read_text(path)?;
+    if crate::examiner::is_config(path, &text) {
+        return crate::examiner::from_text(&text, &origin(path), profile.unwrap_or(Platform::TX2), deadline);
     }
     if let Some(d) = deadline {
         return Err(InputError::new("--deadline", d, "applies to examiner configs; in a task set each kernel's period is its deadline").into());
     }
-    read(path, profile, limits)
+    from_text(&text, &origin(path), profile, limits)
 }
 
 /// One kernel before the common time scale is known.
@@ -89,11 +90,10 @@ struct Pending {
     release: Decimal,
 }
 
-/// Reads a task-set file and computes the WCETs it asks for. `profile`, from `--gpu`,
-/// supplies the GPU when the file has no `[gpu]` limits of its own.
-pub fn read(path: &Path, profile: Option<Platform>, limits: WcetLimits) -> Result<Workload, Error> {
-    let text = read_text(path)?;
-    let file: TaskSetFile = parse_toml(&text, &path.display().to_string())?;
+/// Parses the text of a task-set file (from `origin`) and computes the WCETs it asks
+/// for. `profile`, from `--gpu`, supplies the GPU when the file has no `[gpu]` table.
+pub fn from_text(text: &str, origin: &str, profile: Option<Platform>, limits: WcetLimits) -> Result<Workload, Error> {
+    let file: TaskSetFile = parse_toml(text, origin)?;
     let gpu = file.gpu.clone().unwrap_or_default();
     let platform = match (profile, &file.gpu) {
         (Some(_), Some(_)) => return Err(InputError::new("--gpu", "(given)", "the task set has its own [gpu] table; edit it instead").into()),
@@ -107,6 +107,7 @@ pub fn read(path: &Path, profile: Option<Platform>, limits: WcetLimits) -> Resul
     if file.kernels.is_empty() {
         return Err(InputError::new("kernels", "[]", "the task set has no kernels").into());
     }
+    check_names(&file.kernels)?;
     let mut cache = WcetCache::default();
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
@@ -124,6 +125,21 @@ pub fn read(path: &Path, profile: Option<Platform>, limits: WcetLimits) -> Resul
         });
     }
     Ok(Workload { tasks, platform, scale, unit: file.unit.unwrap_or_else(|| "input units".into()) })
+}
+
+/// Kernel names, where given, are non-empty and unique (reports and plots key on them).
+fn check_names(kernels: &[KernelEntry]) -> Result<(), InputError> {
+    let mut seen = std::collections::HashSet::new();
+    for (i, e) in kernels.iter().enumerate() {
+        let name = e.name.clone().unwrap_or_else(|| format!("K{}", i + 1));
+        if name.trim().is_empty() {
+            return Err(InputError::new(format!("kernels[{i}].name"), format!("{name:?}"), "a kernel name must not be empty"));
+        }
+        if !seen.insert(name.clone()) {
+            return Err(InputError::new(format!("kernels[{i}].name"), format!("{name:?}"), "another kernel has this name"));
+        }
+    }
+    Ok(())
 }
 
 fn entry(i: usize, e: &KernelEntry, gpu: &GpuSection, platform: &Platform, cycle_time: Decimal, limits: WcetLimits, cache: &mut WcetCache) -> Result<Pending, Error> {

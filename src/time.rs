@@ -35,7 +35,7 @@ impl Decimal {
 
     /// Parses a plain decimal string (`123`, `0.25`), for the field `field`.
     pub fn parse(text: &str, field: &str) -> Result<Decimal, InputError> {
-        let bad = |why: &str| InputError::new(field, truncate(text), why.to_string());
+        let bad = |why: &str| InputError::new(field, text, why.to_string());
         let (int, frac) = text.split_once('.').unwrap_or((text, ""));
         if int.is_empty() && frac.is_empty() || !int.chars().chain(frac.chars()).all(|c| c.is_ascii_digit()) {
             return Err(bad("not a plain non-negative decimal number"));
@@ -105,14 +105,6 @@ fn format_decimal(digits: u128, decimals: u32) -> String {
         int.to_string()
     } else {
         format!("{int}.{frac}")
-    }
-}
-
-fn truncate(text: &str) -> String {
-    if text.chars().count() > 40 {
-        format!("{}...", text.chars().take(40).collect::<String>())
-    } else {
-        text.to_string()
     }
 }
 

@@ -1,40 +1,10 @@
 //! CLI tests on the real `makespan` binary: every subcommand, its JSON contract, and
 //! bad input. (Library tests are in the other files of tests/.)
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
+
+use common::cli::{assert_stdout, input_error, json_of, makespan};
 use serde_json::Value;
-
-fn makespan() -> Command {
-    Command::cargo_bin("makespan").unwrap()
-}
-
-fn json_of(args: &[&str]) -> Value {
-    let out = makespan().args(args).arg("--json").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// Runs `args`, expects exit code 2 and a one-line error (no panic) containing `field`;
-/// returns the error.
-fn input_error<S: AsRef<std::ffi::OsStr>>(args: &[S], field: &str) -> String {
-    let out = makespan().args(args).output().unwrap();
-    let err = String::from_utf8_lossy(&out.stderr).to_string();
-    let shown: Vec<String> = args.iter().map(|a| a.as_ref().to_string_lossy().into_owned()).collect();
-    assert_eq!(out.status.code(), Some(2), "{shown:?}: {err}");
-    assert_eq!(err.trim_end().lines().count(), 1, "{shown:?}: {err}");
-    assert!(err.contains(field), "{shown:?}: {err}");
-    assert!(!err.contains("panicked"), "{shown:?}: {err}");
-    err
-}
-
-/// Runs `args`, expects success and every one of `needles` on stdout.
-fn assert_stdout(args: &[&str], needles: &[&str]) {
-    let mut a = makespan().args(args).assert().success();
-    for n in needles {
-        a = a.stdout(predicate::str::contains(*n));
-    }
-}
 
 #[test]
 fn fig2_example_prints_9_and_its_schedule() {
@@ -98,7 +68,7 @@ fn fermi_transformation_and_kernel_flags() {
 #[test]
 fn time_and_state_limits_end_with_bounds() {
     let v = json_of(&["solve", "--kernel", "LLCCLLCLLCCL", "--warps", "24", "--max-states", "1000"]);
-    assert_eq!(v["status"], "time_limit");
+    assert_eq!(v["status"], "max_states");
     assert_eq!(v["stopped_by"], "max_states");
     assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64());
     let v = json_of(&["solve", "--kernel", "LLCCLLCL", "--warps", "8", "--method", "ilp", "--time-limit", "0.5"]);

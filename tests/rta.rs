@@ -51,7 +51,7 @@ proptest! {
 
     #[test]
     fn list_schedule_matches_slot_simulation((ks, g_max) in task_set()) {
-        prop_assert_eq!(list_schedule(&ks, g_max), simulate_slots(&ks, &vec![g_max; ks.len()]).0);
+        prop_assert_eq!(list_schedule(&ks, g_max), simulate_slots(&ks, &vec![g_max; ks.len()], true).0);
     }
 
     #[test]
@@ -77,11 +77,11 @@ proptest! {
     #[test]
     fn reported_responses_hold_for_shorter_blocks_and_any_sm(tasks in mixed_task_set(), seed in any::<u64>()) {
         let w = workload(tasks);
-        let rep = analyse(&w).unwrap();
+        let rep = analyse(&w, false).unwrap();
         let (tasks, demands) = demands_in_launch_order(&w);
         let mut rng = SmallRng::seed_from_u64(seed);
         for _ in 0..8 {
-            let (sim, _) = simulate_sms(
+            let sim = simulate_sms(
                 &tasks,
                 &demands,
                 &w.platform,
@@ -99,11 +99,11 @@ proptest! {
     #[test]
     fn one_block_size_is_exact((ks, _) in task_set(), seed in any::<u64>()) {
         let w = workload(ks);
-        let rep = analyse(&w).unwrap();
+        let rep = analyse(&w, false).unwrap();
         prop_assert_eq!(rep.bound, Bound::ExactMonotone);
         let (tasks, demands) = demands_in_launch_order(&w);
         let mut rng = SmallRng::seed_from_u64(seed);
-        let (sim, _) = simulate_sms(&tasks, &demands, &w.platform, &mut |k, _| tasks[k].wcet, &mut |room, _| room[rng.random_range(0..room.len())]);
+        let sim = simulate_sms(&tasks, &demands, &w.platform, &mut |k, _| tasks[k].wcet, &mut |room, _| room[rng.random_range(0..room.len())]);
         let reported: Vec<f64> = rep.kernels.iter().map(|k| k.finish).collect();
         prop_assert_eq!(sim.iter().map(|&s| s as f64).collect::<Vec<_>>(), reported);
     }

@@ -63,7 +63,7 @@ proptest! {
     #[test]
     fn encodings_agree(inst in instance()) {
         let trans = Transitions::new(&inst);
-        let r = search(&trans, &state_bounds::standard(&inst), Sparse, SearchLimits::default());
+        let r = search(&trans, &state_bounds::standard(&inst), Sparse, SearchLimits::default()).unwrap();
         prop_assert_eq!(r.trace.cycles(), exact(&inst).lower_bound());
         prop_assert_eq!(r.upper_bound, r.trace.cycles());
     }

@@ -2,6 +2,8 @@
 //! independent reference computations (plain DP, exact search, ILP options).
 #![allow(dead_code)]
 
+pub mod cli;
+
 use gpu_makespan::bounds;
 use gpu_makespan::ilp::{ConstraintForm, IlpOptions};
 use gpu_makespan::instance::Instance;

@@ -1,0 +1,182 @@
+//! Issue 10: every input that used to panic, hang, blow up memory or answer unhelpfully,
+//! each with the behaviour it has now (a one-line error with exit code 2, or a correct
+//! answer within the limits).
+
+mod common;
+
+use common::cli::{input_error, json_of, makespan};
+use std::io::Read;
+use std::process::Stdio;
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+#[test]
+fn huge_time_limits_are_refused_by_every_command() {
+    input_error(&["solve", "--kernel", "LLC", "--warps", "4", "--time-limit", "1e20"], "--time-limit");
+    input_error(&["approx", "--kernel", "LLC", "--warps", "4", "--x", "2", "--time-limit", "1e20"], "--time-limit");
+    input_error(&["converge", "--kernel", "LLC", "--warps", "4", "--x-max", "2", "--time-limit", "1e20"], "--time-limit");
+    input_error(&["compare-constraints", "--kernel", "LLC", "--warps", "2", "--warps-max", "2", "--time-limit", "1e20"], "--time-limit");
+    input_error(&["rta", "instances/rta-chapter-example.toml", "--time-limit", "1e20"], "--time-limit");
+}
+
+#[test]
+fn negative_values_are_values_not_flags() {
+    input_error(&["solve", "--kernel", "LLC", "--warps", "4", "--time-limit", "-inf"], "--time-limit");
+    input_error(&["approx", "--kernel", "LLC", "--warps", "4", "--x", "2", "--threads", "-1"], "--threads");
+    input_error(&["approx", "--kernel", "LLC", "--warps", "4", "--x", "2", "--threads", "100000"], "--threads");
+    input_error(&["solve", "--kernel", "LLC", "--warps", "-3"], "warps");
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    // About 3 MB of chart: far more than a pipe holds, so the tool is still writing.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("makespan"))
+        .args(["solve", "--kernel", "LLC", "--warps", "1000", "--schedule"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 16];
+    child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_full_disk_is_a_one_line_error() {
+    let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("makespan"))
+        .args(["bound", "--kernel", "LLC", "--warps", "3"])
+        .stdout(full)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("standard output"), "{err}");
+}
+
+#[test]
+fn horizons_beyond_the_safe_horizon_are_cut_to_it() {
+    for h in ["9223372036854775808", "18446744073709551615"] {
+        let v = json_of(&["solve", "--kernel", "LLC", "--warps", "2", "--method", "ilp", "--horizon", h]);
+        assert_eq!(v["makespan"], 5);
+        assert_eq!(v["horizon"], 6);
+        assert_eq!(v["exact"], true);
+        assert!(v["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().contains("above the safe horizon")));
+    }
+}
+
+#[test]
+fn rta_sizes_are_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    let sms = write(&dir, "sms.toml", "[gpu]\nmax_threads = 1099511627776\n[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 3\nthreads_per_block = 1\n");
+    input_error(&["rta", &sms], "gpu.max_threads");
+    let many = write(&dir, "many.toml", "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 1000000000000\nthreads_per_block = 512\n");
+    input_error(&["rta", &many], "kernels[0].blocks");
+    let big = write(&dir, "big.toml", "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 100000000\nthreads_per_block = 512\n");
+    input_error(&["rta", &big], "kernels[0].blocks");
+    let svg = dir.path().join("t.svg").display().to_string();
+    let wide = write(&dir, "wide.toml", "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 200000\nthreads_per_block = 512\n");
+    input_error(&["rta", &wide, "--svg", &svg], "--svg");
+    let kernels: String = (0..2000).map(|i| format!("[[kernels]]\nname = \"K{i}\"\nperiod = 10\nwcet = 1\nblocks = 1\nthreads_per_block = 512\n")).collect();
+    let kernels = write(&dir, "kernels.toml", &kernels);
+    input_error(&["rta", &kernels, "--svg", &svg], "--svg");
+    // Huge times are exact and still drawn.
+    let huge = write(&dir, "huge.toml", "[[kernels]]\nperiod = 1e30\nwcet = 1\nblocks = 3\nthreads_per_block = 512\nrelease = 1e30\n");
+    makespan().args(["rta", &huge, "--svg", &svg]).assert().success();
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+}
+
+#[test]
+fn oversized_inputs_and_outputs_are_refused() {
+    input_error(&["solve", "/dev/zero"], "file");
+    input_error(&["solve", "--kernel", "LLC", "--warps", "1000000", "--schedule"], "--schedule");
+    input_error(&["solve", "--kernel", "LLC", "--warps", "1000000", "--schedule", "--json"], "--schedule");
+    let dir = tempfile::tempdir().unwrap();
+    let long = write(&dir, "long.toml", &format!("kernel = \"{}\"\nwarps = 2\n", "LX".repeat(500_000)));
+    let err = input_error(&["solve", &long], "kernel");
+    assert!(err.len() < 400, "{} characters", err.len());
+    let err = input_error(&["solve", "--kernel", &"LX".repeat(50_000), "--warps", "2"], "kernel");
+    assert!(err.len() < 400, "{} characters", err.len());
+}
+
+#[test]
+fn answers_that_were_wrong() {
+    // The ILP's warm start no longer depends on the search's encoding.
+    let l70 = "L".repeat(70);
+    let v = json_of(&["solve", "--kernel", &l70, "--warps", "2", "--method", "ilp", "--time-limit", "1"]);
+    assert!(v["status"] == "time_limit" || v["status"] == "optimal", "{}", v["status"]);
+    assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64());
+    let v = json_of(&["solve", "--kernel", "LLCCLLCC", "--warps", "24", "--max-states", "1"]);
+    assert_eq!(v["status"], "max_states");
+    // A missing argument is named; a bad value lists the valid ones.
+    input_error(&["approx", "--kernel", "LLC", "--warps", "3"], "--x");
+    let err = input_error(&["solve", "--kernel", "LLC", "--warps", "2", "--constraints", "medium"], "--constraints");
+    assert!(err.contains("short") && err.contains("long"), "{err}");
+}
+
+#[test]
+fn file_errors_name_the_right_line_and_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let dup = write(&dir, "dup.toml", "kernel = \"LLC\"\nwarps = 2\nwarps = 3\n");
+    let err = input_error(&["solve", &dup], "line 3");
+    assert!(err.contains("duplicate key") && err.contains("warps"), "{err}");
+    let bad = write(&dir, "bad.toml", "kernel = \"LLC\"\nwarps = \"four\"\n");
+    input_error(&["solve", &bad], "line 2");
+    let sm = write(&dir, "sm.toml", "kernel = \"LLC\"\nwarps = 2\n[sm]\nload_store_units = 65536\ncuda_cores = 32\nwarp_size = 32\n");
+    input_error(&["solve", &sm], "sm.load_store_units = 65536");
+}
+
+#[test]
+fn output_paths_are_checked_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(&dir, "plain", "x");
+    let inside_a_file = format!("{file}/x.csv");
+    let err = input_error(&["converge", "--kernel", "LLC", "--warps", "2", "--x-max", "1", "--csv", &inside_a_file], "--csv");
+    assert!(err.contains("not a directory"), "{err}");
+    // A bad --svg stops compare-constraints before it solves anything: the --csv given
+    // beside it is never written.
+    let csv = dir.path().join("forms.csv");
+    input_error(
+        &["compare-constraints", "--kernel", "LLCLL", "--warps", "6", "--warps-max", "6", "--csv", csv.to_str().unwrap(), "--svg", &format!("{file}/f.svg")],
+        "--svg",
+    );
+    assert_eq!(std::fs::read_to_string(&csv).unwrap_or_default(), "");
+}
+
+#[test]
+fn task_set_names_are_unique_and_not_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let k = |name: &str| format!("[[kernels]]\nname = \"{name}\"\nperiod = 10\nwcet = 1\nblocks = 1\nthreads_per_block = 512\n");
+    let dup = write(&dir, "dup.toml", &(k("A") + &k("A")));
+    input_error(&["rta", &dup], "kernels[1].name");
+    let empty = write(&dir, "empty.toml", &k(" "));
+    input_error(&["rta", &empty], "kernels[0].name");
+}
+
+#[test]
+fn standard_input_is_read_with_a_dash() {
+    makespan().args(["solve", "-"]).write_stdin("kernel = \"LLC\"\nwarps = 4\n").assert().success().stdout(predicates::str::contains("makespan            9"));
+    let toml = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
+    makespan().args(["rta", "-", "--json"]).write_stdin(toml).assert().success().stdout(predicates::str::contains("\"finish\": 12.0"));
+    let config = std::fs::read_to_string("instances/examiner/thesis-order1.json").unwrap();
+    makespan().args(["rta", "-", "--json"]).write_stdin(config).assert().success().stdout(predicates::str::contains("\"unit\": \"s\""));
+}
+
+#[test]
+fn conveniences() {
+    let out = makespan().arg("--version").output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("(git "), "{}", String::from_utf8_lossy(&out.stdout));
+    let out = makespan().args(["completions", "bash"]).output().unwrap();
+    assert!(out.status.success() && String::from_utf8_lossy(&out.stdout).contains("makespan"));
+    let noisy = makespan().args(["converge", "--kernel", "LLC", "--warps", "2", "--x-max", "1"]).output().unwrap();
+    assert!(!noisy.stderr.is_empty());
+    let quiet = makespan().args(["converge", "--kernel", "LLC", "--warps", "2", "--x-max", "1", "--quiet"]).output().unwrap();
+    assert!(quiet.status.success() && quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
+}
