@@ -118,7 +118,7 @@ pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn()
             (o.upper_bound(), "proven upper bound of the time-limited exact search".to_string(), None, Some(o.lower_bound()))
         }
         Ok(o) => (safe, "safe horizon (proven)".to_string(), None, Some(o.lower_bound())),
-        Err(Error::TooLarge(_)) => (safe, "safe horizon (proven; W is too large for the exact search's state encoding)".to_string(), None, None),
+        Err(Error::TooLarge(_)) => (safe, "safe horizon (proven; the instance is too large for the search)".to_string(), None, None),
         Err(e) => return Err(e),
     };
     let mut notes = vec![format!(

@@ -133,3 +133,24 @@ pub fn seconds(value: f64, field: &str) -> Result<Duration, InputError> {
         .filter(|_| value > 0.0)
         .ok_or_else(|| InputError::new(field, value, "must be a positive number of seconds, at most 1e19"))
 }
+
+/// A number of bytes given in `field` as an integer with an optional binary suffix
+/// (`K`, `M`, `G`, `T`, optionally followed by `B` or `iB`): `2G` = 2 GiB. At least 1 MiB.
+pub fn bytes(text: &str, field: &str) -> Result<usize, InputError> {
+    let t = text.trim();
+    let upper = t.to_ascii_uppercase();
+    let number = upper.trim_end_matches("IB").trim_end_matches('B');
+    let (digits, shift) = match number.chars().last() {
+        Some('K') => (&number[..number.len() - 1], 10),
+        Some('M') => (&number[..number.len() - 1], 20),
+        Some('G') => (&number[..number.len() - 1], 30),
+        Some('T') => (&number[..number.len() - 1], 40),
+        _ => (number, 0),
+    };
+    let value = digits.trim().parse::<u64>().ok().and_then(|n| n.checked_mul(1u64 << shift)).and_then(|n| usize::try_from(n).ok());
+    match value {
+        Some(v) if v >= 1 << 20 => Ok(v),
+        Some(_) => Err(InputError::new(field, text, "must be at least 1M")),
+        None => Err(InputError::new(field, text, "must be a number of bytes such as 2G, 512M or 1500000000")),
+    }
+}

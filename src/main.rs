@@ -3,7 +3,7 @@
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use gpu_makespan::error::{positive, seconds, Error, InputError};
+use gpu_makespan::error::{bytes, positive, seconds, Error, InputError};
 use gpu_makespan::files::{prepare_output, write_text};
 use gpu_makespan::ilp::ConstraintForm;
 use gpu_makespan::instance::{Instance, InstanceSource};
@@ -134,9 +134,12 @@ enum Command {
         /// Time limit per distinct kernel when C is computed from instructions.
         #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
         time_limit: f64,
-        /// Search memory limit (stored states) when C is computed from instructions.
+        /// Search limit (stored states) when C is computed from instructions.
         #[arg(long, default_value_t = SearchLimits::default().max_states)]
         max_states: usize,
+        /// Search memory limit in bytes when C is computed from instructions (2G, 512M, ...).
+        #[arg(long, default_value = "2G")]
+        max_memory: String,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions {
@@ -179,9 +182,12 @@ struct SolverArgs {
     /// Stop after this many seconds with the best proven bounds and status `time_limit`.
     #[arg(long, allow_hyphen_values = true)]
     time_limit: Option<f64>,
-    /// Memory limit of the search in stored states (about 40 bytes each).
+    /// Limit of the search in stored states.
     #[arg(long, default_value_t = SearchLimits::default().max_states)]
     max_states: usize,
+    /// Memory limit of the search's state table, in bytes (2G, 512M, ...).
+    #[arg(long, default_value = "2G")]
+    max_memory: String,
     /// Leave out the ILP's symmetry-breaking rows (pure Fig. 3 model).
     #[arg(long)]
     no_symmetry_breaking: bool,
@@ -219,6 +225,7 @@ impl SolverArgs {
             horizon: self.horizon,
             time_limit,
             max_states: self.max_states,
+            max_memory: bytes(&self.max_memory, "--max-memory")?,
             symmetry_breaking: !self.no_symmetry_breaking,
         })
     }
@@ -400,9 +407,9 @@ fn run(cli: Cli) -> Result<(), Failure> {
             svg(svg_path.as_deref(), |p| plot::constraint_forms(p, &inst, &rows, log_time))?;
             out(&text)?;
         }
-        Command::Rta { file, deadline, gpu, json: as_json, svg: svg_path, time_limit, max_states } => {
+        Command::Rta { file, deadline, gpu, json: as_json, svg: svg_path, time_limit, max_states, max_memory } => {
             prepare(&[(&svg_path, "--svg")])?;
-            let limits = WcetLimits { time_limit: seconds(time_limit, "--time-limit")?, max_states };
+            let limits = WcetLimits { time_limit: seconds(time_limit, "--time-limit")?, max_states, max_memory: bytes(&max_memory, "--max-memory")? };
             let pb = progress.spinner("computing per-block WCETs and the schedule");
             let w = taskset::load(&file, gpu.as_deref(), deadline, limits);
             pb.finish_and_clear();

@@ -49,8 +49,10 @@ pub enum Stop {
     Completed,
     /// The time limit stopped it.
     TimeLimit,
-    /// The limit on stored states (memory) stopped it.
+    /// The limit on stored states stopped it.
     MaxStates,
+    /// The memory limit (bytes) stopped it.
+    MaxMemory,
 }
 
 impl Stop {
@@ -60,6 +62,7 @@ impl Stop {
             Stop::Completed => None,
             Stop::TimeLimit => Some("time_limit"),
             Stop::MaxStates => Some("max_states"),
+            Stop::MaxMemory => Some("max_memory"),
         }
     }
 }

@@ -66,6 +66,7 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
         Status::Optimal => "optimal",
         Status::TimeLimit => "time_limit",
         Status::MaxStates => "max_states",
+        Status::MaxMemory => "max_memory",
         Status::LowerBound => "lower_bound",
     };
     let _ = writeln!(s, "status       {status}{}", o.stop().stopped_by().map(|b| format!(" (stopped by {b})")).unwrap_or_default());

@@ -26,6 +26,7 @@ use crate::heuristic::longest_rollout_until;
 use crate::instance::Instance;
 use crate::outcome::{Outcome, SearchStats, Stats, Stop, Witness};
 use crate::state::packed::{Packed128, Packed64};
+use crate::state::sparse::Sparse;
 use crate::state::trace::Trace;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::{Counts, Encoding};
@@ -38,22 +39,31 @@ use std::time::{Duration, Instant};
 pub struct SearchLimits {
     /// Stop expanding after this long.
     pub time_limit: Option<Duration>,
-    /// Stop expanding once this many states are stored (bounds memory: about
-    /// [`BYTES_PER_STATE`] bytes per state).
+    /// Stop expanding once this many states are stored.
     pub max_states: usize,
+    /// Stop expanding before the memo table (its buckets, keys and the copy a resize
+    /// makes) would need more than this many bytes.
+    pub max_memory: usize,
     /// Randomised rollouts per policy for the initial incumbent.
     pub rollouts: usize,
 }
 
+/// The default memory limit of the search: 2 GiB.
+pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
+
 impl Default for SearchLimits {
     fn default() -> Self {
-        SearchLimits { time_limit: None, max_states: 40_000_000, rollouts: 32 }
+        SearchLimits { time_limit: None, max_states: 40_000_000, max_memory: DEFAULT_MAX_MEMORY, rollouts: 32 }
     }
 }
 
-/// Approximate bytes per stored state with the packed encodings (key, entry,
-/// hash-table overhead).
-pub const BYTES_PER_STATE: usize = 40;
+/// Bytes the memo table of `capacity` entries occupies: hashbrown allocates a power of
+/// two of buckets, at least 8/7 of the capacity, each with its key, its packed entry and
+/// one control byte.
+fn table_bytes<K>(capacity: usize) -> usize {
+    let buckets = (capacity.saturating_mul(8) / 7).max(1).next_power_of_two();
+    buckets.saturating_mul(std::mem::size_of::<(K, u64)>() + 1)
+}
 
 /// What [`search`] found, before its trace is turned into a checked schedule.
 #[derive(Debug, Clone)]
@@ -69,7 +79,8 @@ pub struct SearchResult {
 }
 
 /// Computes `T^(W)` of `inst` exactly (within `limits`) with the standard per-state
-/// bound, choosing the most compact encoding that holds its states. The witness is
+/// bound, choosing the most compact encoding that holds its states (packed in 64 or 128
+/// bits, else [`Sparse`], which holds any instance). The witness is
 /// re-checked; the upper bound is never above the safe horizon.
 pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
     let t = Transitions::new(inst);
@@ -79,13 +90,7 @@ pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
     } else if let Some(e) = Packed128::for_instance(inst.len(), inst.warps) {
         search(&t, &bound, e, limits)?
     } else {
-        let bits = 32 - inst.warps.leading_zeros();
-        return Err(TooLarge {
-            field: "kernel".into(),
-            value: format!("{} instructions x {} warps", inst.len(), inst.warps),
-            reason: format!("too large for the exact search's state encoding (I * {bits} bits > 128); use bounds, the heuristic or the ILP"),
-        }
-        .into());
+        search(&t, &bound, Sparse, limits)?
     };
     let schedule = r.trace.schedule(inst.warps, inst.len());
     let witness = Witness::check(inst, "search", schedule, Some(r.trace.cycles()))?;
@@ -143,6 +148,8 @@ struct Search<'a, E: Encoding, B> {
     /// States on the current path (`path[..depth]`), buffers reused.
     path: Vec<Counts>,
     expansions: u64,
+    /// Heap bytes owned by the stored keys.
+    key_bytes: usize,
     stop: Stop,
     scratch: Scratch,
     /// Per-depth buffers of (bound, successor index, successor), reused across expansions.
@@ -166,6 +173,7 @@ fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: S
         incumbent: seed,
         path: Vec::new(),
         expansions: 0,
+        key_bytes: 0,
         stop: Stop::Completed,
         scratch: Scratch::default(),
         orders: Vec::new(),
@@ -207,7 +215,7 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
             Some(e) => e.value as u64,
             None => bound,
         };
-        if depth + ub <= self.best || self.should_stop() {
+        if depth + ub <= self.best || self.should_stop(depth) {
             return (ub, false);
         }
         self.expand(s, key, depth)
@@ -241,7 +249,10 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
         }
         self.orders[level] = order;
         let value = 1 + best_v;
-        self.memo.insert(key, Entry { value: value as u32, exact: all_exact, best: best_j as u32 }.pack());
+        let heap = self.enc.key_bytes(&key);
+        if self.memo.insert(key, Entry { value: value as u32, exact: all_exact, best: best_j as u32 }.pack()).is_none() {
+            self.key_bytes += heap;
+        }
         (value, all_exact)
     }
 
@@ -265,12 +276,24 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
         self.incumbent = Trace::from_states(&states);
     }
 
-    fn should_stop(&mut self) -> bool {
+    /// Bytes the memo table would need after `more` insertions (the states on the current
+    /// path are all inserted as the search unwinds, even after a stop), counting the old
+    /// table while a resize copies it.
+    fn memory_after(&self, more: usize) -> usize {
+        let capacity = self.memo.capacity();
+        let table = table_bytes::<E::Key>(capacity);
+        let peak = if self.memo.len() + more <= capacity { table } else { table + table_bytes::<E::Key>(capacity.max(4) * 2) };
+        peak.saturating_add(self.key_bytes).saturating_add(self.key_bytes / 8)
+    }
+
+    fn should_stop(&mut self, depth: u64) -> bool {
         if self.stop != Stop::Completed {
             return true;
         }
         if self.memo.len() >= self.limits.max_states {
             self.stop = Stop::MaxStates;
+        } else if self.memory_after(depth as usize + 1) > self.limits.max_memory {
+            self.stop = Stop::MaxMemory;
         } else if self.expansions.is_multiple_of(1024) {
             if let Some(limit) = self.limits.time_limit {
                 if self.started.elapsed() >= limit {
@@ -325,8 +348,11 @@ mod tests {
     }
 
     #[test]
-    fn too_large_is_typed() {
+    fn any_size_is_searched_within_the_memory_limit() {
+        // 24 instructions at W = 64 do not fit 128 bits: the sparse encoding holds them.
         let inst = Instance::new(&"LC".repeat(12), 64, 1, 1).unwrap();
-        assert!(matches!(solve(&inst, SearchLimits::default()), Err(Error::TooLarge(_))));
+        let out = solve(&inst, SearchLimits { max_memory: 1 << 20, ..SearchLimits::default() }).unwrap();
+        assert!(out.lower_bound() <= out.upper_bound());
+        assert!(out.exact() || out.stop() == Stop::MaxMemory, "{:?}", out.stop());
     }
 }

@@ -64,8 +64,10 @@ pub enum Status {
     /// The time limit stopped the method; the makespan is the longest schedule found and
     /// the upper bound a proven bound.
     TimeLimit,
-    /// The limit on stored states (memory) stopped the search; as for `TimeLimit`.
+    /// The limit on stored states stopped the search; as for `TimeLimit`.
     MaxStates,
+    /// The memory limit stopped the search; as for `TimeLimit`.
+    MaxMemory,
     /// Heuristic result whose bounds do not meet: the makespan is a proven lower bound.
     LowerBound,
 }
@@ -119,8 +121,10 @@ pub struct SolveOptions {
     pub horizon: Horizon,
     /// Time limit for the whole run.
     pub time_limit: Option<Duration>,
-    /// Memory limit of the search, in stored states.
+    /// Limit of the search, in stored states.
     pub max_states: usize,
+    /// Memory limit of the search, in bytes.
+    pub max_memory: usize,
     /// ILP symmetry-breaking rows.
     pub symmetry_breaking: bool,
 }
@@ -133,6 +137,7 @@ impl Default for SolveOptions {
             horizon: Horizon::Safe,
             time_limit: None,
             max_states: SearchLimits::default().max_states,
+            max_memory: SearchLimits::default().max_memory,
             symmetry_breaking: true,
         }
     }
@@ -167,6 +172,7 @@ impl Solution {
             _ if self.exact() => Status::Optimal,
             Stop::TimeLimit => Status::TimeLimit,
             Stop::MaxStates => Status::MaxStates,
+            Stop::MaxMemory => Status::MaxMemory,
             Stop::Completed if self.method == Method::Heuristic => Status::LowerBound,
             Stop::Completed => Status::Optimal,
         }
@@ -237,7 +243,7 @@ fn working_time(inst: &Instance, limit: Duration) -> Duration {
 
 fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
     let time_limit = opts.time_limit.map(|l| working_time(inst, l));
-    let limits = SearchLimits { time_limit, max_states: opts.max_states, ..SearchLimits::default() };
+    let limits = SearchLimits { time_limit, max_states: opts.max_states, max_memory: opts.max_memory, ..SearchLimits::default() };
     search::solve(inst, limits)
 }
 

@@ -51,8 +51,10 @@ pub const TX2_SM: SmCounts = SmCounts { load_store_units: 32, cuda_cores: 128, w
 pub struct WcetLimits {
     /// Per distinct kernel.
     pub time_limit: Duration,
-    /// Search memory limit.
+    /// Search limit in stored states.
     pub max_states: usize,
+    /// Search memory limit in bytes.
+    pub max_memory: usize,
 }
 
 /// Per-block cycle counts already computed, keyed by instance (same kernel, warps, SM).
@@ -76,7 +78,13 @@ impl WcetCache {
 }
 
 fn block_cycles(inst: &Instance, limits: WcetLimits) -> Result<(u64, String), Error> {
-    let opts = SolveOptions { method: Method::Search, time_limit: Some(limits.time_limit), max_states: limits.max_states, ..SolveOptions::default() };
+    let opts = SolveOptions {
+        method: Method::Search,
+        time_limit: Some(limits.time_limit),
+        max_states: limits.max_states,
+        max_memory: limits.max_memory,
+        ..SolveOptions::default()
+    };
     match solve(inst, &opts).map(|s| s.outcome) {
         Ok(o) if o.exact() => Ok((o.upper_bound(), format!("exact T^({}) of {}", inst.warps, inst.kernel))),
         Ok(o) => Ok((o.upper_bound(), format!("proven upper bound on T^({}) (search stopped; exact value >= {})", inst.warps, o.lower_bound()))),

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::cli::{assert_stdout, input_error, json_of, makespan};
+use common::cli::{assert_stdout, input_error, json_of, makespan, rta_input_error, temp_file};
 use serde_json::Value;
 
 #[test]
@@ -206,11 +206,8 @@ fn bad_task_sets_exit_2_with_the_field() {
         (base.replacen("wcet = 4", "wcet = 4\nrelease = -1", 1), "release"),
         (base.replacen("wcet = 4", "wcet = 4\ncolour = 1", 1), "colour"),
     ];
-    let dir = tempfile::tempdir().unwrap();
-    for (i, (text, field)) in cases.iter().enumerate() {
-        let p = dir.path().join(format!("c{i}.toml"));
-        std::fs::write(&p, text).unwrap();
-        input_error(&[std::ffi::OsStr::new("rta"), p.as_os_str()], field);
+    for (text, field) in &cases {
+        rta_input_error(text, "toml", field);
     }
 }
 
@@ -219,9 +216,8 @@ fn bad_task_sets_exit_2_with_the_field() {
 fn mixed_block_sizes_are_analysed() {
     let base = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("mixed.toml");
-    std::fs::write(&p, base.replacen("threads_per_block = 512", "threads_per_block = 768", 1).replacen("wcet = 6", "wcet = 6\nshared_memory = 20000", 1)).unwrap();
-    let v = json_of(&["rta", p.to_str().unwrap()]);
+    let p = temp_file(&dir, "mixed.toml", &base.replacen("threads_per_block = 512", "threads_per_block = 768", 1).replacen("wcet = 6", "wcet = 6\nshared_memory = 20000", 1));
+    let v = json_of(&["rta", &p]);
     assert_eq!(v["bound"], "envelope");
     for k in v["kernels"].as_array().unwrap() {
         assert!(k["simulated_finish"].as_f64() <= k["finish"].as_f64(), "{k}");
@@ -232,15 +228,13 @@ fn mixed_block_sizes_are_analysed() {
 #[test]
 fn rta_time_is_exact() {
     let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("late.toml");
-    std::fs::write(&p, "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 1\nthreads_per_block = 512\nrelease = 1e16\n").unwrap();
-    let v = json_of(&["rta", p.to_str().unwrap()]);
+    let p = temp_file(&dir, "late.toml", "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 1\nthreads_per_block = 512\nrelease = 1e16\n");
+    let v = json_of(&["rta", &p]);
     assert_eq!(v["kernels"][0]["response"], 1.0);
     assert_eq!(v["kernels"][0]["response_exact"], "1");
     assert_eq!(v["kernels"][0]["finish_exact"], "10000000000000001");
-    let p = dir.path().join("decimals.toml");
-    std::fs::write(&p, "[[kernels]]\nperiod = 1\nwcet = 0.25\nblocks = 3\nthreads_per_block = 512\nrelease = 0.5\n").unwrap();
-    let v = json_of(&["rta", p.to_str().unwrap()]);
+    let p = temp_file(&dir, "decimals.toml", "[[kernels]]\nperiod = 1\nwcet = 0.25\nblocks = 3\nthreads_per_block = 512\nrelease = 0.5\n");
+    let v = json_of(&["rta", &p]);
     assert_eq!(v["kernels"][0]["response"], 0.25);
     assert_eq!(v["kernels"][0]["finish"], 0.75);
 }
@@ -282,11 +276,8 @@ fn examiner_configs_refuse_what_they_cannot_model() {
         (base.replacen("\"max_iterations\": 1", "\"max_iterations\": 1, \"colour\": 1", 1), "colour"),
         (base.replacen("{", "[", 1), "file"),
     ];
-    let dir = tempfile::tempdir().unwrap();
     for (i, (text, field)) in cases.iter().enumerate() {
-        let p = dir.path().join(format!("c{i}.json"));
-        std::fs::write(&p, text).unwrap();
-        let err = input_error(&[std::ffi::OsStr::new("rta"), p.as_os_str()], field);
+        let err = rta_input_error(text, "json", field);
         if !matches!(*field, "file" | "colour" | "use_processes" | "max_iterations") {
             assert!(err.contains("\"K2\""), "case {i} names the benchmark: {err}");
         }

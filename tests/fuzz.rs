@@ -80,7 +80,7 @@ fn runner(cases: u32) -> TestRunner {
 }
 
 fn limits() -> WcetLimits {
-    WcetLimits { time_limit: Duration::from_millis(200), max_states: 100_000 }
+    WcetLimits { time_limit: Duration::from_millis(200), max_states: 100_000, max_memory: 64 << 20 }
 }
 
 #[test]

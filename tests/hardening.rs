@@ -4,15 +4,9 @@
 
 mod common;
 
-use common::cli::{input_error, json_of, makespan};
+use common::cli::{input_error, json_of, makespan, temp_file as write};
 use std::io::Read;
 use std::process::Stdio;
-
-fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
-    let p = dir.path().join(name);
-    std::fs::write(&p, text).unwrap();
-    p.display().to_string()
-}
 
 #[test]
 fn huge_time_limits_are_refused_by_every_command() {
@@ -115,6 +109,16 @@ fn answers_that_were_wrong() {
     assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64());
     let v = json_of(&["solve", "--kernel", "LLCCLLCC", "--warps", "24", "--max-states", "1"]);
     assert_eq!(v["status"], "max_states");
+    // The memory limit is in bytes, and any size is searched (24 instructions at W = 64
+    // do not fit the packed encodings).
+    let v = json_of(&["solve", "--kernel", "LLCCLLCLLCCL", "--warps", "24", "--max-memory", "4M"]);
+    assert_eq!(v["status"], "max_memory");
+    assert_eq!(v["stopped_by"], "max_memory");
+    assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64());
+    let v = json_of(&["solve", "--kernel", &"LC".repeat(12), "--warps", "64", "--max-memory", "4M"]);
+    assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64());
+    input_error(&["solve", "--kernel", "LLC", "--warps", "2", "--max-memory", "12X"], "--max-memory");
+    input_error(&["solve", "--kernel", "LLC", "--warps", "2", "--max-memory", "10"], "--max-memory");
     // A missing argument is named; a bad value lists the valid ones.
     input_error(&["approx", "--kernel", "LLC", "--warps", "3"], "--x");
     let err = input_error(&["solve", "--kernel", "LLC", "--warps", "2", "--constraints", "medium"], "--constraints");

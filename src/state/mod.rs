@@ -98,4 +98,10 @@ pub trait Encoding: Send + Sync + Sized {
 
     /// The state stored as `key`, written into `out`.
     fn decode(&self, key: &Self::Key, out: &mut Counts);
+
+    /// Heap bytes `key` owns besides its inline size (0 for fixed-width keys), for the
+    /// search's memory limit.
+    fn key_bytes(&self, _key: &Self::Key) -> usize {
+        0
+    }
 }

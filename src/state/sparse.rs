@@ -27,6 +27,11 @@ impl Encoding for Sparse {
         let buf = out.buffer();
         buf.extend(key.chunks_exact(2).map(|c| (c[0], c[1])));
     }
+
+    /// The boxed pairs, rounded up to the allocator's 16-byte granule.
+    fn key_bytes(&self, key: &Box<[u32]>) -> usize {
+        (key.len() * 4).div_ceil(16) * 16
+    }
 }
 
 #[cfg(test)]

@@ -37,3 +37,18 @@ pub fn assert_stdout(args: &[&str], needles: &[&str]) {
     }
 }
 
+
+/// Writes `text` to a file `name` in `dir` and returns its path as a string.
+pub fn temp_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let p = dir.path().join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+/// Runs `rta` on `text` saved with extension `ext`; expects the one-line error of
+/// [`input_error`] naming `field`, and returns it.
+pub fn rta_input_error(text: &str, ext: &str, field: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_file(&dir, &format!("input.{ext}"), text);
+    input_error(&["rta", &path], field)
+}
