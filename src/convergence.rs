@@ -92,6 +92,15 @@ pub struct FormRow {
     pub makespan: u64,
 }
 
+/// Checks the largest `W` of a constraint-form comparison, given in `field`.
+pub fn check_warps_max(warps_max: i64, field: &str) -> Result<u32, crate::error::InputError> {
+    let max = crate::instance::MAX_WARPS;
+    u32::try_from(warps_max)
+        .ok()
+        .filter(|&w| w >= 1 && w as i64 <= max)
+        .ok_or_else(|| crate::error::InputError::new(field, warps_max, format!("must be from 1 to {max}")))
+}
+
 /// ILP solve times of both constraint forms for `W = 1..=warps_max`, sequentially
 /// (so that the times are not disturbed by each other). Fails if both forms prove
 /// optimality with different values.

@@ -66,7 +66,7 @@ fn rollout(t: &Transitions, bound: &impl StateBound, policy: Policy, rng: &mut S
     let (mut s, mut next, mut scratch) = (t.start(), Counts::default(), Scratch::default());
     let mut trace = Trace::default();
     while !s.is_finished() {
-        if trace.cycles() % 4096 == 4095 && deadline.is_some_and(|d| Instant::now() >= d) {
+        if trace.cycles() % 64 == 63 && deadline.is_some_and(|d| Instant::now() >= d) {
             return None;
         }
         match policy {
@@ -91,11 +91,17 @@ fn rollout(t: &Transitions, bound: &impl StateBound, policy: Policy, rng: &mut S
     Some(trace)
 }
 
-/// The choice whose successor has the largest upper bound (random tie-break).
+/// Most successors the greedy policy weighs in one step (a random sample beyond that).
+const GREEDY_SAMPLE: usize = 256;
+
+/// The choice whose successor has the largest upper bound (random tie-break), among all
+/// choices or, when there are more than [`GREEDY_SAMPLE`], a random sample of them.
 fn greedy_choice(t: &Transitions, bound: &impl StateBound, s: &Counts, scratch: &mut Scratch, tmp: &mut Counts, rng: &mut SmallRng) -> usize {
     let n = t.choices(s, scratch);
     let mut best = (0u64, 0u64, 0usize);
-    for j in 0..n {
+    let sampled = n > GREEDY_SAMPLE;
+    for k in 0..n.min(GREEDY_SAMPLE) {
+        let j = if sampled { rng.random_range(0..n) } else { k };
         t.successor(s, scratch, j, tmp);
         let key = (bound.upper(tmp), rng.random::<u64>());
         if (key.0, key.1) > (best.0, best.1) {

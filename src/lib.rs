@@ -8,6 +8,7 @@
 //! upper bound, with `exact` derived from the two.
 
 pub mod approx;
+pub mod bench;
 pub mod bounds;
 pub mod checker;
 pub mod convergence;

@@ -3,7 +3,7 @@
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use gpu_makespan::error::{bytes, positive, seconds, Error, InputError};
+use gpu_makespan::error::{bytes, seconds, Error, InputError};
 use gpu_makespan::files::{prepare_output, write_text};
 use gpu_makespan::ilp::ConstraintForm;
 use gpu_makespan::instance::{Instance, InstanceSource};
@@ -140,6 +140,15 @@ enum Command {
         /// Search memory limit in bytes when C is computed from instructions (2G, 512M, ...).
         #[arg(long, default_value = "2G")]
         max_memory: String,
+    },
+    /// Write the benchmark suite (instance files) into a directory.
+    BenchSuite {
+        /// Directory to write into.
+        #[arg(long, default_value = "instances/bench")]
+        out: PathBuf,
+        /// Seed of the random kernels.
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
     },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions {
@@ -393,10 +402,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
         Command::CompareConstraints { instance, warps_max, time_limit, csv, svg: svg_path, log_time } => {
             prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
             let inst = instance.load()?;
-            let warps_max = u32::try_from(positive(warps_max, "--warps-max")?)
-                .ok()
-                .filter(|&w| w as i64 <= gpu_makespan::instance::MAX_WARPS)
-                .ok_or_else(|| InputError::new("--warps-max", warps_max, format!("must be from 1 to {}", gpu_makespan::instance::MAX_WARPS)))?;
+            let warps_max = convergence::check_warps_max(warps_max, "--warps-max")?;
             let opts = SolveOptions { time_limit: Some(seconds(time_limit, "--time-limit")?), ..SolveOptions::default() };
             let pb = progress.bar(warps_max as u64, "W");
             let rows = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
@@ -424,6 +430,16 @@ fn run(cli: Cli) -> Result<(), Failure> {
             } else {
                 out(&report::rta_table(&rep))?;
             }
+        }
+        Command::BenchSuite { out: dir, seed } => {
+            let suite = gpu_makespan::bench::suite(seed);
+            let mut listing = String::new();
+            for b in &suite {
+                let path = dir.join(&b.name);
+                write_text(&path, &b.text, "--out")?;
+                listing.push_str(&format!("{}\n", path.display()));
+            }
+            out(&listing)?;
         }
         Command::Completions { shell } => {
             let mut script = Vec::new();

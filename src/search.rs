@@ -148,6 +148,8 @@ struct Search<'a, E: Encoding, B> {
     /// States on the current path (`path[..depth]`), buffers reused.
     path: Vec<Counts>,
     expansions: u64,
+    /// Successors generated since the clock was last read.
+    work: usize,
     /// Heap bytes owned by the stored keys.
     key_bytes: usize,
     stop: Stop,
@@ -173,6 +175,7 @@ fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: S
         incumbent: seed,
         path: Vec::new(),
         expansions: 0,
+        work: 0,
         key_bytes: 0,
         stop: Stop::Completed,
         scratch: Scratch::default(),
@@ -181,12 +184,19 @@ fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: S
     let (value, _) = search.dfs(&t.start(), 0, root_bound);
     let upper_bound = value.max(search.best);
     debug_assert!(search.stop != Stop::Completed || value == search.best);
-    SearchResult {
+    let result = SearchResult {
         upper_bound,
         stop: search.stop,
         stats: SearchStats { expansions: search.expansions, stored_states: search.memo.len(), initial_lower_bound: initial },
-        trace: search.incumbent,
+        trace: std::mem::take(&mut search.incumbent),
+    };
+    // Freeing millions of boxed keys takes seconds: let another thread do it, so that
+    // the time limit holds for the answer.
+    if search.key_bytes > 0 && search.memo.len() > 100_000 {
+        let memo = std::mem::take(&mut search.memo);
+        std::thread::spawn(move || drop(memo));
     }
+    result
 }
 
 impl<E: Encoding, B: StateBound> Search<'_, E, B> {
@@ -230,6 +240,7 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
         }
         let mut order = std::mem::take(&mut self.orders[level]);
         let n = self.t.choices(s, &mut self.scratch);
+        self.work += n;
         order.resize_with(n, || (0, 0, Counts::default()));
         for (j, entry) in order.iter_mut().enumerate() {
             self.t.successor(s, &mut self.scratch, j, &mut entry.2);
@@ -294,7 +305,10 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
             self.stop = Stop::MaxStates;
         } else if self.memory_after(depth as usize + 1) > self.limits.max_memory {
             self.stop = Stop::MaxMemory;
-        } else if self.expansions.is_multiple_of(1024) {
+        } else if self.work >= 4096 {
+            // The clock is read every few thousand successors, however large each
+            // expansion is.
+            self.work = 0;
             if let Some(limit) = self.limits.time_limit {
                 if self.started.elapsed() >= limit {
                     self.stop = Stop::TimeLimit;

@@ -340,3 +340,17 @@ fn rta_resident_blocks_and_release_order() {
     assert_eq!(v["kernels"][1]["response"], 1.5);
     assert!(v["assumptions"].as_array().unwrap().iter().any(|a| a.as_str().unwrap().contains("release order")));
 }
+
+/// The benchmark suite is written, seeded, and every file is an instance `bound` reads.
+#[test]
+fn bench_suite_writes_valid_instances() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = makespan().args(["bench-suite", "--seed", "3", "--out"]).arg(dir.path()).output().unwrap();
+    assert!(out.status.success());
+    let files: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(files.len(), 24);
+    for f in &files {
+        makespan().arg("bound").arg(f).assert().success();
+    }
+    assert_eq!(std::fs::read_to_string(dir.path().join("tx2-0016.toml")).unwrap(), gpu_makespan::bench::suite(3).into_iter().find(|b| b.name == "tx2-0016.toml").unwrap().text);
+}

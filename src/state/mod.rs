@@ -84,7 +84,7 @@ impl Counts {
 /// Adding a wider or more compact encoding is one new file beside [`packed`].
 pub trait Encoding: Send + Sync + Sized {
     /// The stored form of a state.
-    type Key: Clone + Eq + Hash + Debug + Send;
+    type Key: Clone + Eq + Hash + Debug + Send + 'static;
 
     /// The encoding for instances with `len` instructions and `warps` warps, or `None`
     /// when some state of such an instance does not fit it.
