@@ -28,9 +28,9 @@ enum Policy {
     Random,
 }
 
-/// [`longest_rollout`] on `inst` with its transition system and the standard bound.
-pub fn longest_rollout_of(inst: &Instance, rounds: usize, seed: u64) -> Trace {
-    longest_rollout(&Transitions::new(inst), &standard(inst), rounds, seed)
+/// [`longest_rollout_until`] on `inst` with its transition system and the standard bound.
+pub fn longest_rollout_of(inst: &Instance, rounds: usize, seed: u64, deadline: Option<Instant>) -> Trace {
+    longest_rollout_until(&Transitions::new(inst), &standard(inst), rounds, seed, deadline)
 }
 
 /// Runs `rounds` randomised rollouts of each randomised policy plus the deterministic
@@ -120,7 +120,7 @@ mod tests {
     fn rollouts_are_valid_schedules() {
         for (k, w, sl, sc) in [("LLC", 4, 1, 1), ("LCL", 4, 1, 1), ("LLCLLL", 4, 2, 2), ("CLLCCL", 7, 2, 3)] {
             let inst = Instance::new(k, w, sl, sc).unwrap();
-            let r = longest_rollout_of(&inst, 8, 1);
+            let r = longest_rollout_of(&inst, 8, 1, None);
             let s = r.schedule(inst.warps, inst.len());
             assert_eq!(check(&inst, &s), Ok(r.cycles()), "{k} W={w}");
         }

@@ -7,9 +7,7 @@
 
 use crate::bounds;
 use crate::error::Error;
-use crate::heuristic::{longest_rollout_of, longest_rollout_until};
-use crate::state::transitions::Transitions;
-use crate::state_bounds::standard;
+use crate::heuristic::longest_rollout_of;
 use crate::ilp::{self, ConstraintForm, IlpOptions};
 use crate::instance::Instance;
 use crate::outcome::{Outcome, Stats, Stop, Witness};
@@ -251,7 +249,7 @@ fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
 /// horizon.
 fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
     let deadline = opts.time_limit.map(|l| Instant::now() + working_time(inst, l));
-    let trace = longest_rollout_until(&Transitions::new(inst), &standard(inst), 64, 0x6865_7572, deadline);
+    let trace = longest_rollout_of(inst, 64, 0x6865_7572, deadline);
     let witness = Witness::check(inst, "heuristic", trace.schedule(inst.warps, inst.len()), Some(trace.cycles()))?;
     Ok(Outcome::new(witness, bounds::safe_horizon(inst), Stop::Completed, Stats::default())?)
 }
@@ -262,7 +260,7 @@ fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error>
 /// note says so.
 fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, time_limit: Option<Duration>) -> Result<(Outcome, Option<String>), Error> {
     ilp::check_size(inst, horizon, opts.form)?;
-    let seed = longest_rollout_of(inst, 8, 0x0069_6c70).schedule(inst.warps, inst.len());
+    let seed = longest_rollout_of(inst, 8, 0x0069_6c70, None).schedule(inst.warps, inst.len());
     let setup = ilp::setup_time(inst, horizon, opts.form);
     if let Some(limit) = time_limit.filter(|&l| setup > l) {
         let witness = Witness::check(inst, "heuristic", seed, None)?;
