@@ -126,14 +126,20 @@ impl Instance {
 
     /// The instance as the user gave it: `LCLCL, sigma_L = 1/2, sigma_C = 1, W = 420`.
     pub fn given(&self) -> String {
-        let sigma = |cap: u32, copies: u32| if copies > 1 { format!("1/{copies}") } else { cap.to_string() };
-        format!(
-            "{}, sigma_L = {}, sigma_C = {}, W = {}",
-            self.source_kernel,
-            sigma(self.sigma_l, self.copies_l),
-            sigma(self.sigma_c, self.copies_c),
-            self.warps
-        )
+        format!("{}, sigma_L = {}, sigma_C = {}, W = {}", self.source_kernel, self.sigma_given(Unit::L), self.sigma_given(Unit::C), self.warps)
+    }
+
+    /// sigma of unit type `u` as the user gave it: `1/n` for a fraction, else the integer.
+    pub fn sigma_given(&self, u: Unit) -> String {
+        let (capacity, copies) = match u {
+            Unit::L => (self.sigma_l, self.copies_l),
+            Unit::C => (self.sigma_c, self.copies_c),
+        };
+        if copies > 1 {
+            format!("1/{copies}")
+        } else {
+            capacity.to_string()
+        }
     }
 
     /// The same kernel and SM (and provenance) with `warps` warps instead of `W`.

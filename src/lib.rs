@@ -31,6 +31,7 @@ pub mod sm;
 pub mod solve;
 pub mod state;
 pub mod state_bounds;
+pub mod sweep;
 pub mod taskset;
 pub mod time;
 pub mod wcet;

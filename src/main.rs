@@ -141,6 +141,9 @@ enum Command {
         #[arg(long, default_value = "2G")]
         max_memory: String,
     },
+    /// Run a grid of jobs (spec TOML) in parallel, sharded and resumable, one JSON line
+    /// per job; `sweep merge` and `sweep report` combine and summarise results.
+    Sweep(SweepCli),
     /// Write the benchmark suite (instance files) into a directory.
     BenchSuite {
         /// Directory to write into.
@@ -154,6 +157,59 @@ enum Command {
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
+    },
+}
+
+/// `makespan sweep SPEC --out FILE [--shard I/N] [--resume] [--threads N]`, or a
+/// `merge`/`report` subcommand.
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+struct SweepCli {
+    #[command(subcommand)]
+    action: Option<SweepAction>,
+    /// Sweep spec (TOML; see instances/sweeps/).
+    #[arg(required = true)]
+    spec: Option<PathBuf>,
+    /// Results file (JSON Lines), appended as each job ends.
+    #[arg(long, required = true)]
+    out: Option<PathBuf>,
+    /// Run only shard I of N (1 <= I <= N): a fixed, balanced subset of the jobs.
+    #[arg(long)]
+    shard: Option<String>,
+    /// Skip the jobs whose id is already in --out (and continue the file).
+    #[arg(long)]
+    resume: bool,
+    /// Jobs run at once (default: all cores; at most 256).
+    #[arg(long, allow_hyphen_values = true)]
+    threads: Option<i64>,
+    /// List the jobs (id and parameters, one JSON line each) without running them.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+#[derive(Subcommand)]
+enum SweepAction {
+    /// Merge results files into one (one record per id, sorted by id); refuses two
+    /// records of one id whose results differ (timings aside).
+    Merge {
+        /// Results files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Merged results file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Summarise results: a table on stdout, optionally CSV and an SVG of values and times.
+    Report {
+        /// Results files (more than one are merged first).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the rows as CSV (default path: the first file with .csv).
+        #[arg(long, num_args = 0..=1)]
+        csv: Option<Option<PathBuf>>,
+        /// Write the plots as SVG (default path: the first file with .svg).
+        #[arg(long, num_args = 0..=1)]
+        svg: Option<Option<PathBuf>>,
     },
 }
 
@@ -284,6 +340,8 @@ enum Failure {
     PipeClosed,
     /// Standard output could not be written (e.g. a full disk).
     Output(std::io::Error),
+    /// Some jobs of a sweep ended with an internal error (exit 1; the rest are recorded).
+    Jobs(String),
 }
 
 impl<E: Into<Error>> From<E> for Failure {
@@ -431,6 +489,7 @@ fn run(cli: Cli) -> Result<(), Failure> {
                 out(&report::rta_table(&rep))?;
             }
         }
+        Command::Sweep(cli) => sweep(cli, &progress)?,
         Command::BenchSuite { out: dir, seed } => {
             let suite = gpu_makespan::bench::suite(seed);
             let mut listing = String::new();
@@ -445,6 +504,74 @@ fn run(cli: Cli) -> Result<(), Failure> {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "makespan", &mut script);
             out(&String::from_utf8_lossy(&script))?;
+        }
+    }
+    Ok(())
+}
+
+fn sweep(cli: SweepCli, progress: &Progress) -> Result<(), Failure> {
+    use gpu_makespan::sweep::{report as sweep_report, results, run, Shard, Spec};
+    match cli.action {
+        Some(SweepAction::Merge { files, out: path }) => {
+            let merged = results::merge(&files)?;
+            write_text(&path, &results::to_jsonl(&merged), "--out")?;
+            progress.note(&format!("{} records from {} files merged into {}", merged.len(), files.len(), path.display()));
+        }
+        Some(SweepAction::Report { files, csv, svg: svg_path }) => {
+            let default = |ext: &str| files[0].with_extension(ext);
+            let csv = csv.map(|p| p.unwrap_or_else(|| default("csv")));
+            let svg_path = svg_path.map(|p| p.unwrap_or_else(|| default("svg")));
+            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
+            let rows = sweep_report::rows(&results::merge(&files)?);
+            if let Some(p) = &csv {
+                write_text(p, &sweep_report::csv(&rows), "--csv")?;
+                progress.note(&format!("wrote {}", p.display()));
+            }
+            svg(svg_path.as_deref(), |p| plot::sweep(p, &rows))?;
+            if let Some(p) = &svg_path {
+                progress.note(&format!("wrote {}", p.display()));
+            }
+            out(&sweep_report::table(&rows))?;
+        }
+        None => {
+            let (spec_path, out_path) = (cli.spec.expect("required by clap"), cli.out.expect("required by clap"));
+            let mut jobs = Spec::from_path(&spec_path)?.jobs()?;
+            let all = jobs.len();
+            if let Some(s) = &cli.shard {
+                jobs = s.parse::<Shard>()?.select(jobs);
+            }
+            if cli.dry_run {
+                let lines: String = jobs.iter().map(|j| format!("{}\n", serde_json::json!({"id": j.id, "job": j.params}))).collect();
+                return out(&lines);
+            }
+            let pool = pool(cli.threads)?;
+            let resumed = run::open(&out_path, cli.resume)?;
+            if resumed.removed_bytes > 0 {
+                progress.note(&format!("note: removed a cut-off last line ({} bytes) from {}; its job runs again", resumed.removed_bytes, out_path.display()));
+            }
+            let shard_jobs = jobs.len();
+            let todo = run::pending(jobs, &resumed.done);
+            let started = std::time::Instant::now();
+            let pb = progress.bar(todo.len() as u64, "jobs");
+            let summary = pool.install(|| run::run(&todo, &out_path, &|job, _| {
+                pb.inc(1);
+                pb.set_message(job.id.clone());
+            }));
+            pb.finish_and_clear();
+            let summary = summary?;
+            let line = format!(
+                "sweep: {all} jobs in the spec, {shard_jobs} in this shard; {} already in {}, {} run now ({} refused, {} internal errors) in {:.1} s\n",
+                shard_jobs - todo.len(),
+                out_path.display(),
+                summary.ran,
+                summary.refused,
+                summary.internal_errors,
+                started.elapsed().as_secs_f64()
+            );
+            out(&line)?;
+            if summary.internal_errors > 0 {
+                return Err(Failure::Jobs(format!("{} jobs ended with an internal error; see their `error` fields in {}", summary.internal_errors, out_path.display())));
+            }
         }
     }
     Ok(())
@@ -485,6 +612,7 @@ fn main() -> ExitCode {
     let (message, code) = match failure {
         Failure::Lib(e) => (format!("error: {e}"), if e.is_input() { 2 } else { 1 }),
         Failure::Output(e) => (format!("error: cannot write standard output: {e}"), 2),
+        Failure::Jobs(text) => (format!("error: {text}"), 1),
         Failure::PipeClosed => unreachable!("handled above"),
     };
     let _ = writeln!(std::io::stderr(), "{message}");

@@ -288,3 +288,142 @@ pub fn constraint_forms(path: &Path, inst: &Instance, rows: &[crate::convergence
     legend_column(&side, &entries).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
 }
+
+/// One line of a sweep plot: its label and its rows, ordered along the x axis.
+struct SweepSeries<'a> {
+    label: String,
+    rows: Vec<&'a crate::sweep::report::Row>,
+}
+
+/// The axis value of a sweep row: `x` for approx rows, `W` otherwise.
+fn sweep_axis(r: &crate::sweep::report::Row) -> f64 {
+    if r.command == "approx" {
+        r.x.unwrap_or(0) as f64
+    } else {
+        r.warps as f64
+    }
+}
+
+/// The rows of one command grouped into series (every parameter but the axis one).
+fn sweep_series<'a>(rows: &[&'a crate::sweep::report::Row]) -> Vec<SweepSeries<'a>> {
+    let mut series: Vec<SweepSeries<'a>> = Vec::new();
+    for r in rows.iter().filter(|r| r.error.is_none()) {
+        let kernel = if r.kernel.chars().count() > 18 { format!("{}..", r.kernel.chars().take(16).collect::<String>()) } else { r.kernel.clone() };
+        let mut label = format!("{} {kernel} s={}/{}", r.command, r.sigma_l, r.sigma_c);
+        if r.command != "bound" {
+            label.push_str(&format!(" {}", r.method));
+        }
+        if r.command == "approx" {
+            label.push_str(&format!(" W={}", r.warps));
+        }
+        match series.iter_mut().find(|s| s.label == label) {
+            Some(s) => s.rows.push(r),
+            None => series.push(SweepSeries { label, rows: vec![r] }),
+        }
+    }
+    for s in &mut series {
+        s.rows.sort_by(|a, b| sweep_axis(a).total_cmp(&sweep_axis(b)));
+    }
+    series
+}
+
+/// Most legend entries a sweep plot lists.
+const SWEEP_LEGEND: usize = 30;
+
+/// The `sweep report --svg` picture. Per command in the results: the values against the
+/// swept axis (`W` for solve and bound, `x` for approx) - the proven upper bound as a
+/// line with markers (filled where exact) and the proven lower bound dashed, or for
+/// approx the estimate (NOT a bound) as the line and the proven upper bound dashed - and,
+/// for commands that solve, the seconds per job on a log axis. One colour per series
+/// (every other parameter); the legend has its own column.
+pub fn sweep(path: &Path, rows: &[crate::sweep::report::Row]) -> Result<(), String> {
+    let err = io_err(path);
+    let groups: Vec<(&str, Vec<&crate::sweep::report::Row>)> = ["solve", "approx", "bound"]
+        .into_iter()
+        .map(|c| (c, rows.iter().filter(|r| r.command == c && r.error.is_none()).collect::<Vec<_>>()))
+        .filter(|(_, rs)| !rs.is_empty())
+        .collect();
+    let panels: usize = groups.iter().map(|(c, _)| if *c == "bound" { 1 } else { 2 }).sum::<usize>().max(1);
+    let root = SVGBackend::new(path, (1200, 40 + 330 * panels as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let (plots, side) = root.split_horizontally(850);
+    let areas = plots.split_evenly((panels, 1));
+    let mut entries = Vec::new();
+    let mut next = 0;
+    let mut colour_index = 0;
+    for (command, rs) in &groups {
+        let series = sweep_series(rs);
+        let colours: Vec<RGBColor> = (0..series.len()).map(|i| colour(colour_index + i)).collect();
+        colour_index += series.len();
+        sweep_values(&areas[next], command, &series, &colours).map_err(|e| err(&e))?;
+        next += 1;
+        if *command != "bound" {
+            sweep_times(&areas[next], command, &series, &colours).map_err(|e| err(&e))?;
+            next += 1;
+        }
+        entries.extend(series.iter().zip(&colours).map(|(s, c)| (s.label.clone(), *c, Swatch::Line)));
+    }
+    if entries.len() > SWEEP_LEGEND {
+        let more = entries.len() - SWEEP_LEGEND + 1;
+        entries.truncate(SWEEP_LEGEND - 1);
+        entries.push((format!("... and {more} more series"), RGBColor(90, 90, 90), Swatch::Hollow));
+    }
+    entries.push(("dashed: the other proven bound".to_string(), RGBColor(90, 90, 90), Swatch::Dashed));
+    entries.push(("hollow: not exact".to_string(), RGBColor(90, 90, 90), Swatch::Hollow));
+    legend_column(&side, &entries).map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))
+}
+
+/// Range of the swept axis over `series`, padded by half a step.
+fn sweep_x_range(series: &[SweepSeries]) -> std::ops::Range<f64> {
+    let xs = series.iter().flat_map(|s| s.rows.iter().map(|r| sweep_axis(r)));
+    let (lo, hi) = xs.fold((f64::MAX, f64::MIN), |(lo, hi), x| (lo.min(x), hi.max(x)));
+    if lo > hi {
+        0.5..1.5
+    } else {
+        (lo - 0.5).max(0.0)..hi + 0.5
+    }
+}
+
+fn sweep_values<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, command: &str, series: &[SweepSeries], colours: &[RGBColor]) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let main = |r: &crate::sweep::report::Row| if command == "approx" { r.estimate } else { r.upper };
+    let other = |r: &crate::sweep::report::Row| if command == "approx" { r.upper } else { r.lower };
+    let values = series.iter().flat_map(|s| s.rows.iter().flat_map(|r| [main(r), other(r)])).flatten();
+    let (lo, hi) = values.fold((u64::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = if lo > hi { (0, 1) } else { (lo, hi) };
+    let pad = ((hi - lo) as f64 * 0.05).max(1.0);
+    let (axis, caption) = match command {
+        "approx" => ("x", "approx: estimate T_approx(x) (NOT a bound), proven upper bound dashed"),
+        "bound" => ("W (warps)", "bound: safe horizon (proven upper), proven lower bound dashed"),
+        _ => ("W (warps)", "solve: proven upper bound, proven lower bound dashed"),
+    };
+    let mut c = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 16))
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(70)
+        .build_cartesian_2d(sweep_x_range(series), (lo as f64 - pad)..(hi as f64 + pad))?;
+    c.configure_mesh().x_desc(axis).y_desc("cycles").x_label_formatter(&integer_label).y_label_formatter(&integer_label).draw()?;
+    for (s, &col) in series.iter().zip(colours) {
+        let pts: Vec<(f64, f64, bool)> = s.rows.iter().filter_map(|r| main(r).map(|v| (sweep_axis(r), v as f64, r.exact))).collect();
+        marked_series(&mut c, &pts, col)?;
+        let dashed: Vec<(f64, f64)> = s.rows.iter().filter_map(|r| other(r).map(|v| (sweep_axis(r), v as f64))).collect();
+        c.draw_series(DashedLineSeries::new(dashed, 6, 4, col.stroke_width(1)))?;
+    }
+    Ok(())
+}
+
+fn sweep_times<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, command: &str, series: &[SweepSeries], colours: &[RGBColor]) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let logs: Vec<f64> = series.iter().flat_map(|s| s.rows.iter().filter_map(|r| r.seconds)).map(|t| time_value(t, true)).collect();
+    let (lo, hi) = logs.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
+    let (lo, hi) = if logs.is_empty() { (-1.0, 0.0) } else { (lo - 0.2, hi + 0.2) };
+    let axis = if command == "approx" { "x" } else { "W (warps)" };
+    let mut c = ChartBuilder::on(area).margin(10).x_label_area_size(30).y_label_area_size(70).build_cartesian_2d(sweep_x_range(series), lo..hi)?;
+    let seconds_label = |v: &f64| format!("{}", (10f64.powf(*v) * 1e4).round() / 1e4);
+    c.configure_mesh().x_desc(axis).y_desc(format!("{command}: seconds per job (log scale)")).x_label_formatter(&integer_label).y_label_formatter(&seconds_label).draw()?;
+    for (s, &col) in series.iter().zip(colours) {
+        let pts: Vec<(f64, f64, bool)> = s.rows.iter().filter_map(|r| r.seconds.map(|t| (sweep_axis(r), time_value(t, true), r.exact))).collect();
+        marked_series(&mut c, &pts, col)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,205 @@
+//! Summaries of sweep results: one row per job (table for people, CSV for programs) and
+//! the totals. Each number keeps its label: `lower` and `upper` are proven bounds
+//! (`exact` only when they are equal), `estimate` is the paper's approximation and never
+//! a bound.
+
+use super::results::Record;
+use serde_json::Value;
+use std::fmt::Write;
+
+/// One job's numbers, read from its record.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// Job id.
+    pub id: String,
+    /// `solve`, `approx` or `bound`.
+    pub command: String,
+    /// Kernel as given.
+    pub kernel: String,
+    /// sigma_L as given.
+    pub sigma_l: String,
+    /// sigma_C as given.
+    pub sigma_c: String,
+    /// `W`.
+    pub warps: u64,
+    /// Method (`-` for bound).
+    pub method: String,
+    /// `x` (approx).
+    pub x: Option<u64>,
+    /// Proven lower bound on `T^(W)`: solve `makespan`, approx `lower_bound`, bound `lower_bound`.
+    pub lower: Option<u64>,
+    /// Proven upper bound on `T^(W)`: solve `upper_bound`, approx `safe_upper_bound`, bound `safe_horizon`.
+    pub upper: Option<u64>,
+    /// `lower == upper`.
+    pub exact: bool,
+    /// approx `estimate` (NOT a bound).
+    pub estimate: Option<u64>,
+    /// solve `status`; `exact`/`bounds` for approx; `closed_form` for bound; `error`.
+    pub status: String,
+    /// Seconds the job took.
+    pub seconds: Option<f64>,
+    /// The error, for a failed job.
+    pub error: Option<String>,
+}
+
+fn text(v: &Value, key: &str) -> String {
+    match v.get(key) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => "-".into(),
+        Some(other) => other.to_string(),
+    }
+}
+
+fn number(v: &Value, key: &str) -> Option<u64> {
+    v.get(key).and_then(Value::as_u64)
+}
+
+impl Row {
+    /// The row of one record (fields it lacks are `-`).
+    pub fn of(r: &Record) -> Row {
+        let v = &r.value;
+        let job = v.get("job").cloned().unwrap_or(Value::Null);
+        let command = text(&job, "command");
+        let error = v.get("error").and_then(Value::as_str).map(str::to_string);
+        let (lower, upper, estimate) = match command.as_str() {
+            "solve" => (number(v, "makespan"), number(v, "upper_bound"), None),
+            "approx" => (number(v, "lower_bound"), number(v, "safe_upper_bound"), number(v, "estimate")),
+            _ => (number(v, "lower_bound"), number(v, "safe_horizon"), None),
+        };
+        let exact = matches!((lower, upper), (Some(a), Some(b)) if a == b);
+        let status = match (&error, command.as_str()) {
+            (Some(_), _) => "error".to_string(),
+            (None, "solve") => text(v, "status"),
+            (None, "approx") => if exact { "exact" } else { "bounds" }.to_string(),
+            _ => "closed_form".to_string(),
+        };
+        Row {
+            id: r.id.clone(),
+            command,
+            kernel: text(&job, "kernel"),
+            sigma_l: text(&job, "sigma_l"),
+            sigma_c: text(&job, "sigma_c"),
+            warps: number(&job, "warps").unwrap_or(0),
+            method: text(&job, "method"),
+            x: number(&job, "x"),
+            lower,
+            upper,
+            exact,
+            estimate,
+            status,
+            seconds: v.get("seconds").and_then(Value::as_f64),
+            error,
+        }
+    }
+
+    /// `(upper - lower) / lower` in percent.
+    pub fn gap_percent(&self) -> Option<f64> {
+        match (self.lower, self.upper) {
+            (Some(l), Some(u)) if l > 0 => Some((u.saturating_sub(l)) as f64 * 100.0 / l as f64),
+            _ => None,
+        }
+    }
+
+    /// The key rows are sorted by: command, kernel, sigmas, method, x, W.
+    fn key(&self) -> (String, String, String, String, String, Option<u64>, u64) {
+        (self.command.clone(), self.kernel.clone(), self.sigma_l.clone(), self.sigma_c.clone(), self.method.clone(), self.x, self.warps)
+    }
+}
+
+/// The rows of `records`, sorted by command, kernel, sigmas, method, x and W.
+pub fn rows(records: &[Record]) -> Vec<Row> {
+    let mut rows: Vec<Row> = records.iter().map(Row::of).collect();
+    rows.sort_by_key(Row::key);
+    rows
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map_or("-".into(), |v| v.to_string())
+}
+
+fn gap(r: &Row) -> String {
+    r.gap_percent().map_or("-".into(), |g| format!("{g:.1}"))
+}
+
+/// The table for people: one line per job, then the totals.
+pub fn table(rows: &[Row]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<23} {:<7} {:<24} {:>4} {:>4} {:>6} {:<9} {:>4} {:>8} {:>8} {:>6} {:>8} {:<11} {:>8}",
+        "id", "command", "kernel", "sL", "sC", "W", "method", "x", "lower", "upper", "gap%", "estimate", "status", "seconds"
+    );
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{:<23} {:<7} {:<24} {:>4} {:>4} {:>6} {:<9} {:>4} {:>8} {:>8} {:>6} {:>8} {:<11} {:>8}",
+            r.id,
+            r.command,
+            short(&r.kernel, 24),
+            r.sigma_l,
+            r.sigma_c,
+            r.warps,
+            r.method,
+            opt(r.x),
+            opt(r.lower),
+            opt(r.upper),
+            gap(r),
+            opt(r.estimate),
+            r.status,
+            r.seconds.map_or("-".into(), |t| format!("{t:.3}"))
+        );
+    }
+    s.push_str(&totals(rows));
+    s.push_str("lower/upper: proven bounds on T^(W) (exact when equal); estimate: the paper's T_approx(x), NOT a bound\n");
+    s
+}
+
+/// `jobs: N (E exact, B with bounds only, F errors); job seconds: total T, longest M`.
+pub fn totals(rows: &[Row]) -> String {
+    let exact = rows.iter().filter(|r| r.exact && r.error.is_none()).count();
+    let errors = rows.iter().filter(|r| r.error.is_some()).count();
+    let secs: Vec<f64> = rows.iter().filter_map(|r| r.seconds).collect();
+    let total: f64 = secs.iter().sum();
+    let longest = secs.iter().copied().fold(0.0, f64::max);
+    format!(
+        "jobs: {} ({exact} exact, {} with bounds only, {errors} errors); job seconds: total {total:.2}, longest {longest:.2}\n",
+        rows.len(),
+        rows.len() - exact - errors
+    )
+}
+
+fn short(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        format!("{}..", s.chars().take(n - 2).collect::<String>())
+    }
+}
+
+/// The rows as CSV (full kernels; errors quoted).
+pub fn csv(rows: &[Row]) -> String {
+    let mut s = String::from("id,command,kernel,sigma_l,sigma_c,warps,method,x,lower,upper,exact,gap_percent,estimate,status,seconds,error\n");
+    for r in rows {
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+            r.id,
+            r.command,
+            r.kernel,
+            r.sigma_l,
+            r.sigma_c,
+            r.warps,
+            r.method,
+            r.x.map_or(String::new(), |v| v.to_string()),
+            r.lower.map_or(String::new(), |v| v.to_string()),
+            r.upper.map_or(String::new(), |v| v.to_string()),
+            r.exact,
+            r.gap_percent().map_or(String::new(), |g| format!("{g:.3}")),
+            r.estimate.map_or(String::new(), |v| v.to_string()),
+            r.status,
+            r.seconds.map_or(String::new(), |t| format!("{t:.6}")),
+            r.error.as_deref().map_or(String::new(), |e| format!("\"{}\"", e.replace('"', "\"\"")))
+        );
+    }
+    s
+}

@@ -1,0 +1,163 @@
+//! Results files (JSON Lines: one record per line, each an object with a string `id`):
+//! reading, resuming, and merging with a check for conflicting results.
+
+use crate::error::InputError;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+
+/// Fields that differ between two runs of the same job without the results differing:
+/// timings and work statistics, at any depth. [`comparable`] drops them.
+pub const VOLATILE: [&str; 3] = ["seconds", "search_stats", "ilp_stats"];
+
+/// One record of a results file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Record {
+    /// The job id.
+    pub id: String,
+    /// The whole record.
+    pub value: Value,
+    /// Where it was read: `file:line`.
+    pub at: String,
+}
+
+/// Reads every record of `path`. Every line must be a JSON object with a string `id`
+/// (blank lines are skipped); otherwise an error names the file and line.
+pub fn read(path: &Path) -> Result<Vec<Record>, InputError> {
+    let (records, partial) = read_lines(path)?;
+    match partial {
+        Some(line) => Err(InputError::new("file", path.display(), format!("line {line} is cut off (an interrupted run?); run the sweep again with --resume, which drops it"))),
+        None => Ok(records),
+    }
+}
+
+/// The ids already in a results file, for `--resume`. A last line cut off by an
+/// interrupted run (no newline, not JSON) is removed from the file (its job runs again);
+/// the number of bytes removed is returned. A missing file holds no ids.
+pub fn resume(path: &Path) -> Result<(Vec<String>, u64), InputError> {
+    if !path.exists() {
+        return Ok((Vec::new(), 0));
+    }
+    let (records, partial) = read_lines(path)?;
+    let mut removed = 0;
+    if partial.is_some() {
+        let text = std::fs::read(path).map_err(|e| InputError::new("--out", path.display(), e.to_string()))?;
+        let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+        removed = (text.len() - keep) as u64;
+        let file = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| InputError::new("--out", path.display(), e.to_string()))?;
+        file.set_len(keep as u64).map_err(|e| InputError::new("--out", path.display(), e.to_string()))?;
+    }
+    Ok((records.into_iter().map(|r| r.id).collect(), removed))
+}
+
+/// The records of `path`, and the line number of a cut-off last line if there is one.
+fn read_lines(path: &Path) -> Result<(Vec<Record>, Option<usize>), InputError> {
+    let file = std::fs::File::open(path).map_err(|e| InputError::new("file", path.display(), e.to_string()))?;
+    let mut reader = BufReader::new(file);
+    let mut records = Vec::new();
+    let mut line = String::new();
+    for number in 1.. {
+        line.clear();
+        let n = reader.read_line(&mut line).map_err(|e| InputError::new("file", path.display(), format!("line {number}: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_record(&line, path, number) {
+            Ok(r) => records.push(r),
+            Err(_) if !line.ends_with('\n') => return Ok((records, Some(number))),
+            Err(e) => return Err(e),
+        }
+    }
+    Ok((records, None))
+}
+
+fn parse_record(line: &str, path: &Path, number: usize) -> Result<Record, InputError> {
+    let at = format!("{}:{number}", path.display());
+    let bad = |why: &str| InputError::new("file", &at, why);
+    let value: Value = serde_json::from_str(line).map_err(|e| bad(&format!("not a JSON object: {e}")))?;
+    let id = value.get("id").and_then(Value::as_str).ok_or_else(|| bad("record without a string `id`"))?.to_string();
+    Ok(Record { id, value, at })
+}
+
+/// `v` without the [`VOLATILE`] fields, at any depth.
+pub fn comparable(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(m.iter().filter(|(k, _)| !VOLATILE.contains(&k.as_str())).map(|(k, v)| (k.clone(), comparable(v))).collect()),
+        Value::Array(a) => Value::Array(a.iter().map(comparable).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The first place where `a` and `b` differ, as `path: a vs b`, ignoring [`VOLATILE`]
+/// fields; `None` when they agree.
+pub fn difference(a: &Value, b: &Value) -> Option<String> {
+    diff_at(&comparable(a), &comparable(b), "")
+}
+
+fn diff_at(a: &Value, b: &Value, path: &str) -> Option<String> {
+    match (a, b) {
+        (Value::Object(x), Value::Object(y)) => {
+            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
+            keys.into_iter().find_map(|k| diff_at(x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null), &join(path, k)))
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x.iter().zip(y).enumerate().find_map(|(i, (p, q))| diff_at(p, q, &format!("{path}[{i}]"))),
+        _ if a == b => None,
+        _ => Some(format!("{}: {} vs {}", if path.is_empty() { "record" } else { path }, crate::error::shorten(&a.to_string()), crate::error::shorten(&b.to_string()))),
+    }
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+/// Merges results files: one record per id, sorted by id. Two records of one id must
+/// agree (apart from [`VOLATILE`] fields); the first is kept. A conflict is an error
+/// naming the id, both places and the first differing field.
+pub fn merge(inputs: &[PathBuf]) -> Result<Vec<Record>, InputError> {
+    let mut by_id: BTreeMap<String, Record> = BTreeMap::new();
+    for path in inputs {
+        for r in read(path)? {
+            match by_id.get(&r.id) {
+                None => {
+                    by_id.insert(r.id.clone(), r);
+                }
+                Some(kept) => {
+                    if let Some(d) = difference(&kept.value, &r.value) {
+                        return Err(InputError::new("id", &r.id, format!("conflicting results in {} and {}: {d}", kept.at, r.at)));
+                    }
+                }
+            }
+        }
+    }
+    Ok(by_id.into_values().collect())
+}
+
+/// Records as JSON Lines.
+pub fn to_jsonl(records: &[Record]) -> String {
+    records.iter().map(|r| format!("{}\n", r.value)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn volatile_fields_do_not_count_as_differences() {
+        let a = json!({"id": "x", "makespan": 5, "seconds": 1.0, "rows": [{"y": 1, "seconds": 0.1}], "search_stats": {"expansions": 3}});
+        let b = json!({"id": "x", "makespan": 5, "seconds": 2.0, "rows": [{"y": 1, "seconds": 0.7}], "search_stats": null});
+        assert_eq!(difference(&a, &b), None);
+        let c = json!({"id": "x", "makespan": 6, "seconds": 1.0, "rows": [{"y": 1, "seconds": 0.1}]});
+        assert_eq!(difference(&a, &c).unwrap(), "makespan: 5 vs 6");
+        let d = json!({"id": "x", "makespan": 5, "rows": [{"y": 2}]});
+        assert_eq!(difference(&a, &d).unwrap(), "rows[0].y: 1 vs 2");
+    }
+}

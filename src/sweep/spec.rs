@@ -1,0 +1,263 @@
+//! The sweep specification: a TOML grid (README, "Running large experiments").
+//!
+//! ```toml
+//! command = "solve"                  # solve | approx | bound
+//! kernels = ["LLC", "LCL"]           # and/or files = ["instances/fig2-llc.toml"]
+//! warps = [2, 4, 8]                  # with files: overrides the files' warps
+//! sigma_l = [1]                      # kernels only (a file carries its SM)
+//! sigma_c = [1, 2]
+//! method = ["search"]                # optional; not with bound
+//! x = [1, 2, 4]                      # approx only (or x_max = 8: every x from 1)
+//! time_limit = 5                     # seconds per solve (default 10)
+//! ```
+//! Every list may also be a single value. The grid is the product of the lists; jobs
+//! with `x > W` are left out (they are not defined).
+
+use super::job::{Job, JobParams};
+use crate::error::{bytes, positive, seconds, InputError};
+use crate::files::{origin, parse_toml, read_text};
+use crate::instance::Instance;
+use crate::solve::Method;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// Most jobs one spec may describe.
+pub const MAX_JOBS: u64 = 100_000;
+
+/// Time limit per solve when the spec gives none, in seconds (as `approx` and `converge`).
+pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
+
+/// What every job of a sweep runs; its record has the fields of that command's `--json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SweepCommand {
+    /// `makespan solve`: the exact makespan or proven bounds.
+    Solve,
+    /// `makespan approx --x X`: the paper's estimate, with a proven bound beside it.
+    Approx,
+    /// `makespan bound`: the closed-form bounds.
+    Bound,
+}
+
+/// One value or a list of values.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany<T> {
+    /// `warps = 4`.
+    One(T),
+    /// `warps = [2, 4]`.
+    Many(Vec<T>),
+}
+
+impl<T> Default for OneOrMany<T> {
+    fn default() -> Self {
+        OneOrMany::Many(Vec::new())
+    }
+}
+
+impl<T: Clone> OneOrMany<T> {
+    fn values(&self) -> Vec<T> {
+        match self {
+            OneOrMany::One(v) => vec![v.clone()],
+            OneOrMany::Many(v) => v.clone(),
+        }
+    }
+}
+
+/// A sweep file as written. [`Spec::jobs`] checks it and expands the grid.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Spec {
+    /// What each job runs.
+    pub command: SweepCommand,
+    /// Instruction strings.
+    #[serde(default)]
+    pub kernels: OneOrMany<String>,
+    /// Instance files (paths relative to the directory the sweep is started in).
+    #[serde(default)]
+    pub files: OneOrMany<PathBuf>,
+    /// Warp counts (required with kernels; with files, overrides their `warps`).
+    #[serde(default)]
+    pub warps: OneOrMany<i64>,
+    /// Integral sigma_L values for the kernels (default 1).
+    #[serde(default)]
+    pub sigma_l: OneOrMany<i64>,
+    /// Integral sigma_C values for the kernels (default 1).
+    #[serde(default)]
+    pub sigma_c: OneOrMany<i64>,
+    /// Methods (default `search`); not with `bound`.
+    #[serde(default)]
+    pub method: OneOrMany<String>,
+    /// `x` values (approx only).
+    #[serde(default)]
+    pub x: OneOrMany<i64>,
+    /// Every `x` from 1 to `x_max` (approx only; instead of `x`).
+    pub x_max: Option<i64>,
+    /// Seconds per solve (default [`DEFAULT_TIME_LIMIT`]); not with `bound`.
+    pub time_limit: Option<f64>,
+    /// Search limit in stored states.
+    pub max_states: Option<i64>,
+    /// Search memory limit in bytes (`2G`, `512M`).
+    pub max_memory: Option<String>,
+    /// Free text, ignored.
+    pub description: Option<String>,
+}
+
+impl Spec {
+    /// Reads and parses a spec file (`-`: standard input).
+    pub fn from_path(path: &Path) -> Result<Spec, InputError> {
+        parse_toml(&read_text(path)?, &origin(path))
+    }
+
+    /// The grid's jobs in a fixed order, each checked (kernel, warps, sigmas, files),
+    /// duplicates (same id) removed. Errors name the spec field and the value.
+    pub fn jobs(&self) -> Result<Vec<Job>, InputError> {
+        let settings = self.settings()?;
+        let instances = self.instances()?;
+        let xs = self.x_values()?;
+        let size = instances.len() as u64 * settings.methods.len() as u64 * xs.len().max(1) as u64;
+        if size > MAX_JOBS {
+            return Err(InputError::new("sweep grid", format!("{size} jobs"), format!("at most {MAX_JOBS} jobs per spec; split it")));
+        }
+        let mut jobs = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (inst, file) in &instances {
+            for &method in &settings.methods {
+                for x in self.x_for(&xs, inst.warps) {
+                    let params = JobParams::new(self.command, inst, file.as_deref(), method, x, &settings);
+                    let job = Job::new(params, inst.clone());
+                    if seen.insert(job.id.clone()) {
+                        jobs.push(job);
+                    }
+                }
+            }
+        }
+        Ok(jobs)
+    }
+
+    /// The x values of each job: `[None]` unless approx; approx jobs with `x > W` dropped.
+    fn x_for(&self, xs: &[u32], warps: u32) -> Vec<Option<u32>> {
+        match self.command {
+            SweepCommand::Approx => xs.iter().copied().filter(|&x| x <= warps).map(Some).collect(),
+            _ => vec![None],
+        }
+    }
+
+    fn settings(&self) -> Result<Settings, InputError> {
+        let bound = self.command == SweepCommand::Bound;
+        let names = self.method.values();
+        if bound && !names.is_empty() {
+            return Err(InputError::new("method", names.join(","), "command = \"bound\" runs no solver; leave method out"));
+        }
+        if bound && self.time_limit.is_some() {
+            return Err(InputError::new("time_limit", self.time_limit.unwrap_or_default(), "command = \"bound\" runs no solver; leave time_limit out"));
+        }
+        let methods = if bound {
+            vec![None]
+        } else if names.is_empty() {
+            vec![Some(Method::Search)]
+        } else {
+            names.iter().enumerate().map(|(i, n)| self.method_named(i, n).map(Some)).collect::<Result<_, _>>()?
+        };
+        let time_limit = if bound { None } else { Some(self.time_limit.unwrap_or(DEFAULT_TIME_LIMIT)) };
+        if let Some(t) = time_limit {
+            seconds(t, "time_limit")?;
+        }
+        let max_states = self.max_states.map(|n| positive(n, "max_states").map(|v| v as usize)).transpose()?;
+        let max_memory = self.max_memory.as_deref().map(|m| bytes(m, "max_memory")).transpose()?;
+        Ok(Settings { methods, time_limit, max_states, max_memory })
+    }
+
+    fn method_named(&self, i: usize, name: &str) -> Result<Method, InputError> {
+        let m: Method = name.parse().map_err(|e: String| InputError::new(format!("method[{i}]"), name, e))?;
+        if m == Method::Heuristic && self.command == SweepCommand::Approx {
+            return Err(InputError::new(format!("method[{i}]"), name, "the approximation needs exact T^(y): use search, ilp or both"));
+        }
+        Ok(m)
+    }
+
+    /// Every instance of the grid, with the file it came from.
+    fn instances(&self) -> Result<Vec<(Instance, Option<String>)>, InputError> {
+        let (kernels, files) = (self.kernels.values(), self.files.values());
+        if kernels.is_empty() && files.is_empty() {
+            return Err(InputError::new("kernels", "(missing)", "give kernels and/or files"));
+        }
+        let warps = self.warps.values();
+        if !kernels.is_empty() && warps.is_empty() {
+            return Err(InputError::new("warps", "(missing)", "kernels need warps"));
+        }
+        let (sigma_l, sigma_c) = (or_one(self.sigma_l.values()), or_one(self.sigma_c.values()));
+        if kernels.is_empty() && (!self.sigma_l.values().is_empty() || !self.sigma_c.values().is_empty()) {
+            return Err(InputError::new("sigma_l/sigma_c", "(given)", "apply to kernels only; a file carries its SM"));
+        }
+        let size = (kernels.len() * sigma_l.len() * sigma_c.len() + files.len()) as u64 * warps.len().max(1) as u64;
+        if size > MAX_JOBS {
+            return Err(InputError::new("sweep grid", format!("{size} instances"), format!("at most {MAX_JOBS} jobs per spec; split it")));
+        }
+        let mut out = Vec::new();
+        for (i, k) in kernels.iter().enumerate() {
+            for &w in &warps {
+                for &sl in &sigma_l {
+                    for &sc in &sigma_c {
+                        let inst = Instance::new(k, w, sl, sc).map_err(|e| rename(e, i, "kernels"))?;
+                        out.push((inst, None));
+                    }
+                }
+            }
+        }
+        for (i, f) in files.iter().enumerate() {
+            let base = Instance::from_path(f).map_err(|e| rename(e, i, "files"))?;
+            if warps.is_empty() {
+                out.push((base.clone(), Some(f.display().to_string())));
+            }
+            for &w in &warps {
+                out.push((base.with_warp_count(w, "warps")?, Some(f.display().to_string())));
+            }
+        }
+        Ok(out)
+    }
+
+    fn x_values(&self) -> Result<Vec<u32>, InputError> {
+        let given = self.x.values();
+        let approx = self.command == SweepCommand::Approx;
+        match (approx, given.is_empty(), self.x_max) {
+            (false, true, None) => Ok(Vec::new()),
+            (false, _, _) => Err(InputError::new("x", "(given)", "x and x_max are for command = \"approx\" only")),
+            (true, true, None) => Err(InputError::new("x", "(missing)", "command = \"approx\" needs x = [...] or x_max = N")),
+            (true, false, Some(m)) => Err(InputError::new("x_max", m, "give x or x_max, not both")),
+            (true, true, Some(m)) => Ok((1..=check_x(m, "x_max")?).collect()),
+            (true, false, None) => given.iter().enumerate().map(|(i, &x)| check_x(x, &format!("x[{i}]"))).collect(),
+        }
+    }
+}
+
+/// The solver settings shared by every job of a spec.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Methods (`[None]` for `bound`).
+    pub methods: Vec<Option<Method>>,
+    /// Seconds per solve (`None` for `bound`).
+    pub time_limit: Option<f64>,
+    /// Search limit in stored states, if given.
+    pub max_states: Option<usize>,
+    /// Search memory limit in bytes, if given.
+    pub max_memory: Option<usize>,
+}
+
+fn or_one(v: Vec<i64>) -> Vec<i64> {
+    if v.is_empty() {
+        vec![1]
+    } else {
+        v
+    }
+}
+
+fn check_x(x: i64, field: &str) -> Result<u32, InputError> {
+    u32::try_from(x).ok().filter(|&v| v >= 1 && i64::from(v) <= crate::instance::MAX_WARPS).ok_or_else(|| InputError::new(field, x, "must be a warp count from 1"))
+}
+
+/// An instance error of list entry `i` of `list`, named `list[i].field`.
+fn rename(e: InputError, i: usize, list: &str) -> InputError {
+    let field = format!("{list}[{i}].{}", e.field);
+    e.in_field(field)
+}
