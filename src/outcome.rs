@@ -76,6 +76,8 @@ pub struct SearchStats {
     pub stored_states: usize,
     /// Longest heuristic rollout (first incumbent).
     pub initial_lower_bound: u64,
+    /// Longest schedule found by the beam thread (0 when it found none or did not run).
+    pub beam_lower_bound: u64,
 }
 
 /// Size and result of an ILP run.

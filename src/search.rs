@@ -15,6 +15,14 @@
 //!   is met again at a depth where that bound no longer suffices.
 //! * **Incumbent.** Adversarial rollouts ([`crate::heuristic`]) give the first
 //!   incumbent; successors are tried in decreasing order of their upper bound.
+//! * **Both cores.** Unless it runs on a rayon worker (where the callers already run
+//!   searches in parallel), the search starts a second thread that runs beam searches
+//!   ([`crate::heuristic::beam`]) of growing width while the depth-first search runs.
+//!   Each longer schedule it finds is published (its trace first, then its length); the
+//!   depth-first search reads the length whenever it reads the clock and prunes with it.
+//!   Pruning with the length of any real schedule is sound (the same as finding it
+//!   itself), and the result's trace is the longer of the two threads' schedules, so
+//!   its length is the value the search reports.
 //! * **Limits.** A time limit and a limit on stored states stop the expansion; the
 //!   unfinished subtrees then report their proven upper bounds, so the result is always
 //!   the longest schedule found (a lower bound, with a witness) and a proven upper bound.
@@ -22,7 +30,7 @@
 //! Guarantee: when the search completes, its trace is a longest schedule: `T^(W)`.
 
 use crate::error::{Error, TooLarge};
-use crate::heuristic::longest_rollout_until;
+use crate::heuristic::{beam, rollouts_until};
 use crate::instance::Instance;
 use crate::outcome::{Outcome, SearchStats, Stats, Stop, Witness};
 use crate::state::packed::{Packed128, Packed64};
@@ -30,8 +38,10 @@ use crate::state::sparse::Sparse;
 use crate::state::trace::Trace;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::{Counts, Encoding};
-use crate::state_bounds::{standard, StateBound};
+use crate::state_bounds::{standard, StateBound, Tables};
 use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Limits of one search.
@@ -46,6 +56,8 @@ pub struct SearchLimits {
     pub max_memory: usize,
     /// Randomised rollouts per policy for the initial incumbent.
     pub rollouts: usize,
+    /// Run beam searches on a second thread (not when called on a rayon worker).
+    pub beam: bool,
 }
 
 /// The default memory limit of the search: 2 GiB.
@@ -53,7 +65,7 @@ pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
 
 impl Default for SearchLimits {
     fn default() -> Self {
-        SearchLimits { time_limit: None, max_states: 40_000_000, max_memory: DEFAULT_MAX_MEMORY, rollouts: 32 }
+        SearchLimits { time_limit: None, max_states: 40_000_000, max_memory: DEFAULT_MAX_MEMORY, rollouts: 32, beam: true }
     }
 }
 
@@ -106,11 +118,12 @@ pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
 pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits) -> Result<SearchResult, TooLarge> {
     let root_bound = bound.upper(&t.start());
     let stack = (root_bound as usize).saturating_mul(1024).clamp(8 << 20, 4 << 30);
+    let with_beam = limits.beam && rayon::current_thread_index().is_none();
     std::thread::scope(|scope| {
         let handle = std::thread::Builder::new()
             .name("makespan-search".into())
             .stack_size(stack)
-            .spawn_scoped(scope, || run(t, bound, enc, limits, root_bound))
+            .spawn_scoped(scope, || run(t, bound, enc, limits, root_bound, with_beam))
             .map_err(|e| TooLarge {
                 field: "warps".into(),
                 value: t.warps().to_string(),
@@ -156,14 +169,61 @@ struct Search<'a, E: Encoding, B> {
     scratch: Scratch,
     /// Per-depth buffers of (bound, successor index, successor), reused across expansions.
     orders: Vec<Vec<(u64, usize, Counts)>>,
+    /// The beam thread's longest schedule (its length raises `best`).
+    shared: &'a Shared,
 }
 
-fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, root_bound: u64) -> SearchResult {
+/// What the beam thread shares with the depth-first search.
+struct Shared {
+    /// Length of the longest schedule found by the beams (0: none yet).
+    best: AtomicU64,
+    /// Its trace, stored before `best` is raised.
+    trace: Mutex<Option<Trace>>,
+    /// Set when the depth-first search has ended.
+    done: AtomicBool,
+}
+
+/// The beam thread: beams of growing width until the search ends or the time is up.
+fn beam_worker<B: StateBound>(t: &Transitions, bound: &B, root_bound: u64, shared: &Shared, deadline: Option<Instant>) {
+    let stop = || shared.done.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+    beam::beams(t, bound, &Tables::new_for(t), root_bound, 0x6265_616d, &stop, &mut |trace| {
+        let n = trace.cycles();
+        *shared.trace.lock().unwrap_or_else(|p| p.into_inner()) = Some(trace);
+        shared.best.fetch_max(n, Ordering::Release);
+    });
+}
+
+fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, root_bound: u64, with_beam: bool) -> SearchResult {
     let started = Instant::now();
     // Rollouts may use at most a quarter of the time limit.
     let deadline = limits.time_limit.map(|l| started + l / 4);
-    let seed = longest_rollout_until(t, bound, limits.rollouts, 0x6d61_6b65, deadline);
+    let seed = rollouts_until(t, bound, limits.rollouts, 0x6d61_6b65, deadline);
+    let shared = Shared { best: AtomicU64::new(0), trace: Mutex::new(None), done: AtomicBool::new(false) };
+    let end = limits.time_limit.map(|l| started + l);
+    let mut result = std::thread::scope(|scope| {
+        if with_beam {
+            let beam_thread = std::thread::Builder::new().name("makespan-beam".into());
+            // Without the second thread the search still runs: it only loses the beams.
+            let _ = beam_thread.spawn_scoped(scope, || beam_worker(t, bound, root_bound, &shared, end));
+        }
+        let r = dfs_run(t, bound, enc, limits, seed, &shared, started);
+        shared.done.store(true, Ordering::Relaxed);
+        r
+    });
+    let beam_trace = shared.trace.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some(b) = beam_trace {
+        result.stats.beam_lower_bound = b.cycles();
+        if b.cycles() > result.trace.cycles() {
+            result.trace = b;
+        }
+    }
+    result
+}
+
+/// The depth-first branch and bound from the start state, with `seed` as the first incumbent.
+fn dfs_run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, seed: Trace, shared: &Shared, started: Instant) -> SearchResult {
     let initial = seed.cycles();
+    let root_bound = bound.upper(&t.start());
     let mut search = Search {
         t,
         bound,
@@ -180,6 +240,7 @@ fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: S
         stop: Stop::Completed,
         scratch: Scratch::default(),
         orders: Vec::new(),
+        shared,
     };
     let (value, _) = search.dfs(&t.start(), 0, root_bound);
     let upper_bound = value.max(search.best);
@@ -187,7 +248,7 @@ fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: S
     let result = SearchResult {
         upper_bound,
         stop: search.stop,
-        stats: SearchStats { expansions: search.expansions, stored_states: search.memo.len(), initial_lower_bound: initial },
+        stats: SearchStats { expansions: search.expansions, stored_states: search.memo.len(), initial_lower_bound: initial, beam_lower_bound: 0 },
         trace: std::mem::take(&mut search.incumbent),
     };
     // Freeing millions of boxed keys takes seconds: let another thread do it, so that
@@ -309,6 +370,8 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
             // The clock is read every few thousand successors, however large each
             // expansion is.
             self.work = 0;
+            // A longer schedule found by the beam thread prunes like one found here.
+            self.best = self.best.max(self.shared.best.load(Ordering::Acquire));
             if let Some(limit) = self.limits.time_limit {
                 if self.started.elapsed() >= limit {
                     self.stop = Stop::TimeLimit;

@@ -3,9 +3,10 @@
 
 mod common;
 
-use common::{exact, inst, instance, plain_dp, KNOWN};
+use common::{exact, inst, instance, instances, plain_dp, KNOWN};
 use gpu_makespan::bounds;
 use gpu_makespan::checker::check;
+use gpu_makespan::heuristic::beam::beam;
 use gpu_makespan::heuristic::longest_rollout;
 use gpu_makespan::search::{search, SearchLimits};
 use gpu_makespan::state::sparse::Sparse;
@@ -30,6 +31,11 @@ proptest! {
         let h = longest_rollout(&trans, &state_bounds::standard(&inst), 4, 7);
         prop_assert!(h.cycles() <= t);
         prop_assert_eq!(check(&inst, &h.schedule(inst.warps, inst.len())), Ok(h.cycles()));
+        for width in [1, 4, 64] {
+            let b = beam(&trans, &state_bounds::standard(&inst), &Tables::new(&inst), width, 3, &|| false).expect("no stop");
+            prop_assert!(b.cycles() <= t, "beam {} > exact {}", b.cycles(), t);
+            prop_assert_eq!(check(&inst, &b.schedule(inst.warps, inst.len())), Ok(b.cycles()));
+        }
         if inst.sigma_l == 1 && inst.sigma_c == 1 {
             prop_assert!(t <= bounds::pessimistic(&inst));
         }
@@ -66,6 +72,18 @@ proptest! {
         let r = search(&trans, &state_bounds::standard(&inst), Sparse, SearchLimits::default()).unwrap();
         prop_assert_eq!(r.trace.cycles(), exact(&inst).lower_bound());
         prop_assert_eq!(r.upper_bound, r.trace.cycles());
+    }
+
+    /// The beam thread changes nothing but speed: without it the search gives the same
+    /// exact value, and with it (as in `exact`) the reported trace is as long as the value.
+    #[test]
+    fn beam_thread_changes_no_value(inst in instances(10, 12, 2, 4)) {
+        let trans = Transitions::new(&inst);
+        let alone = search(&trans, &state_bounds::standard(&inst), Sparse, SearchLimits { beam: false, ..SearchLimits::default() }).unwrap();
+        let both = search(&trans, &state_bounds::standard(&inst), Sparse, SearchLimits::default()).unwrap();
+        prop_assert_eq!(alone.trace.cycles(), alone.upper_bound);
+        prop_assert_eq!(both.trace.cycles(), both.upper_bound);
+        prop_assert_eq!(alone.upper_bound, both.upper_bound);
     }
 }
 

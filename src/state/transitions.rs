@@ -92,6 +92,16 @@ impl Transitions {
         self.warps
     }
 
+    /// The unit of each position of the (transformed) kernel.
+    pub fn units(&self) -> &[Unit] {
+        &self.units
+    }
+
+    /// `(sigma_L, sigma_C)`.
+    pub fn sigmas(&self) -> (u32, u32) {
+        (self.sigma_l, self.sigma_c)
+    }
+
     /// All `W` warps before their first instruction.
     pub fn start(&self) -> Counts {
         Counts::start(self.warps)

@@ -65,7 +65,16 @@ pub struct Tables {
 impl Tables {
     /// The tables of `inst`'s kernel.
     pub fn new(inst: &Instance) -> Tables {
-        let units = inst.kernel.units();
+        Tables::of_units(inst.kernel.units(), inst.sigma_l, inst.sigma_c)
+    }
+
+    /// The tables of the kernel a transition system runs.
+    pub fn new_for(t: &crate::state::transitions::Transitions) -> Tables {
+        let (sigma_l, sigma_c) = t.sigmas();
+        Tables::of_units(t.units(), sigma_l, sigma_c)
+    }
+
+    fn of_units(units: &[Unit], sigma_l: u32, sigma_c: u32) -> Tables {
         let len = units.len();
         let suffix = |u: Unit| {
             let mut r = vec![0u64; len + 1];
@@ -84,8 +93,8 @@ impl Tables {
         };
         Tables {
             len,
-            sigma_l: inst.sigma_l,
-            sigma_c: inst.sigma_c,
+            sigma_l,
+            sigma_c,
             suffix_l: suffix(Unit::L),
             suffix_c: suffix(Unit::C),
             run_l: runs(Unit::L),

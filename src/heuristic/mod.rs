@@ -6,16 +6,19 @@
 //! * `leader`: advance the warps that are furthest ahead;
 //! * `greedy`: pick the successor with the largest proven upper bound on the remaining
 //!   time (ties broken at random), i.e. keep as much delay possible as long as possible;
-//! * `random`: uniform successor.
+//! * `random`: uniform successor;
+//! * a beam search ([`beam`]) that keeps the most promising states of each depth.
 //!
 //! Rollouts use a fixed seed, so results are reproducible. They are generic over the
 //! per-state bound that guides `greedy`.
+
+pub mod beam;
 
 use crate::instance::Instance;
 use crate::state::trace::Trace;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
-use crate::state_bounds::{standard, StateBound};
+use crate::state_bounds::{standard, StateBound, Tables};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
@@ -40,9 +43,20 @@ pub fn longest_rollout(t: &Transitions, bound: &impl StateBound, rounds: usize, 
 }
 
 /// [`longest_rollout`], with no randomised rollout running past `deadline` (one that
-/// would is abandoned). The laggard rollout always runs, so there is always a schedule;
-/// the leader rollout runs if there is time.
+/// would is abandoned), then [`beam::beams_until`] in the time left before `deadline`. The
+/// laggard rollout always runs, so there is always a schedule; the leader rollout runs
+/// if there is time.
 pub fn longest_rollout_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, deadline: Option<Instant>) -> Trace {
+    let best = rollouts_until(t, bound, rounds, seed, deadline);
+    let tables = Tables::new_for(t);
+    match beam::beams_until(t, bound, &tables, bound.upper(&t.start()), seed, deadline) {
+        Some(b) if b.cycles() > best.cycles() => b,
+        _ => best,
+    }
+}
+
+/// The rollouts of [`longest_rollout_until`] (no beam).
+pub fn rollouts_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, deadline: Option<Instant>) -> Trace {
     let mut rng = SmallRng::seed_from_u64(seed);
     let mut best = rollout(t, bound, Policy::Laggard, &mut rng, None).expect("runs without a deadline");
     let mut consider = |r: Option<Trace>| {

@@ -1,0 +1,71 @@
+//! The benchmark suite (`instances/bench/`, seed 2026) as criterion groups (issue 8):
+//! what each part of a time-limited solve costs at real sizes. The targets are in
+//! README.md ("makespan bench-suite"); `scripts/bench-suite.sh` gives the whole-solve
+//! table (bounds, gap, seconds, memory). Run with `cargo bench --bench suite`.
+//!
+//! * `suite_root_bounds`: the closed forms and the per-state bounds at the start state,
+//!   for every instance (up to 1024 instructions);
+//! * `suite_rollouts`: the adversarial rollouts (4 rounds) that give the first incumbent;
+//! * `suite_beam16`: one beam of width 16 (the beam thread's first beam);
+//! * `suite_exact`: the exact search on the paper's kernels.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use gpu_makespan::bench::suite;
+use gpu_makespan::heuristic::{beam::beam, rollouts_until};
+use gpu_makespan::instance::Instance;
+use gpu_makespan::search::{solve, SearchLimits};
+use gpu_makespan::state::transitions::Transitions;
+use gpu_makespan::state_bounds::{lower_bound, standard, StateBound, Tables};
+use std::hint::black_box;
+use std::time::Duration;
+
+/// The suite's instances with at most `max_len` instructions (after the transformation).
+fn instances(max_len: usize) -> Vec<(String, Instance)> {
+    suite(2026)
+        .into_iter()
+        .map(|b| (b.name.trim_end_matches(".toml").to_string(), Instance::from_toml(&b.text, &b.name).expect("the suite parses")))
+        .filter(|(_, i)| i.len() <= max_len)
+        .collect()
+}
+
+fn root_bounds(c: &mut Criterion) {
+    let mut g = c.benchmark_group("suite_root_bounds");
+    g.sample_size(10).measurement_time(Duration::from_secs(2));
+    for (name, inst) in instances(usize::MAX) {
+        let (t, bound, tables) = (Transitions::new(&inst), standard(&inst), Tables::new(&inst));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box((bound.upper(&t.start()), lower_bound(&tables, &t.start())))));
+    }
+    g.finish();
+}
+
+fn rollouts(c: &mut Criterion) {
+    let mut g = c.benchmark_group("suite_rollouts");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    for (name, inst) in instances(80) {
+        let (t, bound) = (Transitions::new(&inst), standard(&inst));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box(rollouts_until(&t, &bound, 4, 1, None).cycles())));
+    }
+    g.finish();
+}
+
+fn beam16(c: &mut Criterion) {
+    let mut g = c.benchmark_group("suite_beam16");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    for (name, inst) in instances(80) {
+        let (t, bound, tables) = (Transitions::new(&inst), standard(&inst), Tables::new(&inst));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box(beam(&t, &bound, &tables, 16, 1, &|| false).map(|tr| tr.cycles()))));
+    }
+    g.finish();
+}
+
+fn exact(c: &mut Criterion) {
+    let mut g = c.benchmark_group("suite_exact");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    for (name, inst) in instances(usize::MAX).into_iter().filter(|(n, _)| n.starts_with("paper-")) {
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, i| b.iter(|| black_box(solve(i, SearchLimits::default()).unwrap().lower_bound())));
+    }
+    g.finish();
+}
+
+criterion_group!(benches, root_bounds, rollouts, beam16, exact);
+criterion_main!(benches);
