@@ -150,6 +150,9 @@ pub fn table(rows: &[Row]) -> String {
         );
     }
     s.push_str(&totals(rows));
+    for r in rows.iter().filter(|r| r.error.is_some()) {
+        let _ = writeln!(s, "error {}: {}", r.id, r.error.as_deref().unwrap_or_default());
+    }
     s.push_str("lower/upper: proven bounds on T^(W) (exact when equal); estimate: the paper's T_approx(x), NOT a bound\n");
     s
 }
