@@ -126,11 +126,14 @@ struct Beam<'a, B> {
 
 impl<B: StateBound> Beam<'_, B> {
     /// The distinct successors of `frontier` (a sample of each state's), with the node of
-    /// one that finishes, if any.
-    fn layer(&mut self, frontier: &[(Counts, u32)]) -> (FxHashMap<Counts, Candidate>, Option<u32>) {
+    /// one that finishes, if any; `None` if `stop()` (asked before each state) turns true.
+    fn layer(&mut self, frontier: &[(Counts, u32)], stop: &dyn Fn() -> bool) -> Option<(FxHashMap<Counts, Candidate>, Option<u32>)> {
         let mut layer: FxHashMap<Counts, Candidate> = FxHashMap::default();
         let mut finished = None;
         for (s, node) in frontier {
+            if stop() {
+                return None;
+            }
             let n = self.t.choices(s, &mut self.scratch);
             for j in sample(n, &mut self.rng) {
                 self.t.successor(s, &mut self.scratch, j, &mut self.next);
@@ -150,25 +153,20 @@ impl<B: StateBound> Beam<'_, B> {
                 }
             }
         }
-        (layer, finished)
+        Some((layer, finished))
     }
 }
 
 /// The longest schedule a beam of `width` states finds, or `None` if `stop()` turns
-/// true first (it is asked every few depths). `seed` makes the sampling reproducible.
+/// true first (it is asked before each state is expanded). `seed` makes the sampling
+/// reproducible.
 pub fn beam(t: &Transitions, bound: &impl StateBound, tables: &Tables, width: usize, seed: u64, stop: &dyn Fn() -> bool) -> Option<Trace> {
     let mut b = Beam { t, bound, tables, rng: SmallRng::seed_from_u64(seed), tree: Tree::default(), scratch: Scratch::default(), next: Counts::default() };
     b.tree.push(0, &[]);
     let mut frontier: Vec<(Counts, u32)> = vec![(t.start(), 0)];
     let mut best: Option<u32> = None;
-    for depth in 1u64.. {
-        if frontier.is_empty() {
-            break;
-        }
-        if depth.is_multiple_of(8) && stop() {
-            return None;
-        }
-        let (layer, finished) = b.layer(&frontier);
+    while !frontier.is_empty() {
+        let (layer, finished) = b.layer(&frontier, stop)?;
         best = finished.or(best);
         let mut ranked: Vec<(Counts, Candidate)> = layer.into_iter().collect();
         ranked.sort_unstable_by_key(|(_, c)| std::cmp::Reverse(c.rank));
