@@ -209,7 +209,7 @@ pub fn convergence(path: &Path, inst: &Instance, run: &crate::convergence::Conve
     for (v, color, _) in &lines {
         c.draw_series(DashedLineSeries::new(vec![(0.5, *v as f64), (x_max + 0.5, *v as f64)], 8, 5, color.stroke_width(2))).map_err(|e| err(&e))?;
     }
-    let mut b = time_chart(&bottom, x_max, rows.iter().map(|r| r.seconds), log_time, ("x", "seconds for T^(x)")).map_err(|e| err(&e))?;
+    let mut b = time_chart(&bottom, 0.5..x_max + 0.5, rows.iter().map(|r| r.seconds), log_time, ("x", "seconds for T^(x)")).map_err(|e| err(&e))?;
     let secs: Vec<(f64, f64, bool)> = rows.iter().map(|r| (r.x as f64, time_value(r.seconds, log_time), r.exact)).collect();
     marked_series(&mut b, &secs, PALETTE[4]).map_err(|e| err(&e))?;
     let mut entries = vec![
@@ -225,12 +225,12 @@ pub fn convergence(path: &Path, inst: &Instance, run: &crate::convergence::Conve
     root.present().map_err(|e| err(&e))
 }
 
-/// A chart of seconds against an integer axis `1..=x_max`. With `log_time` the values
-/// are drawn as `log10(seconds)` and the axis labelled in seconds, so one chart type
-/// serves both scales; use [`time_value`] for the points.
+/// A chart of seconds against an integer axis spanning `x_range`. With `log_time` the
+/// values are drawn as `log10(seconds)` and the axis labelled in seconds, so one chart
+/// type serves both scales; use [`time_value`] for the points.
 fn time_chart<'a, 'b>(
     area: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
-    x_max: f64,
+    x_range: std::ops::Range<f64>,
     seconds: impl Iterator<Item = f64>,
     log_time: bool,
     (x_label, label): (&str, &str),
@@ -240,7 +240,7 @@ fn time_chart<'a, 'b>(
     let (lo, hi) = if values.is_empty() { (0.0, 1.0) } else { (lo, hi) };
     let pad = ((hi - lo) * 0.1).max(if log_time { 0.2 } else { 1e-3 });
     let lo = if log_time { lo - pad } else { 0.0 };
-    let mut b = ChartBuilder::on(area).margin(10).x_label_area_size(30).y_label_area_size(70).build_cartesian_2d(0.5..x_max + 0.5, lo..hi + pad)?;
+    let mut b = ChartBuilder::on(area).margin(10).x_label_area_size(30).y_label_area_size(70).build_cartesian_2d(x_range, lo..hi + pad)?;
     let seconds_label = |v: &f64| {
         let s = if log_time { 10f64.powf(*v) } else { *v };
         format!("{}", (s * 1e4).round() / 1e4)
@@ -276,7 +276,7 @@ pub fn constraint_forms(path: &Path, inst: &Instance, rows: &[crate::convergence
     let kernel = given.rsplit_once(", W =").map_or(given.as_str(), |(k, _)| k);
     title.draw(&Text::new(format!("ILP time, short vs long constraints: {kernel}"), (80, 12), ("sans-serif", 18).into_font())).map_err(|e| err(&e))?;
     let w_max = rows.len().max(1) as f64;
-    let mut c = time_chart(&body, w_max, rows.iter().flat_map(|r| [r.short_seconds, r.long_seconds]), log_time, ("W (warps)", "ILP seconds")).map_err(|e| err(&e))?;
+    let mut c = time_chart(&body, 0.5..w_max + 0.5, rows.iter().flat_map(|r| [r.short_seconds, r.long_seconds]), log_time, ("W (warps)", "ILP seconds")).map_err(|e| err(&e))?;
     let short: Vec<(f64, f64, bool)> = rows.iter().map(|r| (r.warps as f64, time_value(r.short_seconds, log_time), r.short_optimal)).collect();
     let long: Vec<(f64, f64, bool)> = rows.iter().map(|r| (r.warps as f64, time_value(r.long_seconds, log_time), r.long_optimal)).collect();
     marked_series(&mut c, &short, PALETTE[0]).map_err(|e| err(&e))?;
@@ -304,10 +304,20 @@ fn sweep_axis(r: &crate::sweep::report::Row) -> f64 {
     }
 }
 
-/// The rows of one command grouped into series (every parameter but the axis one).
+/// The name of the swept axis of `command`'s rows (see [`sweep_axis`]).
+fn sweep_axis_name(command: &str) -> &'static str {
+    if command == "approx" {
+        "x"
+    } else {
+        "W (warps)"
+    }
+}
+
+/// The rows of one command (without errors) grouped into series (every parameter but
+/// the axis one).
 fn sweep_series<'a>(rows: &[&'a crate::sweep::report::Row]) -> Vec<SweepSeries<'a>> {
     let mut series: Vec<SweepSeries<'a>> = Vec::new();
-    for r in rows.iter().filter(|r| r.error.is_none()) {
+    for r in rows {
         let kernel = if r.kernel.chars().count() > 18 { format!("{}..", r.kernel.chars().take(16).collect::<String>()) } else { r.kernel.clone() };
         let mut label = format!("{} {kernel} s={}/{}", r.command, r.sigma_l, r.sigma_c);
         if r.command != "bound" {
@@ -392,10 +402,10 @@ fn sweep_values<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shif
     let (lo, hi) = values.fold((u64::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let (lo, hi) = if lo > hi { (0, 1) } else { (lo, hi) };
     let pad = ((hi - lo) as f64 * 0.05).max(1.0);
-    let (axis, caption) = match command {
-        "approx" => ("x", "approx: estimate T_approx(x) (NOT a bound), proven upper bound dashed"),
-        "bound" => ("W (warps)", "bound: safe horizon (proven upper), proven lower bound dashed"),
-        _ => ("W (warps)", "solve: proven upper bound, proven lower bound dashed"),
+    let caption = match command {
+        "approx" => "approx: estimate T_approx(x) (NOT a bound), proven upper bound dashed",
+        "bound" => "bound: safe horizon (proven upper), proven lower bound dashed",
+        _ => "solve: proven upper bound, proven lower bound dashed",
     };
     let mut c = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 16))
@@ -403,7 +413,7 @@ fn sweep_values<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shif
         .x_label_area_size(30)
         .y_label_area_size(70)
         .build_cartesian_2d(sweep_x_range(series), (lo as f64 - pad)..(hi as f64 + pad))?;
-    c.configure_mesh().x_desc(axis).y_desc("cycles").x_label_formatter(&integer_label).y_label_formatter(&integer_label).draw()?;
+    c.configure_mesh().x_desc(sweep_axis_name(command)).y_desc("cycles").x_label_formatter(&integer_label).y_label_formatter(&integer_label).draw()?;
     for (s, &col) in series.iter().zip(colours) {
         let pts: Vec<(f64, f64, bool)> = s.rows.iter().filter_map(|r| main(r).map(|v| (sweep_axis(r), v as f64, r.exact))).collect();
         marked_series(&mut c, &pts, col)?;
@@ -413,14 +423,9 @@ fn sweep_values<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shif
     Ok(())
 }
 
-fn sweep_times<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, command: &str, series: &[SweepSeries], colours: &[RGBColor]) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let logs: Vec<f64> = series.iter().flat_map(|s| s.rows.iter().filter_map(|r| r.seconds)).map(|t| time_value(t, true)).collect();
-    let (lo, hi) = logs.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
-    let (lo, hi) = if logs.is_empty() { (-1.0, 0.0) } else { (lo - 0.2, hi + 0.2) };
-    let axis = if command == "approx" { "x" } else { "W (warps)" };
-    let mut c = ChartBuilder::on(area).margin(10).x_label_area_size(30).y_label_area_size(70).build_cartesian_2d(sweep_x_range(series), lo..hi)?;
-    let seconds_label = |v: &f64| format!("{}", (10f64.powf(*v) * 1e4).round() / 1e4);
-    c.configure_mesh().x_desc(axis).y_desc(format!("{command}: seconds per job (log scale)")).x_label_formatter(&integer_label).y_label_formatter(&seconds_label).draw()?;
+fn sweep_times(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, command: &str, series: &[SweepSeries], colours: &[RGBColor]) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    let seconds = series.iter().flat_map(|s| s.rows.iter().filter_map(|r| r.seconds));
+    let mut c = time_chart(area, sweep_x_range(series), seconds, true, (sweep_axis_name(command), &format!("{command}: seconds per job")))?;
     for (s, &col) in series.iter().zip(colours) {
         let pts: Vec<(f64, f64, bool)> = s.rows.iter().filter_map(|r| r.seconds.map(|t| (sweep_axis(r), time_value(t, true), r.exact))).collect();
         marked_series(&mut c, &pts, col)?;

@@ -206,7 +206,7 @@ fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: S
             // Without the second thread the search still runs: it only loses the beams.
             let _ = beam_thread.spawn_scoped(scope, || beam_worker(t, bound, root_bound, &shared, end));
         }
-        let r = dfs_run(t, bound, enc, limits, seed, &shared, started);
+        let r = dfs_run(t, bound, enc, limits, Begin { started, root_bound, seed }, &shared);
         shared.done.store(true, Ordering::Relaxed);
         r
     });
@@ -220,10 +220,18 @@ fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: S
     result
 }
 
-/// The depth-first branch and bound from the start state, with `seed` as the first incumbent.
-fn dfs_run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, seed: Trace, shared: &Shared, started: Instant) -> SearchResult {
+/// Where the depth-first search starts: its clock, the start state's bound and the
+/// first incumbent.
+struct Begin {
+    started: Instant,
+    root_bound: u64,
+    seed: Trace,
+}
+
+/// The depth-first branch and bound from the start state.
+fn dfs_run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, begin: Begin, shared: &Shared) -> SearchResult {
+    let Begin { started, root_bound, seed } = begin;
     let initial = seed.cycles();
-    let root_bound = bound.upper(&t.start());
     let mut search = Search {
         t,
         bound,

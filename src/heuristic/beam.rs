@@ -137,17 +137,19 @@ impl<B: StateBound> Beam<'_, B> {
             let n = self.t.choices(s, &mut self.scratch);
             for j in sample(n, &mut self.rng) {
                 self.t.successor(s, &mut self.scratch, j, &mut self.next);
-                let moves = self.t.moves_of(&mut self.scratch, j).to_vec();
                 if self.next.is_finished() {
-                    finished = finished.or(Some(self.tree.push(*node, &moves)));
+                    if finished.is_none() {
+                        finished = Some(self.tree.push(*node, self.t.moves_of(&mut self.scratch, j)));
+                    }
                     continue;
                 }
                 let rank = (self.bound.upper(&self.next), lower_bound(self.tables, &self.next), self.rng.random::<u64>());
-                let c = Candidate { rank, parent: *node, moves };
+                // The moves are copied only for a successor that is kept.
                 match layer.get_mut(&self.next) {
                     Some(old) if old.rank >= rank => {}
-                    Some(old) => *old = c,
+                    Some(old) => *old = Candidate { rank, parent: *node, moves: self.t.moves_of(&mut self.scratch, j).to_vec() },
                     None => {
+                        let c = Candidate { rank, parent: *node, moves: self.t.moves_of(&mut self.scratch, j).to_vec() };
                         layer.insert(self.next.clone(), c);
                     }
                 }

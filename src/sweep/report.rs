@@ -101,15 +101,15 @@ impl Row {
     }
 
     /// The key rows are sorted by: command, kernel, sigmas, method, x, W.
-    fn key(&self) -> (String, String, String, String, String, Option<u64>, u64) {
-        (self.command.clone(), self.kernel.clone(), self.sigma_l.clone(), self.sigma_c.clone(), self.method.clone(), self.x, self.warps)
+    fn key(&self) -> (&str, &str, &str, &str, &str, Option<u64>, u64) {
+        (&self.command, &self.kernel, &self.sigma_l, &self.sigma_c, &self.method, self.x, self.warps)
     }
 }
 
 /// The rows of `records`, sorted by command, kernel, sigmas, method, x and W.
 pub fn rows(records: &[Record]) -> Vec<Row> {
     let mut rows: Vec<Row> = records.iter().map(Row::of).collect();
-    rows.sort_by_key(Row::key);
+    rows.sort_by(|a, b| a.key().cmp(&b.key()));
     rows
 }
 

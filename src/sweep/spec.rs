@@ -55,11 +55,11 @@ impl<T> Default for OneOrMany<T> {
     }
 }
 
-impl<T: Clone> OneOrMany<T> {
-    fn values(&self) -> Vec<T> {
+impl<T> OneOrMany<T> {
+    fn values(&self) -> &[T] {
         match self {
-            OneOrMany::One(v) => vec![v.clone()],
-            OneOrMany::Many(v) => v.clone(),
+            OneOrMany::One(v) => std::slice::from_ref(v),
+            OneOrMany::Many(v) => v,
         }
     }
 }
@@ -113,12 +113,12 @@ impl Spec {
     /// duplicates (same id) removed. Errors name the spec field and the value.
     pub fn jobs(&self) -> Result<Vec<Job>, InputError> {
         let settings = self.settings()?;
-        let instances = self.instances()?;
         let xs = self.x_values()?;
-        let size = instances.len() as u64 * settings.methods.len() as u64 * xs.len().max(1) as u64;
+        let size = self.instance_count().saturating_mul(settings.methods.len() as u64).saturating_mul(xs.len().max(1) as u64);
         if size > MAX_JOBS {
             return Err(InputError::new("sweep grid", format!("{size} jobs"), format!("at most {MAX_JOBS} jobs per spec; split it")));
         }
+        let instances = self.instances()?;
         let mut jobs = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for (inst, file) in &instances {
@@ -176,6 +176,13 @@ impl Spec {
         Ok(m)
     }
 
+    /// How many instances the grid lists (before any is checked or read).
+    fn instance_count(&self) -> u64 {
+        let (sl, sc) = (self.sigma_l.values().len().max(1) as u64, self.sigma_c.values().len().max(1) as u64);
+        let per_warps = (self.kernels.values().len() as u64).saturating_mul(sl).saturating_mul(sc).saturating_add(self.files.values().len() as u64);
+        per_warps.saturating_mul(self.warps.values().len().max(1) as u64)
+    }
+
     /// Every instance of the grid, with the file it came from.
     fn instances(&self) -> Result<Vec<(Instance, Option<String>)>, InputError> {
         let (kernels, files) = (self.kernels.values(), self.files.values());
@@ -186,19 +193,15 @@ impl Spec {
         if !kernels.is_empty() && warps.is_empty() {
             return Err(InputError::new("warps", "(missing)", "kernels need warps"));
         }
-        let (sigma_l, sigma_c) = (or_one(self.sigma_l.values()), or_one(self.sigma_c.values()));
         if kernels.is_empty() && (!self.sigma_l.values().is_empty() || !self.sigma_c.values().is_empty()) {
             return Err(InputError::new("sigma_l/sigma_c", "(given)", "apply to kernels only; a file carries its SM"));
         }
-        let size = (kernels.len() * sigma_l.len() * sigma_c.len() + files.len()) as u64 * warps.len().max(1) as u64;
-        if size > MAX_JOBS {
-            return Err(InputError::new("sweep grid", format!("{size} instances"), format!("at most {MAX_JOBS} jobs per spec; split it")));
-        }
+        let (sigma_l, sigma_c) = (or_one(self.sigma_l.values()), or_one(self.sigma_c.values()));
         let mut out = Vec::new();
         for (i, k) in kernels.iter().enumerate() {
-            for &w in &warps {
-                for &sl in &sigma_l {
-                    for &sc in &sigma_c {
+            for &w in warps {
+                for &sl in sigma_l {
+                    for &sc in sigma_c {
                         let inst = Instance::new(k, w, sl, sc).map_err(|e| rename(e, i, "kernels"))?;
                         out.push((inst, None));
                     }
@@ -210,7 +213,7 @@ impl Spec {
             if warps.is_empty() {
                 out.push((base.clone(), Some(f.display().to_string())));
             }
-            for &w in &warps {
+            for &w in warps {
                 out.push((base.with_warp_count(w, "warps")?, Some(f.display().to_string())));
             }
         }
@@ -244,9 +247,10 @@ pub struct Settings {
     pub max_memory: Option<usize>,
 }
 
-fn or_one(v: Vec<i64>) -> Vec<i64> {
+/// The given values, or `[1]` when none are given.
+fn or_one(v: &[i64]) -> &[i64] {
     if v.is_empty() {
-        vec![1]
+        &[1]
     } else {
         v
     }
