@@ -66,6 +66,19 @@ pub struct BoundsReport {
     pub safe_horizon: u64,
     /// A proven lower bound.
     pub lower_bound: u64,
+    /// The exact search's per-state bounds (per-warp, queue, tail; see
+    /// [`crate::state_bounds`]) at the start state, capped by the safe horizon: a proven
+    /// upper bound, often well below the safe horizon.
+    pub start_state_bound: u64,
+}
+
+/// The minimum of the safe horizon and the search's standard per-state bound at the
+/// start state. Proven: each of the two is (proofs in [`safe_horizon`] and in the files
+/// of [`crate::state_bounds`]).
+pub fn start_state_bound(inst: &Instance) -> u64 {
+    use crate::state_bounds::StateBound;
+    let start = crate::state::Counts::start(inst.warps);
+    crate::state_bounds::standard(inst).upper(&start).min(safe_horizon(inst))
 }
 
 impl BoundsReport {
@@ -80,6 +93,7 @@ impl BoundsReport {
             pessimistic_is_proven: !pessimistic_unproven(inst),
             safe_horizon: safe_horizon(inst),
             lower_bound: lower_bound(inst),
+            start_state_bound: start_state_bound(inst),
         }
     }
 }

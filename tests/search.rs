@@ -11,7 +11,7 @@ use gpu_makespan::heuristic::longest_rollout;
 use gpu_makespan::search::{search, SearchLimits};
 use gpu_makespan::state::sparse::Sparse;
 use gpu_makespan::state::transitions::Transitions;
-use gpu_makespan::state_bounds::{self, per_warp::PerWarp, queue::Queue, StateBound, Tables};
+use gpu_makespan::state_bounds::{self, per_warp::PerWarp, queue::Queue, tail::Tail, StateBound, Tables};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -52,11 +52,33 @@ proptest! {
         prop_assert_eq!(exact(&inst).lower_bound(), t);
         let tables = Tables::new(&inst);
         let (per_warp, queue, standard) = (PerWarp::new(&tables), Queue::new(&tables), state_bounds::standard(&inst));
+        let tail = Tail::new(&trans, &tables);
         for (s, &v) in &memo {
             prop_assert!(per_warp.upper(s) >= v, "per-warp bound {} < {} at {:?}", per_warp.upper(s), v, s);
             prop_assert!(queue.upper(s) >= v, "queue bound {} < {} at {:?}", queue.upper(s), v, s);
+            prop_assert!(tail.upper(s) >= v, "tail bound {} < {} at {:?}", tail.upper(s), v, s);
             prop_assert!(standard.upper(s) >= v);
             prop_assert!(state_bounds::lower_bound(&tables, s) <= v);
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The tail bound where it is meant to work (a sigma of 1, larger W): it holds at every
+    /// state the plain DP visits, and it applies to a good share of the instances.
+    #[test]
+    fn tail_bound_holds_at_every_state((inst, paced_l) in (instances(9, 14, 1, 4), any::<bool>())) {
+        let inst = if paced_l { inst } else { common::inst(&inst.kernel.to_string(), inst.warps as i64, inst.sigma_c as i64, 1) };
+        let trans = Transitions::new(&inst);
+        let mut memo = HashMap::new();
+        plain_dp(&trans, &trans.start(), &mut memo);
+        let tail = Tail::new(&trans, &Tables::new(&inst));
+        let closed = tail.clone().closed_form_only();
+        for (s, &v) in &memo {
+            prop_assert!(tail.upper(s) >= v, "tail bound {} < {} at {:?} ({:?})", tail.upper(s), v, s, tail.summary());
+            prop_assert!(closed.upper(s) >= v, "closed-form tail bound {} < {} at {:?}", closed.upper(s), v, s);
         }
     }
 }

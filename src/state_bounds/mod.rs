@@ -9,11 +9,14 @@
 //! * [`per_warp::PerWarp`]: the safe-horizon argument applied to each occupied position.
 //! * [`queue::Queue`]: the queue bound for kernels with `sigma_L = 1` and short runs of
 //!   C's (or the mirror case).
-//! * [`Standard`]: the minimum of the two, used by the search and the rollouts.
+//! * [`tail::Tail`]: for kernels with a sigma of 1, the idle cycles of that unit computed
+//!   exactly on small end games.
+//! * [`Standard`]: the minimum of the three, used by the search and the rollouts.
 //! * [`lower_bound`]: a proven lower bound (longest remaining warp, work / capacity).
 
 pub mod per_warp;
 pub mod queue;
+pub mod tail;
 
 use crate::instance::Instance;
 use crate::kernel::Unit;
@@ -34,13 +37,15 @@ impl<A: StateBound, B: StateBound> StateBound for (A, B) {
     }
 }
 
-/// The bound the search and the rollouts use: min([`per_warp::PerWarp`], [`queue::Queue`]).
-pub type Standard = (per_warp::PerWarp, queue::Queue);
+/// The bound the search and the rollouts use: min([`per_warp::PerWarp`],
+/// [`queue::Queue`], [`tail::Tail`]).
+pub type Standard = (per_warp::PerWarp, (queue::Queue, tail::Tail));
 
 /// Builds [`Standard`] for `inst`.
 pub fn standard(inst: &Instance) -> Standard {
     let tables = Tables::new(inst);
-    (per_warp::PerWarp::new(&tables), queue::Queue::new(&tables))
+    let tail = tail::Tail::new(&crate::state::transitions::Transitions::new(inst), &tables);
+    (per_warp::PerWarp::new(&tables), (queue::Queue::new(&tables), tail))
 }
 
 /// Per-position tables of a kernel shared by the bounds.
