@@ -6,6 +6,7 @@ use crate::kernel::Unit;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
 use std::collections::{HashMap, HashSet};
+use std::sync::Mutex;
 
 /// Most abstract queue configurations explored before a side is given up.
 const MAX_CONFIGS: usize = 200_000;
@@ -13,6 +14,14 @@ const MAX_CONFIGS: usize = 200_000;
 const MAX_QUEUE: u32 = 24;
 /// Most end-game states the idle-cycle DP may visit before a side is given up.
 const MAX_END_STATES: usize = 500_000;
+
+/// What a side computed (`K` when the abstract queues were enumerated, and `g` when the
+/// end games were solved), by kernel, sigmas, paced unit and root queue: `approx`,
+/// `converge` and sweeps build the bound for many W of one kernel, and only the root
+/// queue (a kernel starting with the queued unit) depends on W.
+type CacheKey = (Vec<Unit>, (u32, u32), Unit, Vec<u32>);
+type Computed = (Option<usize>, Option<Vec<u64>>);
+static CACHE: Mutex<Option<HashMap<CacheKey, Computed>>> = Mutex::new(None);
 
 /// `R_X + g[min(u, K)]` for the *paced* unit X with `sigma_X = 1` (L, C, or both,
 /// taking the smaller), where `u` is the number of unfinished warps, `K` the largest
@@ -127,11 +136,24 @@ impl Side {
         if units[0] != paced {
             root[runs[0] as usize] = t.warps();
         }
+        let key = (units.to_vec(), (sigma_l, sigma_c), paced, root.clone());
+        let cached = CACHE.lock().ok().and_then(|c| c.as_ref().and_then(|m| m.get(&key).cloned()));
+        let (queued, g) = cached.unwrap_or_else(|| {
+            let configs = queue_configs(root, &starts, sigma_q);
+            let queued = configs.as_ref().map(|c| c.iter().map(|n| n.iter().sum::<u32>() as usize).max().unwrap_or(0));
+            let g = configs.and_then(|c| end_games(units, runs, paced, &c)).and_then(|e| idle_dp(t, paced, &e));
+            if let Ok(mut c) = CACHE.lock() {
+                let m = c.get_or_insert_with(HashMap::new);
+                if m.len() >= 4096 {
+                    m.clear(); // a long sweep over many kernels: start afresh
+                }
+                m.insert(key, (queued, g.clone()));
+            }
+            (queued, g)
+        });
         // Without the abstract queues (too many), K = W still holds and the end games
         // are bounded by the closed form of `Side::idle` with k = u.
-        let configs = queue_configs(root, &starts, sigma_q);
-        let most_queued = configs.as_ref().map_or(t.warps() as usize, |c| c.iter().map(|n| n.iter().sum::<u32>() as usize).max().unwrap_or(0));
-        let g = configs.and_then(|c| end_games(units, runs, paced, &c)).and_then(|e| idle_dp(t, paced, &e));
+        let most_queued = queued.unwrap_or(t.warps() as usize);
         let suffix_queued = match paced {
             Unit::L => tables.suffix_c.clone(),
             Unit::C => tables.suffix_l.clone(),
