@@ -7,7 +7,8 @@
 //!   for every instance (up to 1024 instructions);
 //! * `suite_rollouts`: the adversarial rollouts (4 rounds) that give the first incumbent;
 //! * `suite_beam16`: one beam of width 16 (the beam thread's first beam);
-//! * `suite_exact`: the exact search on the paper's kernels.
+//! * `suite_tail_build`: building the tail bound (abstract queues, end-game DP), uncached;
+//! * `suite_exact`: the exact search on the paper's kernels and the TX2 block.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use gpu_makespan::bench::suite;
@@ -15,7 +16,7 @@ use gpu_makespan::heuristic::{beam::beam, rollouts_until};
 use gpu_makespan::instance::Instance;
 use gpu_makespan::search::{solve, SearchLimits};
 use gpu_makespan::state::transitions::Transitions;
-use gpu_makespan::state_bounds::{lower_bound, standard, StateBound, Tables};
+use gpu_makespan::state_bounds::{lower_bound, standard, tail::Tail, StateBound, Tables};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -58,14 +59,24 @@ fn beam16(c: &mut Criterion) {
     g.finish();
 }
 
+fn tail_build(c: &mut Criterion) {
+    let mut g = c.benchmark_group("suite_tail_build");
+    g.sample_size(10).measurement_time(Duration::from_secs(2));
+    for (name, inst) in instances(usize::MAX) {
+        let (t, tables) = (Transitions::new(&inst), Tables::new(&inst));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box(Tail::compute(&t, &tables).upper(&t.start()))));
+    }
+    g.finish();
+}
+
 fn exact(c: &mut Criterion) {
     let mut g = c.benchmark_group("suite_exact");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
-    for (name, inst) in instances(usize::MAX).into_iter().filter(|(n, _)| n.starts_with("paper-")) {
+    for (name, inst) in instances(usize::MAX).into_iter().filter(|(n, _)| n.starts_with("paper-") || n == "tx2-block") {
         g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, i| b.iter(|| black_box(solve(i, SearchLimits::default()).unwrap().lower_bound())));
     }
     g.finish();
 }
 
-criterion_group!(benches, root_bounds, rollouts, beam16, exact);
+criterion_group!(benches, root_bounds, rollouts, beam16, tail_build, exact);
 criterion_main!(benches);

@@ -75,13 +75,23 @@ struct Side {
 }
 
 impl Tail {
-    /// The bound for the start state of `t` (sides that are too large are left out).
+    /// The bound for the start state of `t`, reusing what an earlier call computed for
+    /// the same kernel, sigmas and root queue (in this process).
     pub fn new(t: &Transitions, tables: &Tables) -> Tail {
+        Tail::build(t, tables, true)
+    }
+
+    /// [`Tail::new`] computed afresh (for benchmarks of its cost).
+    pub fn compute(t: &Transitions, tables: &Tables) -> Tail {
+        Tail::build(t, tables, false)
+    }
+
+    fn build(t: &Transitions, tables: &Tables, cached: bool) -> Tail {
         let (sigma_l, sigma_c) = t.sigmas();
         let mut sides = Vec::new();
         for (paced, sigma_paced) in [(Unit::L, sigma_l), (Unit::C, sigma_c)] {
             if sigma_paced == 1 {
-                sides.push(Side::new(t, tables, paced));
+                sides.push(Side::new(t, tables, paced, cached));
             }
         }
         Tail { sides }
@@ -121,7 +131,7 @@ impl StateBound for Tail {
 }
 
 impl Side {
-    fn new(t: &Transitions, tables: &Tables, paced: Unit) -> Side {
+    fn new(t: &Transitions, tables: &Tables, paced: Unit, cached: bool) -> Side {
         let units = t.units();
         let (sigma_l, sigma_c) = t.sigmas();
         let (runs, suffix, sigma_q) = match paced {
@@ -137,8 +147,8 @@ impl Side {
             root[runs[0] as usize] = t.warps();
         }
         let key = (units.to_vec(), (sigma_l, sigma_c), paced, root.clone());
-        let cached = CACHE.lock().ok().and_then(|c| c.as_ref().and_then(|m| m.get(&key).cloned()));
-        let (queued, g) = cached.unwrap_or_else(|| {
+        let found = if cached { CACHE.lock().ok().and_then(|c| c.as_ref().and_then(|m| m.get(&key).cloned())) } else { None };
+        let (queued, g) = found.unwrap_or_else(|| {
             let configs = queue_configs(root, &starts, sigma_q);
             let queued = configs.as_ref().map(|c| c.iter().map(|n| n.iter().sum::<u32>() as usize).max().unwrap_or(0));
             let g = configs.and_then(|c| end_games(units, runs, paced, &c)).and_then(|e| idle_dp(t, paced, &e));
