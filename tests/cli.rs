@@ -53,6 +53,20 @@ fn bound_reports_eq5_as_unproven_when_sigma_exceeds_one() {
 }
 
 #[test]
+fn tail_bound_makes_the_tx2_block_exact_at_a_full_sm() {
+    // The issue-8 target: LLCCCCLCLCCL, sigma 1/4, W = 64 exact. The start-state bound
+    // (tail bound) is 327 and the search finds a schedule of 327 cycles, re-checked.
+    let v = json_of(&["bound", "instances/bench/tx2-block.toml"]);
+    assert_eq!(v["start_state_bound"], 327);
+    assert_eq!(v["safe_horizon"], 437);
+    let v = json_of(&["solve", "instances/bench/tx2-block.toml", "--time-limit", "60", "--schedule"]);
+    assert_eq!(v["exact"], true);
+    assert_eq!(v["makespan"], 327);
+    assert_eq!(v["upper_bound"], 327);
+    assert_eq!(v["schedule"].as_array().map(|a| a.len()), Some(64 * 12), "one entry per issued instruction");
+}
+
+#[test]
 fn fermi_transformation_and_kernel_flags() {
     let v = json_of(&["solve", "instances/fig7-lclcl-fermi.toml"]);
     assert_eq!(v["kernel"], "LLCLLCLL");

@@ -4,7 +4,7 @@
 //! Every bound is behind one small interface, [`StateBound`], with one file per
 //! implementation; its doc comment carries its proof, and a property test checks it
 //! against the plain DP at every visited state of random instances
-//! (`tests/search.rs`). A new bound is one new file plus a line in [`Standard::new`].
+//! (`tests/search.rs`). A new bound is one new file plus a line in [`standard`] (and in [`Standard`]).
 //!
 //! * [`per_warp::PerWarp`]: the safe-horizon argument applied to each occupied position.
 //! * [`queue::Queue`]: the queue bound for kernels with `sigma_L = 1` and short runs of
@@ -25,8 +25,9 @@ use crate::state::Counts;
 /// A proven upper bound on the remaining time of a state.
 pub trait StateBound: Sync {
     /// An upper bound on the cycles that any work-conserving schedule still needs from
-    /// `s` (`0` when `s` is finished). Must hold for every state of the instance the
-    /// bound was built for.
+    /// `s` (`0` when `s` is finished). Must hold for every state reachable from the start
+    /// state of the instance the bound was built for (the only states the search, the
+    /// rollouts and the beams visit); [`tail::Tail`] relies on reachability.
     fn upper(&self, s: &Counts) -> u64;
 }
 
