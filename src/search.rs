@@ -38,7 +38,7 @@ use crate::state::sparse::Sparse;
 use crate::state::trace::Trace;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::{Counts, Encoding};
-use crate::state_bounds::{standard, StateBound, Tables};
+use crate::state_bounds::{standard_until, StateBound, Tables};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -94,9 +94,13 @@ pub struct SearchResult {
 /// bound, choosing the most compact encoding that holds its states (packed in 64 or 128
 /// bits, else [`Sparse`], which holds any instance). The witness is
 /// re-checked; the upper bound is never above the safe horizon.
-pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
+pub fn solve(inst: &Instance, mut limits: SearchLimits) -> Result<Outcome, Error> {
+    let started = Instant::now();
     let t = Transitions::new(inst);
-    let bound = standard(inst);
+    // The tail bound's end games get at most a quarter of the time limit, and the search
+    // the rest.
+    let bound = standard_until(inst, limits.time_limit.map(|l| started + l / 4));
+    limits.time_limit = limits.time_limit.map(|l| l.saturating_sub(started.elapsed()));
     let r = if let Some(e) = Packed64::for_instance(inst.len(), inst.warps) {
         search(&t, &bound, e, limits)?
     } else if let Some(e) = Packed128::for_instance(inst.len(), inst.warps) {
@@ -393,6 +397,7 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::state_bounds::standard;
     use crate::state::sparse::Sparse;
 
     fn exact(k: &str, w: i64, sl: i64, sc: i64) -> u64 {

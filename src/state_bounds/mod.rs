@@ -44,8 +44,14 @@ pub type Standard = (per_warp::PerWarp, (queue::Queue, tail::Tail));
 
 /// Builds [`Standard`] for `inst`.
 pub fn standard(inst: &Instance) -> Standard {
+    standard_until(inst, None)
+}
+
+/// [`standard`], with the tail bound's end games left unsolved (its closed form used)
+/// if solving them would go past `deadline`: the bound stays proven, only weaker.
+pub fn standard_until(inst: &Instance, deadline: Option<std::time::Instant>) -> Standard {
     let tables = Tables::new(inst);
-    let tail = tail::Tail::new(&crate::state::transitions::Transitions::new(inst), &tables);
+    let tail = tail::Tail::until(&crate::state::transitions::Transitions::new(inst), &tables, deadline);
     (per_warp::PerWarp::new(&tables), (queue::Queue::new(&tables), tail))
 }
 

@@ -7,6 +7,7 @@ use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
+use std::time::Instant;
 
 /// Most abstract queue configurations explored before a side is given up.
 const MAX_CONFIGS: usize = 200_000;
@@ -78,20 +79,26 @@ impl Tail {
     /// The bound for the start state of `t`, reusing what an earlier call computed for
     /// the same kernel, sigmas and root queue (in this process).
     pub fn new(t: &Transitions, tables: &Tables) -> Tail {
-        Tail::build(t, tables, true)
+        Tail::build(t, tables, true, None)
+    }
+
+    /// [`Tail::new`], but the end games are left unsolved (the closed form is used) if
+    /// solving them would go past `deadline`.
+    pub fn until(t: &Transitions, tables: &Tables, deadline: Option<Instant>) -> Tail {
+        Tail::build(t, tables, true, deadline)
     }
 
     /// [`Tail::new`] computed afresh (for benchmarks of its cost).
     pub fn compute(t: &Transitions, tables: &Tables) -> Tail {
-        Tail::build(t, tables, false)
+        Tail::build(t, tables, false, None)
     }
 
-    fn build(t: &Transitions, tables: &Tables, cached: bool) -> Tail {
+    fn build(t: &Transitions, tables: &Tables, cached: bool, deadline: Option<Instant>) -> Tail {
         let (sigma_l, sigma_c) = t.sigmas();
         let mut sides = Vec::new();
         for (paced, sigma_paced) in [(Unit::L, sigma_l), (Unit::C, sigma_c)] {
             if sigma_paced == 1 {
-                sides.push(Side::new(t, tables, paced, cached));
+                sides.push(Side::new(t, tables, paced, cached, deadline));
             }
         }
         Tail { sides }
@@ -131,7 +138,7 @@ impl StateBound for Tail {
 }
 
 impl Side {
-    fn new(t: &Transitions, tables: &Tables, paced: Unit, cached: bool) -> Side {
+    fn new(t: &Transitions, tables: &Tables, paced: Unit, cached: bool, deadline: Option<Instant>) -> Side {
         let units = t.units();
         let (sigma_l, sigma_c) = t.sigmas();
         let (runs, suffix, sigma_q) = match paced {
@@ -151,8 +158,9 @@ impl Side {
         let (queued, g) = found.unwrap_or_else(|| {
             let configs = queue_configs(root, &starts, sigma_q);
             let queued = configs.as_ref().map(|c| c.iter().map(|n| n.iter().sum::<u32>() as usize).max().unwrap_or(0));
-            let g = configs.and_then(|c| end_games(units, runs, paced, &c)).and_then(|e| idle_dp(t, paced, &e));
-            if let Ok(mut c) = CACHE.lock() {
+            let g = configs.and_then(|c| end_games(units, runs, paced, &c)).and_then(|e| idle_dp(t, paced, &e, deadline));
+            let cut = g.is_none() && deadline.is_some_and(|d| Instant::now() >= d);
+            if let (false, Ok(mut c)) = (cut, CACHE.lock()) {
                 let m = c.get_or_insert_with(HashMap::new);
                 if m.len() >= 4096 {
                     m.clear(); // a long sweep over many kernels: start afresh
@@ -307,13 +315,19 @@ fn group(s: &[u32]) -> Vec<(u32, u32)> {
 /// `paced`) of any schedule from an end game of at most `k` warps, by an exact DP over
 /// every state reachable from the end games (states in increasing order of instructions
 /// left, so each successor is done before its predecessors).
-fn idle_dp(t: &Transitions, paced: Unit, end_games: &[Counts]) -> Option<Vec<u64>> {
+fn idle_dp(t: &Transitions, paced: Unit, end_games: &[Counts], deadline: Option<Instant>) -> Option<Vec<u64>> {
+    let late = || deadline.is_some_and(|d| Instant::now() >= d);
     let units = t.units();
     let left = |s: &Counts| s.slots().iter().map(|&(p, n)| n as u64 * (units.len() as u64 - p as u64)).sum::<u64>();
     let mut seen: HashSet<Counts> = end_games.iter().cloned().collect();
     let mut todo: Vec<Counts> = seen.iter().cloned().collect();
     let (mut scratch, mut succ) = (Scratch::default(), Vec::new());
+    let mut expanded = 0usize;
     while let Some(s) = todo.pop() {
+        expanded += 1;
+        if expanded.is_multiple_of(4096) && late() {
+            return None;
+        }
         t.successors(&s, &mut scratch, &mut succ);
         for n in succ.drain(..) {
             if !seen.contains(&n) {
@@ -328,7 +342,10 @@ fn idle_dp(t: &Transitions, paced: Unit, end_games: &[Counts]) -> Option<Vec<u64
     let mut order: Vec<Counts> = seen.into_iter().collect();
     order.sort_by_key(|s| left(s));
     let mut value: HashMap<Counts, u64> = HashMap::with_capacity(order.len());
-    for s in order {
+    for (i, s) in order.into_iter().enumerate() {
+        if i.is_multiple_of(4096) && late() {
+            return None;
+        }
         let idle = !s.is_finished() && s.slots().iter().all(|&(p, _)| units[p as usize] != paced);
         t.successors(&s, &mut scratch, &mut succ);
         let best = succ.iter().map(|n| value[n]).max().unwrap_or(0);
@@ -365,6 +382,17 @@ mod tests {
         let (tail, t) = tail_of("LLCCCCLCLCCL", 64, 1, 4);
         assert_eq!(tail.summary(), vec![(4, Some(7))]);
         assert_eq!(tail.upper(&t.start()), 327);
+    }
+
+    #[test]
+    fn a_past_deadline_leaves_the_end_games_unsolved_and_uncached() {
+        let inst = Instance::new("LLCCCCLCLCCL", 64, 1, 4).unwrap();
+        let t = Transitions::new(&inst);
+        let cut = Tail::until(&t, &Tables::new(&inst), Some(Instant::now()));
+        assert_eq!(cut.summary(), vec![(4, None)]);
+        // The closed form: K = 4 <= sigma_C, so the C's one warp has left, 7.
+        assert_eq!(cut.upper(&t.start()), 327);
+        assert_eq!(Tail::new(&t, &Tables::new(&inst)).summary(), vec![(4, Some(7))]);
     }
 
     #[test]
