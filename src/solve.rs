@@ -7,7 +7,9 @@
 
 use crate::bounds;
 use crate::error::Error;
-use crate::heuristic::longest_rollout_of;
+use crate::heuristic::{longest_rollout_of, longest_rollout_until};
+use crate::state::transitions::Transitions;
+use crate::state_bounds::{self, StateBound};
 use crate::ilp::{self, ConstraintForm, IlpOptions};
 use crate::instance::Instance;
 use crate::outcome::{Outcome, Stats, Stop, Witness};
@@ -245,13 +247,18 @@ fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
     search::solve(inst, limits)
 }
 
-/// Rollouts only (randomised rounds stop at the time limit); the upper bound is the safe
-/// horizon.
+/// Rollouts and beams only (stopping at the time limit); the upper bound is the search's
+/// per-state bound at the start state, at most the safe horizon (the tail bound's end
+/// games get at most a quarter of the time limit).
 fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
-    let deadline = opts.time_limit.map(|l| Instant::now() + working_time(inst, l));
-    let trace = longest_rollout_of(inst, 64, 0x6865_7572, deadline);
+    let now = Instant::now();
+    let work = opts.time_limit.map(|l| working_time(inst, l));
+    let bound = state_bounds::standard_until(inst, work.map(|w| now + w / 4));
+    let t = Transitions::new(inst);
+    let trace = longest_rollout_until(&t, &bound, 64, 0x6865_7572, work.map(|w| now + w));
     let witness = Witness::check(inst, "heuristic", trace.schedule(inst.warps, inst.len()), Some(trace.cycles()))?;
-    Ok(Outcome::new(witness, bounds::safe_horizon(inst), Stop::Completed, Stats::default())?)
+    let upper = bound.upper(&t.start()).min(bounds::safe_horizon(inst));
+    Ok(Outcome::new(witness, upper, Stop::Completed, Stats::default())?)
 }
 
 /// The ILP within `time_limit`, warm-started from rollouts. A model HiGHS would need

@@ -74,9 +74,14 @@ fn fermi_transformation_and_kernel_flags() {
     assert_eq!(v["makespan"], 9);
     let v = json_of(&["solve", "--kernel", "LLCLLL", "--warps", "4", "--sigma-l", "2", "--sigma-c", "2", "--method", "both"]);
     assert_eq!(v["makespan"], 13);
-    let v = json_of(&["solve", "--kernel", "LLCLL", "--warps", "8", "--method", "heuristic"]);
+    let v = json_of(&["solve", "--kernel", "LLCCLLCLLCCL", "--warps", "12", "--method", "heuristic"]);
     assert_eq!(v["status"], "lower_bound");
     assert_eq!(v["exact"], false);
+    // The heuristic's upper bound is the search's bound at the start state: on LLCLL
+    // the queue bound, 33, which the rollouts meet.
+    let v = json_of(&["solve", "--kernel", "LLCLL", "--warps", "8", "--method", "heuristic"]);
+    assert_eq!(v["upper_bound"], 33);
+    assert_eq!(v["exact"], true);
 }
 
 #[test]

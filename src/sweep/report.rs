@@ -28,7 +28,8 @@ pub struct Row {
     pub x: Option<u64>,
     /// Proven lower bound on `T^(W)`: solve `makespan`, approx `lower_bound`, bound `lower_bound`.
     pub lower: Option<u64>,
-    /// Proven upper bound on `T^(W)`: solve `upper_bound`, approx `safe_upper_bound`, bound `safe_horizon`.
+    /// Proven upper bound on `T^(W)`: solve `upper_bound`, approx `safe_upper_bound`, bound
+    /// `start_state_bound` (`safe_horizon` in records written before that field existed).
     pub upper: Option<u64>,
     /// `lower == upper`.
     pub exact: bool,
@@ -64,7 +65,7 @@ impl Row {
         let (lower, upper, estimate) = match command.as_str() {
             "solve" => (number(v, "makespan"), number(v, "upper_bound"), None),
             "approx" => (number(v, "lower_bound"), number(v, "safe_upper_bound"), number(v, "estimate")),
-            _ => (number(v, "lower_bound"), number(v, "safe_horizon"), None),
+            _ => (number(v, "lower_bound"), number(v, "start_state_bound").or(number(v, "safe_horizon")), None),
         };
         let exact = matches!((lower, upper), (Some(a), Some(b)) if a == b);
         let status = match (&error, command.as_str()) {
