@@ -11,7 +11,7 @@ use gpu_makespan::heuristic::longest_rollout;
 use gpu_makespan::search::{search, SearchLimits};
 use gpu_makespan::state::sparse::Sparse;
 use gpu_makespan::state::transitions::Transitions;
-use gpu_makespan::state_bounds::{self, per_warp::PerWarp, queue::Queue, tail::Tail, StateBound, Tables};
+use gpu_makespan::state_bounds::{self, per_warp::PerWarp, queue::Queue, stretch::Stretch, tail::Tail, StateBound, Tables};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -52,11 +52,12 @@ proptest! {
         prop_assert_eq!(exact(&inst).lower_bound(), t);
         let tables = Tables::new(&inst);
         let (per_warp, queue, standard) = (PerWarp::new(&tables), Queue::new(&tables), state_bounds::standard(&inst));
-        let tail = Tail::new(&trans, &tables);
+        let (tail, stretch) = (Tail::new(&trans, &tables), Stretch::new(&tables));
         for (s, &v) in &memo {
             prop_assert!(per_warp.upper(s) >= v, "per-warp bound {} < {} at {:?}", per_warp.upper(s), v, s);
             prop_assert!(queue.upper(s) >= v, "queue bound {} < {} at {:?}", queue.upper(s), v, s);
             prop_assert!(tail.upper(s) >= v, "tail bound {} < {} at {:?}", tail.upper(s), v, s);
+            prop_assert!(stretch.upper(s) >= v, "stretch bound {} < {} at {:?}", stretch.upper(s), v, s);
             prop_assert!(standard.upper(s) >= v);
             prop_assert!(state_bounds::lower_bound(&tables, s) <= v);
         }
@@ -76,7 +77,9 @@ proptest! {
         plain_dp(&trans, &trans.start(), &mut memo);
         let tail = Tail::new(&trans, &Tables::new(&inst));
         let closed = tail.clone().closed_form_only();
+        let stretch = Stretch::new(&Tables::new(&inst));
         for (s, &v) in &memo {
+            prop_assert!(stretch.upper(s) >= v, "stretch bound {} < {} at {:?}", stretch.upper(s), v, s);
             prop_assert!(tail.upper(s) >= v, "tail bound {} < {} at {:?} ({:?})", tail.upper(s), v, s, tail.summary());
             prop_assert!(closed.upper(s) >= v, "closed-form tail bound {} < {} at {:?}", closed.upper(s), v, s);
         }

@@ -11,11 +11,14 @@
 //!   C's (or the mirror case).
 //! * [`tail::Tail`]: for kernels with a sigma of 1, the idle cycles of that unit computed
 //!   exactly on small end games.
-//! * [`Standard`]: the minimum of the three, used by the search and the rollouts.
+//! * [`stretch::Stretch`]: for kernels with a sigma of 1, the idle cycles of that unit
+//!   paid for by the work left in the other unit's runs.
+//! * [`Standard`]: the minimum of the four, used by the search and the rollouts.
 //! * [`lower_bound`]: a proven lower bound (longest remaining warp, work / capacity).
 
 pub mod per_warp;
 pub mod queue;
+pub mod stretch;
 pub mod tail;
 
 use crate::instance::Instance;
@@ -39,8 +42,8 @@ impl<A: StateBound, B: StateBound> StateBound for (A, B) {
 }
 
 /// The bound the search and the rollouts use: min([`per_warp::PerWarp`],
-/// [`queue::Queue`], [`tail::Tail`]).
-pub type Standard = (per_warp::PerWarp, (queue::Queue, tail::Tail));
+/// [`queue::Queue`], [`tail::Tail`], [`stretch::Stretch`]).
+pub type Standard = (per_warp::PerWarp, ((queue::Queue, tail::Tail), stretch::Stretch));
 
 /// Builds [`Standard`] for `inst`.
 pub fn standard(inst: &Instance) -> Standard {
@@ -52,7 +55,7 @@ pub fn standard(inst: &Instance) -> Standard {
 pub fn standard_until(inst: &Instance, deadline: Option<std::time::Instant>) -> Standard {
     let tables = Tables::new(inst);
     let tail = tail::Tail::until(&crate::state::transitions::Transitions::new(inst), &tables, deadline);
-    (per_warp::PerWarp::new(&tables), (queue::Queue::new(&tables), tail))
+    (per_warp::PerWarp::new(&tables), ((queue::Queue::new(&tables), tail), stretch::Stretch::new(&tables)))
 }
 
 /// Per-position tables of a kernel shared by the bounds.
