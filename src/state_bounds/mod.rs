@@ -117,12 +117,36 @@ impl Tables {
         }
     }
 
+    /// The tables as seen from `paced`, the unit whose idle cycles [`tail`] and
+    /// [`stretch`] count, with the other unit *queued*; `None` unless `paced` has sigma 1.
+    pub fn paced(&self, paced: Unit) -> Option<Paced<'_>> {
+        let (sigma_paced, view) = match paced {
+            Unit::L => (self.sigma_l, Paced { runs: &self.run_c, paced_left: &self.suffix_l, queued_left: &self.suffix_c, sigma: self.sigma_c }),
+            Unit::C => (self.sigma_c, Paced { runs: &self.run_l, paced_left: &self.suffix_c, queued_left: &self.suffix_l, sigma: self.sigma_l }),
+        };
+        (sigma_paced == 1).then_some(view)
+    }
+
     /// Remaining L and C instructions over all warps in `s`.
     pub fn remaining(&self, s: &Counts) -> (u64, u64) {
         s.slots().iter().fold((0, 0), |(l, c), &(p, n)| {
             (l + n as u64 * self.suffix_l[p as usize], c + n as u64 * self.suffix_c[p as usize])
         })
     }
+}
+
+/// [`Tables`] seen from a unit with sigma 1 (see [`Tables::paced`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Paced<'a> {
+    /// Runs of the queued unit: its instructions from `p` to the end of the run (0 at a
+    /// paced position).
+    pub runs: &'a [u64],
+    /// Paced-unit instructions from `p` to the end.
+    pub paced_left: &'a [u64],
+    /// Queued-unit instructions from `p` to the end.
+    pub queued_left: &'a [u64],
+    /// sigma of the queued unit.
+    pub sigma: u32,
 }
 
 /// A proven lower bound on the cycles still needed from `s`: the warp furthest behind

@@ -1,7 +1,8 @@
 //! The stretch bound, for kernels where one unit type has sigma 1: the idle cycles of that
 //! unit paid for by the work left in the other unit's runs.
 
-use super::{StateBound, Tables};
+use super::{Paced, StateBound, Tables};
+use crate::kernel::Unit;
 use crate::state::Counts;
 
 /// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller) and the
@@ -63,25 +64,13 @@ struct Side {
 impl Stretch {
     /// The bound for the kernel described by `tables`.
     pub fn new(tables: &Tables) -> Stretch {
-        let mut sides = Vec::new();
-        if tables.sigma_l == 1 {
-            sides.push(Side::new(&tables.run_c, &tables.suffix_l, &tables.suffix_c, tables.sigma_c));
-        }
-        if tables.sigma_c == 1 {
-            sides.push(Side::new(&tables.run_l, &tables.suffix_c, &tables.suffix_l, tables.sigma_l));
-        }
-        Stretch { sides }
-    }
-
-    /// Whether the bound gives any information for this kernel.
-    pub fn applies(&self) -> bool {
-        !self.sides.is_empty()
+        Stretch { sides: [Unit::L, Unit::C].into_iter().filter_map(|paced| tables.paced(paced).map(Side::new)).collect() }
     }
 }
 
 impl Side {
-    /// `runs[p]`: Y's from `p` to the end of its run (0 at an X).
-    fn new(runs: &[u64], paced_left: &[u64], queued_left: &[u64], sigma: u32) -> Side {
+    fn new(view: Paced) -> Side {
+        let runs = view.runs;
         let len = runs.len();
         let is_y = |p: usize| p < len && runs[p] > 0;
         let term = |p: usize| {
@@ -98,7 +87,7 @@ impl Side {
             let ends_nonfinal_run = is_y(p) && runs[p] == 1 && p + 1 < len;
             nonfinal_runs[p] = nonfinal_runs[p + 1] + ends_nonfinal_run as u64;
         }
-        Side { paced_left: paced_left.to_vec(), queued_left: queued_left.to_vec(), budget, nonfinal_runs, sigma: sigma as u64 }
+        Side { paced_left: view.paced_left.to_vec(), queued_left: view.queued_left.to_vec(), budget, nonfinal_runs, sigma: view.sigma as u64 }
     }
 
     fn upper(&self, s: &Counts) -> u64 {

@@ -1,7 +1,7 @@
 //! The tail bound, for kernels where one unit type has sigma 1: the cycles in which that
 //! unit idles, computed exactly on small end games instead of bounded by a formula.
 
-use super::{StateBound, Tables};
+use super::{Paced, StateBound, Tables};
 use crate::kernel::Unit;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
@@ -94,13 +94,7 @@ impl Tail {
     }
 
     fn build(t: &Transitions, tables: &Tables, cached: bool, deadline: Option<Instant>) -> Tail {
-        let (sigma_l, sigma_c) = t.sigmas();
-        let mut sides = Vec::new();
-        for (paced, sigma_paced) in [(Unit::L, sigma_l), (Unit::C, sigma_c)] {
-            if sigma_paced == 1 {
-                sides.push(Side::new(t, tables, paced, cached, deadline));
-            }
-        }
+        let sides = [Unit::L, Unit::C].into_iter().filter_map(|paced| Some(Side::new(t, paced, tables.paced(paced)?, cached, deadline))).collect();
         Tail { sides }
     }
 
@@ -138,13 +132,9 @@ impl StateBound for Tail {
 }
 
 impl Side {
-    fn new(t: &Transitions, tables: &Tables, paced: Unit, cached: bool, deadline: Option<Instant>) -> Side {
+    fn new(t: &Transitions, paced: Unit, view: Paced, cached: bool, deadline: Option<Instant>) -> Side {
         let units = t.units();
-        let (sigma_l, sigma_c) = t.sigmas();
-        let (runs, suffix, sigma_q) = match paced {
-            Unit::L => (&tables.run_c, &tables.suffix_l, sigma_c),
-            Unit::C => (&tables.run_l, &tables.suffix_c, sigma_l),
-        };
+        let (runs, sigma_q) = (view.runs, view.sigma);
         let longest = runs.iter().copied().max().unwrap_or(0) as usize;
         let mut starts: Vec<usize> = (1..units.len()).filter(|&p| units[p - 1] == paced && units[p] != paced).map(|p| runs[p] as usize).collect();
         starts.sort_unstable();
@@ -153,7 +143,7 @@ impl Side {
         if units[0] != paced {
             root[runs[0] as usize] = t.warps();
         }
-        let key = (units.to_vec(), (sigma_l, sigma_c), paced, root.clone());
+        let key = (units.to_vec(), t.sigmas(), paced, root.clone());
         let found = if cached { CACHE.lock().ok().and_then(|c| c.as_ref().and_then(|m| m.get(&key).cloned())) } else { None };
         let (queued, g) = found.unwrap_or_else(|| {
             let configs = queue_configs(root, &starts, sigma_q);
@@ -172,11 +162,7 @@ impl Side {
         // Without the abstract queues (too many), K = W still holds and the end games
         // are bounded by the closed form of `Side::idle` with k = u.
         let most_queued = queued.unwrap_or(t.warps() as usize);
-        let suffix_queued = match paced {
-            Unit::L => tables.suffix_c.clone(),
-            Unit::C => tables.suffix_l.clone(),
-        };
-        Side { suffix: suffix.clone(), suffix_queued, sigma_queued: sigma_q as u64, most_queued, g }
+        Side { suffix: view.paced_left.to_vec(), suffix_queued: view.queued_left.to_vec(), sigma_queued: sigma_q as u64, most_queued, g }
     }
 
     /// A bound on the idle cycles of any schedule from `s` whose end games have at most
