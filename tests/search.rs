@@ -10,7 +10,10 @@ use gpu_makespan::heuristic::beam::beam;
 use gpu_makespan::heuristic::longest_rollout;
 use gpu_makespan::search::{search, SearchLimits};
 use gpu_makespan::state::sparse::Sparse;
-use gpu_makespan::state::transitions::Transitions;
+use gpu_makespan::instance::Instance;
+use gpu_makespan::kernel::Unit;
+use gpu_makespan::state::transitions::{Scratch, Transitions};
+use gpu_makespan::state::Counts;
 use gpu_makespan::state_bounds::{self, per_warp::PerWarp, queue::Queue, stretch::Stretch, tail::Tail, StateBound, Tables};
 use proptest::prelude::*;
 use std::collections::HashMap;
@@ -71,10 +74,7 @@ proptest! {
     /// state the plain DP visits, and it applies to a good share of the instances.
     #[test]
     fn tail_bound_holds_at_every_state((inst, paced_l) in (instances(9, 14, 1, 4), any::<bool>())) {
-        let inst = if paced_l { inst } else { common::inst(&inst.kernel.to_string(), inst.warps as i64, inst.sigma_c as i64, 1) };
-        let trans = Transitions::new(&inst);
-        let mut memo = HashMap::new();
-        plain_dp(&trans, &trans.start(), &mut memo);
+        let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
         let tail = Tail::new(&trans, &Tables::new(&inst));
         let closed = tail.clone().closed_form_only();
         let stretch = Stretch::new(&Tables::new(&inst));
@@ -82,6 +82,56 @@ proptest! {
             prop_assert!(stretch.upper(s) >= v, "stretch bound {} < {} at {:?}", stretch.upper(s), v, s);
             prop_assert!(tail.upper(s) >= v, "tail bound {} < {} at {:?} ({:?})", tail.upper(s), v, s, tail.summary());
             prop_assert!(closed.upper(s) >= v, "closed-form tail bound {} < {} at {:?}", closed.upper(s), v, s);
+        }
+    }
+}
+
+/// `inst` with sigma_L = 1 (or, unless `paced_l`, its mirror with sigma_C = 1), its
+/// transition system and the exact remaining time of every state reachable from the start.
+fn sigma_one_instance(inst: Instance, paced_l: bool) -> (Instance, Transitions, HashMap<Counts, u64>) {
+    let inst = if paced_l { inst } else { common::inst(&inst.kernel.to_string(), inst.warps as i64, inst.sigma_c as i64, 1) };
+    let trans = Transitions::new(&inst);
+    let mut memo = HashMap::new();
+    plain_dp(&trans, &trans.start(), &mut memo);
+    (inst, trans, memo)
+}
+
+/// Most cycles, over every schedule from `s`, in which no warp is ready for `paced`
+/// while more than `sigma_y` warps are unfinished (the stretch bound's `N0_big`).
+fn max_big_idle(t: &Transitions, s: &Counts, paced: Unit, sigma_y: u64, memo: &mut HashMap<Counts, u64>) -> u64 {
+    if s.is_finished() {
+        return 0;
+    }
+    if let Some(&v) = memo.get(s) {
+        return v;
+    }
+    let idle = s.warps() > sigma_y && s.slots().iter().all(|&(p, _)| t.units()[p as usize] != paced);
+    let mut succ = Vec::new();
+    t.successors(s, &mut Scratch::default(), &mut succ);
+    let v = idle as u64 + succ.iter().map(|n| max_big_idle(t, n, paced, sigma_y, memo)).max().unwrap();
+    memo.insert(s.clone(), v);
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// The stretch bound's core claim without the slack of its other terms: at every
+    /// state the plain DP visits, the most idle cycles of the paced unit while more than
+    /// sigma warps are left is at most `floor((B - V) / sigma) + 1`.
+    #[test]
+    fn stretch_core_claim_holds_at_every_state((inst, paced_l) in (instances(8, 14, 1, 4), any::<bool>())) {
+        let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
+        let stretch = Stretch::new(&Tables::new(&inst));
+        let (paced, sigma_y) = if paced_l { (Unit::L, inst.sigma_c) } else { (Unit::C, inst.sigma_l) };
+        let mut idle_memo = HashMap::new();
+        for s in memo.keys() {
+            let n0 = max_big_idle(&trans, s, paced, sigma_y as u64, &mut idle_memo);
+            let claim = stretch.big_phase_idle(s).into_iter().find(|&(u, _)| u == paced).and_then(|(_, b)| b);
+            match claim {
+                Some(b) => prop_assert!(n0 <= b, "N0_big {} > {} at {:?}", n0, b, s),
+                None => prop_assert_eq!(n0, 0),
+            }
         }
     }
 }

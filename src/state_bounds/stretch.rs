@@ -5,42 +5,66 @@ use super::{Paced, StateBound, Tables};
 use crate::kernel::Unit;
 use crate::state::Counts;
 
+/// The values of `f` over which [`Stretch`] minimises the ramp waste exactly.
+pub const RAMP_STEPS: u64 = 512;
+
 /// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller) and the
-/// other unit Y (`sigma = sigma_Y`): `R_X + y` when fewer than `sigma` warps are left,
-/// else `R_X + floor(B / sigma) + sigma * R' + 1 + y`, where `y` is the most Y's a warp
-/// has left, `R'` the most *non-final* runs of Y's a warp has still to finish (a run is
-/// final when the kernel ends with it), and `B = Psi + A`: `Psi` sums, over the Y-ready
-/// warps, the Y's left in their current run minus one (minus nothing for a final run),
-/// and `A` the same quantity (run length minus one, or the length for a final run) over
-/// every run of Y's the warps will still enter. `u64::MAX` where neither sigma is 1.
+/// other unit Y (`sigma = sigma_Y`): `R_X + y` when at most `sigma` warps are left, else
+/// `R_X + floor((B - V) / sigma) + 1 + y` (`0` in place of `B - V` when negative), where
+/// `y` is the most Y's a warp has left, `V` the *ramp waste* below, and
+/// `B = Psi + A`: `Psi` sums, over the Y-ready warps, the Y's left in their current run
+/// minus one (minus nothing for a final run: a run is final when the kernel ends with
+/// it), and `A` the same quantity (run length minus one, or the length for a final run)
+/// over every run of Y's the warps will still enter. `u64::MAX` where neither sigma is 1.
 /// Unlike [`super::tail::Tail`] it holds from every state, reachable or not.
 ///
-/// Proof (X = L, Y = C; the other case swaps them). Take any schedule from `s`.
+/// The ramp waste: with `u` warps left, `q` of them X-ready, and the warps ordered by
+/// position from the front, let `d(f)`, `x(f)` and `b(f)` be the largest instructions
+/// left, the sum of the X's left and the sum of the per-warp terms of `B` over the first
+/// `f` warps; `V = 0` when `q = 0`, else
+/// `V = min over f in 0..=u-sigma-1 of max((sigma - 1) r(f) + 1, b(f))` with
+/// `r(f) = min(max(q, d(f), x(f)), u - f - sigma)` (positions further on have no more
+/// instructions, X's or budget left, so these are the `f` smallest of each). The exact
+/// minimum is taken over the first [`RAMP_STEPS`] values of `f`; the rest are covered
+/// by `max(sigma, b(f))` at the first of them, which is at most their values.
+///
+/// Proof (X = L, Y = C; the other case swaps them). Take any schedule from `s`; `u(t)`
+/// is the number of unfinished warps at cycle `t` (it never grows) and `q(t)` the
+/// number of L-ready warps.
 /// 1. `sigma_L = 1`: every cycle with an L-ready warp issues one L, so the schedule lasts
-///    `R_L + N0`, `N0` the *idle* cycles (no L-ready warp).
+///    `R_L + N0`, `N0` the *idle* cycles (`q(t) = 0`).
 /// 2. Let `Psi(t)` be the sum above at cycle `t`. A C issued to a warp lowers `Psi` by
 ///    one, except when it ends a non-final run (the warp is L-ready next cycle): then
 ///    `Psi` is unchanged. An L issue raises `Psi` only when the warp enters a run, by that
-///    run's term of `A`. So the decreases of `Psi` over disjoint intervals sum to at most
-///    `B`.
-/// 3. Split the cycles into the *big* phase (at least `sigma` warps unfinished) and the
-///    *small* phase after it. In the small phase every C-ready warp issues each cycle, so
-///    in each idle cycle the warp that finishes last issues one of its `<= y` C's: at
-///    most `y` idle cycles.
-/// 4. In the big phase, let `[a_i, b_i]` be the maximal stretches of idle cycles and
-///    `m_i >= 1` the non-idle cycles up to the next stretch. An idle cycle issues
-///    `sigma` C's, and none in `[a_i, b_i - 1]` ends a non-final run (the warp would make
-///    the next cycle non-idle), so `Psi` falls by `sigma` in each. A warp that ends a
-///    non-final run in `[b_i, a_{i+1} - 1]` is at a C again at `a_{i+1}`, so it issues an
-///    L in between, a different one for each such run end: at most `m_i` of them. If
-///    every cycle of the gap has at least `sigma` C-ready warps ("good" gap), the gap and
-///    `b_i` issue `sigma (m_i + 1)` C's, so `Psi` falls by at least `sigma` over
-///    `[b_i, a_{i+1} - 1]` and by `sigma * len_i` over `[a_i, a_{i+1} - 1]`. In a "bad"
-///    gap some cycle has fewer than `sigma` C-ready warps, so one of the `sigma` warps
-///    that finish last is L-ready then, having ended a non-final run since `b_i`: there
-///    are at most `sigma R'` bad gaps. So the big phase has at most
-///    `B / sigma + sigma R' + 1` idle cycles (the `+1` for the last stretch), which with
-///    step 3 gives the bound.
+///    run's term of `A`. So `Psi + A` never grows, and the decreases of `Psi` over
+///    disjoint sets of cycles sum to at most `B`.
+/// 3. Split the cycles into the *big* phase (`u(t) >= sigma + 1`) and the *small* phase
+///    after it. In the small phase every C-ready warp issues each cycle, so in each idle
+///    cycle the warp that finishes last issues one of its `<= y` C's: at most `y` idle
+///    cycles.
+/// 4. In the big phase, let `[a_i, b_i]` (`i = 1..n`) be the maximal stretches of idle
+///    cycles. An idle cycle has `u >= sigma + 1` C-ready warps and issues `sigma` C's;
+///    none in `[a_i, b_i - 1]` ends a non-final run (the warp would make the next cycle
+///    non-idle), so `Psi` falls by `sigma` in each of those cycles.
+/// 5. For `i >= 2`, cycle `t = a_i - 1` is non-idle and lies after `b_{i-1}`. Only one
+///    warp leaves the L-ready set per cycle (`sigma_L = 1`), so `q(t) <= q(a_i) + 1 = 1`
+///    and `t` has at least `u(a_i) - 1 >= sigma` C-ready warps: it issues `sigma` C's,
+///    and none ends a non-final run (that warp would be L-ready at the idle cycle `a_i`).
+///    So `Psi` falls by `sigma` at `t` as well.
+/// 6. The ramp before the first stretch (when `q = q(0) >= 1`): all cycles in `[0, a_1)`
+///    are non-idle, and `a_1 >= q` since `q` falls by at most one per cycle. Let `f` be
+///    the warps that finish before `a_1` (`u(a_1) = u - f >= sigma + 1`). Each issued its
+///    `d_w` instructions one per cycle and its X's one per cycle of the single X unit, so
+///    `a_1 >= max(q, d(f), x(f))`. For `k = 1..r`, `r = min(a_1, u - f - sigma) >= r(f)`,
+///    cycle `a_1 - k` has `q <= k`, so at least `u(a_1) - k >= sigma` C-ready warps: it
+///    issues `sigma` C's. Such a C that ends a non-final run is followed by that warp's
+///    own L issue before `a_1`, in `[a_1 - r + 1, a_1 - 1]`: at most `r - 1` of them. So
+///    `Psi` falls by at least `(sigma - 1) r + 1` in `[a_1 - r, a_1 - 1]`; it also falls
+///    by the whole budget of the `f` finished warps (at least `b(f)`) before `a_1`. So
+///    it falls by at least `V` in `[0, a_1)`, whatever `f` is.
+/// 7. The cycles of steps 4-6 are distinct, so by step 2
+///    `sigma (N0_big - n) + sigma (n - 1) + V <= B` when `n >= 1`:
+///    `N0_big <= floor((B - V) / sigma) + 1`, which with step 3 gives the bound.
 #[derive(Debug, Clone)]
 pub struct Stretch {
     sides: Vec<Side>,
@@ -49,14 +73,16 @@ pub struct Stretch {
 /// The tables of one paced unit X, per position `p` (`0..=I`).
 #[derive(Debug, Clone)]
 struct Side {
+    /// X.
+    paced: Unit,
     /// X instructions left.
     paced_left: Vec<u64>,
     /// Y instructions left.
     queued_left: Vec<u64>,
+    /// Whether a warp at `p` is X-ready (`p` is an X instruction).
+    at_x: Vec<bool>,
     /// The term of `Psi` of a warp at `p` plus the terms of `A` of the runs it will enter.
     budget: Vec<u64>,
-    /// Non-final runs of Y's ending at or after `p`.
-    nonfinal_runs: Vec<u64>,
     /// sigma_Y.
     sigma: u64,
 }
@@ -64,12 +90,21 @@ struct Side {
 impl Stretch {
     /// The bound for the kernel described by `tables`.
     pub fn new(tables: &Tables) -> Stretch {
-        Stretch { sides: [Unit::L, Unit::C].into_iter().filter_map(|paced| tables.paced(paced).map(Side::new)).collect() }
+        Stretch { sides: [Unit::L, Unit::C].into_iter().filter_map(|paced| tables.paced(paced).map(|view| Side::new(paced, view))).collect() }
+    }
+
+    /// For each paced unit X (sigma 1), the proof's bound on `N0_big` from `s` (step 7):
+    /// the X-idle cycles while more than sigma_Y warps are unfinished are at most
+    /// `floor((B - V) / sigma_Y) + 1`; `None` when at most sigma_Y warps are left. The
+    /// core claim of the bound, exposed so tests can check it without the slack of
+    /// `y` and `R_X`.
+    pub fn big_phase_idle(&self, s: &Counts) -> Vec<(Unit, Option<u64>)> {
+        self.sides.iter().map(|side| (side.paced, side.big_phase_idle(s))).collect()
     }
 }
 
 impl Side {
-    fn new(view: Paced) -> Side {
+    fn new(paced: Unit, view: Paced) -> Side {
         let runs = view.runs;
         let len = runs.len();
         let is_y = |p: usize| p < len && runs[p] > 0;
@@ -77,32 +112,67 @@ impl Side {
             let fin = p + runs[p] as usize == len;
             runs[p] - 1 + fin as u64
         };
-        let (mut budget, mut nonfinal_runs) = (vec![0u64; len + 1], vec![0u64; len + 1]);
+        let mut budget = vec![0u64; len + 1];
         let mut entered_later = 0u64; // terms of the runs starting after p, entered by an L
         for p in (0..len).rev() {
             if p + 1 < len && is_y(p + 1) && !is_y(p) {
                 entered_later += term(p + 1);
             }
             budget[p] = entered_later + if is_y(p) { term(p) } else { 0 };
-            let ends_nonfinal_run = is_y(p) && runs[p] == 1 && p + 1 < len;
-            nonfinal_runs[p] = nonfinal_runs[p + 1] + ends_nonfinal_run as u64;
         }
-        Side { paced_left: view.paced_left.to_vec(), queued_left: view.queued_left.to_vec(), budget, nonfinal_runs, sigma: view.sigma as u64 }
+        let at_x = (0..=len).map(|p| p < len && !is_y(p)).collect();
+        Side { paced, paced_left: view.paced_left.to_vec(), queued_left: view.queued_left.to_vec(), at_x, budget, sigma: view.sigma as u64 }
     }
 
     fn upper(&self, s: &Counts) -> u64 {
         let Some(&(first, _)) = s.slots().first() else { return 0 };
-        let first = first as usize;
-        let (mut rx, mut b) = (0u64, 0u64);
+        let rx: u64 = s.slots().iter().map(|&(p, n)| n as u64 * self.paced_left[p as usize]).sum();
+        rx + self.big_phase_idle(s).unwrap_or(0) + self.queued_left[first as usize]
+    }
+
+    /// `floor((B - V) / sigma) + 1` (steps 4-7), or `None` when `u <= sigma`.
+    fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
+        let (mut b, mut u, mut q) = (0u64, 0u64, 0u64);
         for &(p, n) in s.slots() {
-            rx += n as u64 * self.paced_left[p as usize];
-            b += n as u64 * self.budget[p as usize];
+            let (p, n) = (p as usize, n as u64);
+            b += n * self.budget[p];
+            u += n;
+            q += if self.at_x[p] { n } else { 0 };
         }
-        let y = self.queued_left[first];
-        if s.warps() < self.sigma {
-            return rx + y;
+        (u > self.sigma).then(|| b.saturating_sub(self.ramp_waste(s, u, q)) / self.sigma + 1)
+    }
+
+    /// `V` of the proof (step 6): the least budget spent before the first idle stretch
+    /// when `q` of the `u > sigma` warps are X-ready.
+    fn ramp_waste(&self, s: &Counts, u: u64, q: u64) -> u64 {
+        if q == 0 {
+            return 0;
         }
-        rx + b / self.sigma + self.sigma * self.nonfinal_runs[first] + 1 + y
+        let sigma = self.sigma;
+        let len = self.budget.len() - 1;
+        let ramp = |a: u64, f: u64| (sigma - 1) * a.min(u - f - sigma) + 1;
+        let mut best = ramp(q, 0);
+        let (mut f, mut x, mut spent) = (0u64, 0u64, 0u64);
+        for &(p, n) in s.slots().iter().rev() {
+            let p = p as usize;
+            for _ in 0..n {
+                if f + 1 > u - sigma - 1 {
+                    return best;
+                }
+                if f == RAMP_STEPS {
+                    return best.min(sigma.max(spent));
+                }
+                f += 1;
+                x += self.paced_left[p];
+                spent += self.budget[p];
+                if spent >= best {
+                    return best;
+                }
+                let a = q.max((len - p) as u64).max(x);
+                best = best.min(ramp(a, f).max(spent));
+            }
+        }
+        best
     }
 }
 
@@ -128,17 +198,28 @@ mod tests {
         let inst = Instance::new("LCCLCCC", 2, 1, 4).unwrap();
         let side = &Stretch::new(&Tables::new(&inst)).sides[0];
         assert_eq!(side.budget, vec![4, 4, 3, 3, 3, 2, 1, 0]);
-        assert_eq!(side.nonfinal_runs, vec![1, 1, 1, 0, 0, 0, 0, 0]);
         // W = 2 < sigma_C = 4: R_L + y = 2 * 2 + 5.
         assert_eq!(side.upper(&Counts::start(2)), 9);
+        // W = sigma_C = 4 is still the small phase: R_L + y = 4 * 2 + 5.
+        assert_eq!(side.upper(&Counts::start(4)), 13);
+        // W = 5, all five at the first L (q = 5): R_L 10, B = 5 * 4, ramp waste
+        // V = (4 - 1) min(5, 5 - 4) + 1 = 4, floor(16 / 4) + 1, y = 5.
+        assert_eq!(side.upper(&Counts::start(5)), 20);
+        // Four at the last C (term 1 each, final run) and one at the first L (q = 1):
+        // B = 4 + 4, V = 3 * min(1, 5 - 4) + 1 = 4, floor(4 / 4) + 1; R_L 2, y = 5.
+        assert_eq!(side.upper(&Counts::from_pairs([(0, 1), (6, 4)])), 9);
     }
 
     #[test]
     fn start_values() {
         // sigma 1/1, LLCCLLCLLCCL, W = 32. Paced L: R_L 224, B = 32 * 2 (the two CC
-        // runs), R' = 3, y = 5: 297. Paced C: R_C 160, B = 32 * 4 (three LL runs, the
-        // final L), R' = 3, y = 7: 299.
-        assert_eq!(at_start("LLCCLLCLLCCL", 32, 1, 1), 297);
+        // runs), ramp waste V = 0 * r + 1, y = 5: 224 + 63 + 1 + 5 = 293. Paced C: R_C 160,
+        // B = 32 * 4 (three LL runs, the final L), y = 7, no C-ready warp: 296.
+        assert_eq!(at_start("LLCCLLCLLCCL", 32, 1, 1), 293);
+        // TX2 profile, all 64 warps at the first L: B = 64 * (4 + 6) = 640; the ramp waste
+        // is least when f = 14 warps finish first (a >= 4 * 14, r = 64 - 14 - 4 = 46):
+        // max(3 * 46 + 1, 14 * 10) = 140; R_L 256 + floor(500 / 4) + 1 + y 12 = 394.
+        assert_eq!(at_start("LCCCCCLCCCCCCCLL", 64, 1, 4), 394);
         assert_eq!(at_start("LLCCCCLCLCCL", 8, 2, 4), u64::MAX);
     }
 }
