@@ -30,7 +30,7 @@
 //! Guarantee: when the search completes, its trace is a longest schedule: `T^(W)`.
 
 use crate::error::{Error, TooLarge};
-use crate::heuristic::{beam, rollouts_until};
+use crate::heuristic::{beam, priority, rollouts_until};
 use crate::instance::Instance;
 use crate::outcome::{Outcome, SearchStats, Stats, Stop, Witness};
 use crate::state::packed::{Packed128, Packed64};
@@ -187,15 +187,28 @@ struct Shared {
     done: AtomicBool,
 }
 
-/// The beam thread: beams of growing width until the search ends or the time is up.
+/// The beam thread: a local search over static priorities for a quarter of the time
+/// left (at most [`BEAM_THREAD_PRIORITY_ROLLOUTS`] rollouts without a time limit), then beams of
+/// growing width until the search ends or the time is up.
 fn beam_worker<B: StateBound>(t: &Transitions, bound: &B, root_bound: u64, shared: &Shared, deadline: Option<Instant>) {
-    let stop = || shared.done.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
-    beam::beams(t, bound, &Tables::new_for(t), root_bound, 0x6265_616d, &stop, &mut |trace| {
+    let done = || shared.done.load(Ordering::Relaxed);
+    let stop = || done() || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut found = |trace: Trace| {
         let n = trace.cycles();
-        *shared.trace.lock().unwrap_or_else(|p| p.into_inner()) = Some(trace);
-        shared.best.fetch_max(n, Ordering::Release);
-    });
+        let mut slot = shared.trace.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.as_ref().is_none_or(|b| b.cycles() < n) {
+            *slot = Some(trace);
+            shared.best.fetch_max(n, Ordering::Release);
+        }
+    };
+    let share = deadline.map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / 4);
+    let rollouts = if share.is_some() { u64::MAX } else { priority::rollouts_without_deadline(t, BEAM_THREAD_PRIORITY_ROLLOUTS) };
+    priority::search(t, 0x7072_696f, rollouts, &|| done() || share.is_some_and(|d| Instant::now() >= d), &mut found);
+    beam::beams(t, bound, &Tables::new_for(t), root_bound, 0x6265_616d, &stop, &mut found);
 }
+
+/// Most priority rollouts the beam thread runs when there is no time limit.
+pub const BEAM_THREAD_PRIORITY_ROLLOUTS: u64 = 2000;
 
 fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, root_bound: u64, with_beam: bool) -> SearchResult {
     let started = Instant::now();

@@ -7,7 +7,7 @@ use common::{exact, inst, instance, instances, plain_dp, KNOWN};
 use gpu_makespan::bounds;
 use gpu_makespan::checker::check;
 use gpu_makespan::heuristic::beam::beam;
-use gpu_makespan::heuristic::longest_rollout;
+use gpu_makespan::heuristic::{longest_rollout, priority};
 use gpu_makespan::search::{search, SearchLimits};
 use gpu_makespan::state::sparse::Sparse;
 use gpu_makespan::instance::Instance;
@@ -22,7 +22,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 400, ..ProptestConfig::default() })]
 
     /// search is exact, its witness passes the checker, and it lies between the proven
-    /// lower bound and the safe horizon; the heuristic never exceeds it.
+    /// lower bound and the safe horizon; the heuristics (rollouts, beams, priority rules)
+    /// never exceed it and their schedules pass the checker.
     #[test]
     fn search_witness_and_bounds(inst in instance()) {
         let out = exact(&inst);
@@ -39,6 +40,13 @@ proptest! {
             prop_assert!(b.cycles() <= t, "beam {} > exact {}", b.cycles(), t);
             prop_assert_eq!(check(&inst, &b.schedule(inst.warps, inst.len())), Ok(b.cycles()));
         }
+        let mut priority_ok = Ok(());
+        priority::search(&trans, 5, 20, &|| false, &mut |p| {
+            if p.cycles() > t || check(&inst, &p.schedule(inst.warps, inst.len())) != Ok(p.cycles()) {
+                priority_ok = Err(p.cycles());
+            }
+        });
+        prop_assert_eq!(priority_ok, Ok(()), "priority rule schedule longer than exact {} or invalid", t);
         if inst.sigma_l == 1 && inst.sigma_c == 1 {
             prop_assert!(t <= bounds::pessimistic(&inst));
         }

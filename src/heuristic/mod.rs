@@ -13,6 +13,7 @@
 //! per-state bound that guides `greedy`.
 
 pub mod beam;
+pub mod priority;
 
 use crate::instance::Instance;
 use crate::state::trace::Trace;
@@ -22,6 +23,9 @@ use crate::state_bounds::{standard, StateBound, Tables};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
+
+/// Most priority rollouts [`longest_rollout_until`] runs without a deadline.
+pub const PRIORITY_ROLLOUTS: u64 = 200;
 
 #[derive(Clone, Copy)]
 enum Policy {
@@ -43,11 +47,20 @@ pub fn longest_rollout(t: &Transitions, bound: &impl StateBound, rounds: usize, 
 }
 
 /// [`longest_rollout`], with no randomised rollout running past `deadline` (one that
-/// would is abandoned), then [`beam::beams_until`] in the time left before `deadline`. The
-/// laggard rollout always runs, so there is always a schedule; the leader rollout runs
-/// if there is time.
+/// would is abandoned), then [`priority::search`] for a third of the time left (or
+/// at most [`PRIORITY_ROLLOUTS`] rollouts without a deadline, fewer on large
+/// instances: [`priority::rollouts_without_deadline`]), then [`beam::beams_until`] in the
+/// time left before `deadline`. The laggard rollout always runs, so there is always a
+/// schedule; the leader rollout runs if there is time.
 pub fn longest_rollout_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, deadline: Option<Instant>) -> Trace {
-    let best = rollouts_until(t, bound, rounds, seed, deadline);
+    let mut best = rollouts_until(t, bound, rounds, seed, deadline);
+    let share = deadline.map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / 3);
+    let rollouts = if share.is_some() { u64::MAX } else { priority::rollouts_without_deadline(t, PRIORITY_ROLLOUTS) };
+    priority::search(t, seed, rollouts, &|| share.is_some_and(|d| Instant::now() >= d), &mut |tr| {
+        if tr.cycles() > best.cycles() {
+            best = tr;
+        }
+    });
     let tables = Tables::new_for(t);
     match beam::beams_until(t, bound, &tables, bound.upper(&t.start()), seed, deadline) {
         Some(b) if b.cycles() > best.cycles() => b,
