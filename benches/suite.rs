@@ -6,13 +6,15 @@
 //! * `suite_root_bounds`: the closed forms and the per-state bounds at the start state,
 //!   for every instance (up to 1024 instructions);
 //! * `suite_rollouts`: the adversarial rollouts (4 rounds) that give the first incumbent;
+//! * `suite_priority`: one priority-rule rollout (laggard-first ranks), the unit of the
+//!   beam thread's local search over priorities, for every instance;
 //! * `suite_beam16`: one beam of width 16 (the beam thread's first beam);
 //! * `suite_tail_build`: building the tail bound (abstract queues, end-game DP), uncached;
 //! * `suite_exact`: the exact search on the paper's kernels and the TX2 block.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use gpu_makespan::bench::suite;
-use gpu_makespan::heuristic::{beam::beam, rollouts_until};
+use gpu_makespan::heuristic::{beam::beam, priority, rollouts_until};
 use gpu_makespan::instance::Instance;
 use gpu_makespan::search::{solve, SearchLimits};
 use gpu_makespan::state::transitions::Transitions;
@@ -49,6 +51,17 @@ fn rollouts(c: &mut Criterion) {
     g.finish();
 }
 
+fn priority_rollout(c: &mut Criterion) {
+    let mut g = c.benchmark_group("suite_priority");
+    g.sample_size(10).measurement_time(Duration::from_secs(2));
+    for (name, inst) in instances(usize::MAX) {
+        let t = Transitions::new(&inst);
+        let rank: Vec<u32> = (0..inst.len() as u32).rev().collect();
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box(priority::rollout(&t, &rank, false, &|| false).map(|r| r.0))));
+    }
+    g.finish();
+}
+
 fn beam16(c: &mut Criterion) {
     let mut g = c.benchmark_group("suite_beam16");
     g.sample_size(10).measurement_time(Duration::from_secs(5));
@@ -78,5 +91,5 @@ fn exact(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, root_bounds, rollouts, beam16, tail_build, exact);
+criterion_group!(benches, root_bounds, rollouts, priority_rollout, beam16, tail_build, exact);
 criterion_main!(benches);
