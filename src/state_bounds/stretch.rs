@@ -145,6 +145,12 @@ impl Side {
     /// `V` of the proof (step 6): the least budget spent before the first idle stretch
     /// when `q` of the `u > sigma` warps are X-ready.
     fn ramp_waste(&self, s: &Counts, u: u64, q: u64) -> u64 {
+        self.ramp_waste_within(s, u, q, RAMP_STEPS)
+    }
+
+    /// [`Side::ramp_waste`] with the exact minimum taken over the first `steps` values
+    /// of `f` only.
+    fn ramp_waste_within(&self, s: &Counts, u: u64, q: u64, steps: u64) -> u64 {
         if q == 0 {
             return 0;
         }
@@ -159,7 +165,7 @@ impl Side {
                 if f + 1 > u - sigma - 1 {
                     return best;
                 }
-                if f == RAMP_STEPS {
+                if f == steps {
                     return best.min(sigma.max(spent));
                 }
                 f += 1;
@@ -208,6 +214,26 @@ mod tests {
         // Four at the last C (term 1 each, final run) and one at the first L (q = 1):
         // B = 4 + 4, V = 3 * min(1, 5 - 4) + 1 = 4, floor(4 / 4) + 1; R_L 2, y = 5.
         assert_eq!(side.upper(&Counts::from_pairs([(0, 1), (6, 4)])), 9);
+    }
+
+    #[test]
+    fn ramp_waste_cut_short_is_never_larger() {
+        // The cut (f beyond `steps`) must only lower the waste, never raise it.
+        let inst = Instance::new("LCCCCCLCCCCCCCLL", 300, 1, 4).unwrap();
+        let side = &Stretch::new(&Tables::new(&inst)).sides[0];
+        let states = [
+            Counts::start(300),
+            Counts::from_pairs([(0, 100), (3, 50), (6, 100), (14, 50)]),
+            Counts::from_pairs([(6, 290), (15, 10)]),
+        ];
+        for s in &states {
+            let (u, q) = (s.warps(), s.slots().iter().filter(|&&(p, _)| side.at_x[p as usize]).map(|&(_, n)| n as u64).sum());
+            let full = side.ramp_waste_within(s, u, q, u64::MAX);
+            for steps in [0, 1, 2, 5, 20, 100] {
+                assert!(side.ramp_waste_within(s, u, q, steps) <= full, "{s:?} steps {steps}");
+            }
+            assert!(full > 0, "{s:?}: warps at an L leave a ramp");
+        }
     }
 
     #[test]
