@@ -201,9 +201,7 @@ fn beam_worker<B: StateBound>(t: &Transitions, bound: &B, root_bound: u64, share
             shared.best.fetch_max(n, Ordering::Release);
         }
     };
-    let share = deadline.map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / 4);
-    let rollouts = if share.is_some() { u64::MAX } else { priority::rollouts_without_deadline(t, BEAM_THREAD_PRIORITY_ROLLOUTS) };
-    priority::search(t, 0x7072_696f, rollouts, &|| done() || share.is_some_and(|d| Instant::now() >= d), &mut found);
+    priority::search_share(t, 0x7072_696f, deadline, 4, BEAM_THREAD_PRIORITY_ROLLOUTS, &done, &mut found);
     beam::beams(t, bound, &Tables::new_for(t), root_bound, 0x6265_616d, &stop, &mut found);
 }
 

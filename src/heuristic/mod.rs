@@ -47,16 +47,14 @@ pub fn longest_rollout(t: &Transitions, bound: &impl StateBound, rounds: usize, 
 }
 
 /// [`longest_rollout`], with no randomised rollout running past `deadline` (one that
-/// would is abandoned), then [`priority::search`] for a third of the time left (or
+/// would is abandoned), then [`priority::search_share`] for a third of the time left (or
 /// at most [`PRIORITY_ROLLOUTS`] rollouts without a deadline, fewer on large
-/// instances: [`priority::rollouts_without_deadline`]), then [`beam::beams_until`] in the
+/// instances), then [`beam::beams_until`] in the
 /// time left before `deadline`. The laggard rollout always runs, so there is always a
 /// schedule; the leader rollout runs if there is time.
 pub fn longest_rollout_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, deadline: Option<Instant>) -> Trace {
     let mut best = rollouts_until(t, bound, rounds, seed, deadline);
-    let share = deadline.map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / 3);
-    let rollouts = if share.is_some() { u64::MAX } else { priority::rollouts_without_deadline(t, PRIORITY_ROLLOUTS) };
-    priority::search(t, seed, rollouts, &|| share.is_some_and(|d| Instant::now() >= d), &mut |tr| {
+    priority::search_share(t, seed, deadline, 3, PRIORITY_ROLLOUTS, &|| false, &mut |tr| {
         if tr.cycles() > best.cycles() {
             best = tr;
         }

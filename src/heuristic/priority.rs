@@ -19,16 +19,20 @@ use crate::state::transitions::Transitions;
 use crate::state::Counts;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
+use std::time::Instant;
 
 /// Changes without a longer schedule before the search restarts.
 pub const STALE: usize = 300;
 
-/// How many rollouts to run without a deadline: at most `cap`, and fewer on large
-/// instances so that they take about as long as `2 * 10^7` warp-instructions (a rollout
-/// costs about `W * I`).
-pub fn rollouts_without_deadline(t: &Transitions, cap: u64) -> u64 {
+/// [`search`] for `1 / divisor` of the time left before `deadline`, or, without a
+/// deadline, for at most `cap` rollouts, fewer on large instances so that they take
+/// about as long as `2 * 10^7` warp-instructions (a rollout costs about `W * I`). Also
+/// stops as soon as `halt()` is true.
+pub fn search_share(t: &Transitions, seed: u64, deadline: Option<Instant>, divisor: u32, cap: u64, halt: &dyn Fn() -> bool, found: &mut dyn FnMut(Trace)) {
+    let share = deadline.map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / divisor);
     let size = (t.warps() as u64).saturating_mul(t.len() as u64).max(1);
-    (20_000_000 / size).clamp(1, cap)
+    let rollouts = if share.is_some() { u64::MAX } else { (20_000_000 / size).clamp(1, cap) };
+    search(t, seed, rollouts, &|| halt() || share.is_some_and(|d| Instant::now() >= d), found);
 }
 
 /// The schedule that `rank` (one entry per position, higher first) gives, with its
@@ -37,7 +41,6 @@ pub fn rollout(t: &Transitions, rank: &[u32], record: bool, stop: &dyn Fn() -> b
     let (mut s, mut next) = (t.start(), Counts::default());
     let (mut trace, mut cycles) = (Trace::default(), 0u64);
     let (mut order, mut moves) = (Vec::new(), Vec::new());
-    let (sigma_l, sigma_c) = t.sigmas();
     while !s.is_finished() {
         if cycles % 64 == 63 && stop() {
             return None;
@@ -45,21 +48,7 @@ pub fn rollout(t: &Transitions, rank: &[u32], record: bool, stop: &dyn Fn() -> b
         order.clear();
         order.extend(s.slots().iter().map(|&(p, n)| (rank[p as usize], p, n)));
         order.sort_unstable_by(|a, b| b.cmp(a));
-        moves.clear();
-        let (mut left_l, mut left_c) = (sigma_l, sigma_c);
-        for &(_, p, n) in &order {
-            let left = match t.units()[p as usize] {
-                crate::kernel::Unit::L => &mut left_l,
-                crate::kernel::Unit::C => &mut left_c,
-            };
-            let k = n.min(*left);
-            if k > 0 {
-                *left -= k;
-                moves.push((p, k));
-            }
-        }
-        moves.sort_unstable();
-        t.apply(&s, &moves, &mut next);
+        t.issue_in_order(&s, order.iter().map(|&(_, p, n)| (p, n)), &mut moves, &mut next);
         if record {
             trace.push_cycle(&moves);
         }

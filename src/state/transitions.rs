@@ -151,25 +151,34 @@ impl Transitions {
     /// The first (`lowest_first`) or last choice, computed directly: advance as many
     /// warps as possible from the lowest (or highest) ready positions. Returns the moves.
     pub fn extreme<'a>(&self, s: &Counts, lowest_first: bool, scratch: &'a mut Scratch, out: &mut Counts) -> &'a [(u32, u32)] {
-        scratch.merged.clear();
-        for (unit, sigma) in [(Unit::L, self.sigma_l), (Unit::C, self.sigma_c)] {
-            let mut left = sigma;
-            let mut take = |&(p, n): &(u32, u32)| {
-                if left > 0 && self.units[p as usize] == unit {
-                    let k = n.min(left);
-                    left -= k;
-                    scratch.merged.push((p, k));
-                }
+        if lowest_first {
+            self.issue_in_order(s, s.slots().iter().copied(), &mut scratch.merged, out);
+        } else {
+            self.issue_in_order(s, s.slots().iter().rev().copied(), &mut scratch.merged, out);
+        }
+        &scratch.merged
+    }
+
+    /// One work-conserving cycle with a fixed preference: each unit issues to as many
+    /// ready warps as its sigma allows, taking the occupied `(position, warps)` slots of
+    /// `s` in the order `order` yields them. The moves (in increasing position) go to
+    /// `moves`, the successor to `out`.
+    pub fn issue_in_order(&self, s: &Counts, order: impl Iterator<Item = (u32, u32)>, moves: &mut Vec<(u32, u32)>, out: &mut Counts) {
+        moves.clear();
+        let (mut left_l, mut left_c) = (self.sigma_l, self.sigma_c);
+        for (p, n) in order {
+            let left = match self.units[p as usize] {
+                Unit::L => &mut left_l,
+                Unit::C => &mut left_c,
             };
-            if lowest_first {
-                s.slots().iter().for_each(&mut take);
-            } else {
-                s.slots().iter().rev().for_each(&mut take);
+            let k = n.min(*left);
+            if k > 0 {
+                *left -= k;
+                moves.push((p, k));
             }
         }
-        scratch.merged.sort_unstable();
-        self.apply(s, &scratch.merged, out);
-        &scratch.merged
+        moves.sort_unstable();
+        self.apply(s, moves, out);
     }
 
     /// `s` after `moves` (in increasing position, each at an occupied position), into `out`.
