@@ -126,20 +126,32 @@ impl Side {
 
     fn upper(&self, s: &Counts) -> u64 {
         let Some(&(first, _)) = s.slots().first() else { return 0 };
-        let rx: u64 = s.slots().iter().map(|&(p, n)| n as u64 * self.paced_left[p as usize]).sum();
-        rx + self.big_phase_idle(s).unwrap_or(0) + self.queued_left[first as usize]
+        let sums = self.sums(s);
+        sums.rx + self.idle_from(s, &sums).unwrap_or(0) + self.queued_left[first as usize]
     }
 
     /// `floor((B - V) / sigma) + 1` (steps 4-7), or `None` when `u <= sigma`.
     fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
-        let (mut b, mut u, mut q) = (0u64, 0u64, 0u64);
+        self.idle_from(s, &self.sums(s))
+    }
+
+    /// [`Side::big_phase_idle`] from the sums of `s`.
+    fn idle_from(&self, s: &Counts, sums: &Sums) -> Option<u64> {
+        let Sums { b, u, q, .. } = *sums;
+        (u > self.sigma).then(|| b.saturating_sub(self.ramp_waste(s, u, q)) / self.sigma + 1)
+    }
+
+    /// `R_X`, `B`, `u` and `q` of `s`, in one pass over its slots.
+    fn sums(&self, s: &Counts) -> Sums {
+        let mut sums = Sums::default();
         for &(p, n) in s.slots() {
             let (p, n) = (p as usize, n as u64);
-            b += n * self.budget[p];
-            u += n;
-            q += if self.at_x[p] { n } else { 0 };
+            sums.rx += n * self.paced_left[p];
+            sums.b += n * self.budget[p];
+            sums.u += n;
+            sums.q += if self.at_x[p] { n } else { 0 };
         }
-        (u > self.sigma).then(|| b.saturating_sub(self.ramp_waste(s, u, q)) / self.sigma + 1)
+        sums
     }
 
     /// `V` of the proof (step 6): the least budget spent before the first idle stretch
@@ -180,6 +192,16 @@ impl Side {
         }
         best
     }
+}
+
+/// Per-state sums of [`Side`]: X's left (`R_X`), budget (`B`), unfinished warps (`u`)
+/// and X-ready warps (`q`).
+#[derive(Debug, Clone, Copy, Default)]
+struct Sums {
+    rx: u64,
+    b: u64,
+    u: u64,
+    q: u64,
 }
 
 impl StateBound for Stretch {
