@@ -10,8 +10,11 @@ pub const RAMP_STEPS: u64 = 512;
 
 /// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller) and the
 /// other unit Y (`sigma = sigma_Y`): `R_X + y` when at most `sigma` warps are left, else
-/// `R_X + floor((B - V) / sigma) + 1 + y` (`0` in place of `B - V` when negative), where
-/// `y` is the most Y's a warp has left, `V` the *ramp waste* below, and
+/// `R_X + max(y, floor((B - V + M) / sigma) + 1)` (`0` in place of `B - V` when
+/// negative), where `y` is the most Y's a warp has left, `V` the *ramp waste* below,
+/// `M = max over positions p at or after the warp furthest behind of
+/// (sigma * Y's left at p - b(p))` (`b(p)` a warp's share of `B` at `p`; `M >= 0`, the
+/// end position giving 0), and
 /// `B = Psi + A`: `Psi` sums, over the Y-ready warps, the Y's left in their current run
 /// minus one (minus nothing for a final run: a run is final when the kernel ends with
 /// it), and `A` the same quantity (run length minus one, or the length for a final run)
@@ -62,9 +65,18 @@ pub const RAMP_STEPS: u64 = 512;
 ///    `Psi` falls by at least `(sigma - 1) r + 1` in `[a_1 - r, a_1 - 1]`; it also falls
 ///    by the whole budget of the `f` finished warps (at least `b(f)`) before `a_1`. So
 ///    it falls by at least `V` in `[0, a_1)`, whatever `f` is.
-/// 7. The cycles of steps 4-6 are distinct, so by step 2
-///    `sigma (N0_big - n) + sigma (n - 1) + V <= B` when `n >= 1`:
-///    `N0_big <= floor((B - V) / sigma) + 1`, which with step 3 gives the bound.
+/// 7. The cycles of steps 4-6 are distinct and precede the small phase, so by step 2
+///    `sigma (N0_big - n) + sigma (n - 1) + V <= B - B_end` when `n >= 1`, where
+///    `B_end >= 0` is `Psi + A` when the small phase begins (0 if no warp is left then):
+///    `N0_big <= floor((B - V - B_end) / sigma) + 1`. With `B_end = 0` this is the
+///    claim [`Stretch::big_phase_idle`] exposes.
+/// 8. Let `p` be the position, when the small phase begins, of the warp that finishes
+///    last (the end position if no warp is left). It is at or after the warp furthest
+///    behind in `s`, its share of `B_end` is `b(p)`, and by step 3 the small phase has at
+///    most `Y's left at p` idle cycles. If `n = 0` the idle cycles are at most those,
+///    `<= y`; else `N0 <= floor((B - V - b(p)) / sigma) + 1 + Y's left at p
+///    = floor((B - V + sigma * Y's left at p - b(p)) / sigma) + 1`, at most the bound's
+///    second term.
 #[derive(Debug, Clone)]
 pub struct Stretch {
     sides: Vec<Side>,
@@ -85,6 +97,9 @@ struct Side {
     budget: Vec<u64>,
     /// sigma_Y.
     sigma: u64,
+    /// `M` of the bound for a warp furthest behind at `p`: the most of
+    /// `sigma * queued_left[p'] - budget[p']` over `p' >= p` (at least 0, at `p' = I`).
+    end_game: Vec<u64>,
 }
 
 impl Stretch {
@@ -121,24 +136,35 @@ impl Side {
             budget[p] = entered_later + if is_y(p) { term(p) } else { 0 };
         }
         let at_x = (0..=len).map(|p| p < len && !is_y(p)).collect();
-        Side { paced, paced_left: view.paced_left.to_vec(), queued_left: view.queued_left.to_vec(), at_x, budget, sigma: view.sigma as u64 }
+        let sigma = view.sigma as u64;
+        let mut end_game = vec![0u64; len + 1];
+        for p in (0..len).rev() {
+            end_game[p] = end_game[p + 1].max((sigma * view.queued_left[p]).saturating_sub(budget[p]));
+        }
+        Side { paced, paced_left: view.paced_left.to_vec(), queued_left: view.queued_left.to_vec(), at_x, budget, sigma, end_game }
     }
 
     fn upper(&self, s: &Counts) -> u64 {
         let Some(&(first, _)) = s.slots().first() else { return 0 };
         let sums = self.sums(s);
-        sums.rx + self.idle_from(s, &sums).unwrap_or(0) + self.queued_left[first as usize]
+        let y = self.queued_left[first as usize];
+        let idle = match self.idle_from(s, &sums, self.end_game[first as usize]) {
+            Some(shared) => shared.max(y),
+            None => y,
+        };
+        sums.rx + idle
     }
 
     /// `floor((B - V) / sigma) + 1` (steps 4-7), or `None` when `u <= sigma`.
     fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
-        self.idle_from(s, &self.sums(s))
+        self.idle_from(s, &self.sums(s), 0)
     }
 
-    /// [`Side::big_phase_idle`] from the sums of `s`.
-    fn idle_from(&self, s: &Counts, sums: &Sums) -> Option<u64> {
+    /// `floor((B - V + extra) / sigma) + 1` from the sums of `s` (steps 7-8), or `None`
+    /// when `u <= sigma`.
+    fn idle_from(&self, s: &Counts, sums: &Sums, extra: u64) -> Option<u64> {
         let Sums { b, u, q, .. } = *sums;
-        (u > self.sigma).then(|| b.saturating_sub(self.ramp_waste(s, u, q)) / self.sigma + 1)
+        (u > self.sigma).then(|| (b.saturating_sub(self.ramp_waste(s, u, q)) + extra) / self.sigma + 1)
     }
 
     /// `R_X`, `B`, `u` and `q` of `s`, in one pass over its slots.
@@ -226,16 +252,18 @@ mod tests {
         let inst = Instance::new("LCCLCCC", 2, 1, 4).unwrap();
         let side = &Stretch::new(&Tables::new(&inst)).sides[0];
         assert_eq!(side.budget, vec![4, 4, 3, 3, 3, 2, 1, 0]);
+        // sigma * C's left - budget: 20 - 4, 20 - 4, 16 - 3, 12 - 3, 12 - 3, 8 - 2, 4 - 1, 0.
+        assert_eq!(side.end_game, vec![16, 16, 13, 9, 9, 6, 3, 0]);
         // W = 2 < sigma_C = 4: R_L + y = 2 * 2 + 5.
         assert_eq!(side.upper(&Counts::start(2)), 9);
         // W = sigma_C = 4 is still the small phase: R_L + y = 4 * 2 + 5.
         assert_eq!(side.upper(&Counts::start(4)), 13);
         // W = 5, all five at the first L (q = 5): R_L 10, B = 5 * 4, ramp waste
-        // V = (4 - 1) min(5, 5 - 4) + 1 = 4, floor(16 / 4) + 1, y = 5.
-        assert_eq!(side.upper(&Counts::start(5)), 20);
+        // V = (4 - 1) min(5, 5 - 4) + 1 = 4, M = 16: max(y = 5, floor(32 / 4) + 1) = 9.
+        assert_eq!(side.upper(&Counts::start(5)), 19);
         // Four at the last C (term 1 each, final run) and one at the first L (q = 1):
-        // B = 4 + 4, V = 3 * min(1, 5 - 4) + 1 = 4, floor(4 / 4) + 1; R_L 2, y = 5.
-        assert_eq!(side.upper(&Counts::from_pairs([(0, 1), (6, 4)])), 9);
+        // B = 4 + 4, V = 3 * min(1, 5 - 4) + 1 = 4, M = 16: max(5, floor(20 / 4) + 1); R_L 2.
+        assert_eq!(side.upper(&Counts::from_pairs([(0, 1), (6, 4)])), 8);
     }
 
     #[test]
@@ -261,13 +289,14 @@ mod tests {
     #[test]
     fn start_values() {
         // sigma 1/1, LLCCLLCLLCCL, W = 32. Paced L: R_L 224, B = 32 * 2 (the two CC
-        // runs), ramp waste V = 0 * r + 1, y = 5: 224 + 63 + 1 + 5 = 293. Paced C: R_C 160,
-        // B = 32 * 4 (three LL runs, the final L), y = 7, no C-ready warp: 296.
-        assert_eq!(at_start("LLCCLLCLLCCL", 32, 1, 1), 293);
+        // runs), ramp waste V = 0 * r + 1, M = 5 - 2 = 3: 224 + max(5, 63 + 3 + 1) = 291.
+        // Paced C: R_C 160, B = 32 * 4 (three LL runs, the final L), M >= 7 - 4: >= 292.
+        assert_eq!(at_start("LLCCLLCLLCCL", 32, 1, 1), 291);
         // TX2 profile, all 64 warps at the first L: B = 64 * (4 + 6) = 640; the ramp waste
         // is least when f = 14 warps finish first (a >= 4 * 14, r = 64 - 14 - 4 = 46):
-        // max(3 * 46 + 1, 14 * 10) = 140; R_L 256 + floor(500 / 4) + 1 + y 12 = 394.
-        assert_eq!(at_start("LCCCCCLCCCCCCCLL", 64, 1, 4), 394);
+        // max(3 * 46 + 1, 14 * 10) = 140; M = 4 * 12 - 10 = 38:
+        // R_L 256 + max(y 12, floor(538 / 4) + 1) = 391 (without M: 256 + 125 + 1 + 12 = 394).
+        assert_eq!(at_start("LCCCCCLCCCCCCCLL", 64, 1, 4), 391);
         assert_eq!(at_start("LLCCCCLCLCCL", 8, 2, 4), u64::MAX);
     }
 }
