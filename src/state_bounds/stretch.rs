@@ -277,7 +277,7 @@ mod tests {
             Counts::from_pairs([(6, 290), (15, 10)]),
         ];
         for s in &states {
-            let (u, q) = (s.warps(), s.slots().iter().filter(|&&(p, _)| side.at_x[p as usize]).map(|&(_, n)| n as u64).sum());
+            let Sums { u, q, .. } = side.sums(s);
             let full = side.ramp_waste_within(s, u, q, u64::MAX);
             for steps in [0, 1, 2, 5, 20, 100] {
                 assert!(side.ramp_waste_within(s, u, q, steps) <= full, "{s:?} steps {steps}");
