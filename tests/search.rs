@@ -14,7 +14,7 @@ use gpu_makespan::instance::Instance;
 use gpu_makespan::kernel::Unit;
 use gpu_makespan::state::transitions::{Scratch, Transitions};
 use gpu_makespan::state::Counts;
-use gpu_makespan::state_bounds::{self, per_warp::PerWarp, queue::Queue, stretch::Stretch, tail::Tail, StateBound, Tables};
+use gpu_makespan::state_bounds::{self, per_warp::PerWarp, period::Period, queue::Queue, stretch::Stretch, tail::Tail, StateBound, Tables};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -63,8 +63,9 @@ proptest! {
         prop_assert_eq!(exact(&inst).lower_bound(), t);
         let tables = Tables::new(&inst);
         let (per_warp, queue, standard) = (PerWarp::new(&tables), Queue::new(&tables), state_bounds::standard(&inst));
-        let (tail, stretch) = (Tail::new(&trans, &tables), Stretch::new(&tables));
+        let (tail, stretch, period) = (Tail::new(&trans, &tables), Stretch::new(&tables), Period::new(&tables));
         for (s, &v) in &memo {
+            prop_assert!(period.upper(s) >= v, "period bound {} < {} at {:?}", period.upper(s), v, s);
             prop_assert!(per_warp.upper(s) >= v, "per-warp bound {} < {} at {:?}", per_warp.upper(s), v, s);
             prop_assert!(queue.upper(s) >= v, "queue bound {} < {} at {:?}", queue.upper(s), v, s);
             prop_assert!(tail.upper(s) >= v, "tail bound {} < {} at {:?}", tail.upper(s), v, s);
@@ -139,6 +140,35 @@ proptest! {
             match claim {
                 Some(b) => prop_assert!(n0 <= b, "N0_big {} > {} at {:?}", n0, b, s),
                 None => prop_assert_eq!(n0, 0),
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+
+    /// The period bound where it applies (both sigmas 1, larger W): it holds at every state
+    /// the plain DP visits, and so does its core claim without the slack of `R_X` and `y`:
+    /// the most idle cycles of each unit while at least two warps are unfinished is at
+    /// most `J + K + phi_a + phi_b`.
+    #[test]
+    fn period_bound_and_core_claim_hold_at_every_state(inst in instances(10, 12, 1, 1)) {
+        let trans = Transitions::new(&inst);
+        let mut memo = HashMap::new();
+        plain_dp(&trans, &trans.start(), &mut memo);
+        let period = Period::new(&Tables::new(&inst));
+        let mut idle = [HashMap::new(), HashMap::new()];
+        for (s, &v) in &memo {
+            prop_assert!(period.upper(s) >= v, "period bound {} < {} at {:?}", period.upper(s), v, s);
+            let claims = period.big_phase_idle(s);
+            prop_assert_eq!(claims.len(), 2);
+            for (i, paced) in [Unit::L, Unit::C].into_iter().enumerate() {
+                let n0 = max_big_idle(&trans, s, paced, 1, &mut idle[i]);
+                match claims[i] {
+                    Some(b) => prop_assert!(n0 <= b, "{:?} idle {} > {} at {:?}", paced, n0, b, s),
+                    None => prop_assert_eq!(n0, 0),
+                }
             }
         }
     }

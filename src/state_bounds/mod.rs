@@ -13,10 +13,13 @@
 //!   exactly on small end games.
 //! * [`stretch::Stretch`]: for kernels with a sigma of 1, the idle cycles of that unit
 //!   paid for by the work left in the other unit's runs.
-//! * [`Standard`]: the minimum of the four, used by the search and the rollouts.
+//! * [`period::Period`]: for kernels with both sigmas 1, the idle cycles of one unit
+//!   counted per busy period of the other.
+//! * [`Standard`]: the minimum of the five, used by the search and the rollouts.
 //! * [`lower_bound`]: a proven lower bound (longest remaining warp, work / capacity).
 
 pub mod per_warp;
+pub mod period;
 pub mod queue;
 pub mod stretch;
 pub mod tail;
@@ -42,8 +45,8 @@ impl<A: StateBound, B: StateBound> StateBound for (A, B) {
 }
 
 /// The bound the search and the rollouts use: min([`per_warp::PerWarp`],
-/// [`queue::Queue`], [`tail::Tail`], [`stretch::Stretch`]).
-pub type Standard = (per_warp::PerWarp, ((queue::Queue, tail::Tail), stretch::Stretch));
+/// [`queue::Queue`], [`tail::Tail`], [`stretch::Stretch`], [`period::Period`]).
+pub type Standard = (per_warp::PerWarp, ((queue::Queue, tail::Tail), (stretch::Stretch, period::Period)));
 
 /// Builds [`Standard`] for `inst`.
 pub fn standard(inst: &Instance) -> Standard {
@@ -55,7 +58,8 @@ pub fn standard(inst: &Instance) -> Standard {
 pub fn standard_until(inst: &Instance, deadline: Option<std::time::Instant>) -> Standard {
     let tables = Tables::new(inst);
     let tail = tail::Tail::until(&crate::state::transitions::Transitions::new(inst), &tables, deadline);
-    (per_warp::PerWarp::new(&tables), ((queue::Queue::new(&tables), tail), stretch::Stretch::new(&tables)))
+    let late = (stretch::Stretch::new(&tables), period::Period::new(&tables));
+    (per_warp::PerWarp::new(&tables), ((queue::Queue::new(&tables), tail), late))
 }
 
 /// Per-position tables of a kernel shared by the bounds.
