@@ -312,10 +312,14 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
         if depth + ub <= self.best || self.should_stop(depth) {
             return (ub, false);
         }
-        self.expand(s, key, depth)
+        self.expand(s, key, depth, ub)
     }
 
-    fn expand(&mut self, s: &Counts, key: E::Key, depth: u64) -> (u64, bool) {
+    /// Expands `s`, whose remaining time is at most `ub`: returns `T(s)` when every child
+    /// was solved exactly, else the smaller of `ub` and one more than the children's
+    /// values (both proven upper bounds; the children's per-state bounds can exceed the
+    /// parent's by more than the cycle between them).
+    fn expand(&mut self, s: &Counts, key: E::Key, depth: u64, ub: u64) -> (u64, bool) {
         self.expansions += 1;
         let level = depth as usize;
         if self.orders.len() <= level {
@@ -343,7 +347,7 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
             }
         }
         self.orders[level] = order;
-        let value = 1 + best_v;
+        let value = if all_exact { 1 + best_v } else { (1 + best_v).min(ub) };
         let heap = self.enc.key_bytes(&key);
         if self.memo.insert(key, Entry { value: value as u32, exact: all_exact, best: best_j as u32 }.pack()).is_none() {
             self.key_bytes += heap;

@@ -187,6 +187,24 @@ proptest! {
         prop_assert_eq!(r.upper_bound, r.trace.cycles());
     }
 
+    /// A search stopped early still brackets the exact value: its witness is no longer
+    /// and its upper bound (one more than the children's values, capped by each
+    /// state's own bound) no smaller than the plain DP's value, and never above the
+    /// per-state bound at the start.
+    #[test]
+    fn stopped_search_brackets_the_exact_value(inst in instances(10, 12, 2, 4)) {
+        let trans = Transitions::new(&inst);
+        let t = plain_dp(&trans, &trans.start(), &mut HashMap::new());
+        let bound = state_bounds::standard(&inst);
+        for max_states in [1, 3, 10, 30, 100] {
+            let limits = SearchLimits { max_states, beam: false, rollouts: 1, ..SearchLimits::default() };
+            let r = search(&trans, &bound, Sparse, limits).unwrap();
+            prop_assert!(r.trace.cycles() <= t);
+            prop_assert!(r.upper_bound >= t, "upper {} < exact {} with {} states", r.upper_bound, t, max_states);
+            prop_assert!(r.upper_bound <= bound.upper(&trans.start()));
+        }
+    }
+
     /// The beam thread changes nothing but speed: without it the search gives the same
     /// exact value, and with it (as in `exact`) the reported trace is as long as the value.
     #[test]
