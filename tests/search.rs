@@ -148,27 +148,23 @@ proptest! {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
 
-    /// The period bound where it applies (both sigmas 1, larger W): it holds at every state
+    /// The period bound where it applies (a sigma of 1, larger W): it holds at every state
     /// the plain DP visits, and so does its core claim without the slack of `R_X` and `y`:
-    /// the most idle cycles of each unit while at least two warps are unfinished is at
-    /// most `J + K + phi_a + phi_b`.
+    /// the most idle cycles of the paced unit while more than sigma_Y warps are
+    /// unfinished is at most `floor((J + F + Phi) / sigma_Y)`.
     #[test]
-    fn period_bound_and_core_claim_hold_at_every_state(inst in instances(10, 12, 1, 1)) {
-        let trans = Transitions::new(&inst);
-        let mut memo = HashMap::new();
-        plain_dp(&trans, &trans.start(), &mut memo);
+    fn period_bound_and_core_claim_hold_at_every_state((inst, paced_l) in (instances(10, 12, 1, 4), any::<bool>())) {
+        let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
         let period = Period::new(&Tables::new(&inst));
-        let mut idle = [HashMap::new(), HashMap::new()];
+        let (paced, sigma_y) = if paced_l { (Unit::L, inst.sigma_c) } else { (Unit::C, inst.sigma_l) };
+        let mut idle = HashMap::new();
         for (s, &v) in &memo {
             prop_assert!(period.upper(s) >= v, "period bound {} < {} at {:?}", period.upper(s), v, s);
-            let claims = period.big_phase_idle(s);
-            prop_assert_eq!(claims.len(), 2);
-            for (i, paced) in [Unit::L, Unit::C].into_iter().enumerate() {
-                let n0 = max_big_idle(&trans, s, paced, 1, &mut idle[i]);
-                match claims[i] {
-                    Some(b) => prop_assert!(n0 <= b, "{:?} idle {} > {} at {:?}", paced, n0, b, s),
-                    None => prop_assert_eq!(n0, 0),
-                }
+            let n0 = max_big_idle(&trans, s, paced, sigma_y as u64, &mut idle);
+            let claim = period.big_phase_idle(s).into_iter().find(|&(u, _)| u == paced).and_then(|(_, b)| b);
+            match claim {
+                Some(b) => prop_assert!(n0 <= b, "{:?} idle {} > {} at {:?}", paced, n0, b, s),
+                None => prop_assert_eq!(n0, 0),
             }
         }
     }

@@ -13,7 +13,7 @@
 //!   exactly on small end games.
 //! * [`stretch::Stretch`]: for kernels with a sigma of 1, the idle cycles of that unit
 //!   paid for by the work left in the other unit's runs.
-//! * [`period::Period`]: for kernels with both sigmas 1, the idle cycles of one unit
+//! * [`period::Period`]: for kernels with a sigma of 1, the idle cycles of that unit
 //!   counted per busy period of the other.
 //! * [`Standard`]: the minimum of the five, used by the search and the rollouts.
 //! * [`lower_bound`]: a proven lower bound (longest remaining warp, work / capacity).

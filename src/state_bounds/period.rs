@@ -1,65 +1,63 @@
-//! The period bound, for kernels where both sigmas are 1: the idle cycles of one unit
+//! The period bound, for kernels where one unit has sigma 1: the idle cycles of that unit
 //! counted per busy period of the other unit.
 
 use super::{Paced, StateBound, Tables};
 use crate::kernel::Unit;
 use crate::state::Counts;
 
-/// For `sigma_L = sigma_C = 1`, with X the *paced* unit (L or C, taking the smaller
-/// bound) and Y the other: `R_X + y` when at most one warp is left, else
-/// `R_X + y + J + K + phi_a + phi_b`, where
+/// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller bound) and
+/// the other unit Y (`sigma = sigma_Y`): `R_X + y` when at most `sigma` warps are left,
+/// else `R_X + y + floor((J + F + Phi) / sigma)`, where
 /// * `y` is the most Y's a warp has left;
-/// * `kappa(p)` is, for a warp at position `p`, the most of
+/// * `val(p, p')` is, for a warp going from position `p` to `p' >= p`,
 ///   `[Y's left at p, if p is a Y] + sum over the runs of Y's that start in (p, p'] of
-///   (length - 1) - (X's in [p, p') not followed by a Y) - (Y's left at p')`
-///   over every position `p' >= p` at a Y and over `p' = I` (finished, nothing left);
-/// * `J = max(0, 1 + sum of kappa over the warps)` when some warp is Y-ready, else 0;
-/// * `K` sums, over the warps, `K+(p)`: over every run of X's at or after `p`, the most
-///   of `max(0, kappa)` over its positions at or after `p`;
+///   (length - 1) - (X's in [p, p') not followed by a Y) - (Y's left at p')`, and
+///   `kappa(p)` its most over every `p'` at a Y and `p' = I` (finished, nothing left);
+/// * `J = max(0, sigma + sum of kappa over the warps)` when some warp is Y-ready, else 0;
+/// * `F` sums, over the warps, `F(p)`: the most, over *chains*
+///   `p <= p1 < q1 < p2 < q2 < ...` (each `p_i` at an X, each `q_i` at a Y or `I`), of
+///   `sum over i of max(0, val(p_i, q_i))`;
 /// * `phi(p)` counts the runs of X's at or after `p` with a position at or after `p`
-///   where `kappa >= 0`, and `phi_a + phi_b` is the sum of `phi` over the two warps
-///   furthest behind (their positions with multiplicity).
+///   where `kappa >= 0`, and `Phi` sums `phi` over the `sigma + 1` warps furthest behind
+///   (their positions with multiplicity).
 ///
 /// Unlike [`super::tail::Tail`] it holds from every state, reachable or not.
 ///
 /// Proof. Take any schedule from `s`; `u(t)` counts the unfinished warps at cycle `t`,
 /// `R(t)` the Y's left in the current runs of the Y-ready warps.
 /// 1. `sigma_X = 1`: every cycle with an X-ready warp issues one X, so the schedule lasts
-///    `R_X + N0`, `N0` the *idle* cycles (no X-ready warp). Once at most one warp is left
-///    (`sigma_Y = 1`), each idle cycle issues one of that warp's `<= y` Y's: at most `y`
-///    idle cycles there. The rest are in the *big* phase (`u >= 2`), where an idle cycle
-///    has every unfinished warp Y-ready, so `R >= 2`.
-/// 2. `sigma_Y = 1`: every cycle with `R > 0` issues exactly one Y, so `R` falls by one
-///    per cycle and grows only when a warp issues the X before a run of Y's (by the run's
-///    length). A Y that ends a run makes at most one warp X-ready per cycle.
+///    `R_X + N0`, `N0` the *idle* cycles (no X-ready warp). Once at most `sigma` warps are
+///    left, every Y-ready warp issues each cycle, so each idle cycle issues one of the
+///    `<= y` Y's of the warp that finishes last: at most `y` idle cycles there. The rest
+///    are in the *big* phase (`u >= sigma + 1`), where an idle cycle has every unfinished
+///    warp Y-ready and issues `sigma` Y's.
+/// 2. A cycle with `R > 0` issues between 1 and `sigma` Y's; `R` grows only when a warp
+///    issues the X before a run of Y's. At most `sigma` warps become X-ready per cycle.
 /// 3. Split the cycles into *periods*: maximal intervals with `R > 0`. Every big-phase
-///    idle cycle lies in one. Take a period with idle cycles, `b` its last big-phase idle
-///    cycle, and `s0` the cycle before the period (`R(s0) = 0`, so every unfinished warp
-///    is X-ready at `s0`); or `s0 = 0` if `R(0) > 0` (the *initial* period).
-///    Count the cycles of `[s0, b]`: each is idle or issues one X, which either enters a
-///    run of Y's (`E` of them) or not (`NE`); and every cycle but `s0` (all of them in the
-///    initial period) issues one Y. Per warp, the Y's it issues in `[s0, b]` are its
-///    Y's left at `s0` plus the lengths of the runs it enters, minus its Y's left at
-///    `b + 1`. So the idle cycles of the period are
-///    `I = 2 + sum over warps of v_w - 1` (regular) or `I = 1 + sum of v_w` (initial),
-///    `v_w = [Y's left at s0] + sum over entered runs of (length - 1) - NE_w - (Y's left
-///    at b + 1)`. At `b` every unfinished warp is at a Y, so at `b + 1` all are at a Y,
-///    finished, or (at most one, step 2) just X-ready after the last Y of its run; that
-///    one has `v_w` at most `kappa + 1`, the others at most `kappa` of their position at
-///    `s0`. Hence `I <= 2 + sum of kappa(p_w(s0))` for a regular period and
-///    `I <= J` for the initial one.
-/// 4. At the start of two periods with idle cycles, a warp is X-ready in two different
-///    runs of X's: in between it was at a Y (step 3). Write `kappa = kappa+ - kappa-`.
-///    A regular period has `I <= sum of kappa+ + max(0, 2 - sum of kappa-)`. Summed over
-///    the periods, the first terms are at most `K` (each warp meets each run at most
-///    once). The second is 2 when no warp has `kappa < 0`, 1 when one warp has
-///    `kappa = -1` and the others `kappa >= 0`, else 0. The two warps `a`, `b` that
-///    finish last are unfinished in every period with a big-phase idle cycle (`u >= 2`
-///    there). In a period of the first kind both are in a run where they have
-///    `kappa >= 0`; in one of the second kind at least one is. So the second terms sum
-///    to at most the number of (period, warp in {a, b}) pairs with the warp at
-///    `kappa >= 0`, which is at most `phi_a + phi_b`. With step 1 and the initial
-///    period: `N0 <= y + J + K + phi_a + phi_b`.
+///    idle cycle lies in one. Take a period with big-phase idle cycles, `b` the last, and
+///    `s0` the cycle before the period (`R(s0) = 0`: every unfinished warp is X-ready and
+///    one X is issued); or `s0 = 0` if `R(0) > 0` (the *initial* period). Each cycle of
+///    `[s0, b]` is idle (`I` of them) or issues one X, which either enters a run of Y's
+///    (`E` of them) or not (`NE`). Each busy cycle but `s0` issues at least one Y (all of
+///    them in the initial period) and each idle one `sigma`. Per warp, the Y's it issues in
+///    `[s0, b]` are its Y's left at `s0` plus the lengths of the runs it enters, minus its
+///    Y's left at `b + 1`. So `sigma I <= 1 + sum over warps of v_w` (regular) and
+///    `sigma I <= sum of v_w` (initial), with `v_w = val(p_w(s0), p_w(b + 1))` written out
+///    per run. At `b` every unfinished warp is at a Y, so at `b + 1` each is at a Y `q`,
+///    finished (`q = I`), or (at most `sigma` of them, step 2) just X-ready after the last
+///    Y `q` of its run, where `v_w = val(p_w(s0), q) + 1`. Hence
+///    `sigma I <= 1 + sigma + sum of val(p_w(s0), q_w)` for a regular period and
+///    `sigma I <= J` for the initial one.
+/// 4. Between two periods with big-phase idle cycles a warp was at a Y: its positions at
+///    the starts and ends (`q_w`) of those periods form a chain, and its starts lie in
+///    different runs of X's. Write `val = val+ - val-`. A regular period has
+///    `sigma I <= sum of val+ + max(0, 1 + sigma - sum of val-)`. Summed over the periods,
+///    the first terms are at most `F`. In the second, if `m` warps have `val < 0`, the
+///    term is at most `1 + sigma - m`, at most the number of the `sigma + 1` warps that
+///    finish last with `val >= 0` (they are all unfinished in every big-phase period);
+///    such a warp is in a run of X's where it has `kappa >= val >= 0`, once per run.
+///    So the second terms sum to at most `Phi`, and with step 1 and the initial period:
+///    `N0 <= y + floor((J + F + Phi) / sigma)`.
 #[derive(Debug, Clone)]
 pub struct Period {
     sides: Vec<Side>,
@@ -68,48 +66,59 @@ pub struct Period {
 /// The tables of one paced unit X, per position `p` (`0..=I`).
 #[derive(Debug, Clone)]
 struct Side {
+    /// X.
+    paced: Unit,
+    /// sigma_Y.
+    sigma: u64,
     /// X instructions left.
     paced_left: Vec<u64>,
     /// Y instructions left.
     queued_left: Vec<u64>,
     /// Whether a warp at `p` is Y-ready.
     at_y: Vec<bool>,
-    /// `kappa(p)` of the bound.
+    /// `kappa(p)`.
     kappa: Vec<i64>,
-    /// `K+(p)`.
-    k_plus: Vec<u64>,
+    /// `F(p)`.
+    chain: Vec<u64>,
     /// `phi(p)`.
     favourable: Vec<u64>,
 }
 
 impl Period {
-    /// The bound for the kernel described by `tables`; it applies only when both sigmas
-    /// are 1 (else it is `u64::MAX`).
+    /// The bound for the kernel described by `tables`, for each unit with sigma 1
+    /// (`u64::MAX` when neither has).
     pub fn new(tables: &Tables) -> Period {
-        let sides = if tables.sigma_l == 1 && tables.sigma_c == 1 {
-            [Unit::L, Unit::C].into_iter().filter_map(|paced| tables.paced(paced).map(Side::new)).collect()
-        } else {
-            Vec::new()
-        };
-        Period { sides }
+        Period { sides: [Unit::L, Unit::C].into_iter().filter_map(|paced| tables.paced(paced).map(|view| Side::new(paced, view))).collect() }
     }
 
-    /// For each paced unit, the bound of step 4 on the idle cycles while at least two
-    /// warps are unfinished: `J + K + phi_a + phi_b`; `None` when fewer than two
-    /// warps are left. Exposed so tests can check it without the slack of `y` and `R_X`.
-    pub fn big_phase_idle(&self, s: &Counts) -> Vec<Option<u64>> {
-        self.sides.iter().map(|side| side.big_phase_idle(s)).collect()
+    /// For each paced unit X, the proof's bound on the idle cycles of X while more than
+    /// sigma_Y warps are unfinished: `floor((J + F + Phi) / sigma_Y)`; `None` when at most
+    /// sigma_Y warps are left. Exposed so tests can check it without the slack of `y`
+    /// and `R_X`.
+    pub fn big_phase_idle(&self, s: &Counts) -> Vec<(Unit, Option<u64>)> {
+        self.sides.iter().map(|side| (side.paced, side.big_phase_idle(s))).collect()
     }
 }
 
 impl Side {
-    fn new(view: Paced) -> Side {
+    fn new(paced: Unit, view: Paced) -> Side {
         let runs = view.runs;
         let len = runs.len();
         let at_y: Vec<bool> = (0..=len).map(|p| p < len && runs[p] > 0).collect();
-        let kappa = kappa_table(runs, &at_y);
-        let (k_plus, favourable) = run_tables(&kappa, &at_y);
-        Side { paced_left: view.paced_left.to_vec(), queued_left: view.queued_left.to_vec(), at_y, kappa, k_plus, favourable }
+        let a = entered_minus_not_entering(runs, &at_y);
+        let left = |p: usize| if p < len { runs[p] as i64 } else { 0 };
+        let mut best = a[len];
+        let mut kappa = vec![0i64; len + 1];
+        for p in (0..=len).rev() {
+            if at_y[p] {
+                best = best.max(a[p] - left(p));
+            }
+            kappa[p] = left(p) - a[p] + best;
+        }
+        let chain = chain_table(&a, runs, &at_y);
+        let favourable = favourable_runs(&kappa, &at_y);
+        let (paced_left, queued_left) = (view.paced_left.to_vec(), view.queued_left.to_vec());
+        Side { paced, sigma: view.sigma as u64, paced_left, queued_left, at_y, kappa, chain, favourable }
     }
 
     fn upper(&self, s: &Counts) -> u64 {
@@ -118,33 +127,39 @@ impl Side {
         rx + self.queued_left[first as usize] + self.big_phase_idle(s).unwrap_or(0)
     }
 
-    /// `J + K + phi_a + phi_b`, or `None` when at most one warp is left.
+    /// `floor((J + F + Phi) / sigma)`, or `None` when at most `sigma` warps are left.
     fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
-        let slots = s.slots();
-        let (mut u, mut kappa_sum, mut k, mut any_y) = (0u64, 0i64, 0u64, false);
-        for &(p, n) in slots {
+        let (mut u, mut kappa_sum, mut f, mut any_y) = (0u64, 0i64, 0u64, false);
+        for &(p, n) in s.slots() {
             let (p, n) = (p as usize, n as u64);
             u += n;
             kappa_sum += n as i64 * self.kappa[p];
-            k += n * self.k_plus[p];
+            f += n * self.chain[p];
             any_y |= self.at_y[p];
         }
-        if u < 2 {
+        if u <= self.sigma {
             return None;
         }
-        let j = if any_y { (1 + kappa_sum).max(0) as u64 } else { 0 };
-        let (first, n_first) = slots[0];
-        let phi_a = self.favourable[first as usize];
-        let phi_b = if n_first >= 2 { phi_a } else { self.favourable[slots[1].0 as usize] };
-        Some(j + k + phi_a + phi_b)
+        let j = if any_y { (self.sigma as i64 + kappa_sum).max(0) as u64 } else { 0 };
+        // Phi: phi over the sigma + 1 warps furthest behind.
+        let (mut phi, mut taken) = (0u64, 0u64);
+        for &(p, n) in s.slots() {
+            let k = (n as u64).min(self.sigma + 1 - taken);
+            phi += k * self.favourable[p as usize];
+            taken += k;
+            if taken > self.sigma {
+                break;
+            }
+        }
+        Some((j + f + phi) / self.sigma)
     }
 }
 
-/// `kappa(p)` for `p = 0..=I` from the runs of Y's (`runs[p]`: Y's from `p` to the end
-/// of its run, 0 at an X). With `A'(p)` = (sum of length - 1 over the runs starting at or
-/// before `p`) - (X's before `p` not followed by a Y), the value of `p'` seen from `p` is
-/// `[Y's left at p] + A'(p') - A'(p) - (Y's left at p')`, so `kappa` is a suffix maximum.
-fn kappa_table(runs: &[u64], at_y: &[bool]) -> Vec<i64> {
+/// `A'(p)` for `p = 0..=I`: (sum of length - 1 over the runs of Y's starting at or before
+/// `p`) - (X's before `p` not followed by a Y). For an X at `p`,
+/// `val(p, q) = A'(q) - (Y's left at q) - A'(p)`, and for a Y at `p` it has `Y's left at p`
+/// more.
+fn entered_minus_not_entering(runs: &[u64], at_y: &[bool]) -> Vec<i64> {
     let len = runs.len();
     let mut a = vec![0i64; len + 1];
     let (mut entered, mut not_entering) = (0i64, 0i64);
@@ -157,39 +172,49 @@ fn kappa_table(runs: &[u64], at_y: &[bool]) -> Vec<i64> {
             not_entering += 1;
         }
     }
-    let left = |p: usize| if p < len { runs[p] as i64 } else { 0 };
-    let mut best = a[len];
-    let mut kappa = vec![0i64; len + 1];
-    for p in (0..=len).rev() {
-        if at_y[p] {
-            best = best.max(a[p] - left(p));
-        }
-        kappa[p] = left(p) - a[p] + best;
-    }
-    kappa
+    a
 }
 
-/// `K+(p)` and `phi(p)` for `p = 0..=I`.
-fn run_tables(kappa: &[i64], at_y: &[bool]) -> (Vec<u64>, Vec<u64>) {
+/// `F(p)` for `p = 0..=I`, by a backward pass: at an X,
+/// `F(p) = max(F(p + 1), max over q > p at a Y or I of (max(0, val(p, q)) + F(q + 1)))`,
+/// and `max(0, v) + F = max(v + F, F)` splits the inner maximum into two suffix maxima
+/// (`F` never grows with `p`, so the second is `F(p + 1)`). At a Y, `F(p) = F(p + 1)`.
+fn chain_table(a: &[i64], runs: &[u64], at_y: &[bool]) -> Vec<u64> {
+    let len = runs.len();
+    let mut chain = vec![0i64; len + 2];
+    let mut best = i64::MIN; // max over q > p at a Y or I of (A'(q) - left(q) + F(q + 1))
+    for p in (0..len).rev() {
+        let q = p + 1;
+        if q == len || at_y[q] {
+            let left = if q < len { runs[q] as i64 } else { 0 };
+            best = best.max(a[q] - left + chain[q + 1]);
+        }
+        chain[p] = if at_y[p] { chain[p + 1] } else { chain[p + 1].max(best - a[p]) };
+    }
+    chain.truncate(len + 1);
+    chain.into_iter().map(|v| v as u64).collect()
+}
+
+/// `phi(p)` for `p = 0..=I`.
+fn favourable_runs(kappa: &[i64], at_y: &[bool]) -> Vec<u64> {
     let len = kappa.len() - 1;
-    let (mut k_plus, mut favourable) = (vec![0u64; len + 1], vec![0u64; len + 1]);
-    let (mut after_k, mut after_phi, mut run_max) = (0u64, 0u64, i64::MIN);
+    let mut favourable = vec![0u64; len + 1];
+    let (mut after, mut run_max) = (0u64, i64::MIN);
     for p in (0..len).rev() {
         if at_y[p] {
-            (k_plus[p], favourable[p]) = (after_k, after_phi);
+            favourable[p] = after;
             continue;
         }
         if at_y[p + 1] || p + 1 == len {
             run_max = i64::MIN; // the last X of a run: a new run, seen from the right
         }
         run_max = run_max.max(kappa[p]);
-        k_plus[p] = after_k + run_max.max(0) as u64;
-        favourable[p] = after_phi + (run_max >= 0) as u64;
+        favourable[p] = after + (run_max >= 0) as u64;
         if p == 0 || at_y[p - 1] {
-            (after_k, after_phi) = (k_plus[p], favourable[p]);
+            after = favourable[p];
         }
     }
-    (k_plus, favourable)
+    favourable
 }
 
 impl StateBound for Period {
@@ -203,9 +228,9 @@ mod tests {
     use super::*;
     use crate::instance::Instance;
 
-    fn side(kernel: &str, paced: Unit) -> Side {
-        let inst = Instance::new(kernel, 2, 1, 1).unwrap();
-        Side::new(Tables::new(&inst).paced(paced).unwrap())
+    fn side(kernel: &str, sigma_c: i64) -> Side {
+        let inst = Instance::new(kernel, 2, 1, sigma_c).unwrap();
+        Side::new(Unit::L, Tables::new(&inst).paced(Unit::L).unwrap())
     }
 
     #[test]
@@ -214,40 +239,57 @@ mod tests {
         // at the last C of CC 1 - 1 - 1 = -1; finished: 2 - 4 = -2. From 1: +1 - 1 = 0.
         // From 4: -1 + 0 - 1 = -2 at C; via 7, 8: -1 - 1 + 1 - 1 = -2. From 8: 0.
         // At a C: Y's left - 1 is reached by staying (0) or by the end of the run.
-        let s = side("LLCCLLCLLCCL", Unit::L);
+        let s = side("LLCCLLCLLCCL", 1);
         assert_eq!(s.kappa, vec![-1, 0, 1, 0, -2, -1, 0, -1, 0, 1, 0, -1, 0]);
-        // Runs of L's with kappa >= 0: {0, 1} (at 1) and {7, 8} (at 8); none positive.
+        // Runs of L's with kappa >= 0: {0, 1} (at 1) and {7, 8} (at 8); no chain gains.
         assert_eq!(s.favourable, vec![2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]);
-        assert_eq!(s.k_plus, vec![0; 13]);
+        assert_eq!(s.chain, vec![0; 13]);
     }
 
     #[test]
     fn start_values() {
         // sigma 1/1, LLCCLLCLLCCL, W = 32, all at position 0 (no C-ready warp: J = 0).
-        // Paced L: R_L 224 + y 5 + K 0 + phi 2 + 2 = 233 (the stretch bound gives 291,
-        // the worst case found is 229).
+        // Paced L: R_L 224 + y 5 + (F 0 + Phi 2 + 2) / 1 = 233 (the stretch bound gives
+        // 291, the worst case found is 229).
         let inst = Instance::new("LLCCLLCLLCCL", 32, 1, 1).unwrap();
         let b = Period::new(&Tables::new(&inst));
         assert_eq!(b.sides[0].upper(&Counts::start(32)), 233);
         assert_eq!(b.upper(&Counts::start(32)), 233);
         // One warp left: R_L + y.
         assert_eq!(b.upper(&Counts::from_pairs([(4, 1)])), 5 + 3);
-        // Not both sigmas 1: no bound.
-        let tx2 = Instance::new("LLCCCCLCLCCL", 8, 1, 4).unwrap();
-        assert_eq!(Period::new(&Tables::new(&tx2)).upper(&Counts::start(8)), u64::MAX);
+        // Neither sigma 1: no bound.
+        let inst = Instance::new("LLCCCCLCLCCL", 8, 2, 4).unwrap();
+        assert_eq!(Period::new(&Tables::new(&inst)).upper(&Counts::start(8)), u64::MAX);
+    }
+
+    #[test]
+    fn chains_and_sigma_4() {
+        // LCCCCCLCCCCCCCLL, paced L, sigma_C = 4. kappa(0) = 4 + 6 - 1 = 9 (both runs of
+        // C's, to the last C of the second); the chain 0 -> 5, 6 -> 13 gives only
+        // (4 - 1) + (6 - 1) = 8, so F(0) = 9; from a C of the first run the best chain is
+        // 6 -> 13: 5. Runs of L's with kappa >= 0: {0}, {6}.
+        let s = side("LCCCCCLCCCCCCCLL", 4);
+        assert_eq!(s.kappa[0], 9);
+        assert_eq!(&s.chain[..8], &[9, 5, 5, 5, 5, 5, 5, 0]);
+        assert_eq!(&s.favourable[..2], &[2, 1]);
+        // W = 64 at the start: J = 0, F = 64 * 9, Phi = 5 * 2:
+        // R_L 256 + y 12 + floor(586 / 4) = 414 (above the stretch bound's 391).
+        assert_eq!(s.upper(&Counts::start(64)), 414);
+        // At most sigma_C warps left: R_L + y.
+        assert_eq!(s.upper(&Counts::start(4)), 16 + 12);
     }
 
     #[test]
     fn a_y_ready_warp_adds_the_initial_period() {
-        // LCCCCL, paced L.
-        let s = side("LCCCCL", Unit::L);
+        // LCCCCL, paced L, sigma 1/1.
+        let s = side("LCCCCL", 1);
         // From 0: enters CCCC (+3), at its last C: 3 - 1 = 2; finished: 3 - 1 = 2.
         assert_eq!(s.kappa[0], 2);
         // From 1 (4 C's left): staying 0, last C 4 - 1 = 3, finished 4 - 1 = 3.
         assert_eq!(s.kappa[1], 3);
-        // Two warps at 1: J = 1 + 3 + 3 = 7, K = 0 (the final L: kappa -1), phi 0.
+        // Two warps at 1: J = 1 + 3 + 3 = 7, F = 0 (the final L: -1), Phi 0.
         assert_eq!(s.big_phase_idle(&Counts::from_pairs([(1, 2)])), Some(7));
-        // Both at 0 (no C-ready warp): J = 0, K = 2 + 2, phi 1 + 1.
+        // Both at 0 (no C-ready warp): J = 0, F = 2 + 2, Phi 1 + 1.
         assert_eq!(s.big_phase_idle(&Counts::start(2)), Some(6));
     }
 }
