@@ -131,6 +131,12 @@ impl Tables {
         (sigma_paced == 1).then_some(view)
     }
 
+    /// [`Tables::paced`] for L, then C, for each unit with sigma 1: the sides of the bounds
+    /// that count one unit's idle cycles.
+    pub fn paced_units(&self) -> impl Iterator<Item = (Unit, Paced<'_>)> {
+        [Unit::L, Unit::C].into_iter().filter_map(|paced| self.paced(paced).map(|view| (paced, view)))
+    }
+
     /// Remaining L and C instructions over all warps in `s`.
     pub fn remaining(&self, s: &Counts) -> (u64, u64) {
         s.slots().iter().fold((0, 0), |(l, c), &(p, n)| {

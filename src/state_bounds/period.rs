@@ -88,7 +88,7 @@ impl Period {
     /// The bound for the kernel described by `tables`, for each unit with sigma 1
     /// (`u64::MAX` when neither has).
     pub fn new(tables: &Tables) -> Period {
-        Period { sides: [Unit::L, Unit::C].into_iter().filter_map(|paced| tables.paced(paced).map(|view| Side::new(paced, view))).collect() }
+        Period { sides: tables.paced_units().map(|(paced, view)| Side::new(paced, view)).collect() }
     }
 
     /// For each paced unit X, the proof's bound on the idle cycles of X while more than
@@ -123,20 +123,33 @@ impl Side {
 
     fn upper(&self, s: &Counts) -> u64 {
         let Some(&(first, _)) = s.slots().first() else { return 0 };
-        let rx: u64 = s.slots().iter().map(|&(p, n)| n as u64 * self.paced_left[p as usize]).sum();
-        rx + self.queued_left[first as usize] + self.big_phase_idle(s).unwrap_or(0)
+        let sums = self.sums(s);
+        sums.rx + self.queued_left[first as usize] + self.idle_from(s, &sums).unwrap_or(0)
     }
 
     /// `floor((J + F + Phi) / sigma)`, or `None` when at most `sigma` warps are left.
     fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
-        let (mut u, mut kappa_sum, mut f, mut any_y) = (0u64, 0i64, 0u64, false);
+        self.idle_from(s, &self.sums(s))
+    }
+
+    /// `R_X`, `u`, the sum of `kappa` and of `F`, and whether a warp is Y-ready, in one
+    /// pass over the slots of `s`.
+    fn sums(&self, s: &Counts) -> Sums {
+        let mut sums = Sums::default();
         for &(p, n) in s.slots() {
             let (p, n) = (p as usize, n as u64);
-            u += n;
-            kappa_sum += n as i64 * self.kappa[p];
-            f += n * self.chain[p];
-            any_y |= self.at_y[p];
+            sums.rx += n * self.paced_left[p];
+            sums.u += n;
+            sums.kappa += n as i64 * self.kappa[p];
+            sums.chain += n * self.chain[p];
+            sums.any_y |= self.at_y[p];
         }
+        sums
+    }
+
+    /// [`Side::big_phase_idle`] from the sums of `s`.
+    fn idle_from(&self, s: &Counts, sums: &Sums) -> Option<u64> {
+        let Sums { u, kappa: kappa_sum, chain: f, any_y, .. } = *sums;
         if u <= self.sigma {
             return None;
         }
@@ -153,6 +166,16 @@ impl Side {
         }
         Some((j + f + phi) / self.sigma)
     }
+}
+
+/// Per-state sums of [`Side`].
+#[derive(Debug, Clone, Copy, Default)]
+struct Sums {
+    rx: u64,
+    u: u64,
+    kappa: i64,
+    chain: u64,
+    any_y: bool,
 }
 
 /// `A'(p)` for `p = 0..=I`: (sum of length - 1 over the runs of Y's starting at or before

@@ -105,7 +105,7 @@ struct Side {
 impl Stretch {
     /// The bound for the kernel described by `tables`.
     pub fn new(tables: &Tables) -> Stretch {
-        Stretch { sides: [Unit::L, Unit::C].into_iter().filter_map(|paced| tables.paced(paced).map(|view| Side::new(paced, view))).collect() }
+        Stretch { sides: tables.paced_units().map(|(paced, view)| Side::new(paced, view)).collect() }
     }
 
     /// For each paced unit X (sigma 1), the proof's bound on `N0_big` from `s` (step 7):

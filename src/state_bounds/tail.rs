@@ -94,7 +94,7 @@ impl Tail {
     }
 
     fn build(t: &Transitions, tables: &Tables, cached: bool, deadline: Option<Instant>) -> Tail {
-        let sides = [Unit::L, Unit::C].into_iter().filter_map(|paced| Some(Side::new(t, paced, tables.paced(paced)?, cached, deadline))).collect();
+        let sides = tables.paced_units().map(|(paced, view)| Side::new(t, paced, view, cached, deadline)).collect();
         Tail { sides }
     }
 
