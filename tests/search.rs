@@ -14,7 +14,7 @@ use gpu_makespan::instance::Instance;
 use gpu_makespan::kernel::Unit;
 use gpu_makespan::state::transitions::{Scratch, Transitions};
 use gpu_makespan::state::Counts;
-use gpu_makespan::state_bounds::{self, per_warp::PerWarp, period::Period, queue::Queue, stretch::Stretch, tail::Tail, StateBound, Tables};
+use gpu_makespan::state_bounds::{self, clipped::Clipped, per_warp::PerWarp, period::Period, queue::Queue, stretch::Stretch, tail::Tail, StateBound, Tables};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -64,8 +64,10 @@ proptest! {
         let tables = Tables::new(&inst);
         let (per_warp, queue, standard) = (PerWarp::new(&tables), Queue::new(&tables), state_bounds::standard(&inst));
         let (tail, stretch, period) = (Tail::new(&trans, &tables), Stretch::new(&tables), Period::new(&tables));
+        let clipped = Clipped::new(&tables, inst.warps);
         for (s, &v) in &memo {
             prop_assert!(period.upper(s) >= v, "period bound {} < {} at {:?}", period.upper(s), v, s);
+            prop_assert!(clipped.upper(s) >= v, "clipped bound {} < {} at {:?}", clipped.upper(s), v, s);
             prop_assert!(per_warp.upper(s) >= v, "per-warp bound {} < {} at {:?}", per_warp.upper(s), v, s);
             prop_assert!(queue.upper(s) >= v, "queue bound {} < {} at {:?}", queue.upper(s), v, s);
             prop_assert!(tail.upper(s) >= v, "tail bound {} < {} at {:?}", tail.upper(s), v, s);
@@ -91,6 +93,36 @@ proptest! {
             prop_assert!(stretch.upper(s) >= v, "stretch bound {} < {} at {:?}", stretch.upper(s), v, s);
             prop_assert!(tail.upper(s) >= v, "tail bound {} < {} at {:?} ({:?})", tail.upper(s), v, s, tail.summary());
             prop_assert!(closed.upper(s) >= v, "closed-form tail bound {} < {} at {:?}", closed.upper(s), v, s);
+        }
+    }
+}
+
+/// Instances where jams matter: sigma_C 2-4 and 5-14 warps (more than sigma_C, so the
+/// clipped bound's big phase and the jam automaton's layers of few warps are exercised).
+fn jam_prone() -> impl Strategy<Value = Instance> {
+    (common::kernel(9), 5i64..=14, 2i64..=4).prop_map(|(k, w, c)| common::inst(&k, w, 1, c))
+}
+
+/// The clipped bound's core claim at every state of `LC^12` (sigma 1/4, W = 5..=9): the
+/// idle cycles the jam automaton's terms pay for are real here (the bound without its
+/// entry weights `M` is exceeded at W = 5).
+#[test]
+fn clipped_core_claim_on_a_long_run() {
+    for w in 5..=9 {
+        let inst = common::inst("LCCCCCCCCCCCC", w, 1, 4);
+        let (inst, trans, memo) = sigma_one_instance(inst, true);
+        let clipped = Clipped::new(&Tables::new(&inst), inst.warps);
+        let mut idle = HashMap::new();
+        for s in memo.keys() {
+            let n0 = max_big_idle(&trans, s, Unit::L, 4, &mut idle);
+            match clipped.big_phase_idle(s)[0].1 {
+                Some(b) => assert!(n0 <= b, "W {w}: idle {n0} > {b} at {s:?}"),
+                None => assert_eq!(n0, 0),
+            }
+        }
+        // At the start: W = 5 has 12 idle cycles with more than 4 warps left.
+        if w == 5 {
+            assert_eq!(max_big_idle(&trans, &trans.start(), Unit::L, 4, &mut idle), 12);
         }
     }
 }
@@ -162,6 +194,31 @@ proptest! {
             prop_assert!(period.upper(s) >= v, "period bound {} < {} at {:?}", period.upper(s), v, s);
             let n0 = max_big_idle(&trans, s, paced, sigma_y as u64, &mut idle);
             let claim = period.big_phase_idle(s).into_iter().find(|&(u, _)| u == paced).and_then(|(_, b)| b);
+            match claim {
+                Some(b) => prop_assert!(n0 <= b, "{:?} idle {} > {} at {:?}", paced, n0, b, s),
+                None => prop_assert_eq!(n0, 0),
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// The clipped bound where it applies (a sigma of 1, larger W): it holds at every
+    /// state the plain DP visits, and so does its core claim without the slack of `R_X`
+    /// and `y`: the most idle cycles of the paced unit while more than sigma_Y warps are
+    /// unfinished is at most `floor((Phi + sigma + F0 + slack + M) / sigma_Y)`.
+    #[test]
+    fn clipped_bound_and_core_claim_hold_at_every_state((inst, paced_l) in (prop_oneof![instances(10, 12, 1, 4), jam_prone()], any::<bool>())) {
+        let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
+        let clipped = Clipped::new(&Tables::new(&inst), inst.warps);
+        let (paced, sigma_y) = if paced_l { (Unit::L, inst.sigma_c) } else { (Unit::C, inst.sigma_l) };
+        let mut idle = HashMap::new();
+        for (s, &v) in &memo {
+            prop_assert!(clipped.upper(s) >= v, "clipped bound {} < {} at {:?}", clipped.upper(s), v, s);
+            let n0 = max_big_idle(&trans, s, paced, sigma_y as u64, &mut idle);
+            let claim = clipped.big_phase_idle(s).into_iter().find(|&(u, _)| u == paced).and_then(|(_, b)| b);
             match claim {
                 Some(b) => prop_assert!(n0 <= b, "{:?} idle {} > {} at {:?}", paced, n0, b, s),
                 None => prop_assert_eq!(n0, 0),

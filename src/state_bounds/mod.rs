@@ -15,9 +15,14 @@
 //!   paid for by the work left in the other unit's runs.
 //! * [`period::Period`]: for kernels with a sigma of 1, the idle cycles of that unit
 //!   counted per busy period of the other.
-//! * [`Standard`]: the minimum of the five, used by the search and the rollouts.
+//! * [`clipped::Clipped`]: for kernels with a sigma of 1, the idle cycles of that unit
+//!   paid for by the other unit's runs beyond their first sigma instructions, plus what
+//!   jams can add ([`jam::Jam`]).
+//! * [`Standard`]: the minimum of the six, used by the search and the rollouts.
 //! * [`lower_bound`]: a proven lower bound (longest remaining warp, work / capacity).
 
+pub mod clipped;
+pub mod jam;
 pub mod per_warp;
 pub mod period;
 pub mod queue;
@@ -45,8 +50,9 @@ impl<A: StateBound, B: StateBound> StateBound for (A, B) {
 }
 
 /// The bound the search and the rollouts use: min([`per_warp::PerWarp`],
-/// [`queue::Queue`], [`tail::Tail`], [`stretch::Stretch`], [`period::Period`]).
-pub type Standard = (per_warp::PerWarp, ((queue::Queue, tail::Tail), (stretch::Stretch, period::Period)));
+/// [`queue::Queue`], [`tail::Tail`], [`stretch::Stretch`], [`period::Period`],
+/// [`clipped::Clipped`]).
+pub type Standard = (per_warp::PerWarp, ((queue::Queue, tail::Tail), ((stretch::Stretch, period::Period), clipped::Clipped)));
 
 /// Builds [`Standard`] for `inst`.
 pub fn standard(inst: &Instance) -> Standard {
@@ -58,7 +64,7 @@ pub fn standard(inst: &Instance) -> Standard {
 pub fn standard_until(inst: &Instance, deadline: Option<std::time::Instant>) -> Standard {
     let tables = Tables::new(inst);
     let tail = tail::Tail::until(&crate::state::transitions::Transitions::new(inst), &tables, deadline);
-    let late = (stretch::Stretch::new(&tables), period::Period::new(&tables));
+    let late = ((stretch::Stretch::new(&tables), period::Period::new(&tables)), clipped::Clipped::new(&tables, inst.warps));
     (per_warp::PerWarp::new(&tables), ((queue::Queue::new(&tables), tail), late))
 }
 

@@ -1,0 +1,275 @@
+//! The clipped bound, for kernels where one unit has sigma 1: the idle cycles of that unit
+//! paid for by the work of the other unit's runs beyond their first sigma instructions,
+//! plus what jams can add ([`super::jam`]).
+
+use super::jam::{Jam, SCALE};
+use super::{Paced, StateBound, Tables};
+use crate::kernel::Unit;
+use crate::state::Counts;
+
+/// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller bound) and
+/// the other unit Y (`sigma = sigma_Y`): `R_X + y` when at most `sigma` warps are left,
+/// else `R_X + max(0, floor((Phi + F0 + slack(u, q) + M + E) / sigma))`, where
+/// * `y` is the most Y's a warp has left, `u` the unfinished warps, `q` the X-ready ones;
+/// * `E = max(0, sigma - 1 + max over positions p >= the furthest-behind warp's, p < I, of
+///   (sigma * Y's left at p - psi(p)))` (at most `sigma + sigma y`);
+/// * `Phi` sums `psi` over the warps: a finished warp 0; a warp at an X with no Y after
+///   it (the kernel's final run of X's) 0; another warp at an X `-1 + A(p)`; a warp at a Y
+///   with `left` Y's left in its run `left - 1 + A(p)` (`left + A(p)` in the kernel's
+///   final run of Y's). `A(p)` sums, over the runs of Y's starting after `p`, the
+///   *clipped* length: `max(0, k - sigma)` for a run of `k`, `max(1, k + 1 - sigma)` for
+///   the final run;
+/// * `F0` counts the warps that still have to issue the last Y before the kernel's final
+///   run of X's (when it ends with X's after some Y);
+/// * `slack(u, q)` and `mu` come from the jam automaton ([`Jam`]), and
+///   `M = sum over the warps, ranked j = 1, 2, ... from the one furthest behind, of
+///   mu(max(j, sigma + 1)) * (runs of Y's the warp will still enter by an X)`.
+///
+/// `u64::MAX` when neither sigma is 1 or the automaton is too big (`W` above
+/// [`super::jam::MAX_WARPS`]). Unlike [`super::tail::Tail`] it holds from every state,
+/// reachable or not.
+///
+/// Proof (X = L, Y = C; the other case swaps them). Take any schedule from `s`.
+/// 1. `sigma_L = 1`: every cycle with an L-ready warp issues one L, so the schedule lasts
+///    `R_L + N0`, `N0` the *idle* cycles. Once at most `sigma` warps are left every
+///    C-ready warp issues each cycle, so each idle cycle issues a C of the warp that
+///    finishes last: at most `y` idle cycles there. The rest, `N_big`, are in the *big*
+///    phase (`u >= sigma + 1`), where an idle cycle issues `sigma` C's.
+/// 2. `Phi` changes, per cycle, by `e - c'`: `c'` counts the C's issued except the free
+///    ones (the last C before the final run of L's, after which `psi` stays 0: at most
+///    `F0` of them), and `e` is the entry value of the L issued (`min(k, sigma)` when it
+///    enters a run of `k` C's, else 0). Check per move: a C with more left lowers `psi`
+///    by one; the last C of a run followed by an L goes from `0 + A` to `-1 + A`; the
+///    last C of the final run from 1 to 0; an L followed by an L changes nothing (both
+///    `-1 + A`, or both 0 in the final run); an L entering a run of `k` goes from
+///    `-1 + A(p)` to `k - 1 + A(p + 1)` with `A(p) = A(p + 1) + max(0, k - sigma)`, a rise
+///    of `min(k, sigma)`, and likewise for the final run (`k + 1 - max(1, k + 1 - sigma)`).
+/// 3. Over the big phase: `sigma N_big = sum over idle cycles of c
+///    <= Phi - Phi_end + sum over busy cycles of (e - c) + F0`. If every warp finishes in
+///    the big phase, `Phi_end = 0` and there is no small phase. Else let `p` be the
+///    position, when the small phase begins, of the warp that finishes last (at or after
+///    the furthest-behind warp's position now, before `I`): `Phi_end >= psi(p) - (sigma -
+///    1)` (the at most `sigma - 1` others have `psi >= -1`), and the small phase has at most
+///    `Y's left at p` idle cycles (step 1). Both cases are within the `E` term.
+/// 4. The jam automaton bounds `sum over busy cycles of (e - c)` by
+///    `slack(u, q) + sum over entries of mu(u at that cycle)`. Write
+///    `mu(u_t) = sum over m >= u_t of (mu(m) - mu(m + 1))` (`mu` is non-increasing, and 0
+///    above `W`): the entries made while `u <= m` are made by at most `m` warps, at most
+///    the entries left to the `m` warps furthest behind now (the count never grows along a
+///    warp's path and is largest furthest behind). Summing by parts gives `M`.
+#[derive(Debug, Clone)]
+pub struct Clipped {
+    sides: Vec<Side>,
+}
+
+/// The tables of one paced unit X, per position `p` (`0..=I`).
+#[derive(Debug, Clone)]
+struct Side {
+    /// X.
+    paced: Unit,
+    /// sigma_Y.
+    sigma: u64,
+    /// X instructions left.
+    paced_left: Vec<u64>,
+    /// Y instructions left.
+    queued_left: Vec<u64>,
+    /// Whether a warp at `p` is X-ready.
+    at_x: Vec<bool>,
+    /// `psi(p)`.
+    psi: Vec<i64>,
+    /// 1 if a warp at `p` still has the free Y to issue.
+    free: Vec<i64>,
+    /// Runs of Y's a warp at `p` will still enter by an X.
+    entries: Vec<u64>,
+    /// The most of `sigma * queued_left[p'] - psi(p')` over `p <= p' < I` (`i64::MIN` at
+    /// `I`).
+    end_game: Vec<i64>,
+    /// The jam automaton.
+    jam: Jam,
+    /// `rank_mu[j]`: sum of `mu(max(i, sigma + 1))` over the ranks `i = 1..=j`.
+    rank_mu: Vec<i64>,
+}
+
+impl Clipped {
+    /// The bound for the kernel described by `tables`, with `warps` warps at the start.
+    pub fn new(tables: &Tables, warps: u32) -> Clipped {
+        Clipped { sides: tables.paced_units().filter_map(|(paced, view)| Side::new(paced, view, warps)).collect() }
+    }
+
+    /// For each paced unit X, the proof's bound on `N_big` (the idle cycles of X while more
+    /// than sigma_Y warps are unfinished); `None` when at most sigma_Y warps are left.
+    /// Exposed so tests can check it without the slack of `y` and `R_X`.
+    pub fn big_phase_idle(&self, s: &Counts) -> Vec<(Unit, Option<u64>)> {
+        self.sides.iter().map(|side| (side.paced, side.big_phase_idle(s))).collect()
+    }
+}
+
+impl Side {
+    fn new(paced: Unit, view: Paced, warps: u32) -> Option<Side> {
+        let sigma = view.sigma as u64;
+        let jam = Jam::new(sigma, warps)?;
+        let runs = view.runs;
+        let len = runs.len();
+        let at_y = |p: usize| p < len && runs[p] > 0;
+        let final_run = |p: usize| p + runs[p] as usize == len;
+        let clip = |p: usize| {
+            let k = runs[p] as i64;
+            if final_run(p) {
+                (k + 1 - sigma as i64).max(1)
+            } else {
+                (k - sigma as i64).max(0)
+            }
+        };
+        // Suffix tables: A(p), entries(p), and whether a Y lies at or after p.
+        let (mut a, mut entries, mut y_after) = (vec![0i64; len + 1], vec![0u64; len + 1], vec![false; len + 1]);
+        for p in (0..len).rev() {
+            let starts_next = at_y(p + 1) && !at_y(p);
+            a[p] = a[p + 1] + if starts_next { clip(p + 1) } else { 0 };
+            entries[p] = entries[p + 1] + starts_next as u64;
+            y_after[p] = y_after[p + 1] || at_y(p);
+        }
+        let psi: Vec<i64> = (0..=len)
+            .map(|p| match (p == len, at_y(p)) {
+                (true, _) => 0,
+                (false, true) => runs[p] as i64 - 1 + final_run(p) as i64 + a[p],
+                (false, false) => if y_after[p] { a[p] - 1 } else { 0 },
+            })
+            .collect();
+        let mut end_game = vec![i64::MIN; len + 1];
+        for p in (0..len).rev() {
+            end_game[p] = end_game[p + 1].max(sigma as i64 * view.queued_left[p] as i64 - psi[p]);
+        }
+        let ends_with_x = len > 0 && !at_y(len - 1);
+        let free = (0..=len).map(|p| (ends_with_x && y_after[p]) as i64).collect();
+        let at_x = (0..=len).map(|p| p < len && !at_y(p)).collect();
+        let rank_mu = (0..=warps as u64)
+            .scan(0i64, |sum, j| {
+                *sum += if j == 0 { 0 } else { jam.mu(j.max(sigma + 1)) };
+                Some(*sum)
+            })
+            .collect();
+        Some(Side {
+            paced,
+            sigma,
+            paced_left: view.paced_left.to_vec(),
+            queued_left: view.queued_left.to_vec(),
+            at_x,
+            psi,
+            free,
+            entries,
+            end_game,
+            jam,
+            rank_mu,
+        })
+    }
+
+    fn upper(&self, s: &Counts) -> u64 {
+        let Some(&(first, _)) = s.slots().first() else { return 0 };
+        let rx: u64 = s.slots().iter().map(|&(p, n)| n as u64 * self.paced_left[p as usize]).sum();
+        let Some(paid) = self.paid(s) else { return rx + self.queued_left[first as usize] };
+        let sigma = self.sigma as i64;
+        let e = (sigma - 1 + self.end_game[first as usize]).max(0);
+        rx + div_floor(paid + e * SCALE, sigma)
+    }
+
+    /// `max(0, floor((Phi + sigma + F0 + slack + M) / sigma))` (step 3 with
+    /// `Phi_end >= -sigma`), or `None` when at most `sigma` warps are left.
+    fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
+        self.paid(s).map(|paid| div_floor(paid + self.sigma as i64 * SCALE, self.sigma as i64))
+    }
+
+    /// `(Phi + F0) SCALE + slack + M`, or `None` when at most `sigma` warps are left.
+    fn paid(&self, s: &Counts) -> Option<i64> {
+        let (mut u, mut q, mut phi, mut m) = (0u64, 0u64, 0i64, 0i64);
+        for &(p, n) in s.slots() {
+            let (p, n) = (p as usize, n as u64);
+            // Ranks u + 1 ..= u + n pay mu(max(rank, sigma + 1)) per entry left.
+            m += self.rank_weight(u, u + n) * self.entries[p] as i64;
+            u += n;
+            q += if self.at_x[p] { n } else { 0 };
+            phi += n as i64 * (self.psi[p] + self.free[p]);
+        }
+        (u > self.sigma).then(|| phi * SCALE + self.jam.slack(u, q) + m)
+    }
+}
+
+/// `max(0, floor(scaled / (SCALE * sigma)))` for a value scaled by [`SCALE`].
+fn div_floor(scaled: i64, sigma: i64) -> u64 {
+    if scaled <= 0 {
+        0
+    } else {
+        (scaled / (SCALE * sigma)) as u64
+    }
+}
+
+impl Side {
+    /// Sum of `mu(max(j, sigma + 1))` over the ranks `j` in `from + 1..=to`.
+    fn rank_weight(&self, from: u64, to: u64) -> i64 {
+        let last = self.rank_mu.len() as u64 - 1;
+        if to <= last {
+            return self.rank_mu[to as usize] - self.rank_mu[from as usize];
+        }
+        (from + 1..=to).map(|j| self.jam.mu(j.max(self.sigma + 1))).sum()
+    }
+}
+
+impl StateBound for Clipped {
+    fn upper(&self, s: &Counts) -> u64 {
+        self.sides.iter().map(|side| side.upper(s)).min().unwrap_or(u64::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::Instance;
+
+    fn side(kernel: &str, warps: u32, sigma_c: i64) -> Side {
+        let inst = Instance::new(kernel, warps as i64, 1, sigma_c).unwrap();
+        Side::new(Unit::L, Tables::new(&inst).paced(Unit::L).unwrap(), warps).unwrap()
+    }
+
+    #[test]
+    fn tables_of_a_tx2_kernel() {
+        // LCCCCCLCCCCCCCLL, sigma_C = 4: clipped lengths 1 (CCCCC) and 3 (7 C's, not
+        // final: the kernel ends with LL). psi(0) = -1 + 4; at the first C of CCCCC,
+        // 5 - 1 + 3 = 7; at the final LL, 0. The last C before LL is free.
+        let s = side("LCCCCCLCCCCCCCLL", 64, 4);
+        assert_eq!(s.psi[0], 3);
+        assert_eq!(s.psi[1], 7);
+        assert_eq!(s.psi[6], 2);
+        assert_eq!(s.psi[7], 6);
+        assert_eq!(s.psi[13], 0);
+        assert_eq!(&s.psi[14..], &[0, 0, 0]);
+        assert_eq!(&s.free[12..], &[1, 1, 0, 0, 0]);
+        assert_eq!(&s.entries[..8], &[2, 1, 1, 1, 1, 1, 1, 0]);
+    }
+
+    #[test]
+    fn final_run_of_c() {
+        // LCCCCCC ends with a run of 6 C's: clipped max(1, 6 + 1 - 4) = 3, so the L
+        // entering it raises psi by 4 = min(6, 4): from -1 + 3 to 6.
+        let s = side("LCCCCCC", 8, 4);
+        assert_eq!(s.psi[0], 2);
+        assert_eq!(s.psi[1], 6);
+        assert_eq!(s.psi[6], 1);
+        assert_eq!(s.free, vec![0; 8]);
+    }
+
+    #[test]
+    fn start_value() {
+        // LCCCCCLCCCCCCCLL, W = 64: Phi + F0 = 64 * (3 + 1) = 256, slack(64, 64) (the
+        // ramp and a little more); M = 2 entries per warp times
+        // (5 mu(5) + mu(6) + ... + mu(16)).
+        let s = side("LCCCCCLCCCCCCCLL", 64, 4);
+        let idle = s.big_phase_idle(&Counts::start(64)).unwrap();
+        let mu_sum: i64 = 5 * s.jam.mu(5) + (6..=16).map(|u| s.jam.mu(u)).sum::<i64>();
+        let expect = ((256 + 4) * SCALE + s.jam.slack(64, 64) + 2 * mu_sum) / (4 * SCALE);
+        assert_eq!(idle, expect as u64);
+        // The end game: E = 3 + max(4 * 12 - 3, ...) = 48 = 4 + 4 * 11: one cycle less than
+        // sigma + sigma y.
+        assert_eq!(s.end_game[0], 45);
+        assert_eq!(s.upper(&Counts::start(64)), 256 + 12 + idle - 1);
+        assert_eq!(s.upper(&Counts::start(4)), 16 + 12);
+    }
+}
