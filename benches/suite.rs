@@ -10,6 +10,8 @@
 //!   beam thread's local search over priorities, for every instance;
 //! * `suite_beam16`: one beam of width 16 (the beam thread's first beam);
 //! * `suite_tail_build`: building the tail bound (abstract queues, end-game DP), uncached;
+//! * `suite_jam_build`: solving the jam automaton of the clipped bound for W = 16, 64,
+//!   256 (sigma 4, every layer of warps up to W);
 //! * `suite_exact`: the exact search on the paper's kernels and the TX2 block.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -18,7 +20,7 @@ use gpu_makespan::heuristic::{beam::beam, priority, rollouts_until};
 use gpu_makespan::instance::Instance;
 use gpu_makespan::search::{solve, SearchLimits};
 use gpu_makespan::state::transitions::Transitions;
-use gpu_makespan::state_bounds::{lower_bound, standard, tail::Tail, StateBound, Tables};
+use gpu_makespan::state_bounds::{jam::Jam, lower_bound, standard, tail::Tail, StateBound, Tables};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -82,6 +84,15 @@ fn tail_build(c: &mut Criterion) {
     g.finish();
 }
 
+fn jam_build(c: &mut Criterion) {
+    let mut g = c.benchmark_group("suite_jam_build");
+    g.sample_size(10).measurement_time(Duration::from_secs(3));
+    for warps in [16u32, 64, 256] {
+        g.bench_with_input(BenchmarkId::from_parameter(warps), &warps, |b, &w| b.iter(|| black_box(Jam::new(4, w).expect("sigma 4 converges").slack(w as u64, w as u64))));
+    }
+    g.finish();
+}
+
 fn exact(c: &mut Criterion) {
     let mut g = c.benchmark_group("suite_exact");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
@@ -91,5 +102,5 @@ fn exact(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, root_bounds, rollouts, priority_rollout, beam16, tail_build, exact);
+criterion_group!(benches, root_bounds, rollouts, priority_rollout, beam16, tail_build, jam_build, exact);
 criterion_main!(benches);
