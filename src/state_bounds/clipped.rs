@@ -6,6 +6,7 @@ use super::jam::{Jam, SCALE};
 use super::{Paced, StateBound, Tables};
 use crate::kernel::Unit;
 use crate::state::Counts;
+use std::time::Instant;
 
 /// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller bound) and
 /// the other unit Y (`sigma = sigma_Y`): `R_X + y` when at most `sigma` warps are left,
@@ -93,7 +94,13 @@ struct Side {
 impl Clipped {
     /// The bound for the kernel described by `tables`, with `warps` warps at the start.
     pub fn new(tables: &Tables, warps: u32) -> Clipped {
-        Clipped { sides: tables.paced_units().filter_map(|(paced, view)| Side::new(paced, view, warps)).collect() }
+        Clipped::until(tables, warps, None)
+    }
+
+    /// [`Clipped::new`], without the sides whose jam automaton is not solved before
+    /// `deadline` (no side: the bound is `u64::MAX`, still proven).
+    pub fn until(tables: &Tables, warps: u32, deadline: Option<Instant>) -> Clipped {
+        Clipped { sides: tables.paced_units().filter_map(|(paced, view)| Side::new(paced, view, warps, deadline)).collect() }
     }
 
     /// For each paced unit X, the proof's bound on `N_big` (the idle cycles of X while more
@@ -105,9 +112,9 @@ impl Clipped {
 }
 
 impl Side {
-    fn new(paced: Unit, view: Paced, warps: u32) -> Option<Side> {
+    fn new(paced: Unit, view: Paced, warps: u32, deadline: Option<Instant>) -> Option<Side> {
         let sigma = view.sigma as u64;
-        let jam = Jam::new(sigma, warps)?;
+        let jam = Jam::until(sigma, warps, deadline)?;
         let runs = view.runs;
         let len = runs.len();
         let at_y = |p: usize| p < len && runs[p] > 0;
@@ -226,7 +233,7 @@ mod tests {
 
     fn side(kernel: &str, warps: u32, sigma_c: i64) -> Side {
         let inst = Instance::new(kernel, warps as i64, 1, sigma_c).unwrap();
-        Side::new(Unit::L, Tables::new(&inst).paced(Unit::L).unwrap(), warps).unwrap()
+        Side::new(Unit::L, Tables::new(&inst).paced(Unit::L).unwrap(), warps, None).unwrap()
     }
 
     #[test]

@@ -40,6 +40,7 @@
 //! cycles; it is 0 from `u = sigma^2 + 1` on for sigma 4.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 /// Scale of the integer weights: `lcm(1..=16)`, so `mu(u) = g / u` is exact for `u <= 16`.
 pub const SCALE: i64 = 720_720;
@@ -114,6 +115,12 @@ impl Jam {
     /// would be too big (sigma so large that the covers exceed a few thousand, or
     /// `warps > MAX_WARPS`) or a layer does not converge.
     pub fn new(sigma: u64, warps: u32) -> Option<Jam> {
+        Jam::until(sigma, warps, None)
+    }
+
+    /// [`Jam::new`], or `None` if `deadline` passes while the layers are solved (the
+    /// bound that uses it is then left out: the others stay proven).
+    pub fn until(sigma: u64, warps: u32, deadline: Option<Instant>) -> Option<Jam> {
         if warps > MAX_WARPS || sigma == 0 {
             return None;
         }
@@ -122,6 +129,9 @@ impl Jam {
         let mut mu = vec![0i64; top as usize + 2];
         let mut layers: Vec<Vec<i64>> = vec![Vec::new(); top as usize + 1];
         for u in sigma + 1..=top {
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return None;
+            }
             let (m, layer) = solve_layer(&covers, sigma, u, &layers)?;
             mu[u as usize] = m;
             layers[u as usize] = layer;
@@ -279,6 +289,12 @@ mod tests {
         assert_eq!(jam.mu(16), SCALE / 16);
         assert_eq!(jam.mu(5), 9 * SCALE / 5);
         assert_eq!(jam.slack(4, 4), 0);
+    }
+
+    #[test]
+    fn a_passed_deadline_gives_no_automaton() {
+        assert!(Jam::until(4, 64, Some(Instant::now())).is_none());
+        assert!(Jam::until(4, 8, None).is_some());
     }
 
     #[test]

@@ -60,11 +60,12 @@ pub fn standard(inst: &Instance) -> Standard {
 }
 
 /// [`standard`], with the tail bound's end games left unsolved (its closed form used)
-/// if solving them would go past `deadline`: the bound stays proven, only weaker.
+/// and the clipped bound left out if building them would go past `deadline`: the bound
+/// stays proven, only weaker.
 pub fn standard_until(inst: &Instance, deadline: Option<std::time::Instant>) -> Standard {
     let tables = Tables::new(inst);
     let tail = tail::Tail::until(&crate::state::transitions::Transitions::new(inst), &tables, deadline);
-    let late = ((stretch::Stretch::new(&tables), period::Period::new(&tables)), clipped::Clipped::new(&tables, inst.warps));
+    let late = ((stretch::Stretch::new(&tables), period::Period::new(&tables)), clipped::Clipped::until(&tables, inst.warps, deadline));
     (per_warp::PerWarp::new(&tables), ((queue::Queue::new(&tables), tail), late))
 }
 
