@@ -35,9 +35,10 @@
 //! certified by being a fixed point: along any path `V(x0) <= w0 + V(x1) <= ... <= sum of
 //! w + V(x_end) <= sum of w`. Without the entry weights `mu` the gain is unbounded when
 //! few warps are left (a path can repeat a round of entries that loses a little each
-//! time); `mu(u)` is the least weight per entry (from a table for sigma 4, else a guess
-//! raised until the iteration converges) that makes the layer of `u` free of negative
-//! cycles; it is 0 from `u = sigma^2 + 1` on for sigma 4.
+//! time); `mu(u)` is a weight per entry that makes the layer of `u` free of negative
+//! cycles (for sigma 4 the least such `g / u`, from a table found by a search over `g`;
+//! for other sigmas a guess raised until the iteration converges). For sigma 4 it is 0
+//! from `u = sigma^2 + 1 = 17` on. Whatever the weights, only a fixed point is used.
 
 use std::collections::HashMap;
 use std::time::Instant;
@@ -45,7 +46,7 @@ use std::time::Instant;
 /// Scale of the integer weights: `lcm(1..=16)`, so `mu(u) = g / u` is exact for `u <= 16`.
 pub const SCALE: i64 = 720_720;
 
-/// Covers with more elements than this make the automaton too big: no bound.
+/// More reachable covers than this make the automaton too big: no bound.
 const MAX_COVERS: usize = 4096;
 
 /// Warp counts above this make the automaton too slow to build: no bound.
@@ -269,7 +270,7 @@ mod tests {
 
     #[test]
     fn covers_of_sigma_4() {
-        // Sorted lists (x_1 <= ... ) with x_j <= ... reachable: 42 of them for sigma 4.
+        // The covers reachable from the empty one (sorted lists of e - i): 42 for sigma 4.
         assert_eq!(Covers::new(4).unwrap().len(), 42);
         assert_eq!(Covers::new(1).unwrap().len(), 2); // {} and {0}
     }
