@@ -52,6 +52,27 @@ const MAX_COVERS: usize = 4096;
 /// Warp counts above this make the automaton too slow to build: no bound.
 pub const MAX_WARPS: u32 = 256;
 
+/// Moves examined for one automaton, at most (about a second): beyond, no bound.
+/// Sigma 4 at W = 256 needs most of it (0.6 s); larger sigmas can need far more.
+const MAX_WORK: u64 = 800_000_000;
+
+/// What solving may still spend: a deadline and a number of moves examined.
+struct Budget {
+    deadline: Option<Instant>,
+    work_left: u64,
+}
+
+impl Budget {
+    /// Takes `work` moves; false once the deadline has passed or the work is spent.
+    fn take(&mut self, work: u64) -> bool {
+        if self.work_left < work || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            return false;
+        }
+        self.work_left -= work;
+        true
+    }
+}
+
 /// The solved automaton for one `sigma` and every `u` up to the instance's `W`.
 #[derive(Debug, Clone)]
 pub struct Jam {
@@ -119,8 +140,9 @@ impl Jam {
         Jam::until(sigma, warps, None)
     }
 
-    /// [`Jam::new`], or `None` if `deadline` passes while the layers are solved (the
-    /// bound that uses it is then left out: the others stay proven).
+    /// [`Jam::new`], or `None` if `deadline` passes while the layers are solved, or they
+    /// need more than [`MAX_WORK`] moves examined (the bound that uses it is then left
+    /// out: the others stay proven).
     pub fn until(sigma: u64, warps: u32, deadline: Option<Instant>) -> Option<Jam> {
         if warps > MAX_WARPS || sigma == 0 {
             return None;
@@ -129,11 +151,9 @@ impl Jam {
         let top = warps as u64;
         let mut mu = vec![0i64; top as usize + 2];
         let mut layers: Vec<Vec<i64>> = vec![Vec::new(); top as usize + 1];
+        let mut budget = Budget { deadline, work_left: MAX_WORK };
         for u in sigma + 1..=top {
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return None;
-            }
-            let (m, layer) = solve_layer(&covers, sigma, u, &layers)?;
+            let (m, layer) = solve_layer(&covers, sigma, u, &layers, &mut budget)?;
             mu[u as usize] = m;
             layers[u as usize] = layer;
         }
@@ -180,12 +200,12 @@ fn first_guess(sigma: u64, u: u64) -> i64 {
 /// Solves the layer of `u` (the layers below solved in `lower`): `(mu(u), values)`, with
 /// the values indexed by `q * covers + cover`; `None` if no weight in the tried range
 /// makes it converge.
-fn solve_layer(covers: &Covers, sigma: u64, u: u64, lower: &[Vec<i64>]) -> Option<(i64, Vec<i64>)> {
+fn solve_layer(covers: &Covers, sigma: u64, u: u64, lower: &[Vec<i64>], budget: &mut Budget) -> Option<(i64, Vec<i64>)> {
     let ramp = (sigma * (sigma + 1) / 2) as i64 + 1;
     let mut g = first_guess(sigma, u);
     while g <= ramp * u as i64 {
         let m = (g * SCALE + u as i64 - 1) / u as i64;
-        if let Some(values) = iterate(covers, sigma, u, m, lower) {
+        if let Some(values) = iterate(covers, sigma, u, m, lower, budget)? {
             return Some((m, values));
         }
         g += 1;
@@ -193,14 +213,20 @@ fn solve_layer(covers: &Covers, sigma: u64, u: u64, lower: &[Vec<i64>]) -> Optio
     None
 }
 
-/// Value iteration on the layer of `u` with entry weight `m`: the fixed point, or `None`
-/// when it does not settle within the Bellman-Ford bound (a negative cycle).
-fn iterate(covers: &Covers, sigma: u64, u: u64, m: i64, lower: &[Vec<i64>]) -> Option<Vec<i64>> {
+/// Value iteration on the layer of `u` with entry weight `m`: `Some(Some(fixed point))`,
+/// `Some(None)` when it does not settle within the Bellman-Ford bound (a negative
+/// cycle), `None` when the budget runs out.
+fn iterate(covers: &Covers, sigma: u64, u: u64, m: i64, lower: &[Vec<i64>], budget: &mut Budget) -> Option<Option<Vec<i64>>> {
     let n = covers.len();
     let valid = |u: u64, q: u64, k: usize| q <= u && u - q >= covers.size[k];
     let mut values = vec![0i64; (u as usize + 1) * n];
     let states = (0..=u).map(|q| (0..n).filter(|&k| valid(u, q, k)).count()).sum::<usize>();
+    // Moves per state: (run ends, finishes) pairs times (sigma entries + 2 others).
+    let moves = (sigma + 1) * (sigma + 2) / 2 * (sigma + 2);
     for _ in 0..states + 2 {
+        if !budget.take(states as u64 * moves) {
+            return None;
+        }
         let mut changed = false;
         for q in 0..=u {
             for k in 0..n {
@@ -216,10 +242,10 @@ fn iterate(covers: &Covers, sigma: u64, u: u64, m: i64, lower: &[Vec<i64>]) -> O
             }
         }
         if !changed {
-            return Some(values);
+            return Some(Some(values));
         }
     }
-    None
+    Some(None)
 }
 
 /// `min(0, min over moves of weight + value of the target)` at state `(u, q, k)`.
@@ -293,9 +319,11 @@ mod tests {
     }
 
     #[test]
-    fn a_passed_deadline_gives_no_automaton() {
+    fn a_passed_deadline_or_too_much_work_gives_no_automaton() {
         assert!(Jam::until(4, 64, Some(Instant::now())).is_none());
         assert!(Jam::until(4, 8, None).is_some());
+        // sigma 6: its covers are many more and its layers need more than the budget.
+        assert!(Jam::until(6, 64, None).is_none());
     }
 
     #[test]
