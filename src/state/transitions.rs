@@ -161,8 +161,9 @@ impl Transitions {
 
     /// One work-conserving cycle with a fixed preference: each unit issues to as many
     /// ready warps as its sigma allows, taking the occupied `(position, warps)` slots of
-    /// `s` in the order `order` yields them. The moves (in increasing position) go to
-    /// `moves`, the successor to `out`.
+    /// `s` in the order `order` yields them (a position may come more than once, with
+    /// its warps split between the entries). The moves (in increasing position, one per
+    /// position) go to `moves`, the successor to `out`.
     pub fn issue_in_order(&self, s: &Counts, order: impl Iterator<Item = (u32, u32)>, moves: &mut Vec<(u32, u32)>, out: &mut Counts) {
         moves.clear();
         let (mut left_l, mut left_c) = (self.sigma_l, self.sigma_c);
@@ -178,6 +179,13 @@ impl Transitions {
             }
         }
         moves.sort_unstable();
+        moves.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 += later.1;
+            }
+            same
+        });
         self.apply(s, moves, out);
     }
 
