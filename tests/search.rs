@@ -112,19 +112,37 @@ fn clipped_core_claim_on_a_long_run() {
         let inst = common::inst("LCCCCCCCCCCCC", w, 1, 4);
         let (inst, trans, memo) = sigma_one_instance(inst, true);
         let clipped = Clipped::new(&Tables::new(&inst), inst.warps);
-        let mut idle = HashMap::new();
-        for s in memo.keys() {
-            let n0 = max_big_idle(&trans, s, Unit::L, 4, &mut idle);
-            match clipped.big_phase_idle(s)[0].1 {
-                Some(b) => assert!(n0 <= b, "W {w}: idle {n0} > {b} at {s:?}"),
-                None => assert_eq!(n0, 0),
-            }
-        }
+        assert_eq!(bound_and_claim_hold(&inst, &trans, &memo, Unit::L, None, &|s| clipped.big_phase_idle(s)), Ok(()), "W {w}");
         // At the start: W = 5 has 12 idle cycles with more than 4 warps left.
         if w == 5 {
-            assert_eq!(max_big_idle(&trans, &trans.start(), Unit::L, 4, &mut idle), 12);
+            assert_eq!(max_big_idle(&trans, &trans.start(), Unit::L, 4, &mut HashMap::new()), 12);
         }
     }
+}
+
+/// A bound's core claim per paced unit (`big_phase_idle` of the stretch, period and
+/// clipped bounds).
+type Claim<'a> = dyn Fn(&Counts) -> Vec<(Unit, Option<u64>)> + 'a;
+
+/// At every state of `memo` (the exact remaining times of `inst`, paced unit `paced`):
+/// `upper` (if given) is at least the exact value, and the most idle cycles of `paced`
+/// while more than sigma_Y warps are unfinished is at most the core claim `claim(s)` for
+/// `paced` (0 when the claim is `None`). The first failure, as a message.
+fn bound_and_claim_hold(inst: &Instance, trans: &Transitions, memo: &HashMap<Counts, u64>, paced: Unit, upper: Option<&dyn StateBound>, claim: &Claim) -> Result<(), String> {
+    let sigma_y = if paced == Unit::L { inst.sigma_c } else { inst.sigma_l } as u64;
+    let mut idle = HashMap::new();
+    for (s, &v) in memo {
+        if let Some(b) = upper.map(|b| b.upper(s)).filter(|&b| b < v) {
+            return Err(format!("bound {b} < {v} at {s:?}"));
+        }
+        let n0 = max_big_idle(trans, s, paced, sigma_y, &mut idle);
+        match claim(s).into_iter().find(|&(u, _)| u == paced).and_then(|(_, b)| b) {
+            Some(b) if n0 > b => return Err(format!("{paced:?} idle {n0} > {b} at {s:?}")),
+            None if n0 > 0 => return Err(format!("{paced:?} idle {n0} > 0 at {s:?} (no claim)")),
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// `inst` with sigma_L = 1 (or, unless `paced_l`, its mirror with sigma_C = 1), its
@@ -164,16 +182,8 @@ proptest! {
     fn stretch_core_claim_holds_at_every_state((inst, paced_l) in (instances(8, 14, 1, 4), any::<bool>())) {
         let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
         let stretch = Stretch::new(&Tables::new(&inst));
-        let (paced, sigma_y) = if paced_l { (Unit::L, inst.sigma_c) } else { (Unit::C, inst.sigma_l) };
-        let mut idle_memo = HashMap::new();
-        for s in memo.keys() {
-            let n0 = max_big_idle(&trans, s, paced, sigma_y as u64, &mut idle_memo);
-            let claim = stretch.big_phase_idle(s).into_iter().find(|&(u, _)| u == paced).and_then(|(_, b)| b);
-            match claim {
-                Some(b) => prop_assert!(n0 <= b, "N0_big {} > {} at {:?}", n0, b, s),
-                None => prop_assert_eq!(n0, 0),
-            }
-        }
+        let paced = if paced_l { Unit::L } else { Unit::C };
+        prop_assert_eq!(bound_and_claim_hold(&inst, &trans, &memo, paced, None, &|s| stretch.big_phase_idle(s)), Ok(()));
     }
 }
 
@@ -188,17 +198,8 @@ proptest! {
     fn period_bound_and_core_claim_hold_at_every_state((inst, paced_l) in (instances(10, 12, 1, 4), any::<bool>())) {
         let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
         let period = Period::new(&Tables::new(&inst));
-        let (paced, sigma_y) = if paced_l { (Unit::L, inst.sigma_c) } else { (Unit::C, inst.sigma_l) };
-        let mut idle = HashMap::new();
-        for (s, &v) in &memo {
-            prop_assert!(period.upper(s) >= v, "period bound {} < {} at {:?}", period.upper(s), v, s);
-            let n0 = max_big_idle(&trans, s, paced, sigma_y as u64, &mut idle);
-            let claim = period.big_phase_idle(s).into_iter().find(|&(u, _)| u == paced).and_then(|(_, b)| b);
-            match claim {
-                Some(b) => prop_assert!(n0 <= b, "{:?} idle {} > {} at {:?}", paced, n0, b, s),
-                None => prop_assert_eq!(n0, 0),
-            }
-        }
+        let paced = if paced_l { Unit::L } else { Unit::C };
+        prop_assert_eq!(bound_and_claim_hold(&inst, &trans, &memo, paced, Some(&period), &|s| period.big_phase_idle(s)), Ok(()));
     }
 }
 
@@ -213,17 +214,8 @@ proptest! {
     fn clipped_bound_and_core_claim_hold_at_every_state((inst, paced_l) in (prop_oneof![instances(10, 12, 1, 4), jam_prone()], any::<bool>())) {
         let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
         let clipped = Clipped::new(&Tables::new(&inst), inst.warps);
-        let (paced, sigma_y) = if paced_l { (Unit::L, inst.sigma_c) } else { (Unit::C, inst.sigma_l) };
-        let mut idle = HashMap::new();
-        for (s, &v) in &memo {
-            prop_assert!(clipped.upper(s) >= v, "clipped bound {} < {} at {:?}", clipped.upper(s), v, s);
-            let n0 = max_big_idle(&trans, s, paced, sigma_y as u64, &mut idle);
-            let claim = clipped.big_phase_idle(s).into_iter().find(|&(u, _)| u == paced).and_then(|(_, b)| b);
-            match claim {
-                Some(b) => prop_assert!(n0 <= b, "{:?} idle {} > {} at {:?}", paced, n0, b, s),
-                None => prop_assert_eq!(n0, 0),
-            }
-        }
+        let paced = if paced_l { Unit::L } else { Unit::C };
+        prop_assert_eq!(bound_and_claim_hold(&inst, &trans, &memo, paced, Some(&clipped), &|s| clipped.big_phase_idle(s)), Ok(()));
     }
 }
 

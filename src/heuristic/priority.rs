@@ -82,45 +82,46 @@ pub fn rollout_starving(t: &Transitions, rank: &[u32], starve: bool, record: boo
 pub fn search(t: &Transitions, seed: u64, max_rollouts: u64, stop: &dyn Fn() -> bool, found: &mut dyn FnMut(Trace)) {
     let n = t.len();
     let mut rng = SmallRng::seed_from_u64(seed);
-    let (mut best, mut done) = (0u64, 0u64);
+    let mut done = 0u64;
     // `stop()` is asked before every rollout too: short ones never reach a 64th cycle.
-    let eval = |(rank, starve): &(Vec<u32>, bool), done: &mut u64| {
+    let eval = |rank: &[u32], done: &mut u64| {
         *done += 1;
         if stop() {
             return None;
         }
-        rollout_starving(t, rank, *starve, false, stop).map(|(c, _)| c)
+        rollout(t, rank, false, stop).map(|(c, _)| c)
     };
-    // First the laggard-first order with a starved warp, once; then the local search
-    // over orders without one.
-    let starved = ((0..n as u32).rev().collect::<Vec<u32>>(), true);
-    let Some(first) = eval(&starved, &mut done) else { return };
-    if let Some((_, trace)) = rollout_starving(t, &starved.0, true, true, stop) {
-        best = first;
-        found(trace);
+    // First the laggard-first order with a starved warp, once (always reported: the
+    // first schedule); then the local search over orders without one.
+    done += 1;
+    if stop() {
+        return;
     }
+    let laggard: Vec<u32> = (0..n as u32).rev().collect();
+    let Some((mut best, trace)) = rollout_starving(t, &laggard, true, true, stop) else { return };
+    found(trace);
     for restart in 0.. {
-        let mut rule = (start_order(n, restart, &mut rng), false);
-        let Some(mut current) = eval(&rule, &mut done) else { return };
+        let mut rank = start_order(n, restart, &mut rng);
+        let Some(mut current) = eval(&rank, &mut done) else { return };
         let mut stale = 0;
         loop {
             if current > best {
                 best = current;
-                if let Some((_, trace)) = rollout_starving(t, &rule.0, rule.1, true, stop) {
+                if let Some((_, trace)) = rollout(t, &rank, true, stop) {
                     found(trace);
                 }
             }
             if stale >= STALE || done >= max_rollouts || n < 2 {
                 break;
             }
-            let mut candidate = rule.clone();
+            let mut candidate = rank.clone();
             for _ in 0..rng.random_range(1..=3) {
-                candidate.0.swap(rng.random_range(0..n), rng.random_range(0..n));
+                candidate.swap(rng.random_range(0..n), rng.random_range(0..n));
             }
             let Some(c) = eval(&candidate, &mut done) else { return };
             stale = if c > current { 0 } else { stale + 1 };
             if c >= current {
-                (rule, current) = (candidate, c);
+                (rank, current) = (candidate, c);
             }
         }
         if done >= max_rollouts || n < 2 {

@@ -172,8 +172,8 @@ impl Side {
 
     fn upper(&self, s: &Counts) -> u64 {
         let Some(&(first, _)) = s.slots().first() else { return 0 };
-        let rx: u64 = s.slots().iter().map(|&(p, n)| n as u64 * self.paced_left[p as usize]).sum();
-        let Some(paid) = self.paid(s) else { return rx + self.queued_left[first as usize] };
+        let (rx, paid) = self.sums(s);
+        let Some(paid) = paid else { return rx + self.queued_left[first as usize] };
         let sigma = self.sigma as i64;
         let e = (sigma - 1 + self.end_game[first as usize]).max(0);
         rx + div_floor(paid + e * SCALE, sigma)
@@ -182,21 +182,32 @@ impl Side {
     /// `max(0, floor((Phi + sigma + F0 + slack + M) / sigma))` (step 3 with
     /// `Phi_end >= -sigma`), or `None` when at most `sigma` warps are left.
     fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
-        self.paid(s).map(|paid| div_floor(paid + self.sigma as i64 * SCALE, self.sigma as i64))
+        self.sums(s).1.map(|paid| div_floor(paid + self.sigma as i64 * SCALE, self.sigma as i64))
     }
 
-    /// `(Phi + F0) SCALE + slack + M`, or `None` when at most `sigma` warps are left.
-    fn paid(&self, s: &Counts) -> Option<i64> {
-        let (mut u, mut q, mut phi, mut m) = (0u64, 0u64, 0i64, 0i64);
+    /// In one pass over the slots of `s`: `R_X`, and `(Phi + F0) SCALE + slack + M` or
+    /// `None` when at most `sigma` warps are left.
+    fn sums(&self, s: &Counts) -> (u64, Option<i64>) {
+        let (mut rx, mut u, mut q, mut phi, mut m) = (0u64, 0u64, 0u64, 0i64, 0i64);
         for &(p, n) in s.slots() {
             let (p, n) = (p as usize, n as u64);
             // Ranks u + 1 ..= u + n pay mu(max(rank, sigma + 1)) per entry left.
             m += self.rank_weight(u, u + n) * self.entries[p] as i64;
+            rx += n * self.paced_left[p];
             u += n;
             q += if self.at_x[p] { n } else { 0 };
             phi += n as i64 * (self.psi[p] + self.free[p]);
         }
-        (u > self.sigma).then(|| phi * SCALE + self.jam.slack(u, q) + m)
+        (rx, (u > self.sigma).then(|| phi * SCALE + self.jam.slack(u, q) + m))
+    }
+
+    /// Sum of `mu(max(j, sigma + 1))` over the ranks `j` in `from + 1..=to`.
+    fn rank_weight(&self, from: u64, to: u64) -> i64 {
+        let last = self.rank_mu.len() as u64 - 1;
+        if to <= last {
+            return self.rank_mu[to as usize] - self.rank_mu[from as usize];
+        }
+        (from + 1..=to).map(|j| self.jam.mu(j.max(self.sigma + 1))).sum()
     }
 }
 
@@ -206,17 +217,6 @@ fn div_floor(scaled: i64, sigma: i64) -> u64 {
         0
     } else {
         (scaled / (SCALE * sigma)) as u64
-    }
-}
-
-impl Side {
-    /// Sum of `mu(max(j, sigma + 1))` over the ranks `j` in `from + 1..=to`.
-    fn rank_weight(&self, from: u64, to: u64) -> i64 {
-        let last = self.rank_mu.len() as u64 - 1;
-        if to <= last {
-            return self.rank_mu[to as usize] - self.rank_mu[from as usize];
-        }
-        (from + 1..=to).map(|j| self.jam.mu(j.max(self.sigma + 1))).sum()
     }
 }
 
