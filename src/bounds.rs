@@ -66,7 +66,7 @@ pub struct BoundsReport {
     pub safe_horizon: u64,
     /// A proven lower bound.
     pub lower_bound: u64,
-    /// The exact search's per-state bounds (per-warp, queue, tail, stretch, period, clipped; see
+    /// The exact search's per-state bounds (per-warp, queue, tail, stretch, period, clipped, last-warp; see
     /// [`crate::state_bounds`]) at the start state, capped by the safe horizon: a proven
     /// upper bound, often well below the safe horizon.
     pub start_state_bound: u64,

@@ -44,7 +44,7 @@ pub fn bounds_table(inst: &Instance) -> String {
     let _ = writeln!(s, "pessimistic  {p:>8}  {label}  paper eq. 5: ceil(W/sigma_L) I_L + ceil(W/sigma_C) I_C");
     let _ = writeln!(s, "lower bound  {lb:>8}  [proven lower bound]  max(I, ceil(W I_L/sigma_L), ceil(W I_C/sigma_C))");
     let sb = bounds::start_state_bound(inst);
-    let _ = writeln!(s, "state bound  {sb:>8}  [proven upper bound]  the search's per-state bounds (per-warp, queue, tail, stretch, period, clipped) at the start");
+    let _ = writeln!(s, "state bound  {sb:>8}  [proven upper bound]  the search's per-state bounds (per-warp, queue, tail, stretch, period, clipped, last-warp) at the start");
     if bounds::pessimistic_unproven(inst) {
         let _ = writeln!(
             s,

@@ -444,8 +444,9 @@ mod tests {
 
     #[test]
     fn stops_with_bounds() {
-        // CC and LL pairs: the queue bound does not apply, the search must expand.
-        let inst = Instance::new("LLCCLLCC", 24, 1, 1).unwrap();
+        // CC and LL pairs with sigma 2/2: no bound for a sigma of 1 applies, the search
+        // must expand (with sigma 1/1 the last-warp bound is exact at the start).
+        let inst = Instance::new("LLCCLLCC", 24, 2, 2).unwrap();
         let out = solve(&inst, SearchLimits { max_states: 10, ..SearchLimits::default() }).unwrap();
         assert_eq!(out.stop(), Stop::MaxStates);
         assert!(out.lower_bound() <= out.upper_bound());

@@ -74,9 +74,13 @@ fn fermi_transformation_and_kernel_flags() {
     assert_eq!(v["makespan"], 9);
     let v = json_of(&["solve", "--kernel", "LLCLLL", "--warps", "4", "--sigma-l", "2", "--sigma-c", "2", "--method", "both"]);
     assert_eq!(v["makespan"], 13);
-    let v = json_of(&["solve", "--kernel", "LLCCLLCLLCCL", "--warps", "12", "--method", "heuristic"]);
+    let v = json_of(&["solve", "--kernel", "LCCCCCLCCCCCCCLL", "--warps", "12", "--sigma-c", "4", "--method", "heuristic"]);
     assert_eq!(v["status"], "lower_bound");
     assert_eq!(v["exact"], false);
+    // LLCCLLCLLCCL (sigma 1/1): the last-warp bound at the start, R_L + 5 = 89, is met by
+    // the rollouts, so even the heuristic is exact.
+    let v = json_of(&["solve", "--kernel", "LLCCLLCLLCCL", "--warps", "12", "--method", "heuristic"]);
+    assert_eq!((v["makespan"].as_u64(), v["upper_bound"].as_u64(), v["exact"].as_bool()), (Some(89), Some(89), Some(true)));
     // The heuristic's upper bound is the search's bound at the start state: on LLCLL
     // the queue bound, 33, which the rollouts meet.
     let v = json_of(&["solve", "--kernel", "LLCLL", "--warps", "8", "--method", "heuristic"]);
@@ -86,7 +90,7 @@ fn fermi_transformation_and_kernel_flags() {
 
 #[test]
 fn time_and_state_limits_end_with_bounds() {
-    let v = json_of(&["solve", "--kernel", "LLCCLLCLLCCL", "--warps", "24", "--max-states", "1000"]);
+    let v = json_of(&["solve", "--kernel", "LCCCCCLCCCCCCCLL", "--warps", "24", "--sigma-c", "4", "--max-states", "1000"]);
     assert_eq!(v["status"], "max_states");
     assert_eq!(v["stopped_by"], "max_states");
     assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64());

@@ -107,11 +107,11 @@ fn answers_that_were_wrong() {
     let v = json_of(&["solve", "--kernel", &l70, "--warps", "2", "--method", "ilp", "--time-limit", "1"]);
     assert!(v["status"] == "time_limit" || v["status"] == "optimal", "{}", v["status"]);
     assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64());
-    let v = json_of(&["solve", "--kernel", "LLCCLLCC", "--warps", "24", "--max-states", "1"]);
+    let v = json_of(&["solve", "--kernel", "LCCCCCLCCCCCCCLL", "--warps", "24", "--sigma-c", "4", "--max-states", "1"]);
     assert_eq!(v["status"], "max_states");
     // The memory limit is in bytes, and any size is searched (24 instructions at W = 64
     // do not fit the packed encodings).
-    let v = json_of(&["solve", "--kernel", "LLCCLLCLLCCL", "--warps", "24", "--max-memory", "4M"]);
+    let v = json_of(&["solve", "--kernel", "LCCCCCLCCCCCCCLL", "--warps", "24", "--sigma-c", "4", "--max-memory", "4M"]);
     assert_eq!(v["status"], "max_memory");
     assert_eq!(v["stopped_by"], "max_memory");
     assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64());

@@ -14,7 +14,7 @@ use gpu_makespan::instance::Instance;
 use gpu_makespan::kernel::Unit;
 use gpu_makespan::state::transitions::{Scratch, Transitions};
 use gpu_makespan::state::Counts;
-use gpu_makespan::state_bounds::{self, clipped::Clipped, per_warp::PerWarp, period::Period, queue::Queue, stretch::Stretch, tail::Tail, StateBound, Tables};
+use gpu_makespan::state_bounds::{self, clipped::Clipped, last_warp::LastWarp, per_warp::PerWarp, period::Period, queue::Queue, stretch::Stretch, tail::Tail, StateBound, Tables};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -64,9 +64,10 @@ proptest! {
         let tables = Tables::new(&inst);
         let (per_warp, queue, standard) = (PerWarp::new(&tables), Queue::new(&tables), state_bounds::standard(&inst));
         let (tail, stretch, period) = (Tail::new(&trans, &tables), Stretch::new(&tables), Period::new(&tables));
-        let clipped = Clipped::new(&tables, inst.warps);
+        let (clipped, last) = (Clipped::new(&tables, inst.warps), LastWarp::new(&tables));
         for (s, &v) in &memo {
             prop_assert!(period.upper(s) >= v, "period bound {} < {} at {:?}", period.upper(s), v, s);
+            prop_assert!(last.upper(s) >= v, "last-warp bound {} < {} at {:?}", last.upper(s), v, s);
             prop_assert!(clipped.upper(s) >= v, "clipped bound {} < {} at {:?}", clipped.upper(s), v, s);
             prop_assert!(per_warp.upper(s) >= v, "per-warp bound {} < {} at {:?}", per_warp.upper(s), v, s);
             prop_assert!(queue.upper(s) >= v, "queue bound {} < {} at {:?}", queue.upper(s), v, s);
@@ -216,6 +217,29 @@ proptest! {
         let clipped = Clipped::new(&Tables::new(&inst), inst.warps);
         let paced = if paced_l { Unit::L } else { Unit::C };
         prop_assert_eq!(bound_and_claim_hold(&inst, &trans, &memo, paced, Some(&clipped), &|s| clipped.big_phase_idle(s)), Ok(()));
+    }
+}
+
+/// Both sigmas 1 (the last-warp bound has no end game there), up to 12 instructions and
+/// 2-12 warps.
+fn both_paced() -> impl Strategy<Value = Instance> {
+    (common::kernel(12), 2i64..=12).prop_map(|(k, w)| common::inst(&k, w, 1, 1))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+    /// The last-warp bound where it applies (a sigma of 1): it holds at every state the
+    /// plain DP visits; its claim, every idle cycle of the paced unit (not only those of
+    /// the big phase), is the bound less `R_X`.
+    #[test]
+    fn last_warp_bound_holds_at_every_state((inst, paced_l) in (prop_oneof![instances(10, 12, 1, 4), both_paced(), jam_prone()], any::<bool>())) {
+        let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
+        let tables = Tables::new(&inst);
+        let (last, units) = (LastWarp::new(&tables), LastWarp::units(&tables));
+        let paced = if paced_l { Unit::L } else { Unit::C };
+        let claim = |s: &Counts| units.iter().copied().zip(last.idle(s)).collect();
+        prop_assert_eq!(bound_and_claim_hold(&inst, &trans, &memo, paced, Some(&last), &claim), Ok(()));
     }
 }
 

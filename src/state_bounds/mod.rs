@@ -18,11 +18,14 @@
 //! * [`clipped::Clipped`]: for kernels with a sigma of 1, the idle cycles of that unit
 //!   paid for by the other unit's runs beyond their first sigma instructions, plus what
 //!   jams can add ([`jam::Jam`]).
-//! * [`Standard`]: the minimum of the six, used by the search and the rollouts.
+//! * [`last_warp::LastWarp`]: for kernels with a sigma of 1, the period bound's busy
+//!   periods charged to the warp that finishes last (no separate end game with sigma 1).
+//! * [`Standard`]: the minimum of the seven, used by the search and the rollouts.
 //! * [`lower_bound`]: a proven lower bound (longest remaining warp, work / capacity).
 
 pub mod clipped;
 pub mod jam;
+pub mod last_warp;
 pub mod per_warp;
 pub mod period;
 pub mod queue;
@@ -51,8 +54,8 @@ impl<A: StateBound, B: StateBound> StateBound for (A, B) {
 
 /// The bound the search and the rollouts use: min([`per_warp::PerWarp`],
 /// [`queue::Queue`], [`tail::Tail`], [`stretch::Stretch`], [`period::Period`],
-/// [`clipped::Clipped`]).
-pub type Standard = (per_warp::PerWarp, ((queue::Queue, tail::Tail), ((stretch::Stretch, period::Period), clipped::Clipped)));
+/// [`clipped::Clipped`], [`last_warp::LastWarp`]).
+pub type Standard = (per_warp::PerWarp, ((queue::Queue, tail::Tail), ((stretch::Stretch, period::Period), (clipped::Clipped, last_warp::LastWarp))));
 
 /// Builds [`Standard`] for `inst`.
 pub fn standard(inst: &Instance) -> Standard {
@@ -65,7 +68,8 @@ pub fn standard(inst: &Instance) -> Standard {
 pub fn standard_until(inst: &Instance, deadline: Option<std::time::Instant>) -> Standard {
     let tables = Tables::new(inst);
     let tail = tail::Tail::until(&crate::state::transitions::Transitions::new(inst), &tables, deadline);
-    let late = ((stretch::Stretch::new(&tables), period::Period::new(&tables)), clipped::Clipped::until(&tables, inst.warps, deadline));
+    let clipped = clipped::Clipped::until(&tables, inst.warps, deadline);
+    let late = ((stretch::Stretch::new(&tables), period::Period::new(&tables)), (clipped, last_warp::LastWarp::new(&tables)));
     (per_warp::PerWarp::new(&tables), ((queue::Queue::new(&tables), tail), late))
 }
 

@@ -106,15 +106,7 @@ impl Side {
         let len = runs.len();
         let at_y: Vec<bool> = (0..=len).map(|p| p < len && runs[p] > 0).collect();
         let a = entered_minus_not_entering(runs, &at_y);
-        let left = |p: usize| if p < len { runs[p] as i64 } else { 0 };
-        let mut best = a[len];
-        let mut kappa = vec![0i64; len + 1];
-        for p in (0..=len).rev() {
-            if at_y[p] {
-                best = best.max(a[p] - left(p));
-            }
-            kappa[p] = left(p) - a[p] + best;
-        }
+        let kappa = kappa_table(&a, runs, &at_y);
         let chain = chain_table(&a, runs, &at_y);
         let favourable = favourable_runs(&kappa, &at_y);
         let (paced_left, queued_left) = (view.paced_left.to_vec(), view.queued_left.to_vec());
@@ -182,7 +174,7 @@ struct Sums {
 /// `p`) - (X's before `p` not followed by a Y). For an X at `p`,
 /// `val(p, q) = A'(q) - (Y's left at q) - A'(p)`, and for a Y at `p` it has `Y's left at p`
 /// more.
-fn entered_minus_not_entering(runs: &[u64], at_y: &[bool]) -> Vec<i64> {
+pub(super) fn entered_minus_not_entering(runs: &[u64], at_y: &[bool]) -> Vec<i64> {
     let len = runs.len();
     let mut a = vec![0i64; len + 1];
     let (mut entered, mut not_entering) = (0i64, 0i64);
@@ -198,24 +190,55 @@ fn entered_minus_not_entering(runs: &[u64], at_y: &[bool]) -> Vec<i64> {
     a
 }
 
-/// `F(p)` for `p = 0..=I`, by a backward pass: at an X,
-/// `F(p) = max(F(p + 1), max over q > p at a Y or I of (max(0, val(p, q)) + F(q + 1)))`,
-/// and `max(0, v) + F = max(v + F, F)` splits the inner maximum into two suffix maxima
-/// (`F` never grows with `p`, so the second is `F(p + 1)`). At a Y, `F(p) = F(p + 1)`.
-fn chain_table(a: &[i64], runs: &[u64], at_y: &[bool]) -> Vec<u64> {
+/// `kappa(p)` for `p = 0..=I` (see [`Period`]), from `a = A'`.
+pub(super) fn kappa_table(a: &[i64], runs: &[u64], at_y: &[bool]) -> Vec<i64> {
     let len = runs.len();
-    let mut chain = vec![0i64; len + 2];
-    let mut best = i64::MIN; // max over q > p at a Y or I of (A'(q) - left(q) + F(q + 1))
-    for p in (0..len).rev() {
-        let q = p + 1;
-        if q == len || at_y[q] {
-            let left = if q < len { runs[q] as i64 } else { 0 };
-            best = best.max(a[q] - left + chain[q + 1]);
+    let left = |p: usize| if p < len { runs[p] as i64 } else { 0 };
+    let mut best = a[len];
+    let mut kappa = vec![0i64; len + 1];
+    for p in (0..=len).rev() {
+        if at_y[p] {
+            best = best.max(a[p] - left(p));
         }
-        chain[p] = if at_y[p] { chain[p + 1] } else { chain[p + 1].max(best - a[p]) };
+        kappa[p] = left(p) - a[p] + best;
     }
-    chain.truncate(len + 1);
-    chain.into_iter().map(|v| v as u64).collect()
+    kappa
+}
+
+/// `F(p)` for `p = 0..=I`: [`chains`] with no offset and no end term.
+fn chain_table(a: &[i64], runs: &[u64], at_y: &[bool]) -> Vec<u64> {
+    chains(a, runs, at_y, 0, true, &|_| 0).into_iter().map(|v| v as u64).collect()
+}
+
+/// For `p = 0..=I`, the most, over *chains* `p <= p1 < q1 < p2 < q2 < ... < pk < qk`
+/// (each `p_i` at an X, each `q_i` at a Y, or `I` if `to_end`; `k >= 0`), of
+/// `sum over i of max(0, offset + val(p_i, q_i)) + term(q_k)` (`term(p)` when `k = 0`),
+/// where `term` is non-negative and never grows with its position. By a backward pass:
+/// with `H(x)` the value from `x` and `T(q) = max(term(q), H(q + 1))` the value after a
+/// link ending at `q`, an X at `p` has `H(p) = max(term(p), H(p + 1), max over q > p of
+/// (max(0, offset + val(p, q)) + T(q)))`, and `max(0, v) + T = max(T, v + T)` splits the
+/// inner maximum into two suffix maxima (`val(p, q) = A'(q) - left(q) - A'(p)`).
+pub(super) fn chains(a: &[i64], runs: &[u64], at_y: &[bool], offset: i64, to_end: bool, term: &dyn Fn(usize) -> i64) -> Vec<i64> {
+    let len = runs.len();
+    let left = |q: usize| if q < len { runs[q] as i64 } else { 0 };
+    let mut h = vec![0i64; len + 2];
+    // Over q > p at a Y or I: the most of T(q), and of A'(q) - left(q) + T(q).
+    let (mut best_t, mut best_v) = (i64::MIN, i64::MIN);
+    for p in (0..=len).rev() {
+        if (p == len && to_end) || (p < len && at_y[p]) {
+            let t = term(p).max(if p == len { 0 } else { h[p + 1] });
+            best_t = best_t.max(t);
+            best_v = best_v.max(a[p] - left(p) + t);
+            h[p] = if p == len { term(p) } else { term(p).max(h[p + 1]) };
+        } else if p == len {
+            h[p] = term(p);
+        } else {
+            let link = if best_t == i64::MIN { i64::MIN } else { best_t.max(offset - a[p] + best_v) };
+            h[p] = term(p).max(h[p + 1]).max(link);
+        }
+    }
+    h.truncate(len + 1);
+    h
 }
 
 /// `phi(p)` for `p = 0..=I`.

@@ -1,0 +1,191 @@
+//! The last-warp bound, for kernels where one unit has sigma 1: the period bound's busy
+//! periods of the other unit, charged to the warp that finishes last.
+
+use super::period::{chains, entered_minus_not_entering, kappa_table};
+use super::{Paced, StateBound, Tables};
+use crate::kernel::Unit;
+use crate::state::Counts;
+
+/// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller bound) and
+/// the other unit Y (`sigma = sigma_Y`): `R_X + y` when fewer than `sigma` warps are left,
+/// else `R_X + floor((J + F + max over the occupied positions p of (G(p) - F(p))) / sigma)`,
+/// with `val`, `kappa`, `J`, `F(p)` and `F = sum of F` as in [`super::period::Period`], `y` the
+/// most Y's a warp has left, and
+/// * `G(p)` the most, over chains `p <= p1 < q1 < ... < pk < qk` (each `p_i` at an X, each
+///   `q_i` at a Y, or `I` when the kernel ends with a Y), of
+///   `sum over i of max(0, 1 + sigma + val(p_i, q_i))`, plus
+///   `sigma * (Y's left at q_k)` (at `p` when `k = 0`) when `sigma >= 2`.
+///
+/// Where the period bound adds `y` for the end game and a term for the `sigma + 1` warps
+/// that finish last, this bound follows the one warp that finishes last through every
+/// period: with `sigma = 1` it has no end game at all (`LLCCLLCLLCCL`, sigma 1/1, gives
+/// `R_L + 5`, the exact value at every W, against `R_L + 9`). `u64::MAX` when neither sigma
+/// is 1. Unlike [`super::tail::Tail`] it holds from every state, reachable or not.
+///
+/// Proof (X = L, Y = C; the other case swaps them). Take any schedule from `s` and let `w`
+/// be a warp that finishes last (unfinished in `s`, at an occupied position `p_w`).
+/// 1. `sigma_L = 1`: the schedule lasts `R_L + N0`, `N0` the *idle* cycles (no L-ready
+///    warp, so every unfinished warp is C-ready and `min(sigma, u)` C's are issued). Call
+///    the cycles with at least `sigma` unfinished warps the *big* phase (an idle cycle
+///    there issues `sigma` C's) and the rest the small phase (only when `sigma >= 2`).
+/// 2. Periods as in the period bound's proof (maximal intervals in which some warp is
+///    C-ready; every idle cycle lies in one). Its step 3 uses only that an idle cycle
+///    issues `sigma` C's, so it holds for the big-phase idle cycles `I_j` of a period
+///    `j`, `b_j` the last of them: `sigma I_j <= J` for the initial period (if any) and
+///    `sigma I_j <= 1 + sigma + sum over the warps of val(p_v(s0_j), q_v(j))` for a
+///    regular one, `p_v(s0_j)` the warp's position (at an L) in the cycle before the
+///    period and `q_v(j)` its position after `b_j` (or its last C there).
+/// 3. In a regular period, `I_j >= 0`, so
+///    `sigma I_j <= max(0, 1 + sigma + val_w(j)) + sum over v != w of max(0, val_v(j))`.
+///    `w` is unfinished at `b_j` (it finishes last), so it is at a C then (`q_w(j) = I`
+///    only if that C is its last instruction) and at an L in the cycle before the next
+///    period: its `(p_w(s0_j), q_w(j))` form a chain from `p_w`,
+///    and so do every other warp's (the period bound's step 4). Summed over the regular
+///    periods, the other warps give at most `F - F(p_w)`, and `w` the chain sum of `G`.
+/// 4. Small phase (`sigma >= 2`): every C-ready warp issues each cycle, so each idle cycle
+///    issues a C of `w`: at most `w`'s C's left when it begins. `w` is then at or after
+///    its position after the last `b_j`, so it has at most the C's left at the chain's
+///    last `q_k` (at `p_w` if there is no regular period), which `G` adds times `sigma`.
+/// 5. So `sigma N0 <= J + F - F(p_w) + G(p_w)`, at most the bound's sum; and once fewer than
+///    `sigma` warps are left, the small phase alone gives `N0 <= y`.
+#[derive(Debug, Clone)]
+pub struct LastWarp {
+    sides: Vec<Side>,
+}
+
+/// The tables of one paced unit X, per position `p` (`0..=I`).
+#[derive(Debug, Clone)]
+struct Side {
+    /// sigma_Y.
+    sigma: u64,
+    /// X instructions left.
+    paced_left: Vec<u64>,
+    /// Y instructions left.
+    queued_left: Vec<u64>,
+    /// Whether a warp at `p` is Y-ready.
+    at_y: Vec<bool>,
+    /// `kappa(p)`.
+    kappa: Vec<i64>,
+    /// `F(p)`.
+    chain: Vec<i64>,
+    /// `G(p) - F(p)`.
+    lag: Vec<i64>,
+}
+
+impl LastWarp {
+    /// The bound for the kernel described by `tables`, for each unit with sigma 1
+    /// (`u64::MAX` when neither has).
+    pub fn new(tables: &Tables) -> LastWarp {
+        LastWarp { sides: tables.paced_units().map(|(_, view)| Side::new(view)).collect() }
+    }
+
+    /// For each paced unit X, the proof's bound on all idle cycles of X, or `None` when
+    /// fewer than sigma_Y warps are left. Exposed so tests can check it without `R_X`.
+    pub fn idle(&self, s: &Counts) -> Vec<Option<u64>> {
+        self.sides.iter().map(|side| side.idle(s)).collect()
+    }
+
+    /// The paced units, in the order of [`LastWarp::idle`].
+    pub fn units(tables: &Tables) -> Vec<Unit> {
+        tables.paced_units().map(|(paced, _)| paced).collect()
+    }
+}
+
+impl Side {
+    fn new(view: Paced) -> Side {
+        let runs = view.runs;
+        let len = runs.len();
+        let at_y: Vec<bool> = (0..=len).map(|p| p < len && runs[p] > 0).collect();
+        let a = entered_minus_not_entering(runs, &at_y);
+        let sigma = view.sigma as i64;
+        let end_game = |p: usize| if sigma >= 2 { sigma * view.queued_left[p] as i64 } else { 0 };
+        let chain = chains(&a, runs, &at_y, 0, true, &|_| 0);
+        // `w` is at a Y in each period's last idle cycle: it ends a link by finishing only
+        // when the kernel ends with a Y.
+        let g = chains(&a, runs, &at_y, 1 + sigma, len > 0 && at_y[len - 1], &end_game);
+        let lag = g.iter().zip(&chain).map(|(g, f)| g - f).collect();
+        Side {
+            sigma: sigma as u64,
+            paced_left: view.paced_left.to_vec(),
+            queued_left: view.queued_left.to_vec(),
+            kappa: kappa_table(&a, runs, &at_y),
+            at_y,
+            chain,
+            lag,
+        }
+    }
+
+    fn upper(&self, s: &Counts) -> u64 {
+        let Some(&(first, _)) = s.slots().first() else { return 0 };
+        let rx: u64 = s.slots().iter().map(|&(p, n)| n as u64 * self.paced_left[p as usize]).sum();
+        rx + self.idle(s).unwrap_or(self.queued_left[first as usize])
+    }
+
+    /// `floor((J + F + max of G - F) / sigma)`, or `None` when fewer than `sigma` warps are
+    /// left (or none).
+    fn idle(&self, s: &Counts) -> Option<u64> {
+        let (mut u, mut kappa, mut f, mut any_y, mut lag) = (0u64, 0i64, 0i64, false, i64::MIN);
+        for &(p, n) in s.slots() {
+            let p = p as usize;
+            u += n as u64;
+            kappa += n as i64 * self.kappa[p];
+            f += n as i64 * self.chain[p];
+            any_y |= self.at_y[p];
+            lag = lag.max(self.lag[p]);
+        }
+        if u == 0 || u < self.sigma {
+            return None;
+        }
+        let j = if any_y { (self.sigma as i64 + kappa).max(0) } else { 0 };
+        Some(((j + f + lag) / self.sigma as i64) as u64)
+    }
+}
+
+impl StateBound for LastWarp {
+    fn upper(&self, s: &Counts) -> u64 {
+        self.sides.iter().map(|side| side.upper(s)).min().unwrap_or(u64::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::instance::Instance;
+
+    fn bound(kernel: &str, warps: i64, sigma_l: i64, sigma_c: i64) -> (LastWarp, Counts) {
+        let inst = Instance::new(kernel, warps, sigma_l, sigma_c).unwrap();
+        (LastWarp::new(&Tables::new(&inst)), Counts::start(warps as u32))
+    }
+
+    #[test]
+    fn the_sigma_one_target_is_exact_at_the_start() {
+        // LLCCLLCLLCCL, sigma 1/1, paced L: val(1, 3) = +1 (CC) - 1 (C left) = 0, so the
+        // period of CC gives 2; LL C: val(5, 6) = 0 - 1 = -1, so 1; CC again 2. G = 5,
+        // F = 0, J = 0: R_L + 5 (224 + 5 at W = 32, the worst case found).
+        let (b, start) = bound("LLCCLLCLLCCL", 32, 1, 1);
+        assert_eq!(b.sides[0].lag[0], 5);
+        assert_eq!(b.upper(&start), 229);
+        let (b, start) = bound("LLCCLLCLLCCL", 24, 1, 1);
+        assert_eq!(b.upper(&start), 173);
+    }
+
+    #[test]
+    fn a_long_run_and_the_end_game() {
+        // LCCCCL, sigma 1/1, W = 2: G(0) = 1 + 1 + val(0, 4) = 2 + 3 - 1 = 4, F(0) = 2:
+        // R_L 4 + (0 + 4 - 2 + 4) = 10, the worst case (the second warp waits 4 cycles
+        // for the C unit, then runs alone).
+        let (b, start) = bound("LCCCCL", 2, 1, 1);
+        assert_eq!(b.upper(&start), 10);
+        // sigma_C = 4 with 3 warps: fewer than sigma left, R_L + y = 6 + 4.
+        let (b, start) = bound("LCCCCL", 3, 1, 4);
+        assert_eq!(b.upper(&start), 10);
+        // With 4: G(0) = 20, the link 0 -> 1 (`max(0, 5 + val(0, 1)) = 4`, no C issued
+        // yet) then the end game `4 * 4`; F(0) = 2: R_L 8 + floor((0 + 8 + 18) / 4) = 14.
+        let (b, start) = bound("LCCCCL", 4, 1, 4);
+        assert_eq!(b.sides[0].lag[0], 18);
+        assert_eq!(b.upper(&start), 14);
+        // Neither sigma 1: no bound.
+        let (b, start) = bound("LCCCCL", 4, 2, 2);
+        assert_eq!(b.upper(&start), u64::MAX);
+    }
+}
