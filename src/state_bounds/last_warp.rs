@@ -12,7 +12,7 @@ use crate::state::Counts;
 /// with `val`, `kappa`, `J`, `F(p)` and `F = sum of F` as in [`super::period::Period`], `y` the
 /// most Y's a warp has left, and
 /// * `G(p)` the most, over chains `p <= p1 < q1 < ... < pk < qk` (each `p_i` at an X, each
-///   `q_i` at a Y, or `I` when the kernel ends with a Y), of
+///   `q_i` at a Y), of
 ///   `sum over i of max(0, 1 + sigma + val(p_i, q_i))`, plus
 ///   `sigma * (Y's left at q_k)` (at `p` when `k = 0`) when `sigma >= 2`.
 ///
@@ -37,10 +37,12 @@ use crate::state::Counts;
 ///    period and `q_v(j)` its position after `b_j` (or its last C there).
 /// 3. In a regular period, `I_j >= 0`, so
 ///    `sigma I_j <= max(0, 1 + sigma + val_w(j)) + sum over v != w of max(0, val_v(j))`.
-///    `w` is unfinished at `b_j` (it finishes last), so it is at a C then (`q_w(j) = I`
-///    only if that C is its last instruction) and at an L in the cycle before the next
-///    period: its `(p_w(s0_j), q_w(j))` form a chain from `p_w`,
-///    and so do every other warp's (the period bound's step 4). Summed over the regular
+///    `w` is unfinished at `b_j` (it finishes last), so it is at a C then, and `q_w(j)`
+///    can be taken at a C: its position after `b_j`, or the C it issued in `b_j` if that
+///    was its run's last (then `val` grows by one at most, within the `sigma`; also if
+///    that C was its last instruction). It is at an L in the cycle before the next
+///    period: its `(p_w(s0_j), q_w(j))` form a chain from `p_w`, and so do every other
+///    warp's (the period bound's step 4). Summed over the regular
 ///    periods, the other warps give at most `F - F(p_w)`, and `w` the chain sum of `G`.
 /// 4. Small phase (`sigma >= 2`): every C-ready warp issues each cycle, so each idle cycle
 ///    issues a C of `w`: at most `w`'s C's left when it begins. `w` is then at or after
@@ -100,9 +102,8 @@ impl Side {
         let sigma = view.sigma as i64;
         let end_game = |p: usize| if sigma >= 2 { sigma * view.queued_left[p] as i64 } else { 0 };
         let chain = chains(&a, runs, &at_y, 0, true, &|_| 0);
-        // `w` is at a Y in each period's last idle cycle: it ends a link by finishing only
-        // when the kernel ends with a Y.
-        let g = chains(&a, runs, &at_y, 1 + sigma, len > 0 && at_y[len - 1], &end_game);
+        // `w`'s links end at a Y (step 3 of the proof), never at `I`.
+        let g = chains(&a, runs, &at_y, 1 + sigma, false, &end_game);
         let lag = g.iter().zip(&chain).map(|(g, f)| g - f).collect();
         Side {
             sigma: sigma as u64,
@@ -184,6 +185,10 @@ mod tests {
         let (b, start) = bound("LCCCCL", 4, 1, 4);
         assert_eq!(b.sides[0].lag[0], 18);
         assert_eq!(b.upper(&start), 14);
+        // A kernel that ends with a run of C's: the last warp's last period ends at its last
+        // C. LCC alone: val(0, 2) = 0, so R_L 1 + 2 = 3 (4 when it could end at I).
+        let (b, start) = bound("LCC", 1, 1, 1);
+        assert_eq!(b.upper(&start), 3);
         // Neither sigma 1: no bound.
         let (b, start) = bound("LCCCCL", 4, 2, 2);
         assert_eq!(b.upper(&start), u64::MAX);
