@@ -221,23 +221,19 @@ fn chain_table(a: &[i64], runs: &[u64], at_y: &[bool]) -> Vec<u64> {
 pub(super) fn chains(a: &[i64], runs: &[u64], at_y: &[bool], offset: i64, to_end: bool, term: &dyn Fn(usize) -> i64) -> Vec<i64> {
     let len = runs.len();
     let left = |q: usize| if q < len { runs[q] as i64 } else { 0 };
-    let mut h = vec![0i64; len + 2];
-    // Over q > p at a Y or I: the most of T(q), and of A'(q) - left(q) + T(q).
+    let mut h = vec![0i64; len + 1];
+    // Over the ends q > p seen so far: the most of T(q), and of A'(q) - left(q) + T(q).
     let (mut best_t, mut best_v) = (i64::MIN, i64::MIN);
     for p in (0..=len).rev() {
-        if (p == len && to_end) || (p < len && at_y[p]) {
-            let t = term(p).max(if p == len { 0 } else { h[p + 1] });
-            best_t = best_t.max(t);
-            best_v = best_v.max(a[p] - left(p) + t);
-            h[p] = if p == len { term(p) } else { term(p).max(h[p + 1]) };
-        } else if p == len {
-            h[p] = term(p);
-        } else {
-            let link = if best_t == i64::MIN { i64::MIN } else { best_t.max(offset - a[p] + best_v) };
-            h[p] = term(p).max(h[p + 1]).max(link);
+        // Staying put: `max(term(p), H(p + 1))`, which is also `T(p)` at an end.
+        let stay = term(p).max(if p == len { 0 } else { h[p + 1] });
+        let end = if p == len { to_end } else { at_y[p] };
+        h[p] = if p == len || end || best_t == i64::MIN { stay } else { stay.max(best_t.max(offset - a[p] + best_v)) };
+        if end {
+            best_t = best_t.max(stay);
+            best_v = best_v.max(a[p] - left(p) + stay);
         }
     }
-    h.truncate(len + 1);
     h
 }
 
