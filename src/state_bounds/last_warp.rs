@@ -1,7 +1,7 @@
 //! The last-warp bound, for kernels where one unit has sigma 1: the period bound's busy
 //! periods of the other unit, charged to the warp that finishes last.
 
-use super::period::{chains, entered_minus_not_entering, kappa_table};
+use super::period::{chains, PeriodTables, Sums};
 use super::{Paced, StateBound, Tables};
 use crate::kernel::Unit;
 use crate::state::Counts;
@@ -58,18 +58,8 @@ pub struct LastWarp {
 /// The tables of one paced unit X, per position `p` (`0..=I`).
 #[derive(Debug, Clone)]
 struct Side {
-    /// sigma_Y.
-    sigma: u64,
-    /// X instructions left.
-    paced_left: Vec<u64>,
-    /// Y instructions left.
-    queued_left: Vec<u64>,
-    /// Whether a warp at `p` is Y-ready.
-    at_y: Vec<bool>,
-    /// `kappa(p)`.
-    kappa: Vec<i64>,
-    /// `F(p)`.
-    chain: Vec<i64>,
+    /// The period bound's tables (`kappa`, `F`, ...).
+    tables: PeriodTables,
     /// `G(p) - F(p)`.
     lag: Vec<i64>,
 }
@@ -84,7 +74,13 @@ impl LastWarp {
     /// For each paced unit X, the proof's bound on all idle cycles of X, or `None` when
     /// fewer than sigma_Y warps are left. Exposed so tests can check it without `R_X`.
     pub fn idle(&self, s: &Counts) -> Vec<Option<u64>> {
-        self.sides.iter().map(|side| side.idle(s)).collect()
+        self.sides
+            .iter()
+            .map(|side| {
+                let (sums, lag) = side.sums(s);
+                side.idle_from(&sums, lag)
+            })
+            .collect()
     }
 
     /// The paced units, in the order of [`LastWarp::idle`].
@@ -95,50 +91,37 @@ impl LastWarp {
 
 impl Side {
     fn new(view: Paced) -> Side {
-        let runs = view.runs;
-        let len = runs.len();
-        let at_y: Vec<bool> = (0..=len).map(|p| p < len && runs[p] > 0).collect();
-        let a = entered_minus_not_entering(runs, &at_y);
+        let tables = PeriodTables::new(view);
         let sigma = view.sigma as i64;
         let end_game = |p: usize| if sigma >= 2 { sigma * view.queued_left[p] as i64 } else { 0 };
-        let chain = chains(&a, runs, &at_y, 0, true, &|_| 0);
         // `w`'s links end at a Y (step 3 of the proof), never at `I`.
-        let g = chains(&a, runs, &at_y, 1 + sigma, false, &end_game);
-        let lag = g.iter().zip(&chain).map(|(g, f)| g - f).collect();
-        Side {
-            sigma: sigma as u64,
-            paced_left: view.paced_left.to_vec(),
-            queued_left: view.queued_left.to_vec(),
-            kappa: kappa_table(&a, runs, &at_y),
-            at_y,
-            chain,
-            lag,
-        }
+        let g = chains(&tables.a, view.runs, &tables.at_y, 1 + sigma, false, &end_game);
+        let lag = g.iter().zip(&tables.chain).map(|(g, &f)| g - f as i64).collect();
+        Side { tables, lag }
     }
 
     fn upper(&self, s: &Counts) -> u64 {
         let Some(&(first, _)) = s.slots().first() else { return 0 };
-        let rx: u64 = s.slots().iter().map(|&(p, n)| n as u64 * self.paced_left[p as usize]).sum();
-        rx + self.idle(s).unwrap_or(self.queued_left[first as usize])
+        let (sums, lag) = self.sums(s);
+        sums.rx + self.idle_from(&sums, lag).unwrap_or(self.tables.queued_left[first as usize])
+    }
+
+    /// The period bound's sums of `s` and the most of `G - F` over its occupied positions.
+    fn sums(&self, s: &Counts) -> (Sums, i64) {
+        let mut lag = i64::MIN;
+        let sums = self.tables.sums(s, |p| lag = lag.max(self.lag[p]));
+        (sums, lag)
     }
 
     /// `floor((J + F + max of G - F) / sigma)`, or `None` when fewer than `sigma` warps are
     /// left (or none).
-    fn idle(&self, s: &Counts) -> Option<u64> {
-        let (mut u, mut kappa, mut f, mut any_y, mut lag) = (0u64, 0i64, 0i64, false, i64::MIN);
-        for &(p, n) in s.slots() {
-            let p = p as usize;
-            u += n as u64;
-            kappa += n as i64 * self.kappa[p];
-            f += n as i64 * self.chain[p];
-            any_y |= self.at_y[p];
-            lag = lag.max(self.lag[p]);
-        }
-        if u == 0 || u < self.sigma {
+    fn idle_from(&self, sums: &Sums, lag: i64) -> Option<u64> {
+        let sigma = self.tables.sigma;
+        if sums.u == 0 || sums.u < sigma {
             return None;
         }
-        let j = if any_y { (self.sigma as i64 + kappa).max(0) } else { 0 };
-        Some(((j + f + lag) / self.sigma as i64) as u64)
+        let paid = (self.tables.initial_period(sums) + sums.chain) as i64 + lag;
+        Some((paid / sigma as i64) as u64)
     }
 }
 

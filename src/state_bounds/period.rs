@@ -68,20 +68,69 @@ pub struct Period {
 struct Side {
     /// X.
     paced: Unit,
-    /// sigma_Y.
-    sigma: u64,
-    /// X instructions left.
-    paced_left: Vec<u64>,
-    /// Y instructions left.
-    queued_left: Vec<u64>,
-    /// Whether a warp at `p` is Y-ready.
-    at_y: Vec<bool>,
-    /// `kappa(p)`.
-    kappa: Vec<i64>,
-    /// `F(p)`.
-    chain: Vec<u64>,
+    /// The tables the period argument needs.
+    tables: PeriodTables,
     /// `phi(p)`.
     favourable: Vec<u64>,
+}
+
+/// The per-position tables of the period argument for one paced unit X (`0..=I`), shared
+/// by the period bound and [`super::last_warp::LastWarp`].
+#[derive(Debug, Clone)]
+pub(super) struct PeriodTables {
+    /// sigma_Y.
+    pub sigma: u64,
+    /// X instructions left.
+    pub paced_left: Vec<u64>,
+    /// Y instructions left.
+    pub queued_left: Vec<u64>,
+    /// Whether a warp at `p` is Y-ready.
+    pub at_y: Vec<bool>,
+    /// `A'(p)` ([`entered_minus_not_entering`]).
+    pub a: Vec<i64>,
+    /// `kappa(p)`.
+    pub kappa: Vec<i64>,
+    /// `F(p)`.
+    pub chain: Vec<u64>,
+}
+
+impl PeriodTables {
+    /// The tables of the unit `view` paces.
+    pub fn new(view: Paced) -> PeriodTables {
+        let runs = view.runs;
+        let len = runs.len();
+        let at_y: Vec<bool> = (0..=len).map(|p| p < len && runs[p] > 0).collect();
+        let a = entered_minus_not_entering(runs, &at_y);
+        let kappa = kappa_table(&a, runs, &at_y);
+        let chain = chain_table(&a, runs, &at_y);
+        let (paced_left, queued_left) = (view.paced_left.to_vec(), view.queued_left.to_vec());
+        PeriodTables { sigma: view.sigma as u64, paced_left, queued_left, at_y, a, kappa, chain }
+    }
+
+    /// `R_X`, `u`, the sums of `kappa` and of `F`, and whether a warp is Y-ready, in one
+    /// pass over the slots of `s` (calling `each` with every occupied position).
+    pub fn sums(&self, s: &Counts, mut each: impl FnMut(usize)) -> Sums {
+        let mut sums = Sums::default();
+        for &(p, n) in s.slots() {
+            let (p, n) = (p as usize, n as u64);
+            sums.rx += n * self.paced_left[p];
+            sums.u += n;
+            sums.kappa += n as i64 * self.kappa[p];
+            sums.chain += n * self.chain[p];
+            sums.any_y |= self.at_y[p];
+            each(p);
+        }
+        sums
+    }
+
+    /// `J`: `max(0, sigma + sum of kappa)` when some warp is Y-ready, else 0.
+    pub fn initial_period(&self, sums: &Sums) -> u64 {
+        if sums.any_y {
+            (self.sigma as i64 + sums.kappa).max(0) as u64
+        } else {
+            0
+        }
+    }
 }
 
 impl Period {
@@ -102,79 +151,57 @@ impl Period {
 
 impl Side {
     fn new(paced: Unit, view: Paced) -> Side {
-        let runs = view.runs;
-        let len = runs.len();
-        let at_y: Vec<bool> = (0..=len).map(|p| p < len && runs[p] > 0).collect();
-        let a = entered_minus_not_entering(runs, &at_y);
-        let kappa = kappa_table(&a, runs, &at_y);
-        let chain = chain_table(&a, runs, &at_y);
-        let favourable = favourable_runs(&kappa, &at_y);
-        let (paced_left, queued_left) = (view.paced_left.to_vec(), view.queued_left.to_vec());
-        Side { paced, sigma: view.sigma as u64, paced_left, queued_left, at_y, kappa, chain, favourable }
+        let tables = PeriodTables::new(view);
+        let favourable = favourable_runs(&tables.kappa, &tables.at_y);
+        Side { paced, tables, favourable }
     }
 
     fn upper(&self, s: &Counts) -> u64 {
         let Some(&(first, _)) = s.slots().first() else { return 0 };
-        let sums = self.sums(s);
-        sums.rx + self.queued_left[first as usize] + self.idle_from(s, &sums).unwrap_or(0)
+        let sums = self.tables.sums(s, |_| {});
+        sums.rx + self.tables.queued_left[first as usize] + self.idle_from(s, &sums).unwrap_or(0)
     }
 
     /// `floor((J + F + Phi) / sigma)`, or `None` when at most `sigma` warps are left.
     fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
-        self.idle_from(s, &self.sums(s))
-    }
-
-    /// `R_X`, `u`, the sum of `kappa` and of `F`, and whether a warp is Y-ready, in one
-    /// pass over the slots of `s`.
-    fn sums(&self, s: &Counts) -> Sums {
-        let mut sums = Sums::default();
-        for &(p, n) in s.slots() {
-            let (p, n) = (p as usize, n as u64);
-            sums.rx += n * self.paced_left[p];
-            sums.u += n;
-            sums.kappa += n as i64 * self.kappa[p];
-            sums.chain += n * self.chain[p];
-            sums.any_y |= self.at_y[p];
-        }
-        sums
+        self.idle_from(s, &self.tables.sums(s, |_| {}))
     }
 
     /// [`Side::big_phase_idle`] from the sums of `s`.
     fn idle_from(&self, s: &Counts, sums: &Sums) -> Option<u64> {
-        let Sums { u, kappa: kappa_sum, chain: f, any_y, .. } = *sums;
-        if u <= self.sigma {
+        let sigma = self.tables.sigma;
+        if sums.u <= sigma {
             return None;
         }
-        let j = if any_y { (self.sigma as i64 + kappa_sum).max(0) as u64 } else { 0 };
         // Phi: phi over the sigma + 1 warps furthest behind.
         let (mut phi, mut taken) = (0u64, 0u64);
         for &(p, n) in s.slots() {
-            let k = (n as u64).min(self.sigma + 1 - taken);
+            let k = (n as u64).min(sigma + 1 - taken);
             phi += k * self.favourable[p as usize];
             taken += k;
-            if taken > self.sigma {
+            if taken > sigma {
                 break;
             }
         }
-        Some((j + f + phi) / self.sigma)
+        Some((self.tables.initial_period(sums) + sums.chain + phi) / sigma)
     }
 }
 
-/// Per-state sums of [`Side`].
+/// Per-state sums of [`PeriodTables`].
 #[derive(Debug, Clone, Copy, Default)]
-struct Sums {
-    rx: u64,
-    u: u64,
-    kappa: i64,
-    chain: u64,
-    any_y: bool,
+pub(super) struct Sums {
+    pub rx: u64,
+    pub u: u64,
+    pub kappa: i64,
+    pub chain: u64,
+    pub any_y: bool,
 }
 
 /// `A'(p)` for `p = 0..=I`: (sum of length - 1 over the runs of Y's starting at or before
 /// `p`) - (X's before `p` not followed by a Y). For an X at `p`,
 /// `val(p, q) = A'(q) - (Y's left at q) - A'(p)`, and for a Y at `p` it has `Y's left at p`
 /// more.
-pub(super) fn entered_minus_not_entering(runs: &[u64], at_y: &[bool]) -> Vec<i64> {
+fn entered_minus_not_entering(runs: &[u64], at_y: &[bool]) -> Vec<i64> {
     let len = runs.len();
     let mut a = vec![0i64; len + 1];
     let (mut entered, mut not_entering) = (0i64, 0i64);
@@ -191,7 +218,7 @@ pub(super) fn entered_minus_not_entering(runs: &[u64], at_y: &[bool]) -> Vec<i64
 }
 
 /// `kappa(p)` for `p = 0..=I` (see [`Period`]), from `a = A'`.
-pub(super) fn kappa_table(a: &[i64], runs: &[u64], at_y: &[bool]) -> Vec<i64> {
+fn kappa_table(a: &[i64], runs: &[u64], at_y: &[bool]) -> Vec<i64> {
     let len = runs.len();
     let left = |p: usize| if p < len { runs[p] as i64 } else { 0 };
     let mut best = a[len];
@@ -282,10 +309,10 @@ mod tests {
         // From 4: -1 + 0 - 1 = -2 at C; via 7, 8: -1 - 1 + 1 - 1 = -2. From 8: 0.
         // At a C: Y's left - 1 is reached by staying (0) or by the end of the run.
         let s = side("LLCCLLCLLCCL", 1);
-        assert_eq!(s.kappa, vec![-1, 0, 1, 0, -2, -1, 0, -1, 0, 1, 0, -1, 0]);
+        assert_eq!(s.tables.kappa, vec![-1, 0, 1, 0, -2, -1, 0, -1, 0, 1, 0, -1, 0]);
         // Runs of L's with kappa >= 0: {0, 1} (at 1) and {7, 8} (at 8); no chain gains.
         assert_eq!(s.favourable, vec![2, 2, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0]);
-        assert_eq!(s.chain, vec![0; 13]);
+        assert_eq!(s.tables.chain, vec![0; 13]);
     }
 
     #[test]
@@ -311,8 +338,8 @@ mod tests {
         // (4 - 1) + (6 - 1) = 8, so F(0) = 9; from a C of the first run the best chain is
         // 6 -> 13: 5. Runs of L's with kappa >= 0: {0}, {6}.
         let s = side("LCCCCCLCCCCCCCLL", 4);
-        assert_eq!(s.kappa[0], 9);
-        assert_eq!(&s.chain[..8], &[9, 5, 5, 5, 5, 5, 5, 0]);
+        assert_eq!(s.tables.kappa[0], 9);
+        assert_eq!(&s.tables.chain[..8], &[9, 5, 5, 5, 5, 5, 5, 0]);
         assert_eq!(&s.favourable[..2], &[2, 1]);
         // W = 64 at the start: J = 0, F = 64 * 9, Phi = 5 * 2:
         // R_L 256 + y 12 + floor(586 / 4) = 414 (above the stretch bound's 391).
@@ -326,9 +353,9 @@ mod tests {
         // LCCCCL, paced L, sigma 1/1.
         let s = side("LCCCCL", 1);
         // From 0: enters CCCC (+3), at its last C: 3 - 1 = 2; finished: 3 - 1 = 2.
-        assert_eq!(s.kappa[0], 2);
+        assert_eq!(s.tables.kappa[0], 2);
         // From 1 (4 C's left): staying 0, last C 4 - 1 = 3, finished 4 - 1 = 3.
-        assert_eq!(s.kappa[1], 3);
+        assert_eq!(s.tables.kappa[1], 3);
         // Two warps at 1: J = 1 + 3 + 3 = 7, F = 0 (the final L: -1), Phi 0.
         assert_eq!(s.big_phase_idle(&Counts::from_pairs([(1, 2)])), Some(7));
         // Both at 0 (no C-ready warp): J = 0, F = 2 + 2, Phi 1 + 1.
