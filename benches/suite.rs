@@ -12,6 +12,9 @@
 //! * `suite_tail_build`: building the tail bound (abstract queues, end-game DP), uncached;
 //! * `suite_jam_build`: solving the jam automaton of the clipped bound for W = 16, 64,
 //!   256 (sigma 4, every layer of warps up to W);
+//! * `suite_end_game_build`: building the clipped bound with its exact end games (both
+//!   automata and the DP over every state of few warps) for the TX2 kernels up to 32
+//!   instructions, the ones whose end games fit;
 //! * `suite_exact`: the exact search on the paper's kernels and the TX2 block.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
@@ -20,6 +23,7 @@ use gpu_makespan::heuristic::{beam::beam, priority, rollouts_until};
 use gpu_makespan::instance::Instance;
 use gpu_makespan::search::{solve, SearchLimits};
 use gpu_makespan::state::transitions::Transitions;
+use gpu_makespan::state_bounds::clipped::{Clipped, END_GAME_STATES};
 use gpu_makespan::state_bounds::{jam::Jam, lower_bound, standard, tail::Tail, StateBound, Tables};
 use std::hint::black_box;
 use std::time::Duration;
@@ -93,6 +97,16 @@ fn jam_build(c: &mut Criterion) {
     g.finish();
 }
 
+fn end_game_build(c: &mut Criterion) {
+    let mut g = c.benchmark_group("suite_end_game_build");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    for (name, inst) in instances(32).into_iter().filter(|(_, i)| i.sigma_l == 1 && i.sigma_c > 1) {
+        let (t, tables) = (Transitions::new(&inst), Tables::new(&inst));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box(Clipped::with_end_games_until(&t, &tables, END_GAME_STATES, None).upper(&t.start()))));
+    }
+    g.finish();
+}
+
 fn exact(c: &mut Criterion) {
     let mut g = c.benchmark_group("suite_exact");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
@@ -102,5 +116,5 @@ fn exact(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, root_bounds, rollouts, priority_rollout, beam16, tail_build, jam_build, exact);
+criterion_group!(benches, root_bounds, rollouts, priority_rollout, beam16, tail_build, jam_build, end_game_build, exact);
 criterion_main!(benches);

@@ -121,6 +121,29 @@ fn clipped_core_claim_on_a_long_run() {
     }
 }
 
+/// The same with exact end games of at most 5 and 6 warps (W = 6..=9): the side with the
+/// end games holds and its core claim too, with the phase of few warps at 5 or 6 warps.
+#[test]
+fn clipped_end_games_on_a_long_run() {
+    for (w, m) in [(6, 5), (7, 5), (8, 5), (8, 6), (9, 6)] {
+        let inst = common::inst("LCCCCCCCCCCCC", w, 1, 4);
+        let (inst, trans, memo) = sigma_one_instance(inst, true);
+        let cap = state_bounds::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
+        let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, None);
+        assert_eq!(clipped.floors(), vec![(Unit::L, 4, false), (Unit::L, m, true)]);
+        let mut idle = HashMap::new();
+        for (s, &v) in &memo {
+            let claim = clipped.big_phase_idle(s)[1].1.unwrap_or(0);
+            let most = max_big_idle(&trans, s, Unit::L, m, &mut idle);
+            assert!(most <= claim, "W {w} m {m}: idle {most} > {claim} at {s:?}");
+            assert!(clipped.upper(s) >= v, "W {w} m {m}: bound below {v} at {s:?}");
+        }
+        // At the start the claim is within 4 of the truth (16 against 14 at W = 6).
+        let start = clipped.big_phase_idle(&trans.start())[1].1.unwrap();
+        assert!(start <= max_big_idle(&trans, &trans.start(), Unit::L, m, &mut idle) + 4, "W {w}: {start}");
+    }
+}
+
 /// A bound's core claim per paced unit (`big_phase_idle` of the stretch, period and
 /// clipped bounds).
 type Claim<'a> = dyn Fn(&Counts) -> Vec<(Unit, Option<u64>)> + 'a;
@@ -217,6 +240,44 @@ proptest! {
         let clipped = Clipped::new(&Tables::new(&inst), inst.warps);
         let paced = if paced_l { Unit::L } else { Unit::C };
         prop_assert_eq!(bound_and_claim_hold(&inst, &trans, &memo, paced, Some(&clipped), &|s| clipped.big_phase_idle(s)), Ok(()));
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// The clipped bound with exact end games of at most `m` warps (`m` from sigma_Y to
+    /// W - 1 and sigma_Y^2, so that both phases occur; none with sigma_Y 1): it holds at every state the plain DP visits, it
+    /// is exact at the states of at most `m` warps, and the core claim of its side with
+    /// the end games holds with `m` in place of sigma_Y: the most idle cycles of the paced
+    /// unit while more than `m` warps are unfinished is at most
+    /// `floor((Phi + m + F0 + slack + M) / sigma_Y)`.
+    #[test]
+    fn clipped_bound_with_end_games_holds_at_every_state((inst, paced_l, extra) in (prop_oneof![instances(10, 12, 1, 4), jam_prone()], any::<bool>(), 0u64..4)) {
+        let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
+        let paced = if paced_l { Unit::L } else { Unit::C };
+        let sigma_y = if paced_l { inst.sigma_c } else { inst.sigma_l } as u64;
+        let m = (sigma_y + extra).min((inst.warps as u64).saturating_sub(1)).min(sigma_y * sigma_y).max(sigma_y);
+        let cap = state_bounds::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
+        let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, None);
+        let floors = clipped.floors();
+        let exact_side = floors.contains(&(paced, m, true));
+        prop_assert!(exact_side || inst.warps as u64 <= sigma_y || sigma_y < 2, "{:?} (m {})", floors, m);
+        let mut idle = HashMap::new();
+        for (s, &v) in &memo {
+            let b = clipped.upper(s);
+            prop_assert!(b >= v, "bound {} < {} at {:?}", b, v, s);
+            if exact_side && s.warps() <= m {
+                prop_assert_eq!(b, v, "not exact at {:?}", s);
+            }
+            // Every side's core claim, with its own floor.
+            for ((unit, floor, _), (_, claim)) in floors.iter().zip(clipped.big_phase_idle(s)) {
+                if *unit == paced {
+                    let n0 = max_big_idle(&trans, s, paced, *floor, idle.entry(*floor).or_insert_with(HashMap::new));
+                    prop_assert!(n0 <= claim.unwrap_or(0), "idle {} > {:?} (floor {}) at {:?}", n0, claim, floor, s);
+                }
+            }
+        }
     }
 }
 

@@ -2,11 +2,18 @@
 //! paid for by the work of the other unit's runs beyond their first sigma instructions,
 //! plus what jams can add ([`super::jam`]).
 
+use super::end_game::EndGame;
 use super::jam::{Jam, SCALE};
 use super::{Paced, StateBound, Tables};
 use crate::kernel::Unit;
+use crate::state::transitions::Transitions;
 use crate::state::Counts;
+use std::collections::HashMap;
 use std::time::Instant;
+
+/// Most states of few warps whose end games [`Clipped::with_end_games_until`] solves
+/// exactly (per paced unit; about 100 bytes each).
+pub const END_GAME_STATES: usize = 80_000;
 
 /// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller bound) and
 /// the other unit Y (`sigma = sigma_Y`): `R_X + y` when at most `sigma` warps are left,
@@ -58,6 +65,22 @@ use std::time::Instant;
 ///    above `W`): the entries made while `u <= m` are made by at most `m` warps, at most
 ///    the entries left to the `m` warps furthest behind now (the count never grows along a
 ///    warp's path and is largest furthest behind). Summing by parts gives `M`.
+///
+/// **Exact end games** ([`Clipped::with_end_games_until`]): a second side per paced unit
+/// moves the phase of few warps from `sigma` to `m` warps (`sigma <= m`, as large as the
+/// states of at most `m` warps, all solved exactly by [`EndGame`], fit a cap). Its bound is
+/// `R_X + G(s)` at a state of at most `m` warps (`G(s)` the most idle cycles of X from
+/// `s`, exact), else `R_X + max(0, floor((Phi + F0 + slack_m(u, q) + M_m + E_m) /
+/// sigma))`, where `slack_m` and `mu_m` come from the automaton with paths stopped at `m`
+/// warps or fewer ([`Jam::with_floor`]), `M_m` is `M` with `mu_m(max(j, m + 1))`, and
+/// `E_m` is the most of `sigma G(s') - Phi(s')` over the states `s'` of at most `m` warps
+/// all at or after the furthest-behind warp's position (the finished state, 0, among
+/// them). Proof: steps 1, 2 and 4 hold for any phase of more than `m >= sigma` warps (its
+/// idle cycles issue `sigma` Y's). Let `s'` be the state when at most `m` warps are first
+/// left (the finished state if the schedule ends before). Step 3 up to `s'` gives `sigma
+/// N_big <= Phi - Phi(s') + J + F0`, and the idle cycles from `s'` on are at most `G(s')`;
+/// so `sigma N0 <= Phi + J + F0 + sigma G(s') - Phi(s')`, and `s'` has its warps at or
+/// after the furthest-behind position now. The bound takes the least of both sides.
 #[derive(Debug, Clone)]
 pub struct Clipped {
     sides: Vec<Side>,
@@ -85,10 +108,25 @@ struct Side {
     /// The most of `sigma * queued_left[p'] - psi(p')` over `p <= p' < I` (`i64::MIN` at
     /// `I`).
     end_game: Vec<i64>,
-    /// The jam automaton.
+    /// The phase of few warps: at most `floor` unfinished warps (`sigma`, or `m` with exact
+    /// end games).
+    floor: u64,
+    /// The exact end games of at most `floor` warps, if solved.
+    ends: Option<Ends>,
+    /// The jam automaton (paths stop at `floor` warps or fewer).
     jam: Jam,
-    /// `rank_mu[j]`: sum of `mu(max(i, sigma + 1))` over the ranks `i = 1..=j`.
+    /// `rank_mu[j]`: sum of `mu(max(i, floor + 1))` over the ranks `i = 1..=j`.
     rank_mu: Vec<i64>,
+}
+
+/// The exact end games of one side.
+#[derive(Debug, Clone)]
+struct Ends {
+    /// `G(s)`, the most idle cycles of X from `s`, for every `s` of at most `floor` warps.
+    idle: HashMap<Counts, u64>,
+    /// `best[p]`: the most of `sigma * G(s) - Phi(s)` over those `s` whose warps are all at
+    /// positions `>= p` (the finished state, 0, included).
+    best: Vec<i64>,
 }
 
 impl Clipped {
@@ -100,11 +138,40 @@ impl Clipped {
     /// [`Clipped::new`], without the sides whose jam automaton is not solved before
     /// `deadline` (no side: the bound is `u64::MAX`, still proven).
     pub fn until(tables: &Tables, warps: u32, deadline: Option<Instant>) -> Clipped {
-        Clipped { sides: tables.paced_units().filter_map(|(paced, view)| Side::new(paced, view, warps, deadline)).collect() }
+        Clipped { sides: tables.paced_units().filter_map(|(paced, view)| Side::new(paced, view, warps, None, deadline)).collect() }
     }
 
-    /// For each paced unit X, the proof's bound on `N_big` (the idle cycles of X while more
-    /// than sigma_Y warps are unfinished); `None` when at most sigma_Y warps are left.
+    /// [`Clipped::until`] for the kernel of `t`, and for each of its sides with sigma_Y >= 2
+    /// a second one with the end games of at most `m` warps solved exactly, `m` the largest
+    /// from sigma_Y up to `min(W, sigma_Y^2)` (above, the automaton's entry weights are 0
+    /// for sigma_Y 4) whose states number at most `cap`, if they and its automaton are
+    /// solved before `deadline`. The bound is the least over the sides.
+    pub fn with_end_games_until(t: &Transitions, tables: &Tables, cap: usize, deadline: Option<Instant>) -> Clipped {
+        let warps = t.warps();
+        let mut sides = Vec::new();
+        for (paced, view) in tables.paced_units() {
+            let Some(plain) = Side::new(paced, view, warps, None, deadline) else { continue };
+            sides.push(plain);
+            let sigma = view.sigma as u64;
+            if sigma < 2 {
+                continue;
+            }
+            let ends = EndGame::largest(t, paced, sigma, (warps as u64).min(sigma * sigma), cap, deadline);
+            sides.extend(ends.and_then(|e| Side::new(paced, view, warps, Some(e), deadline)));
+        }
+        Clipped { sides }
+    }
+
+    /// For each side (paced unit X), the warp count at or below which its phase of few
+    /// warps begins (sigma_Y, or more with exact end games), and whether its end games are
+    /// exact; in the order of [`Clipped::big_phase_idle`].
+    pub fn floors(&self) -> Vec<(Unit, u64, bool)> {
+        self.sides.iter().map(|side| (side.paced, side.floor, side.ends.is_some())).collect()
+    }
+
+    /// For each side (paced unit X), the proof's bound on `N_big` (the idle cycles of X
+    /// while more than its `floor` warps are unfinished, see [`Clipped::floors`]); `None`
+    /// when at most `floor` warps are left.
     /// Exposed so tests can check it without the slack of `y` and `R_X`.
     pub fn big_phase_idle(&self, s: &Counts) -> Vec<(Unit, Option<u64>)> {
         self.sides.iter().map(|side| (side.paced, side.big_phase_idle(s))).collect()
@@ -112,9 +179,10 @@ impl Clipped {
 }
 
 impl Side {
-    fn new(paced: Unit, view: Paced, warps: u32, deadline: Option<Instant>) -> Option<Side> {
+    fn new(paced: Unit, view: Paced, warps: u32, ends: Option<EndGame>, deadline: Option<Instant>) -> Option<Side> {
         let sigma = view.sigma as u64;
-        let jam = Jam::until(sigma, warps, deadline)?;
+        let floor = ends.as_ref().map_or(sigma, |e| e.warps);
+        let jam = Jam::with_floor(sigma, warps, floor, deadline)?;
         let runs = view.runs;
         let len = runs.len();
         let at_y = |p: usize| p < len && runs[p] > 0;
@@ -151,10 +219,11 @@ impl Side {
         let at_x = (0..=len).map(|p| p < len && !at_y(p)).collect();
         let rank_mu = (0..=warps as u64)
             .scan(0i64, |sum, j| {
-                *sum += if j == 0 { 0 } else { jam.mu(j.max(sigma + 1)) };
+                *sum += if j == 0 { 0 } else { jam.mu(j.max(floor + 1)) };
                 Some(*sum)
             })
             .collect();
+        let ends = ends.map(|e| Ends::new(e, &psi, sigma));
         Some(Side {
             paced,
             sigma,
@@ -165,6 +234,8 @@ impl Side {
             free,
             entries,
             end_game,
+            floor,
+            ends,
             jam,
             rank_mu,
         })
@@ -173,16 +244,21 @@ impl Side {
     fn upper(&self, s: &Counts) -> u64 {
         let Some(&(first, _)) = s.slots().first() else { return 0 };
         let (rx, paid) = self.sums(s);
-        let Some(paid) = paid else { return rx + self.queued_left[first as usize] };
+        let Some(paid) = paid else {
+            return rx + self.ends.as_ref().map_or(self.queued_left[first as usize], |ends| ends.idle[s]);
+        };
         let sigma = self.sigma as i64;
-        let e = (sigma - 1 + self.end_game[first as usize]).max(0);
+        let e = match &self.ends {
+            Some(ends) => ends.best[first as usize],
+            None => (sigma - 1 + self.end_game[first as usize]).max(0),
+        };
         rx + div_floor(paid + e * SCALE, sigma)
     }
 
-    /// `max(0, floor((Phi + sigma + F0 + slack + M) / sigma))` (step 3 with
-    /// `Phi_end >= -sigma`), or `None` when at most `sigma` warps are left.
+    /// `max(0, floor((Phi + floor + F0 + slack + M) / sigma))` (step 3 with
+    /// `Phi_end >= -floor`), or `None` when at most `floor` warps are left.
     fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
-        self.sums(s).1.map(|paid| div_floor(paid + self.sigma as i64 * SCALE, self.sigma as i64))
+        self.sums(s).1.map(|paid| div_floor(paid + self.floor as i64 * SCALE, self.sigma as i64))
     }
 
     /// In one pass over the slots of `s`: `R_X`, and `(Phi + F0) SCALE + slack + M` or
@@ -198,7 +274,7 @@ impl Side {
             q += if self.at_x[p] { n } else { 0 };
             phi += n as i64 * (self.psi[p] + self.free[p]);
         }
-        (rx, (u > self.sigma).then(|| phi * SCALE + self.jam.slack(u, q) + m))
+        (rx, (u > self.floor).then(|| phi * SCALE + self.jam.slack(u, q) + m))
     }
 
     /// Sum of `mu(max(j, sigma + 1))` over the ranks `j` in `from + 1..=to`.
@@ -207,7 +283,23 @@ impl Side {
         if to <= last {
             return self.rank_mu[to as usize] - self.rank_mu[from as usize];
         }
-        (from + 1..=to).map(|j| self.jam.mu(j.max(self.sigma + 1))).sum()
+        (from + 1..=to).map(|j| self.jam.mu(j.max(self.floor + 1))).sum()
+    }
+}
+
+impl Ends {
+    fn new(end_game: EndGame, psi: &[i64], sigma: u64) -> Ends {
+        let len = psi.len() - 1;
+        let mut best = vec![i64::MIN; len + 1];
+        for (s, &g) in &end_game.idle {
+            let first = s.slots().first().map_or(len, |&(p, _)| p as usize);
+            let phi: i64 = s.slots().iter().map(|&(p, n)| n as i64 * psi[p as usize]).sum();
+            best[first] = best[first].max(sigma as i64 * g as i64 - phi);
+        }
+        for p in (0..len).rev() {
+            best[p] = best[p].max(best[p + 1]);
+        }
+        Ends { idle: end_game.idle, best }
     }
 }
 
@@ -233,7 +325,7 @@ mod tests {
 
     fn side(kernel: &str, warps: u32, sigma_c: i64) -> Side {
         let inst = Instance::new(kernel, warps as i64, 1, sigma_c).unwrap();
-        Side::new(Unit::L, Tables::new(&inst).paced(Unit::L).unwrap(), warps, None).unwrap()
+        Side::new(Unit::L, Tables::new(&inst).paced(Unit::L).unwrap(), warps, None, None).unwrap()
     }
 
     #[test]
@@ -278,5 +370,22 @@ mod tests {
         assert_eq!(s.end_game[0], 45);
         assert_eq!(s.upper(&Counts::start(64)), 256 + 12 + idle - 1);
         assert_eq!(s.upper(&Counts::start(4)), 16 + 12);
+    }
+
+    #[test]
+    fn exact_end_games_of_a_tx2_kernel() {
+        // LCCCCCLCCCCCCCLL, W = 64: the end games of at most 6 warps fit 80 000 states
+        // (C(22, 6) = 74 613), and the side with them is 3 cycles lower at the start than
+        // the formula's (339 against 342).
+        let inst = Instance::new("LCCCCCLCCCCCCCLL", 64, 1, 4).unwrap();
+        let t = Transitions::new(&inst);
+        let clipped = Clipped::with_end_games_until(&t, &Tables::new(&inst), 80_000, None);
+        assert_eq!(clipped.floors(), vec![(Unit::L, 4, false), (Unit::L, 6, true)]);
+        let start = Counts::start(64);
+        assert_eq!(clipped.sides[0].upper(&start), 342);
+        assert_eq!(clipped.sides[1].upper(&start), 339);
+        assert_eq!(clipped.upper(&start), 339);
+        // Exact at a state of at most 6 warps: 6 warps at the start take 38 cycles.
+        assert_eq!(clipped.upper(&Counts::start(6)), 38);
     }
 }

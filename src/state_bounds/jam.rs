@@ -29,8 +29,10 @@
 //! Starting from an empty cover is a relaxation (a smaller cover only loosens 1-2). Each
 //! transition weighs `c - e + mu(u) [entry]` (idle: 0), and [`Jam::slack`] is minus the
 //! least weight of a path from `(u, q, {})` (paths may stop anywhere; stopping when `u`
-//! falls to `sigma` or below is forced). So for every schedule, over its big phase,
-//! `J <= slack(u, q) + sum over entries of mu(u at that cycle)`. The values are the fixed
+//! falls to the *floor* or below is forced: `sigma`, or the larger `m` of the clipped
+//! bound's side with exact end games, whose big phase has more than `m` warps). So for
+//! every schedule, over its big phase, `J <= slack(u, q) + sum over entries of mu(u at
+//! that cycle)`. The values are the fixed
 //! point of `V(x) = min(0, min over x -> y of w + V(y))`, reached by value iteration and
 //! certified by being a fixed point: along any path `V(x0) <= w0 + V(x1) <= ... <= sum of
 //! w + V(x_end) <= sum of w`. Without the entry weights `mu` the gain is unbounded when
@@ -73,13 +75,15 @@ impl Budget {
     }
 }
 
-/// The solved automaton for one `sigma` and every `u` up to the instance's `W`.
+/// The solved automaton for one `sigma` and every `u` above its floor up to the
+/// instance's `W`.
 #[derive(Debug, Clone)]
 pub struct Jam {
-    sigma: u64,
+    /// Paths stop when `u` falls to `floor` (`>= sigma`) or below.
+    floor: u64,
     /// `mu(u)` scaled by [`SCALE`], non-increasing in `u` (index `u`, `0..=W + 1`).
     mu: Vec<i64>,
-    /// `slack(u, q)` scaled by [`SCALE`] (index `[u][q]`; empty for `u <= sigma`).
+    /// `slack(u, q)` scaled by [`SCALE`] (index `[u][q]`; empty for `u <= floor`).
     slack: Vec<Vec<i64>>,
 }
 
@@ -144,7 +148,15 @@ impl Jam {
     /// need more than [`MAX_WORK`] moves examined (the bound that uses it is then left
     /// out: the others stay proven).
     pub fn until(sigma: u64, warps: u32, deadline: Option<Instant>) -> Option<Jam> {
-        if warps > MAX_WARPS || sigma == 0 {
+        Jam::with_floor(sigma, warps, sigma, deadline)
+    }
+
+    /// [`Jam::until`] for a big phase of more than `floor` warps (`floor >= sigma`): paths
+    /// are forced to stop when `u` falls to `floor` or below, so the layers of `floor` warps
+    /// or fewer are not needed (their idle cycles are counted otherwise), and `mu` is only
+    /// needed above `floor`.
+    pub fn with_floor(sigma: u64, warps: u32, floor: u64, deadline: Option<Instant>) -> Option<Jam> {
+        if warps > MAX_WARPS || sigma == 0 || floor < sigma {
             return None;
         }
         let covers = Covers::new(sigma)?;
@@ -152,25 +164,25 @@ impl Jam {
         let mut mu = vec![0i64; top as usize + 2];
         let mut layers: Vec<Vec<i64>> = vec![Vec::new(); top as usize + 1];
         let mut budget = Budget { deadline, work_left: MAX_WORK };
-        for u in sigma + 1..=top {
-            let (m, layer) = solve_layer(&covers, sigma, u, &layers, &mut budget)?;
+        for u in floor + 1..=top {
+            let (m, layer) = solve_layer(&covers, (sigma, floor), u, &layers, &mut budget)?;
             mu[u as usize] = m;
             layers[u as usize] = layer;
         }
-        // mu(u) for u <= sigma is never used; make the table non-increasing.
+        // mu(u) for u <= floor is never used; make the table non-increasing.
         for u in (0..=top as usize).rev() {
             mu[u] = mu[u].max(mu[u + 1]);
         }
         let n = covers.len();
         let slack = (0..=top as usize)
-            .map(|u| if (u as u64) <= sigma { Vec::new() } else { (0..=u).map(|q| -layers[u][q * n]).collect() })
+            .map(|u| if (u as u64) <= floor { Vec::new() } else { (0..=u).map(|q| -layers[u][q * n]).collect() })
             .collect();
-        Some(Jam { sigma, mu, slack })
+        Some(Jam { floor, mu, slack })
     }
 
-    /// `slack(u, q)` scaled by [`SCALE`]: `>= 0`; 0 when `u <= sigma`.
+    /// `slack(u, q)` scaled by [`SCALE`]: `>= 0`; 0 when `u <= floor`.
     pub fn slack(&self, u: u64, q: u64) -> i64 {
-        if u <= self.sigma {
+        if u <= self.floor {
             return 0;
         }
         self.slack[u as usize][q as usize]
@@ -200,12 +212,14 @@ fn first_guess(sigma: u64, u: u64) -> i64 {
 /// Solves the layer of `u` (the layers below solved in `lower`): `(mu(u), values)`, with
 /// the values indexed by `q * covers + cover`; `None` if no weight in the tried range
 /// makes it converge.
-fn solve_layer(covers: &Covers, sigma: u64, u: u64, lower: &[Vec<i64>], budget: &mut Budget) -> Option<(i64, Vec<i64>)> {
+fn solve_layer(covers: &Covers, (sigma, floor): (u64, u64), u: u64, lower: &[Vec<i64>], budget: &mut Budget) -> Option<(i64, Vec<i64>)> {
     let ramp = (sigma * (sigma + 1) / 2) as i64 + 1;
+    // The weight removes the negative cycles within the layer, which the floor does not
+    // change: the same first guess.
     let mut g = first_guess(sigma, u);
     while g <= ramp * u as i64 {
         let m = (g * SCALE + u as i64 - 1) / u as i64;
-        if let Some(values) = iterate(covers, sigma, u, m, lower, budget)? {
+        if let Some(values) = iterate(covers, (sigma, floor), u, m, lower, budget)? {
             return Some((m, values));
         }
         g += 1;
@@ -216,7 +230,7 @@ fn solve_layer(covers: &Covers, sigma: u64, u: u64, lower: &[Vec<i64>], budget: 
 /// Value iteration on the layer of `u` with entry weight `m`: `Some(Some(fixed point))`,
 /// `Some(None)` when it does not settle within the Bellman-Ford bound (a negative
 /// cycle), `None` when the budget runs out.
-fn iterate(covers: &Covers, sigma: u64, u: u64, m: i64, lower: &[Vec<i64>], budget: &mut Budget) -> Option<Option<Vec<i64>>> {
+fn iterate(covers: &Covers, (sigma, floor): (u64, u64), u: u64, m: i64, lower: &[Vec<i64>], budget: &mut Budget) -> Option<Option<Vec<i64>>> {
     let n = covers.len();
     let valid = |u: u64, q: u64, k: usize| q <= u && u - q >= covers.size[k];
     let mut values = vec![0i64; (u as usize + 1) * n];
@@ -233,7 +247,7 @@ fn iterate(covers: &Covers, sigma: u64, u: u64, m: i64, lower: &[Vec<i64>], budg
                 if !valid(u, q, k) {
                     continue;
                 }
-                let best = best_move(covers, sigma, (u, q, k), m, &values, lower);
+                let best = best_move(covers, (sigma, floor), (u, q, k), m, &values, lower);
                 let slot = &mut values[q as usize * n + k];
                 if best < *slot {
                     *slot = best;
@@ -249,10 +263,10 @@ fn iterate(covers: &Covers, sigma: u64, u: u64, m: i64, lower: &[Vec<i64>], budg
 }
 
 /// `min(0, min over moves of weight + value of the target)` at state `(u, q, k)`.
-fn best_move(covers: &Covers, sigma: u64, (u, q, k): (u64, u64, usize), m: i64, same: &[i64], lower: &[Vec<i64>]) -> i64 {
+fn best_move(covers: &Covers, (sigma, floor): (u64, u64), (u, q, k): (u64, u64, usize), m: i64, same: &[i64], lower: &[Vec<i64>]) -> i64 {
     let n = covers.len();
     let value = |u2: u64, q2: u64, k2: usize| -> Option<i64> {
-        if u2 <= sigma {
+        if u2 <= floor {
             return Some(0);
         }
         if q2 > u2 || u2 - q2 < covers.size[k2] {

@@ -18,12 +18,15 @@
 //! * [`clipped::Clipped`]: for kernels with a sigma of 1, the idle cycles of that unit
 //!   paid for by the other unit's runs beyond their first sigma instructions, plus what
 //!   jams can add ([`jam::Jam`]).
+//!   With [`end_game::EndGame`] (the exact idle cycles of every state of few warps) it
+//!   has a second side whose phase of few warps is solved exactly.
 //! * [`last_warp::LastWarp`]: for kernels with a sigma of 1, the period bound's busy
 //!   periods charged to the warp that finishes last (no separate end game with sigma 1).
 //! * [`Standard`]: the minimum of the seven, used by the search and the rollouts.
 //! * [`lower_bound`]: a proven lower bound (longest remaining warp, work / capacity).
 
 pub mod clipped;
+pub mod end_game;
 pub mod jam;
 pub mod last_warp;
 pub mod per_warp;
@@ -67,8 +70,9 @@ pub fn standard(inst: &Instance) -> Standard {
 /// stays proven, only weaker.
 pub fn standard_until(inst: &Instance, deadline: Option<std::time::Instant>) -> Standard {
     let tables = Tables::new(inst);
-    let tail = tail::Tail::until(&crate::state::transitions::Transitions::new(inst), &tables, deadline);
-    let clipped = clipped::Clipped::until(&tables, inst.warps, deadline);
+    let trans = crate::state::transitions::Transitions::new(inst);
+    let tail = tail::Tail::until(&trans, &tables, deadline);
+    let clipped = clipped::Clipped::with_end_games_until(&trans, &tables, clipped::END_GAME_STATES, deadline);
     let late = ((stretch::Stretch::new(&tables), period::Period::new(&tables)), (clipped, last_warp::LastWarp::new(&tables)));
     (per_warp::PerWarp::new(&tables), ((queue::Queue::new(&tables), tail), late))
 }

@@ -1,9 +1,9 @@
 //! The tail bound, for kernels where one unit type has sigma 1: the cycles in which that
 //! unit idles, computed exactly on small end games instead of bounded by a formula.
 
-use super::{Paced, StateBound, Tables};
+use super::{end_game, Paced, StateBound, Tables};
 use crate::kernel::Unit;
-use crate::state::transitions::{Scratch, Transitions};
+use crate::state::transitions::Transitions;
 use crate::state::Counts;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -302,41 +302,8 @@ fn group(s: &[u32]) -> Vec<(u32, u32)> {
 /// every state reachable from the end games (states in increasing order of instructions
 /// left, so each successor is done before its predecessors).
 fn idle_dp(t: &Transitions, paced: Unit, end_games: &[Counts], deadline: Option<Instant>) -> Option<Vec<u64>> {
-    let late = || deadline.is_some_and(|d| Instant::now() >= d);
-    let units = t.units();
-    let left = |s: &Counts| s.slots().iter().map(|&(p, n)| n as u64 * (units.len() as u64 - p as u64)).sum::<u64>();
-    let mut seen: HashSet<Counts> = end_games.iter().cloned().collect();
-    let mut todo: Vec<Counts> = seen.iter().cloned().collect();
-    let (mut scratch, mut succ) = (Scratch::default(), Vec::new());
-    let mut expanded = 0usize;
-    while let Some(s) = todo.pop() {
-        expanded += 1;
-        if expanded.is_multiple_of(4096) && late() {
-            return None;
-        }
-        t.successors(&s, &mut scratch, &mut succ);
-        for n in succ.drain(..) {
-            if !seen.contains(&n) {
-                if seen.len() >= MAX_END_STATES {
-                    return None;
-                }
-                seen.insert(n.clone());
-                todo.push(n);
-            }
-        }
-    }
-    let mut order: Vec<Counts> = seen.into_iter().collect();
-    order.sort_by_key(|s| left(s));
-    let mut value: HashMap<Counts, u64> = HashMap::with_capacity(order.len());
-    for (i, s) in order.into_iter().enumerate() {
-        if i.is_multiple_of(4096) && late() {
-            return None;
-        }
-        let idle = !s.is_finished() && s.slots().iter().all(|&(p, _)| units[p as usize] != paced);
-        t.successors(&s, &mut scratch, &mut succ);
-        let best = succ.iter().map(|n| value[n]).max().unwrap_or(0);
-        value.insert(s, best + idle as u64);
-    }
+    let states = end_game::closure(t, end_games, MAX_END_STATES, deadline)?;
+    let value = end_game::idle_of_closed(t, paced, states, deadline)?;
     let most = end_games.iter().map(|s| s.warps() as usize).max().unwrap_or(0);
     let mut g = vec![0u64; most + 1];
     for s in end_games {
