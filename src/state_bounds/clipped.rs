@@ -277,7 +277,7 @@ impl Side {
         (rx, (u > self.floor).then(|| phi * SCALE + self.jam.slack(u, q) + m))
     }
 
-    /// Sum of `mu(max(j, sigma + 1))` over the ranks `j` in `from + 1..=to`.
+    /// Sum of `mu(max(j, floor + 1))` over the ranks `j` in `from + 1..=to`.
     fn rank_weight(&self, from: u64, to: u64) -> i64 {
         let last = self.rank_mu.len() as u64 - 1;
         if to <= last {
