@@ -66,7 +66,7 @@ pub const END_GAME_STATES: usize = 80_000;
 ///    the entries left to the `m` warps furthest behind now (the count never grows along a
 ///    warp's path and is largest furthest behind). Summing by parts gives `M`.
 ///
-/// **Exact end games** ([`Clipped::with_end_games_until`]): a second side per paced unit
+/// **Exact end games** ([`Clipped::with_end_games_until`]): a second split per paced unit
 /// moves the phase of few warps from `sigma` to `m` warps (`sigma <= m`, as large as the
 /// states of at most `m` warps, all solved exactly by [`EndGame`], fit a cap). Its bound is
 /// `R_X + G(s)` at a state of at most `m` warps (`G(s)` the most idle cycles of X from
@@ -80,7 +80,7 @@ pub const END_GAME_STATES: usize = 80_000;
 /// left (the finished state if the schedule ends before). Step 3 up to `s'` gives `sigma
 /// N_big <= Phi - Phi(s') + J + F0`, and the idle cycles from `s'` on are at most `G(s')`;
 /// so `sigma N0 <= Phi + J + F0 + sigma G(s') - Phi(s')`, and `s'` has its warps at or
-/// after the furthest-behind position now. The bound takes the least of both sides.
+/// after the furthest-behind position now. The bound takes the least of both splits.
 #[derive(Debug, Clone)]
 pub struct Clipped {
     sides: Vec<Side>,
@@ -108,6 +108,17 @@ struct Side {
     /// The most of `sigma * queued_left[p'] - psi(p')` over `p <= p' < I` (`i64::MIN` at
     /// `I`).
     end_game: Vec<i64>,
+    /// The splits into a big phase and a phase of few warps: the formula's (at sigma warps),
+    /// then the one with exact end games, if solved. At most [`MAX_SPLITS`].
+    splits: Vec<Split>,
+}
+
+/// Splits per side: the formula's and the one with exact end games.
+const MAX_SPLITS: usize = 2;
+
+/// Where one version of the bound splits the schedule, and what it needs there.
+#[derive(Debug, Clone)]
+struct Split {
     /// The phase of few warps: at most `floor` unfinished warps (`sigma`, or `m` with exact
     /// end games).
     floor: u64,
@@ -117,6 +128,16 @@ struct Side {
     jam: Jam,
     /// `rank_mu[j]`: sum of `mu(max(i, floor + 1))` over the ranks `i = 1..=j`.
     rank_mu: Vec<i64>,
+}
+
+/// What one pass over the slots of a state gives a side: `R_X`, the unfinished and the
+/// X-ready warps, `(Phi + F0)`, and `M` (scaled) for each split.
+struct Pass {
+    rx: u64,
+    u: u64,
+    q: u64,
+    phi: i64,
+    m: [i64; MAX_SPLITS],
 }
 
 /// The exact end games of one side.
@@ -138,51 +159,61 @@ impl Clipped {
     /// [`Clipped::new`], without the sides whose jam automaton is not solved before
     /// `deadline` (no side: the bound is `u64::MAX`, still proven).
     pub fn until(tables: &Tables, warps: u32, deadline: Option<Instant>) -> Clipped {
-        Clipped { sides: tables.paced_units().filter_map(|(paced, view)| Side::new(paced, view, warps, None, deadline)).collect() }
+        Clipped { sides: tables.paced_units().filter_map(|(paced, view)| Side::new(paced, view, warps, deadline)).collect() }
     }
 
     /// [`Clipped::until`] for the kernel of `t`, and for each of its sides with sigma_Y >= 2
-    /// a second one with the end games of at most `m` warps solved exactly, `m` the largest
-    /// from sigma_Y up to `min(W, sigma_Y^2)` (above, the automaton's entry weights are 0
-    /// for sigma_Y 4) whose states number at most `cap`, if they and its automaton are
-    /// solved before `deadline`. The bound is the least over the sides.
+    /// a second split with the end games of at most `m` warps solved exactly, `m` the
+    /// largest from sigma_Y up to `min(W, sigma_Y^2)` (above, the automaton's entry weights
+    /// are 0 for sigma_Y 4) whose states number at most `cap`, if they and its automaton are
+    /// solved before `deadline`. The bound is the least over the sides and their splits.
     pub fn with_end_games_until(t: &Transitions, tables: &Tables, cap: usize, deadline: Option<Instant>) -> Clipped {
         let warps = t.warps();
         let mut sides = Vec::new();
         for (paced, view) in tables.paced_units() {
-            let Some(plain) = Side::new(paced, view, warps, None, deadline) else { continue };
-            sides.push(plain);
-            let sigma = view.sigma as u64;
-            if sigma < 2 {
-                continue;
+            let Some(mut side) = Side::new(paced, view, warps, deadline) else { continue };
+            let sigma = side.sigma;
+            if sigma >= 2 {
+                let ends = EndGame::largest(t, paced, sigma, (warps as u64).min(sigma * sigma), cap, deadline);
+                side.splits.extend(ends.and_then(|e| side.split(warps, Some(e), deadline)));
             }
-            let ends = EndGame::largest(t, paced, sigma, (warps as u64).min(sigma * sigma), cap, deadline);
-            sides.extend(ends.and_then(|e| Side::new(paced, view, warps, Some(e), deadline)));
+            sides.push(side);
         }
         Clipped { sides }
     }
 
-    /// For each side (paced unit X), the warp count at or below which its phase of few
-    /// warps begins (sigma_Y, or more with exact end games), and whether its end games are
-    /// exact; in the order of [`Clipped::big_phase_idle`].
+    /// For each split of each side (paced unit X), the warp count at or below which its
+    /// phase of few warps begins (sigma_Y, or more with exact end games), and whether its
+    /// end games are exact; in the order of [`Clipped::big_phase_idle`].
     pub fn floors(&self) -> Vec<(Unit, u64, bool)> {
-        self.sides.iter().map(|side| (side.paced, side.floor, side.ends.is_some())).collect()
+        self.splits().map(|(side, split)| (side.paced, split.floor, split.ends.is_some())).collect()
     }
 
-    /// For each side (paced unit X), the proof's bound on `N_big` (the idle cycles of X
-    /// while more than its `floor` warps are unfinished, see [`Clipped::floors`]); `None`
-    /// when at most `floor` warps are left.
+    /// For each split of each side (paced unit X), the proof's bound on `N_big` (the idle
+    /// cycles of X while more than its `floor` warps are unfinished, see
+    /// [`Clipped::floors`]); `None` when at most `floor` warps are left.
     /// Exposed so tests can check it without the slack of `y` and `R_X`.
     pub fn big_phase_idle(&self, s: &Counts) -> Vec<(Unit, Option<u64>)> {
-        self.sides.iter().map(|side| (side.paced, side.big_phase_idle(s))).collect()
+        self.sides
+            .iter()
+            .flat_map(|side| {
+                let pass = side.pass(s);
+                side.splits.iter().enumerate().map(move |(k, split)| (side.paced, side.big_phase_idle(split, &pass, pass.m[k])))
+            })
+            .collect()
+    }
+
+    /// Every split with its side.
+    fn splits(&self) -> impl Iterator<Item = (&Side, &Split)> {
+        self.sides.iter().flat_map(|side| side.splits.iter().map(move |split| (side, split)))
     }
 }
 
 impl Side {
-    fn new(paced: Unit, view: Paced, warps: u32, ends: Option<EndGame>, deadline: Option<Instant>) -> Option<Side> {
+    /// The side of `view`'s paced unit with the formula's split (`None` if its automaton is
+    /// not solved before `deadline`).
+    fn new(paced: Unit, view: Paced, warps: u32, deadline: Option<Instant>) -> Option<Side> {
         let sigma = view.sigma as u64;
-        let floor = ends.as_ref().map_or(sigma, |e| e.warps);
-        let jam = Jam::with_floor(sigma, warps, floor, deadline)?;
         let runs = view.runs;
         let len = runs.len();
         let at_y = |p: usize| p < len && runs[p] > 0;
@@ -217,14 +248,7 @@ impl Side {
         let ends_with_x = len > 0 && !at_y(len - 1);
         let free = (0..=len).map(|p| (ends_with_x && y_after[p]) as i64).collect();
         let at_x = (0..=len).map(|p| p < len && !at_y(p)).collect();
-        let rank_mu = (0..=warps as u64)
-            .scan(0i64, |sum, j| {
-                *sum += if j == 0 { 0 } else { jam.mu(j.max(floor + 1)) };
-                Some(*sum)
-            })
-            .collect();
-        let ends = ends.map(|e| Ends::new(e, &psi, sigma));
-        Some(Side {
+        let mut side = Side {
             paced,
             sigma,
             paced_left: view.paced_left.to_vec(),
@@ -234,49 +258,76 @@ impl Side {
             free,
             entries,
             end_game,
-            floor,
-            ends,
-            jam,
-            rank_mu,
-        })
+            splits: Vec::new(),
+        };
+        side.splits.push(side.split(warps, None, deadline)?);
+        Some(side)
     }
 
+    /// The split at `ends`' warp count (sigma without), with its automaton; `None` if that
+    /// is not solved before `deadline`.
+    fn split(&self, warps: u32, ends: Option<EndGame>, deadline: Option<Instant>) -> Option<Split> {
+        let floor = ends.as_ref().map_or(self.sigma, |e| e.warps);
+        let jam = Jam::with_floor(self.sigma, warps, floor, deadline)?;
+        let rank_mu = (0..=warps as u64)
+            .scan(0i64, |sum, j| {
+                *sum += if j == 0 { 0 } else { jam.mu(j.max(floor + 1)) };
+                Some(*sum)
+            })
+            .collect();
+        let ends = ends.map(|e| Ends::new(e, &self.psi, self.sigma));
+        Some(Split { floor, ends, jam, rank_mu })
+    }
+
+    /// The least of the splits' bounds.
     fn upper(&self, s: &Counts) -> u64 {
         let Some(&(first, _)) = s.slots().first() else { return 0 };
-        let (rx, paid) = self.sums(s);
-        let Some(paid) = paid else {
-            return rx + self.ends.as_ref().map_or(self.queued_left[first as usize], |ends| ends.idle[s]);
-        };
+        let pass = self.pass(s);
         let sigma = self.sigma as i64;
-        let e = match &self.ends {
-            Some(ends) => ends.best[first as usize],
-            None => (sigma - 1 + self.end_game[first as usize]).max(0),
+        let split_bound = |(split, &m): (&Split, &i64)| {
+            let Some(paid) = self.paid(split, &pass, m) else {
+                return pass.rx + split.ends.as_ref().map_or(self.queued_left[first as usize], |ends| ends.idle[s]);
+            };
+            let e = match &split.ends {
+                Some(ends) => ends.best[first as usize],
+                None => (sigma - 1 + self.end_game[first as usize]).max(0),
+            };
+            pass.rx + div_floor(paid + e * SCALE, sigma)
         };
-        rx + div_floor(paid + e * SCALE, sigma)
+        self.splits.iter().zip(&pass.m).map(split_bound).min().unwrap_or(u64::MAX)
     }
 
     /// `max(0, floor((Phi + floor + F0 + slack + M) / sigma))` (step 3 with
     /// `Phi_end >= -floor`), or `None` when at most `floor` warps are left.
-    fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
-        self.sums(s).1.map(|paid| div_floor(paid + self.floor as i64 * SCALE, self.sigma as i64))
+    fn big_phase_idle(&self, split: &Split, pass: &Pass, m: i64) -> Option<u64> {
+        self.paid(split, pass, m).map(|paid| div_floor(paid + split.floor as i64 * SCALE, self.sigma as i64))
     }
 
-    /// In one pass over the slots of `s`: `R_X`, and `(Phi + F0) SCALE + slack + M` or
-    /// `None` when at most `sigma` warps are left.
-    fn sums(&self, s: &Counts) -> (u64, Option<i64>) {
-        let (mut rx, mut u, mut q, mut phi, mut m) = (0u64, 0u64, 0u64, 0i64, 0i64);
+    /// `(Phi + F0) SCALE + slack + M` of `split`, or `None` when at most its `floor` warps
+    /// are left.
+    fn paid(&self, split: &Split, pass: &Pass, m: i64) -> Option<i64> {
+        (pass.u > split.floor).then(|| pass.phi * SCALE + split.jam.slack(pass.u, pass.q) + m)
+    }
+
+    /// One pass over the slots of `s` for every split.
+    fn pass(&self, s: &Counts) -> Pass {
+        let mut pass = Pass { rx: 0, u: 0, q: 0, phi: 0, m: [0; MAX_SPLITS] };
         for &(p, n) in s.slots() {
             let (p, n) = (p as usize, n as u64);
-            // Ranks u + 1 ..= u + n pay mu(max(rank, sigma + 1)) per entry left.
-            m += self.rank_weight(u, u + n) * self.entries[p] as i64;
-            rx += n * self.paced_left[p];
-            u += n;
-            q += if self.at_x[p] { n } else { 0 };
-            phi += n as i64 * (self.psi[p] + self.free[p]);
+            // Ranks u + 1 ..= u + n pay mu(max(rank, floor + 1)) per entry left.
+            for (m, split) in pass.m.iter_mut().zip(&self.splits) {
+                *m += split.rank_weight(pass.u, pass.u + n) * self.entries[p] as i64;
+            }
+            pass.rx += n * self.paced_left[p];
+            pass.u += n;
+            pass.q += if self.at_x[p] { n } else { 0 };
+            pass.phi += n as i64 * (self.psi[p] + self.free[p]);
         }
-        (rx, (u > self.floor).then(|| phi * SCALE + self.jam.slack(u, q) + m))
+        pass
     }
+}
 
+impl Split {
     /// Sum of `mu(max(j, floor + 1))` over the ranks `j` in `from + 1..=to`.
     fn rank_weight(&self, from: u64, to: u64) -> i64 {
         let last = self.rank_mu.len() as u64 - 1;
@@ -325,7 +376,7 @@ mod tests {
 
     fn side(kernel: &str, warps: u32, sigma_c: i64) -> Side {
         let inst = Instance::new(kernel, warps as i64, 1, sigma_c).unwrap();
-        Side::new(Unit::L, Tables::new(&inst).paced(Unit::L).unwrap(), warps, None, None).unwrap()
+        Side::new(Unit::L, Tables::new(&inst).paced(Unit::L).unwrap(), warps, None).unwrap()
     }
 
     #[test]
@@ -361,9 +412,10 @@ mod tests {
         // ramp and a little more); M = 2 entries per warp times
         // (5 mu(5) + mu(6) + ... + mu(16)).
         let s = side("LCCCCCLCCCCCCCLL", 64, 4);
-        let idle = s.big_phase_idle(&Counts::start(64)).unwrap();
-        let mu_sum: i64 = 5 * s.jam.mu(5) + (6..=16).map(|u| s.jam.mu(u)).sum::<i64>();
-        let expect = ((256 + 4) * SCALE + s.jam.slack(64, 64) + 2 * mu_sum) / (4 * SCALE);
+        let (split, pass) = (&s.splits[0], s.pass(&Counts::start(64)));
+        let idle = s.big_phase_idle(split, &pass, pass.m[0]).unwrap();
+        let mu_sum: i64 = 5 * split.jam.mu(5) + (6..=16).map(|u| split.jam.mu(u)).sum::<i64>();
+        let expect = ((256 + 4) * SCALE + split.jam.slack(64, 64) + 2 * mu_sum) / (4 * SCALE);
         assert_eq!(idle, expect as u64);
         // The end game: E = 3 + max(4 * 12 - 3, ...) = 48 = 4 + 4 * 11: one cycle less than
         // sigma + sigma y.
@@ -375,15 +427,14 @@ mod tests {
     #[test]
     fn exact_end_games_of_a_tx2_kernel() {
         // LCCCCCLCCCCCCCLL, W = 64: the end games of at most 6 warps fit 80 000 states
-        // (C(22, 6) = 74 613), and the side with them is 3 cycles lower at the start than
-        // the formula's (339 against 342).
+        // (C(22, 6) = 74 613), and the split with them is 3 cycles lower at the start than
+        // the formula's alone (339 against 342).
         let inst = Instance::new("LCCCCCLCCCCCCCLL", 64, 1, 4).unwrap();
         let t = Transitions::new(&inst);
         let clipped = Clipped::with_end_games_until(&t, &Tables::new(&inst), 80_000, None);
         assert_eq!(clipped.floors(), vec![(Unit::L, 4, false), (Unit::L, 6, true)]);
         let start = Counts::start(64);
-        assert_eq!(clipped.sides[0].upper(&start), 342);
-        assert_eq!(clipped.sides[1].upper(&start), 339);
+        assert_eq!(Clipped::new(&Tables::new(&inst), 64).upper(&start), 342);
         assert_eq!(clipped.upper(&start), 339);
         // Exact at a state of at most 6 warps: 6 warps at the start take 38 cycles.
         assert_eq!(clipped.upper(&Counts::start(6)), 38);

@@ -117,7 +117,7 @@ impl Side {
     /// left (or none).
     fn idle_from(&self, sums: &Sums, lag: i64) -> Option<u64> {
         let sigma = self.tables.sigma;
-        if sums.u == 0 || sums.u < sigma {
+        if sums.u < sigma {
             return None;
         }
         let paid = (self.tables.initial_period(sums) + sums.chain) as i64 + lag;
