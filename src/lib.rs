@@ -12,6 +12,7 @@ pub mod bench;
 pub mod bounds;
 pub mod checker;
 pub mod convergence;
+pub mod dense;
 pub mod error;
 pub mod examiner;
 pub mod files;
