@@ -247,15 +247,20 @@ struct SolverArgs {
     /// Stop after this many seconds with the best proven bounds and status `time_limit`.
     #[arg(long, allow_hyphen_values = true)]
     time_limit: Option<f64>,
-    /// Limit of the search in stored states.
+    /// Limit of the search's branch and bound in stored states (the dense table is
+    /// bounded by --max-memory).
     #[arg(long, default_value_t = SearchLimits::default().max_states)]
     max_states: usize,
-    /// Memory limit of the search's state table, in bytes (2G, 512M, ...).
+    /// Memory limit of the search's state table, in bytes (2G, 512M, ...); the dense
+    /// table of all C(I+W, W) states is used only if it fits in half of it.
     #[arg(long, default_value = "2G")]
     max_memory: String,
     /// Leave out the ILP's symmetry-breaking rows (pure Fig. 3 model).
     #[arg(long)]
     no_symmetry_breaking: bool,
+    /// Never use the search's dense table of all C(I+W, W) states (branch and bound only).
+    #[arg(long)]
+    no_dense: bool,
 }
 
 impl InstanceArgs {
@@ -292,6 +297,7 @@ impl SolverArgs {
             max_states: self.max_states,
             max_memory: bytes(&self.max_memory, "--max-memory")?,
             symmetry_breaking: !self.no_symmetry_breaking,
+            dense: !self.no_dense,
         })
     }
 }

@@ -78,6 +78,9 @@ pub struct SearchStats {
     pub initial_lower_bound: u64,
     /// Longest schedule found by the beam thread (0 when it found none or did not run).
     pub beam_lower_bound: u64,
+    /// States solved by the dense programme ([`crate::dense`]) when it gave the result
+    /// (then every one of them was expanded once); 0 when the branch and bound did.
+    pub dense_states: u64,
 }
 
 /// Size and result of an ILP run.

@@ -79,7 +79,11 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
     let p_label = eq5_label(inst);
     let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", bounds::pessimistic(inst));
     if let Some(st) = &o.stats.search {
-        let _ = writeln!(s, "search       {} states expanded, {} stored", st.expansions, st.stored_states);
+        if st.dense_states > 0 {
+            let _ = writeln!(s, "search       dense table: {} states solved, each once", st.dense_states);
+        } else {
+            let _ = writeln!(s, "search       {} states expanded, {} stored", st.expansions, st.stored_states);
+        }
     }
     if let Some(st) = &o.stats.ilp {
         let _ = writeln!(s, "ilp          {} binary variables, {} rows", st.variables, st.rows);

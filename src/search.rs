@@ -29,6 +29,7 @@
 //!
 //! Guarantee: when the search completes, its trace is a longest schedule: `T^(W)`.
 
+use crate::dense;
 use crate::error::{Error, TooLarge};
 use crate::heuristic::{beam, priority, rollouts_until};
 use crate::instance::Instance;
@@ -49,7 +50,7 @@ use std::time::{Duration, Instant};
 pub struct SearchLimits {
     /// Stop expanding after this long.
     pub time_limit: Option<Duration>,
-    /// Stop expanding once this many states are stored.
+    /// Stop expanding once this many states are stored (branch and bound).
     pub max_states: usize,
     /// Stop expanding before the memo table (its buckets, keys and the copy a resize
     /// makes) would need more than this many bytes.
@@ -58,6 +59,11 @@ pub struct SearchLimits {
     pub rollouts: usize,
     /// Run beam searches on a second thread (not when called on a rayon worker).
     pub beam: bool,
+    /// [`solve`] tries the dense programme ([`crate::dense`]) when its table of all
+    /// `C(I + W, W)` states fits in half of `max_memory` and a short branch and bound did
+    /// not end, for at most three quarters of the time left (`max_states` limits the
+    /// branch and bound only: the table's memory is fixed by its size).
+    pub dense: bool,
 }
 
 /// The default memory limit of the search: 2 GiB.
@@ -65,7 +71,7 @@ pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
 
 impl Default for SearchLimits {
     fn default() -> Self {
-        SearchLimits { time_limit: None, max_states: 40_000_000, max_memory: DEFAULT_MAX_MEMORY, rollouts: 32, beam: true }
+        SearchLimits { time_limit: None, max_states: 40_000_000, max_memory: DEFAULT_MAX_MEMORY, rollouts: 32, beam: true, dense: true }
     }
 }
 
@@ -91,27 +97,83 @@ pub struct SearchResult {
 }
 
 /// Computes `T^(W)` of `inst` exactly (within `limits`) with the standard per-state
-/// bound, choosing the most compact encoding that holds its states (packed in 64 or 128
-/// bits, else [`Sparse`], which holds any instance). The witness is
-/// re-checked; the upper bound is never above the safe horizon.
-pub fn solve(inst: &Instance, mut limits: SearchLimits) -> Result<Outcome, Error> {
+/// bound, by the branch and bound (choosing the most compact encoding that holds its
+/// states: packed in 64 or 128 bits, else [`Sparse`], which holds any instance) or the
+/// dense programme:
+/// * where the dense table fits ([`SearchLimits::dense`]), a branch and bound of at most
+///   [`PROBE_STATES`] stored states runs first (where the per-state bounds are tight it
+///   ends at once), then the dense programme for at most three quarters of the time left;
+/// * if neither ended, the branch and bound runs with the time left.
+///
+/// The witness is re-checked; the upper bound is never above the safe horizon.
+pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
     let started = Instant::now();
+    let left = |l: Duration| l.saturating_sub(started.elapsed());
     let t = Transitions::new(inst);
     // The tail bound's end games get at most a quarter of the time limit, and the search
     // the rest.
     let bound = standard_until(inst, limits.time_limit.map(|l| started + l / 4));
-    limits.time_limit = limits.time_limit.map(|l| l.saturating_sub(started.elapsed()));
-    let r = if let Some(e) = Packed64::for_instance(inst.len(), inst.warps) {
-        search(&t, &bound, e, limits)?
+    if limits.dense && dense::Ranking::for_instance(inst, dense_table_states(&limits)).is_some() {
+        let probe = SearchLimits { max_states: PROBE_STATES.min(limits.max_states), beam: false, time_limit: limits.time_limit.map(left), ..limits };
+        let r = search_encoded(inst, &t, &bound, probe)?;
+        if r.stop != Stop::MaxStates {
+            return outcome(inst, r);
+        }
+        if let Some(out) = solve_dense(inst, &SearchLimits { time_limit: limits.time_limit.map(left), ..limits })? {
+            return Ok(out);
+        }
+        if probe.max_states == limits.max_states {
+            return outcome(inst, r);
+        }
+    }
+    let r = search_encoded(inst, &t, &bound, SearchLimits { time_limit: limits.time_limit.map(left), ..limits })?;
+    outcome(inst, r)
+}
+
+/// Stored states of the branch and bound that [`solve`] runs before the dense programme.
+pub const PROBE_STATES: usize = 20_000;
+
+/// The branch and bound of `t` in the most compact encoding that holds its states.
+fn search_encoded<B: StateBound>(inst: &Instance, t: &Transitions, bound: &B, limits: SearchLimits) -> Result<SearchResult, TooLarge> {
+    if let Some(e) = Packed64::for_instance(inst.len(), inst.warps) {
+        search(t, bound, e, limits)
     } else if let Some(e) = Packed128::for_instance(inst.len(), inst.warps) {
-        search(&t, &bound, e, limits)?
+        search(t, bound, e, limits)
     } else {
-        search(&t, &bound, Sparse, limits)?
-    };
+        search(t, bound, Sparse, limits)
+    }
+}
+
+/// The branch and bound's result as an outcome: its witness re-checked, its upper bound
+/// capped by the safe horizon.
+fn outcome(inst: &Instance, r: SearchResult) -> Result<Outcome, Error> {
     let schedule = r.trace.schedule(inst.warps, inst.len());
     let witness = Witness::check(inst, "search", schedule, Some(r.trace.cycles()))?;
     let upper = r.upper_bound.min(crate::bounds::safe_horizon(inst));
     Ok(Outcome::new(witness, upper, r.stop, Stats { search: Some(r.stats), ilp: None })?)
+}
+
+/// Most states of the dense table under `limits`: half of the memory limit.
+fn dense_table_states(limits: &SearchLimits) -> u64 {
+    (limits.max_memory / 2 / dense::BYTES_PER_STATE) as u64
+}
+
+/// The dense programme with a table of at most half of `limits.max_memory` and three
+/// quarters of its time limit (`max_states` does not apply: the table's size is its
+/// memory), on both cores unless on a rayon worker (where the callers already run solves
+/// in parallel): an exact outcome (re-checked witness, upper bound = its length), or
+/// `None` when the instance does not fit or a limit stopped it.
+fn solve_dense(inst: &Instance, limits: &SearchLimits) -> Result<Option<Outcome>, Error> {
+    let deadline = limits.time_limit.map(|l| Instant::now() + l * 3 / 4);
+    let threads = if rayon::current_thread_index().is_some() { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get().min(2)) };
+    let dense_limits = dense::Limits { table_states: dense_table_states(limits), solved_states: u64::MAX, deadline, threads };
+    let Ok(solved) = dense::longest(inst, crate::bounds::safe_horizon(inst), dense_limits) else {
+        return Ok(None);
+    };
+    let cycles = solved.trace.cycles();
+    let witness = Witness::check(inst, "search", solved.trace.schedule(inst.warps, inst.len()), Some(cycles))?;
+    let stats = SearchStats { expansions: solved.solved, stored_states: solved.solved as usize, initial_lower_bound: 0, beam_lower_bound: 0, dense_states: solved.solved };
+    Ok(Some(Outcome::new(witness, cycles, Stop::Completed, Stats { search: Some(stats), ilp: None })?))
 }
 
 /// The search proper, generic over the encoding of memo keys and the per-state bound.
@@ -271,7 +333,7 @@ fn dfs_run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limit
     let result = SearchResult {
         upper_bound,
         stop: search.stop,
-        stats: SearchStats { expansions: search.expansions, stored_states: search.memo.len(), initial_lower_bound: initial, beam_lower_bound: 0 },
+        stats: SearchStats { expansions: search.expansions, stored_states: search.memo.len(), initial_lower_bound: initial, beam_lower_bound: 0, dense_states: 0 },
         trace: std::mem::take(&mut search.incumbent),
     };
     // Freeing millions of boxed keys takes seconds: let another thread do it, so that
@@ -447,7 +509,9 @@ mod tests {
         // CC and LL pairs with sigma 2/2: no bound for a sigma of 1 applies, the search
         // must expand (with sigma 1/1 the last-warp bound is exact at the start).
         let inst = Instance::new("LLCCLLCC", 24, 2, 2).unwrap();
-        let out = solve(&inst, SearchLimits { max_states: 10, ..SearchLimits::default() }).unwrap();
+        // (The limit on stored states is the branch and bound's: the dense table would
+        // solve this instance.)
+        let out = solve(&inst, SearchLimits { max_states: 10, dense: false, ..SearchLimits::default() }).unwrap();
         assert_eq!(out.stop(), Stop::MaxStates);
         assert!(out.lower_bound() <= out.upper_bound());
         assert!(out.upper_bound() <= crate::bounds::safe_horizon(&inst));

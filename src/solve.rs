@@ -127,6 +127,8 @@ pub struct SolveOptions {
     pub max_memory: usize,
     /// ILP symmetry-breaking rows.
     pub symmetry_breaking: bool,
+    /// The search tries the dense programme where it fits ([`SearchLimits::dense`]).
+    pub dense: bool,
 }
 
 impl Default for SolveOptions {
@@ -139,6 +141,7 @@ impl Default for SolveOptions {
             max_states: SearchLimits::default().max_states,
             max_memory: SearchLimits::default().max_memory,
             symmetry_breaking: true,
+            dense: true,
         }
     }
 }
@@ -243,7 +246,7 @@ fn working_time(inst: &Instance, limit: Duration) -> Duration {
 
 fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
     let time_limit = opts.time_limit.map(|l| working_time(inst, l));
-    let limits = SearchLimits { time_limit, max_states: opts.max_states, max_memory: opts.max_memory, ..SearchLimits::default() };
+    let limits = SearchLimits { time_limit, max_states: opts.max_states, max_memory: opts.max_memory, dense: opts.dense, ..SearchLimits::default() };
     search::solve(inst, limits)
 }
 

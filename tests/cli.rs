@@ -89,6 +89,20 @@ fn fermi_transformation_and_kernel_flags() {
 }
 
 #[test]
+fn the_dense_table_solves_few_warps_on_long_kernels_unless_refused() {
+    // tx2-0064's kernel at 5 warps: the branch and bound's first 20 000 states do not end it.
+    let k = "LCCCCCCCCCCLLCCCCCLLLLCCCCLCCCCCCCLLLLCCCCCCCCCCCLCCCCCCCCCCCCLL";
+    let args = ["solve", "--kernel", k, "--warps", "5", "--sigma-c", "4"];
+    let v = json_of(&args);
+    assert_eq!((v["makespan"].as_u64(), v["exact"].as_bool()), (Some(134), Some(true)));
+    assert_eq!(v["search_stats"]["dense_states"], 1_629_865);
+    assert_stdout(&args, &["dense table: 1629865 states solved"]);
+    let v = json_of(&[&args[..], &["--no-dense", "--max-states", "30000"]].concat());
+    assert_eq!((v["search_stats"]["dense_states"].as_u64(), v["status"].as_str()), (Some(0), Some("max_states")));
+    assert!(v["makespan"].as_u64() <= Some(134) && v["upper_bound"].as_u64() >= Some(134));
+}
+
+#[test]
 fn time_and_state_limits_end_with_bounds() {
     let v = json_of(&["solve", "--kernel", "LCCCCCLCCCCCCCLL", "--warps", "24", "--sigma-c", "4", "--max-states", "1000"]);
     assert_eq!(v["status"], "max_states");

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{exact, inst, instance, instances, plain_dp, KNOWN};
+use common::{exact, exact_branch_and_bound, inst, instance, instances, plain_dp, KNOWN};
 use gpu_makespan::bounds;
 use gpu_makespan::checker::check;
 use gpu_makespan::heuristic::beam::beam;
@@ -61,6 +61,9 @@ proptest! {
         let mut memo = HashMap::new();
         let t = plain_dp(&trans, &trans.start(), &mut memo);
         prop_assert_eq!(exact(&inst).lower_bound(), t);
+        let bnb = exact_branch_and_bound(&inst);
+        prop_assert_eq!(bnb.lower_bound(), t);
+        prop_assert_eq!(check(&inst, bnb.witness().schedule()), Ok(t));
         let tables = Tables::new(&inst);
         let (per_warp, queue, standard) = (PerWarp::new(&tables), Queue::new(&tables), state_bounds::standard(&inst));
         let (tail, stretch, period) = (Tail::new(&trans, &tables), Stretch::new(&tables), Period::new(&tables));

@@ -46,6 +46,15 @@ pub fn exact(inst: &Instance) -> Outcome {
     out
 }
 
+/// The exact search's outcome without the dense programme: the branch and bound's
+/// (asserted exact).
+pub fn exact_branch_and_bound(inst: &Instance) -> Outcome {
+    let out = search::solve(inst, SearchLimits { dense: false, ..SearchLimits::default() }).unwrap();
+    assert!(out.exact(), "{} W={}", inst.kernel, inst.warps);
+    assert_eq!(out.stats.search.unwrap().dense_states, 0);
+    out
+}
+
 /// Longest path from `s` by plain memoised recursion over the transition system: no
 /// bounds, no pruning, no heuristic. Independent of the search's branch and bound.
 /// `memo` ends up holding the exact remaining time of every state reachable from `s`.
