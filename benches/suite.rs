@@ -15,10 +15,14 @@
 //! * `suite_end_game_build`: building the clipped bound with its exact end games (both
 //!   automata and the DP over every state of few warps) for the TX2 kernels up to 32
 //!   instructions, the ones whose end games fit;
-//! * `suite_exact`: the exact search on the paper's kernels and the TX2 block.
+//! * `suite_exact`: the exact search on the paper's kernels and the TX2 block;
+//! * `suite_dense`: the dense programme (every state of `C(I + W, W)`) on one and two
+//!   threads, on `tx2-0064`'s kernel at W = 5 and `tx2-0128`'s at W = 4.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use gpu_makespan::bench::suite;
+use gpu_makespan::bounds::safe_horizon;
+use gpu_makespan::dense;
 use gpu_makespan::heuristic::{beam::beam, priority, rollouts_until};
 use gpu_makespan::instance::Instance;
 use gpu_makespan::search::{solve, SearchLimits};
@@ -116,5 +120,24 @@ fn exact(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, root_bounds, rollouts, priority_rollout, beam16, tail_build, jam_build, end_game_build, exact);
+fn dense_programme(c: &mut Criterion) {
+    let mut g = c.benchmark_group("suite_dense");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    for (name, inst) in instances(usize::MAX) {
+        let warps = match name.as_str() {
+            "tx2-0064" => 5,
+            "tx2-0128" => 4,
+            _ => continue,
+        };
+        let inst = inst.with_warps(warps);
+        for threads in [1, 2] {
+            let limits = dense::Limits { threads, ..dense::Limits::table(u64::MAX) };
+            let id = BenchmarkId::new(format!("{name}_W{warps}"), format!("{threads}_threads"));
+            g.bench_with_input(id, &inst, |b, i| b.iter(|| black_box(dense::longest(i, safe_horizon(i), limits).unwrap().trace.cycles())));
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, root_bounds, rollouts, priority_rollout, beam16, tail_build, jam_build, end_game_build, exact, dense_programme);
 criterion_main!(benches);
