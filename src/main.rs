@@ -122,7 +122,7 @@ enum Command {
         /// Relative deadline in seconds for every kernel of an examiner config (which has none).
         #[arg(long, allow_hyphen_values = true)]
         deadline: Option<f64>,
-        /// GPU profile file (a [gpu] table; see instances/gpu-tx2.toml). Default: the TX2.
+        /// GPU profile file (a `[gpu]` table; see instances/gpu-tx2.toml). Default: the TX2.
         #[arg(long)]
         gpu: Option<PathBuf>,
         /// Print JSON instead of a table.

@@ -145,7 +145,7 @@ impl Jam {
     }
 
     /// [`Jam::new`], or `None` if `deadline` passes while the layers are solved, or they
-    /// need more than [`MAX_WORK`] moves examined (the bound that uses it is then left
+    /// need more than `MAX_WORK` (800 M) moves examined (the bound that uses it is then left
     /// out: the others stay proven).
     pub fn until(sigma: u64, warps: u32, deadline: Option<Instant>) -> Option<Jam> {
         Jam::with_floor(sigma, warps, sigma, deadline)
