@@ -153,8 +153,8 @@ impl Limits {
 /// Why [`longest`] gave up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unsolved {
-    /// The instance has more states than the limit, or a makespan that may not fit the
-    /// table's `u16` values.
+    /// The instance has more states than the limit, a makespan that may not fit the
+    /// table's `u16` values, or the system refused the table's memory.
     TooLarge,
     /// The deadline passed.
     TimeLimit,
@@ -192,7 +192,13 @@ pub fn longest(inst: &Instance, horizon: u64, limits: Limits) -> Result<Solved, 
     }
     let ranking = Ranking::for_instance(inst, limits.table_states).ok_or(Unsolved::TooLarge)?;
     let t = Transitions::new(inst);
-    let table: Vec<AtomicU16> = (0..ranking.states()).map(|_| AtomicU16::new(0)).collect();
+    // The table is reserved first, so that a system that cannot give it ends the run
+    // as too large rather than aborting the process.
+    let mut table: Vec<AtomicU16> = Vec::new();
+    table
+        .try_reserve_exact(ranking.states() as usize)
+        .map_err(|_| Unsolved::TooLarge)?;
+    table.extend((0..ranking.states()).map(|_| AtomicU16::new(0)));
     let solved = solve_from(&t, &ranking, &table, &limits)?;
     Ok(Solved {
         trace: path(&t, &ranking, &table),

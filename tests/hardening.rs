@@ -184,3 +184,23 @@ fn conveniences() {
     let quiet = makespan().args(["converge", "--kernel", "LLC", "--warps", "2", "--x-max", "1", "--quiet"]).output().unwrap();
     assert!(quiet.status.success() && quiet.stderr.is_empty(), "{}", String::from_utf8_lossy(&quiet.stderr));
 }
+
+#[test]
+fn a_dense_table_the_system_refuses_falls_back_to_the_branch_and_bound() {
+    // tx2-0128's kernel at W = 5: the dense table (344 M states, 688 MB) fits the default
+    // --max-memory but not the 600 MB of address space the process is given.
+    let kernel = std::fs::read_to_string("instances/bench/tx2-0128.toml").unwrap();
+    let kernel = kernel.lines().find_map(|l| l.strip_prefix("kernel = \"")).unwrap().trim_end_matches('"').to_string();
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg("ulimit -v 600000; exec \"$0\" \"$@\"")
+        .arg(assert_cmd::cargo::cargo_bin("makespan"))
+        .args(["solve", "--kernel", &kernel, "--warps", "5", "--sigma-l", "1", "--sigma-c", "4", "--time-limit", "1", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "time_limit");
+    assert_eq!(v["search_stats"]["dense_states"], 0);
+    assert!(v["makespan"].as_u64().unwrap() <= v["upper_bound"].as_u64().unwrap());
+}
