@@ -181,6 +181,19 @@ struct Frame {
     next: usize,
     best: u16,
     scratch: Scratch,
+    /// Rank increments of the L move sets (choice `j` moves L set `j / nc`).
+    inc_l: Vec<usize>,
+    /// Rank increments of the C move sets (choice `j` moves C set `j % nc`).
+    inc_c: Vec<usize>,
+}
+
+impl Frame {
+    /// The rank of successor `j`: the parent's plus the increments of its L and C moves
+    /// (they are at distinct positions, so [`Ranking::rank_after`] adds them separately).
+    fn rank_of(&self, j: usize) -> usize {
+        let nc = self.inc_c.len();
+        self.rank + self.inc_l[j / nc] + self.inc_c[j % nc]
+    }
 }
 
 /// `T^(W)` of `inst` and a longest path, by the dense programme, within `limits`.
@@ -265,9 +278,10 @@ fn walk(
     let mut depth = 0;
     let mut solved = 0u64;
     let mut child = Counts::default();
+    let mut incs = Increments::default();
     let finished = ranking.states() as usize - 1;
     let start = t.start();
-    push(t, &mut frames, depth, &start, ranking.rank(&start));
+    push(t, ranking, &mut incs, &mut frames, depth, &start, ranking.rank(&start));
     for step in 0u64.. {
         if step % (1 << 14) == 0 {
             if stop.load(Ordering::Relaxed) {
@@ -277,29 +291,35 @@ fn walk(
                 return Err(Unsolved::TimeLimit);
             }
         }
+        // The solved successors in one tight loop (their table reads overlap), up to the
+        // first unsolved one, which is solved first.
         let f = &mut frames[depth];
-        if f.next < f.choices {
+        let mut unsolved = None;
+        while f.next < f.choices {
             let j = if reverse {
                 f.choices - 1 - f.next
             } else {
                 f.next
             };
             f.next += 1;
-            let moves = t.moves_of(&mut f.scratch, j);
-            let rank = ranking.rank_after(&f.state, f.rank, moves);
+            let rank = f.rank_of(j);
             // The finished state has the last rank and the value 0 (stored as 1).
             let known = if rank == finished {
                 1
             } else {
                 table[rank].load(Ordering::Relaxed)
             };
-            if known != 0 {
-                f.best = f.best.max(known);
-            } else {
-                t.apply(&f.state, moves, &mut child);
-                depth += 1;
-                push(t, &mut frames, depth, &child, rank);
+            if known == 0 {
+                unsolved = Some((j, rank));
+                break;
             }
+            f.best = f.best.max(known);
+        }
+        if let Some((j, rank)) = unsolved {
+            let moves = t.moves_of(&mut f.scratch, j);
+            t.apply(&f.state, moves, &mut child);
+            depth += 1;
+            push(t, ranking, &mut incs, &mut frames, depth, &child, rank);
             continue;
         }
         // All successors solved: T(s) = 1 + max T(s'), stored as T(s) + 1.
@@ -318,8 +338,49 @@ fn walk(
     Ok(())
 }
 
+/// The rank increments of one state's moves: moving the top `k` warps of the group at
+/// `p` adds `cum[offset[p] + k]` (the sum of [`Ranking::rank_after`]'s terms), so a move
+/// set's increment is one lookup per moved group.
+#[derive(Default)]
+struct Increments {
+    /// `offset[p]`: where the group at `p` starts in `cum` (meaningful at occupied `p`).
+    offset: Vec<u32>,
+    /// `cum[offset[p] + k]`: the sum of `C(p + i, i)` over the top `k` indices `i` of the
+    /// group at `p` in sorted order.
+    cum: Vec<u64>,
+}
+
+impl Increments {
+    /// Fills the tables for `s`.
+    fn fill(&mut self, ranking: &Ranking, s: &Counts) {
+        self.offset.resize(ranking.len as usize + 1, 0);
+        self.cum.clear();
+        let mut first = 0;
+        for &(p, n) in s.slots() {
+            self.offset[p as usize] = self.cum.len() as u32;
+            let top = first + n as usize;
+            let mut sum = 0;
+            self.cum.push(0);
+            for i in (first..top).rev() {
+                sum += ranking.c(p as usize + i, i);
+                self.cum.push(sum);
+            }
+            first = top;
+        }
+    }
+
+    /// The rank increment of `moves` (of the state last filled).
+    fn of(&self, moves: &[(u32, u32)]) -> usize {
+        let sum: u64 = moves
+            .iter()
+            .map(|&(p, k)| self.cum[self.offset[p as usize] as usize + k as usize])
+            .sum();
+        sum as usize
+    }
+}
+
 /// Makes `frames[depth]` the frame of the unsolved state `s` of rank `rank`.
-fn push(t: &Transitions, frames: &mut Vec<Frame>, depth: usize, s: &Counts, rank: usize) {
+fn push(t: &Transitions, ranking: &Ranking, incs: &mut Increments, frames: &mut Vec<Frame>, depth: usize, s: &Counts, rank: usize) {
     if frames.len() <= depth {
         frames.push(Frame::default());
     }
@@ -329,6 +390,12 @@ fn push(t: &Transitions, frames: &mut Vec<Frame>, depth: usize, s: &Counts, rank
     f.choices = t.choices(s, &mut f.scratch);
     f.next = 0;
     f.best = 0;
+    incs.fill(ranking, s);
+    let (sets_l, sets_c) = (&f.scratch.l, &f.scratch.c);
+    f.inc_l.clear();
+    f.inc_l.extend((0..sets_l.len()).map(|a| incs.of(sets_l.get(a))));
+    f.inc_c.clear();
+    f.inc_c.extend((0..sets_c.len()).map(|b| incs.of(sets_c.get(b))));
 }
 
 /// The path that follows, from the start, a successor of largest value at every step
