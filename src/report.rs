@@ -80,7 +80,7 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
     let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", bounds::pessimistic(inst));
     if let Some(st) = &o.stats.search {
         if st.dense_states > 0 {
-            let _ = writeln!(s, "search       dense table: {} states solved, each once", st.dense_states);
+            let _ = writeln!(s, "search       dense table: {} states solved (distinct; every state reachable from the start, no bound)", st.dense_states);
         } else {
             let _ = writeln!(s, "search       {} states expanded, {} stored", st.expansions, st.stored_states);
         }
