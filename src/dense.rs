@@ -71,28 +71,6 @@ impl Ranking {
         self.binom[n * (self.warps + 1) + k]
     }
 
-    /// The rank of the successor of `s` (rank `rank`) by `moves` (increasing positions,
-    /// each at an occupied position): moving the top `n` warps of the group at `p` (in
-    /// sorted order) to `p + 1` keeps the sequence sorted, and raises the term of each
-    /// moved index `k` from `C(p + k, k + 1)` to `C(p + 1 + k, k + 1)`, by `C(p + k, k)`.
-    pub fn rank_after(&self, s: &Counts, rank: usize, moves: &[(u32, u32)]) -> usize {
-        let mut r = rank as u64;
-        let mut m = moves.iter().peekable();
-        let mut first = 0usize;
-        for &(p, n) in s.slots() {
-            let Some(&&(q, k)) = m.peek() else { break };
-            if q == p {
-                m.next();
-                let top = first + n as usize;
-                for i in top - k as usize..top {
-                    r += self.c(p as usize + i, i);
-                }
-            }
-            first += n as usize;
-        }
-        r as usize
-    }
-
     /// The rank of `s`, in `0..states()`: distinct states have distinct ranks.
     pub fn rank(&self, s: &Counts) -> usize {
         let mut r = 0;
@@ -123,6 +101,12 @@ pub fn states(len: u64, warps: u64) -> Option<u64> {
         }
     }
     Some(c as u64)
+}
+
+/// Whether [`longest`] can hold `inst`'s table: at most `table_states` states
+/// (`C(I + W, W)`) and a `horizon` (a proven upper bound on `T^(W)`) below `u16::MAX`.
+pub fn fits(inst: &Instance, horizon: u64, table_states: u64) -> bool {
+    horizon < u16::MAX as u64 && states(inst.len() as u64, inst.warps as u64).is_some_and(|n| n <= table_states)
 }
 
 /// Limits of one run of [`longest`].
@@ -189,7 +173,7 @@ struct Frame {
 
 impl Frame {
     /// The rank of successor `j`: the parent's plus the increments of its L and C moves
-    /// (they are at distinct positions, so [`Ranking::rank_after`] adds them separately).
+    /// (they are at distinct positions, so their increments add, see [`Increments`]).
     fn rank_of(&self, j: usize) -> usize {
         let nc = self.inc_c.len();
         self.rank + self.inc_l[j / nc] + self.inc_c[j % nc]
@@ -200,7 +184,7 @@ impl Frame {
 /// `horizon` is a proven upper bound on `T^(W)` (the safe horizon): at `u16::MAX` or
 /// above the table cannot hold the values and the instance is [`Unsolved::TooLarge`].
 pub fn longest(inst: &Instance, horizon: u64, limits: Limits) -> Result<Solved, Unsolved> {
-    if horizon >= u16::MAX as u64 {
+    if !fits(inst, horizon, limits.table_states) {
         return Err(Unsolved::TooLarge);
     }
     let ranking = Ranking::for_instance(inst, limits.table_states).ok_or(Unsolved::TooLarge)?;
@@ -236,15 +220,15 @@ fn solve_from(
 ) -> Result<u64, Unsolved> {
     let stop = AtomicBool::new(false);
     let results: Vec<Result<(), Unsolved>> = std::thread::scope(|scope| {
-        let walk = |reverse: bool| {
+        let run = |reverse: bool| {
             let r = walk(t, ranking, table, limits, reverse, &stop);
             stop.store(true, Ordering::Relaxed);
             r
         };
         let helpers: Vec<_> = (1..limits.threads.max(1))
-            .map(|i| scope.spawn(move || walk(i % 2 == 1)))
+            .map(|i| scope.spawn(move || run(i % 2 == 1)))
             .collect();
-        let mut results = vec![walk(false)];
+        let mut results = vec![run(false)];
         results.extend(
             helpers
                 .into_iter()
@@ -338,9 +322,12 @@ fn walk(
     Ok(())
 }
 
-/// The rank increments of one state's moves: moving the top `k` warps of the group at
-/// `p` adds `cum[offset[p] + k]` (the sum of [`Ranking::rank_after`]'s terms), so a move
-/// set's increment is one lookup per moved group.
+/// The rank increments of one state's moves. A move takes the top `k` warps of the group
+/// at `p` (in sorted order, indices `top - k..top`) to `p + 1`: the sequence stays
+/// sorted, and the term of each moved index `i` rises from `C(p + i, i + 1)` to
+/// `C(p + 1 + i, i + 1)`, by `C(p + i, i)`. So moving them adds `cum[offset[p] + k]`, the
+/// sum of those `k` terms, and a move set's increment (moves at distinct positions) is one
+/// lookup per moved group.
 #[derive(Default)]
 struct Increments {
     /// `offset[p]`: where the group at `p` starts in `cum` (meaningful at occupied `p`).
@@ -455,6 +442,26 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&s| s));
+    }
+
+    #[test]
+    fn increments_give_every_successors_rank() {
+        let i = inst("LCCLCCCL", 5, 1, 2);
+        let (r, t) = (Ranking::for_instance(&i, u64::MAX).unwrap(), Transitions::new(&i));
+        let (mut incs, mut scratch, mut next) = (Increments::default(), Scratch::default(), Counts::default());
+        let (mut todo, mut seen) = (vec![t.start()], std::collections::HashSet::new());
+        while let Some(s) = todo.pop() {
+            incs.fill(&r, &s);
+            for j in 0..t.choices(&s, &mut scratch) {
+                let rank = r.rank(&s) + incs.of(t.moves_of(&mut scratch, j));
+                t.successor(&s, &mut scratch, j, &mut next);
+                assert_eq!(rank, r.rank(&next));
+                if seen.insert(next.clone()) {
+                    todo.push(next.clone());
+                }
+            }
+        }
+        assert!(seen.len() > 100);
     }
 
     #[test]

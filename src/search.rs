@@ -113,7 +113,7 @@ pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
     // The tail bound's end games get at most a quarter of the time limit, and the search
     // the rest.
     let bound = standard_until(inst, limits.time_limit.map(|l| started + l / 4));
-    if limits.dense && dense::Ranking::for_instance(inst, dense_table_states(&limits)).is_some() {
+    if limits.dense && dense::fits(inst, crate::bounds::safe_horizon(inst), dense_table_states(&limits)) {
         let probe = SearchLimits { max_states: PROBE_STATES.min(limits.max_states), beam: false, time_limit: limits.time_limit.map(left), ..limits };
         let r = search_encoded(inst, &t, &bound, probe)?;
         if r.stop != Stop::MaxStates {
