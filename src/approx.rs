@@ -67,8 +67,11 @@ pub struct Approx {
 }
 
 /// Computes `T^(y)` for every `y` in `ys` in parallel (in the current rayon pool),
-/// calling `progress` after each.
+/// calling `progress` after each. `opts.max_memory` is shared by the solves that run at
+/// once (at most the pool's threads, at most `ys.len()`): each gets its share
+/// ([`SolveOptions::sharing_memory`]).
 pub fn table(inst: &Instance, ys: &[u32], opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Vec<Row>, Error> {
+    let opts = &opts.sharing_memory(rayon::current_num_threads().min(ys.len()));
     ys.par_iter()
         .map(|&y| {
             let started = Instant::now();

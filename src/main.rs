@@ -252,7 +252,8 @@ struct SolverArgs {
     #[arg(long, default_value_t = SearchLimits::default().max_states)]
     max_states: usize,
     /// Memory limit of the search's state table, in bytes (2G, 512M, ...); the dense
-    /// table of all C(I+W, W) states is used only if it fits in half of it.
+    /// table of all C(I+W, W) states is used only if it fits in half of it. approx and
+    /// converge share it among the T^(y) solves that run at once.
     #[arg(long, default_value = "2G")]
     max_memory: String,
     /// Leave out the ILP's symmetry-breaking rows (pure Fig. 3 model).

@@ -146,6 +146,15 @@ impl Default for SolveOptions {
     }
 }
 
+impl SolveOptions {
+    /// These options for one of `at_once` solves that run at the same time and share
+    /// `max_memory`: each gets `max_memory / at_once` (`at_once` 0 counts as 1), so their
+    /// search tables together stay within it. The other limits are per solve.
+    pub fn sharing_memory(&self, at_once: usize) -> SolveOptions {
+        SolveOptions { max_memory: self.max_memory / at_once.max(1), ..self.clone() }
+    }
+}
+
 /// A solve: the method's [`Outcome`] and what the method ran with.
 #[derive(Debug, Clone)]
 pub struct Solution {

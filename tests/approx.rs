@@ -46,3 +46,19 @@ fn estimate_matches_formula_on_ilp_values() {
     }
 }
 
+
+/// The `T^(y)` solves that run at once share `max_memory`: the kernel below at W = 8 needs
+/// between 2 and 4 MB of search table (branch and bound alone), so with 4 MB it is exact
+/// when the solves run one at a time and ends at the memory limit when two share it.
+#[test]
+fn solves_at_once_share_max_memory() {
+    let i = inst("LCCCCCLCCCCCCCLL", 8, 1, 4);
+    let opts = SolveOptions { max_memory: 4 << 20, dense: false, ..SolveOptions::default() };
+    let in_pool = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+        pool.install(|| gpu_makespan::approx::table(&i, &[8, 8], &opts, &|| {})).unwrap()
+    };
+    assert!(in_pool(1).iter().all(|r| r.exact && r.makespan == 48));
+    let shared = in_pool(2);
+    assert!(shared.iter().all(|r| !r.exact && r.makespan <= 48 && r.upper_bound >= 48), "{shared:?}");
+}
