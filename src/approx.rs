@@ -11,7 +11,7 @@
 use crate::bounds;
 use crate::error::{Error, InputError};
 use crate::instance::Instance;
-use crate::solve::{solve, Method, SolveOptions};
+use crate::solve::{solve, solve_alone, Method, SolveOptions};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -114,7 +114,7 @@ pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn()
     let rows = table(inst, &ys, opts, progress)?;
     let (est, argmin) = estimate(&rows, x);
     let safe = bounds::safe_horizon(inst);
-    let whole = solve(inst, &SolveOptions { method: Method::Search, ..opts.clone() });
+    let whole = solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.clone() });
     let (ub, source, exact, lower) = match whole.map(|s| s.outcome) {
         Ok(o) if o.exact() => (o.lower_bound(), format!("exact T^({}) by the search", inst.warps), Some(o.lower_bound()), Some(o.lower_bound())),
         Ok(o) if o.upper_bound() < safe => {

@@ -6,7 +6,7 @@ use crate::bounds;
 use crate::error::{Error, Inconsistency};
 use crate::ilp::ConstraintForm;
 use crate::instance::Instance;
-use crate::solve::{solve, Method, SolveOptions, Status};
+use crate::solve::{solve, solve_alone, Method, SolveOptions, Status};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -46,7 +46,7 @@ pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dy
         .iter()
         .map(|r| ConvergeRow { x: r.y, t_x: r.makespan, exact: r.exact, scaled: r.scaled, estimate: estimate(&rows, r.y).0, seconds: r.seconds })
         .collect();
-    let exact_makespan = match solve(inst, &SolveOptions { method: Method::Search, ..opts.clone() }) {
+    let exact_makespan = match solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.clone() }) {
         Ok(s) => s.exact().then(|| s.outcome.lower_bound()),
         Err(Error::TooLarge(_)) => None,
         Err(e) => return Err(e),

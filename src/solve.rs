@@ -198,6 +198,15 @@ impl Solution {
     }
 }
 
+/// [`solve`] on a thread of its own, never a rayon worker: the search then runs its
+/// second thread (beam searches beside the branch and bound, two threads for the dense
+/// programme), as from the command line, even when called inside a rayon pool (e.g. the
+/// final `T^(W)` of `approx` and `converge`, which runs alone after their table). Same
+/// result type and guarantees as [`solve`].
+pub fn solve_alone(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
+    std::thread::scope(|s| s.spawn(|| solve(inst, opts)).join()).unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
 /// Computes `T^(W)` (or bounds on it) for `inst` with `opts`.
 pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
     let started = Instant::now();

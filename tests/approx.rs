@@ -62,3 +62,19 @@ fn solves_at_once_share_max_memory() {
     let shared = in_pool(2);
     assert!(shared.iter().all(|r| !r.exact && r.makespan <= 48 && r.upper_bound >= 48), "{shared:?}");
 }
+
+/// Inside a rayon pool (where `approx` and `converge` run), `solve` runs the search on its
+/// thread alone (no beam thread), while `solve_alone`, used for their final `T^(W)`, runs
+/// it as the command line does: its beam thread reports a schedule.
+#[test]
+fn solve_alone_runs_the_beam_thread_inside_a_pool() {
+    let i = inst("LCCCCCLCCCCCCCLL", 64, 1, 4);
+    let opts = SolveOptions { time_limit: Some(std::time::Duration::from_millis(1500)), ..SolveOptions::default() };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+    let beam = |alone: bool| {
+        let s = pool.install(|| if alone { gpu_makespan::solve::solve_alone(&i, &opts) } else { gpu_makespan::solve::solve(&i, &opts) }).unwrap();
+        s.outcome.stats.search.expect("the search ran").beam_lower_bound
+    };
+    assert_eq!(beam(false), 0);
+    assert!(beam(true) > 0);
+}
