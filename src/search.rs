@@ -144,8 +144,8 @@ fn search_encoded<B: StateBound>(inst: &Instance, t: &Transitions, bound: &B, li
     }
 }
 
-/// The branch and bound's result as an outcome: its witness re-checked, its upper bound
-/// capped by the safe horizon.
+/// A search result (the branch and bound's or the dense programme's) as an outcome: its
+/// witness re-checked, its upper bound capped by the safe horizon.
 fn outcome(inst: &Instance, r: SearchResult) -> Result<Outcome, Error> {
     let schedule = r.trace.schedule(inst.warps, inst.len());
     let witness = Witness::check(inst, "search", schedule, Some(r.trace.cycles()))?;
@@ -170,10 +170,9 @@ fn solve_dense(inst: &Instance, limits: &SearchLimits) -> Result<Option<Outcome>
     let Ok(solved) = dense::longest(inst, crate::bounds::safe_horizon(inst), dense_limits) else {
         return Ok(None);
     };
-    let cycles = solved.trace.cycles();
-    let witness = Witness::check(inst, "search", solved.trace.schedule(inst.warps, inst.len()), Some(cycles))?;
     let stats = SearchStats { expansions: solved.solved, stored_states: solved.solved as usize, initial_lower_bound: 0, beam_lower_bound: 0, dense_states: solved.solved };
-    Ok(Some(Outcome::new(witness, cycles, Stop::Completed, Stats { search: Some(stats), ilp: None })?))
+    let exact = SearchResult { upper_bound: solved.trace.cycles(), trace: solved.trace, stop: Stop::Completed, stats };
+    outcome(inst, exact).map(Some)
 }
 
 /// The search proper, generic over the encoding of memo keys and the per-state bound.

@@ -46,7 +46,6 @@ fn estimate_matches_formula_on_ilp_values() {
     }
 }
 
-
 /// The `T^(y)` solves that run at once share `max_memory`: the kernel below at W = 8 needs
 /// between 2 and 4 MB of search table (branch and bound alone), so with 4 MB it is exact
 /// when the solves run one at a time and ends at the memory limit when two share it.

@@ -32,10 +32,11 @@ impl EndGame {
     }
 }
 
-/// `C(len + m, m)`, the multisets of at most `m` of `len` positions, or `None` if it
-/// overflows.
+/// `C(len + m, m)`, the multisets of at most `m` of `len` positions, or `None` above
+/// `u64::MAX`: the number of states of `m` warps on `len` instructions
+/// ([`crate::dense::states`]).
 pub fn states_of_at_most(len: u64, m: u64) -> Option<u64> {
-    (1..=m).try_fold(1u64, |acc, i| acc.checked_mul(len + i).map(|x| x / i))
+    crate::dense::states(len, m)
 }
 
 /// Every state of at most `m` unfinished warps over positions `0..len` (the finished
