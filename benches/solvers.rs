@@ -4,10 +4,10 @@
 //! Run with `cargo bench --bench solvers`; figures are quoted in README.md.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use gpu_makespan::bounds::safe_horizon;
-use gpu_makespan::ilp::{self, ConstraintForm, IlpOptions};
-use gpu_makespan::instance::Instance;
-use gpu_makespan::search::{solve, SearchLimits};
+use gpu_makespan::model::bounds::safe_horizon;
+use gpu_makespan::exact::ilp::{self, ConstraintForm, IlpOptions};
+use gpu_makespan::model::instance::Instance;
+use gpu_makespan::exact::search::{solve, SearchLimits};
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -76,8 +76,8 @@ fn ilp_forms(c: &mut Criterion) {
 /// The parallel part of `approx` (the table of T^(y), y = 1..12) for W = 600 of a kernel
 /// with CC and LL pairs: 1 thread vs 2 (all cores here).
 fn approx_threads(c: &mut Criterion) {
-    use gpu_makespan::approx::table;
-    use gpu_makespan::solve::SolveOptions;
+    use gpu_makespan::experiments::approx::table;
+    use gpu_makespan::exact::solve::SolveOptions;
     let inst = Instance::new("LLCLLCCL", 600, 1, 1).unwrap();
     let mut g = c.benchmark_group("approx_LLCLLCCL_W600_x12");
     g.sample_size(10).measurement_time(Duration::from_secs(20));

@@ -20,12 +20,12 @@
 //!   threads, on `tx2-0064`'s kernel at W = 5 and `tx2-0128`'s at W = 4.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use gpu_makespan::bench::suite;
-use gpu_makespan::bounds::safe_horizon;
-use gpu_makespan::dense;
-use gpu_makespan::heuristic::{beam::beam, priority, rollouts_until};
-use gpu_makespan::instance::Instance;
-use gpu_makespan::search::{solve, SearchLimits};
+use gpu_makespan::experiments::bench::suite;
+use gpu_makespan::model::bounds::safe_horizon;
+use gpu_makespan::exact::dense;
+use gpu_makespan::exact::heuristic::{beam::beam, priority, rollouts_until};
+use gpu_makespan::model::instance::Instance;
+use gpu_makespan::exact::search::{solve, SearchLimits};
 use gpu_makespan::state::transitions::Transitions;
 use gpu_makespan::state_bounds::clipped::{Clipped, END_GAME_STATES};
 use gpu_makespan::state_bounds::{jam::Jam, lower_bound, standard, tail::Tail, StateBound, Tables};

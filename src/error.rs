@@ -58,7 +58,7 @@ pub enum Inconsistency {
         /// Which method produced the schedule.
         method: String,
         /// The checker's verdict.
-        violation: crate::checker::Violation,
+        violation: Violation,
     },
     /// A solver's reported value differs from its checked schedule.
     #[error("the {method} reported {reported} but its checked schedule has makespan {checked}")]
@@ -75,6 +75,52 @@ pub enum Inconsistency {
     Disagreement(String),
 }
 
+/// The first rule of the model a schedule breaks, as found by the independent checker
+/// (`model::checker`), described in one line by `Display`. Defined here, not in the
+/// checker, so that errors depend on nothing else in the library.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation(pub(crate) String);
+
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Violation {}
+
+impl Violation {
+    /// The description, for tests that look for a rule's name.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A failure of the MILP solver (HiGHS). Time limits are not failures: they end with
+/// bounds and a status.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum SolverError {
+    /// The model could not be handed to HiGHS, or HiGHS returned an error code.
+    #[error("HiGHS refused the model: {0}")]
+    Backend(String),
+    /// HiGHS ended with a status that is neither an optimum nor a limit.
+    #[error("HiGHS ended with status {0}")]
+    Status(String),
+    /// HiGHS called a model infeasible that always has a solution (the safe horizon
+    /// holds every work-conserving schedule).
+    #[error("HiGHS reported the model infeasible although a schedule always fits the safe horizon")]
+    Infeasible,
+    /// HiGHS claimed optimality but returned no feasible point.
+    #[error("HiGHS claimed optimality without a feasible point")]
+    NoFeasiblePoint,
+    /// Neither HiGHS nor the start schedule gave a schedule within the horizon.
+    #[error("HiGHS found no schedule within the time limit and no start schedule fits horizon {horizon}")]
+    NoSchedule {
+        /// The horizon of the model.
+        horizon: u64,
+    },
+}
+
 /// Every failure of a library call.
 #[derive(Debug, Error)]
 pub enum Error {
@@ -86,7 +132,7 @@ pub enum Error {
     TooLarge(#[from] TooLarge),
     /// The MILP solver failed (not a time limit: those end with bounds and a status).
     #[error("ILP solver failure: {0}")]
-    Solver(String),
+    Solver(#[from] SolverError),
     /// A bug in the tool: see [`Inconsistency`] (exit code 1).
     #[error("internal error: {0}")]
     Inconsistent(#[from] Inconsistency),

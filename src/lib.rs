@@ -7,32 +7,13 @@
 //! Every method returns an [`outcome::Outcome`]: a re-checked witness and a proven
 //! upper bound, with `exact` derived from the two.
 
-pub mod approx;
-pub mod bench;
-pub mod bounds;
-pub mod checker;
-pub mod convergence;
-pub mod dense;
 pub mod error;
-pub mod examiner;
+pub mod exact;
+pub mod experiments;
 pub mod files;
-pub mod gpu;
-pub mod heuristic;
-pub mod ilp;
-pub mod instance;
-pub mod json;
-pub mod kernel;
-pub mod outcome;
-pub mod plot;
-pub mod report;
+pub mod model;
+pub mod output;
 pub mod rta;
-pub mod schedule;
-pub mod search;
-pub mod sm;
-pub mod solve;
 pub mod state;
 pub mod state_bounds;
 pub mod sweep;
-pub mod taskset;
-pub mod time;
-pub mod wcet;

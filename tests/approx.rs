@@ -3,10 +3,10 @@
 mod common;
 
 use common::{exact, ilp_options, inst, instances};
-use gpu_makespan::approx::approx;
-use gpu_makespan::bounds;
-use gpu_makespan::ilp::{self, ConstraintForm};
-use gpu_makespan::solve::SolveOptions;
+use gpu_makespan::experiments::approx::approx;
+use gpu_makespan::model::bounds;
+use gpu_makespan::exact::ilp::{self, ConstraintForm};
+use gpu_makespan::exact::solve::SolveOptions;
 use proptest::prelude::*;
 
 proptest! {
@@ -55,7 +55,7 @@ fn solves_at_once_share_max_memory() {
     let opts = SolveOptions { max_memory: 4 << 20, dense: false, ..SolveOptions::default() };
     let in_pool = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
-        pool.install(|| gpu_makespan::approx::table(&i, &[8, 8], &opts, &|| {})).unwrap()
+        pool.install(|| gpu_makespan::experiments::approx::table(&i, &[8, 8], &opts, &|| {})).unwrap()
     };
     assert!(in_pool(1).iter().all(|r| r.exact && r.makespan == 48));
     let shared = in_pool(2);
@@ -71,7 +71,7 @@ fn solve_alone_runs_the_beam_thread_inside_a_pool() {
     let opts = SolveOptions { time_limit: Some(std::time::Duration::from_millis(1500)), ..SolveOptions::default() };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let beam = |alone: bool| {
-        let s = pool.install(|| if alone { gpu_makespan::solve::solve_alone(&i, &opts) } else { gpu_makespan::solve::solve(&i, &opts) }).unwrap();
+        let s = pool.install(|| if alone { gpu_makespan::exact::solve::solve_alone(&i, &opts) } else { gpu_makespan::exact::solve::solve(&i, &opts) }).unwrap();
         s.outcome.stats.search.expect("the search ran").beam_lower_bound
     };
     assert_eq!(beam(false), 0);

@@ -389,5 +389,5 @@ fn bench_suite_writes_valid_instances() {
     for f in &files {
         makespan().arg("bound").arg(f).assert().success();
     }
-    assert_eq!(std::fs::read_to_string(dir.path().join("tx2-0016.toml")).unwrap(), gpu_makespan::bench::suite(3).into_iter().find(|b| b.name == "tx2-0016.toml").unwrap().text);
+    assert_eq!(std::fs::read_to_string(dir.path().join("tx2-0016.toml")).unwrap(), gpu_makespan::experiments::bench::suite(3).into_iter().find(|b| b.name == "tx2-0016.toml").unwrap().text);
 }

@@ -4,10 +4,10 @@
 mod common;
 
 use common::{exact_branch_and_bound, inst, instances, plain_dp};
-use gpu_makespan::bounds;
-use gpu_makespan::checker::check;
-use gpu_makespan::dense::{self, Limits, Ranking, Unsolved};
-use gpu_makespan::search::{self, SearchLimits};
+use gpu_makespan::model::bounds;
+use gpu_makespan::model::checker::check;
+use gpu_makespan::exact::dense::{self, Limits, Ranking, Unsolved};
+use gpu_makespan::exact::search::{self, SearchLimits};
 use gpu_makespan::state::transitions::Transitions;
 use proptest::prelude::*;
 use std::collections::{HashMap, HashSet};

@@ -8,10 +8,10 @@
 
 mod common;
 
-use gpu_makespan::gpu::Platform;
-use gpu_makespan::instance::Instance;
-use gpu_makespan::wcet::WcetLimits;
-use gpu_makespan::{examiner, rta, taskset};
+use gpu_makespan::rta::gpu::Platform;
+use gpu_makespan::model::instance::Instance;
+use gpu_makespan::rta::wcet::WcetLimits;
+use gpu_makespan::rta::{analysis as rta, examiner, taskset};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::path::Path;
@@ -89,7 +89,7 @@ fn instance_files_never_panic_the_parser() {
     runner(budget("FUZZ_CASES", 300))
         .run(&input(seeds), |text| {
             if let Ok(inst) = Instance::from_toml(&text, "fuzz") {
-                let _ = (gpu_makespan::bounds::safe_horizon(&inst), gpu_makespan::bounds::lower_bound(&inst), inst.given());
+                let _ = (gpu_makespan::model::bounds::safe_horizon(&inst), gpu_makespan::model::bounds::lower_bound(&inst), inst.given());
             }
             Ok(())
         })

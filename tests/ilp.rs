@@ -3,9 +3,9 @@
 mod common;
 
 use common::{exact, ilp_options, inst, instance};
-use gpu_makespan::checker::check;
-use gpu_makespan::ilp::{self, ConstraintForm};
-use gpu_makespan::instance::Instance;
+use gpu_makespan::model::checker::check;
+use gpu_makespan::exact::ilp::{self, ConstraintForm};
+use gpu_makespan::model::instance::Instance;
 use proptest::prelude::*;
 use std::time::Duration;
 

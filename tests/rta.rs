@@ -2,9 +2,9 @@
 //! dispatch rules against the reported responses (shorter blocks, any SM choice), and
 //! monotonicity. (The CLI's RTA tests are in tests/cli.rs.)
 
-use gpu_makespan::gpu::{Demand, Platform};
-use gpu_makespan::rta::{analyse, closed_form_equal_c, launch_order, list_schedule, simulate_slots, simulate_sms, Bound, Task, Workload};
-use gpu_makespan::time::Scale;
+use gpu_makespan::rta::gpu::{Demand, Platform};
+use gpu_makespan::rta::analysis::{analyse, closed_form_equal_c, launch_order, list_schedule, simulate_slots, simulate_sms, Bound, Task, Workload};
+use gpu_makespan::rta::time::Scale;
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -41,7 +41,7 @@ fn workload(tasks: Vec<Task>) -> Workload {
 }
 
 fn demands_in_launch_order(w: &Workload) -> (Vec<Task>, Vec<Demand>) {
-    let demands = gpu_makespan::rta::demands(w).unwrap();
+    let demands = gpu_makespan::rta::analysis::demands(w).unwrap();
     let order = launch_order(&w.tasks);
     (order.iter().map(|&i| w.tasks[i].clone()).collect(), order.iter().map(|&i| demands[i]).collect())
 }

@@ -4,14 +4,14 @@
 mod common;
 
 use common::{exact, exact_branch_and_bound, inst, instance, instances, plain_dp, KNOWN};
-use gpu_makespan::bounds;
-use gpu_makespan::checker::check;
-use gpu_makespan::heuristic::beam::beam;
-use gpu_makespan::heuristic::{longest_rollout, priority};
-use gpu_makespan::search::{search, SearchLimits};
+use gpu_makespan::model::bounds;
+use gpu_makespan::model::checker::check;
+use gpu_makespan::exact::heuristic::beam::beam;
+use gpu_makespan::exact::heuristic::{longest_rollout, priority};
+use gpu_makespan::exact::search::{search, SearchLimits};
 use gpu_makespan::state::sparse::Sparse;
-use gpu_makespan::instance::Instance;
-use gpu_makespan::kernel::Unit;
+use gpu_makespan::model::instance::Instance;
+use gpu_makespan::model::kernel::Unit;
 use gpu_makespan::state::transitions::{Scratch, Transitions};
 use gpu_makespan::state::Counts;
 use gpu_makespan::state_bounds::{self, clipped::Clipped, last_warp::LastWarp, per_warp::PerWarp, period::Period, queue::Queue, stretch::Stretch, tail::Tail, StateBound, Tables};

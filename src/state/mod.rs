@@ -105,3 +105,18 @@ pub trait Encoding: Send + Sync + Sized {
         0
     }
 }
+
+/// `C(I + W, W)`, the number of states of `W` warps on `I` instructions, or `None` above
+/// `u64::MAX`.
+pub fn states(len: u64, warps: u64) -> Option<u64> {
+    let k = warps.min(len);
+    let mut c: u128 = 1;
+    for i in 1..=k as u128 {
+        // C(n, i) = C(n, i - 1) * (n - i + 1) / i, exact at every step.
+        c = c.checked_mul((len + warps) as u128 - i + 1)? / i;
+        if c > u64::MAX as u128 {
+            return None;
+        }
+    }
+    Some(c as u64)
+}

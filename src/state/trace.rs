@@ -2,7 +2,7 @@
 //! concrete schedule it stands for.
 
 use super::Counts;
-use crate::schedule::Schedule;
+use crate::model::schedule::Schedule;
 use std::collections::VecDeque;
 
 /// The moves `(position, warps)` of each cycle of a path from the start state to the

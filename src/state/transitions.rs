@@ -10,8 +10,8 @@
 //! first choice is therefore "advance the laggards", the last "advance the leaders".
 
 use super::Counts;
-use crate::instance::Instance;
-use crate::kernel::Unit;
+use crate::model::instance::Instance;
+use crate::model::kernel::Unit;
 
 /// Move sets of one unit type, stored flat.
 #[derive(Debug, Clone, Default)]

@@ -5,7 +5,7 @@
 use super::end_game::EndGame;
 use super::jam::{Jam, SCALE};
 use super::{Paced, StateBound, Tables};
-use crate::kernel::Unit;
+use crate::model::kernel::Unit;
 use crate::state::transitions::Transitions;
 use crate::state::Counts;
 use std::collections::HashMap;
@@ -372,7 +372,7 @@ impl StateBound for Clipped {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::Instance;
+    use crate::model::instance::Instance;
 
     fn side(kernel: &str, warps: u32, sigma_c: i64) -> Side {
         let inst = Instance::new(kernel, warps as i64, 1, sigma_c).unwrap();

@@ -2,7 +2,7 @@
 //! most `m` unfinished warps, by a DP over all of them. Used by [`super::clipped::Clipped`]
 //! for its phase of few warps, and (the DP alone) by [`super::tail::Tail`].
 
-use crate::kernel::Unit;
+use crate::model::kernel::Unit;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
 use std::collections::{HashMap, HashSet};
@@ -34,9 +34,9 @@ impl EndGame {
 
 /// `C(len + m, m)`, the multisets of at most `m` of `len` positions, or `None` above
 /// `u64::MAX`: the number of states of `m` warps on `len` instructions
-/// ([`crate::dense::states`]).
+/// ([`crate::state::states`]).
 pub fn states_of_at_most(len: u64, m: u64) -> Option<u64> {
-    crate::dense::states(len, m)
+    crate::state::states(len, m)
 }
 
 /// Every state of at most `m` unfinished warps over positions `0..len` (the finished
@@ -111,7 +111,7 @@ pub fn idle_of_closed(t: &Transitions, paced: Unit, mut states: Vec<Counts>, dea
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::Instance;
+    use crate::model::instance::Instance;
 
     #[test]
     fn counts_every_state_of_few_warps() {

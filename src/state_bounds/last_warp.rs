@@ -3,7 +3,7 @@
 
 use super::period::{chains, PeriodTables, Sums};
 use super::{Paced, StateBound, Tables};
-use crate::kernel::Unit;
+use crate::model::kernel::Unit;
 use crate::state::Counts;
 
 /// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller bound) and
@@ -134,7 +134,7 @@ impl StateBound for LastWarp {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::Instance;
+    use crate::model::instance::Instance;
 
     fn bound(kernel: &str, warps: i64, sigma_l: i64, sigma_c: i64) -> (LastWarp, Counts) {
         let inst = Instance::new(kernel, warps, sigma_l, sigma_c).unwrap();

@@ -32,11 +32,12 @@ pub mod last_warp;
 pub mod per_warp;
 pub mod period;
 pub mod queue;
+pub mod report;
 pub mod stretch;
 pub mod tail;
 
-use crate::instance::Instance;
-use crate::kernel::Unit;
+use crate::model::instance::Instance;
+use crate::model::kernel::Unit;
 use crate::state::Counts;
 
 /// A proven upper bound on the remaining time of a state.

@@ -8,7 +8,7 @@ use crate::state::Counts;
 /// X instructions the *other* warps have left. The bound is the maximum over occupied
 /// positions.
 ///
-/// Proof (the argument of [`crate::bounds`], from an arbitrary state). Take the warp
+/// Proof (the argument of [`crate::model::bounds`], from an arbitrary state). Take the warp
 /// that finishes last, at position `p`. In every cycle up to its last it either issues
 /// one of its `I - p` remaining instructions, or it is ready for an X instruction and
 /// does not issue it; by work-conservation all `sigma_X` X units are then busy with

@@ -2,7 +2,7 @@
 //! counted per busy period of the other unit.
 
 use super::{Paced, StateBound, Tables};
-use crate::kernel::Unit;
+use crate::model::kernel::Unit;
 use crate::state::Counts;
 
 /// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller bound) and
@@ -295,7 +295,7 @@ impl StateBound for Period {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::Instance;
+    use crate::model::instance::Instance;
 
     fn side(kernel: &str, sigma_c: i64) -> Side {
         let inst = Instance::new(kernel, 2, 1, sigma_c).unwrap();

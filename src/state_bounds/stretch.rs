@@ -2,7 +2,7 @@
 //! unit paid for by the work left in the other unit's runs.
 
 use super::{Paced, StateBound, Tables};
-use crate::kernel::Unit;
+use crate::model::kernel::Unit;
 use crate::state::Counts;
 
 /// The values of `f` over which [`Stretch`] minimises the ramp waste exactly.
@@ -239,7 +239,7 @@ impl StateBound for Stretch {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::Instance;
+    use crate::model::instance::Instance;
 
     fn at_start(kernel: &str, warps: i64, sigma_l: i64, sigma_c: i64) -> u64 {
         let inst = Instance::new(kernel, warps, sigma_l, sigma_c).unwrap();

@@ -2,7 +2,7 @@
 //! unit idles, computed exactly on small end games instead of bounded by a formula.
 
 use super::{end_game, Paced, StateBound, Tables};
-use crate::kernel::Unit;
+use crate::model::kernel::Unit;
 use crate::state::transitions::Transitions;
 use crate::state::Counts;
 use std::collections::{HashMap, HashSet};
@@ -319,7 +319,7 @@ fn idle_dp(t: &Transitions, paced: Unit, end_games: &[Counts], deadline: Option<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::instance::Instance;
+    use crate::model::instance::Instance;
 
     fn tail_of(kernel: &str, warps: i64, sigma_l: i64, sigma_c: i64) -> (Tail, Transitions) {
         let inst = Instance::new(kernel, warps, sigma_l, sigma_c).unwrap();

@@ -2,17 +2,41 @@
 //! running it into a record (one JSON object: `id`, `job`, then the fields of the
 //! command's `--json`, or `error`).
 
-use super::spec::{Settings, SweepCommand};
-use crate::approx;
-use crate::bounds::BoundsReport;
+use crate::experiments::approx;
+use crate::state_bounds::report::BoundsReport;
 use crate::error::{Error, InputError};
-use crate::instance::Instance;
-use crate::json;
-use crate::kernel::Unit;
-use crate::solve::{solve, Method, SolveOptions};
-use serde::Serialize;
+use crate::model::instance::Instance;
+use crate::exact::record;
+use crate::model::kernel::Unit;
+use crate::exact::solve::{solve, Method, SolveOptions};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
+
+/// What every job of a sweep runs; its record has the fields of that command's `--json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SweepCommand {
+    /// `makespan solve`: the exact makespan or proven bounds.
+    Solve,
+    /// `makespan approx --x X`: the paper's estimate, with a proven bound beside it.
+    Approx,
+    /// `makespan bound`: the closed-form bounds.
+    Bound,
+}
+
+/// The solver settings shared by every job of a spec.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Methods (`[None]` for `bound`).
+    pub methods: Vec<Option<Method>>,
+    /// Seconds per solve (`None` for `bound`).
+    pub time_limit: Option<f64>,
+    /// Search limit in stored states, if given.
+    pub max_states: Option<usize>,
+    /// Search memory limit in bytes, if given.
+    pub max_memory: Option<usize>,
+}
 
 /// What defines a job. Everything but `file` enters the id, so an instance written as a
 /// kernel or read from a file is the same job.
@@ -120,7 +144,7 @@ impl Job {
         let inst = &self.instance;
         let value = match self.params.command {
             SweepCommand::Bound => serde_json::to_value(BoundsReport::of(inst)),
-            SweepCommand::Solve => serde_json::to_value(json::solution(inst, &solve(inst, &self.options())?, false)),
+            SweepCommand::Solve => serde_json::to_value(record::solution(inst, &solve(inst, &self.options())?, false)),
             SweepCommand::Approx => {
                 let x = self.params.x.ok_or_else(|| InputError::new("x", "(missing)", "approx jobs need x"))?;
                 serde_json::to_value(approx::approx(inst, x, &self.options(), &|| {})?)

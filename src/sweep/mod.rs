@@ -23,4 +23,5 @@ pub mod run;
 pub mod spec;
 
 pub use job::{Job, JobParams, Shard};
-pub use spec::{Spec, SweepCommand};
+pub use job::SweepCommand;
+pub use spec::Spec;

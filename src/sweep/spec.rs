@@ -13,12 +13,12 @@
 //! Every list may also be a single value. The grid is the product of the lists; jobs
 //! with `x > W` are left out (they are not defined).
 
-use super::job::{Job, JobParams};
+use super::job::{Job, JobParams, Settings, SweepCommand};
 use crate::error::{bytes, positive, seconds, InputError};
 use crate::files::{origin, parse_toml, read_text};
-use crate::instance::Instance;
-use crate::solve::Method;
-use serde::{Deserialize, Serialize};
+use crate::model::instance::Instance;
+use crate::exact::solve::Method;
+use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
 /// Most jobs one spec may describe.
@@ -26,18 +26,6 @@ pub const MAX_JOBS: u64 = 100_000;
 
 /// Time limit per solve when the spec gives none, in seconds (as `approx` and `converge`).
 pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
-
-/// What every job of a sweep runs; its record has the fields of that command's `--json`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SweepCommand {
-    /// `makespan solve`: the exact makespan or proven bounds.
-    Solve,
-    /// `makespan approx --x X`: the paper's estimate, with a proven bound beside it.
-    Approx,
-    /// `makespan bound`: the closed-form bounds.
-    Bound,
-}
 
 /// One value or a list of values.
 #[derive(Debug, Clone, Deserialize)]
@@ -234,19 +222,6 @@ impl Spec {
     }
 }
 
-/// The solver settings shared by every job of a spec.
-#[derive(Debug, Clone)]
-pub struct Settings {
-    /// Methods (`[None]` for `bound`).
-    pub methods: Vec<Option<Method>>,
-    /// Seconds per solve (`None` for `bound`).
-    pub time_limit: Option<f64>,
-    /// Search limit in stored states, if given.
-    pub max_states: Option<usize>,
-    /// Search memory limit in bytes, if given.
-    pub max_memory: Option<usize>,
-}
-
 /// The given values, or `[1]` when none are given.
 fn or_one(v: &[i64]) -> &[i64] {
     if v.is_empty() {
@@ -257,7 +232,7 @@ fn or_one(v: &[i64]) -> &[i64] {
 }
 
 fn check_x(x: i64, field: &str) -> Result<u32, InputError> {
-    u32::try_from(x).ok().filter(|&v| v >= 1 && i64::from(v) <= crate::instance::MAX_WARPS).ok_or_else(|| InputError::new(field, x, "must be a warp count from 1"))
+    u32::try_from(x).ok().filter(|&v| v >= 1 && i64::from(v) <= crate::model::instance::MAX_WARPS).ok_or_else(|| InputError::new(field, x, "must be a warp count from 1"))
 }
 
 /// An instance error of list entry `i` of `list`, named `list[i].field`.

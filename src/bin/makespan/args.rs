@@ -1,0 +1,258 @@
+//! The command line as clap sees it: every subcommand, flag and default. Parsed once
+//! here; `options.rs` turns it into library options.
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand};
+use gpu_makespan::exact::ilp::ConstraintForm;
+use gpu_makespan::exact::search::SearchLimits;
+use gpu_makespan::exact::solve::{Horizon, Method};
+use std::path::PathBuf;
+
+/// The version and the git revision the binary was built from.
+pub(crate) const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (git ", env!("MAKESPAN_GIT_REVISION"), ")");
+
+/// Most worker threads `--threads` accepts.
+pub(crate) const MAX_THREADS: i64 = 256;
+
+#[derive(Parser)]
+#[command(name = "makespan", version = VERSION, about = "Worst-case makespan of GPU warps on one SM, proven bounds, and TX2 response-time analysis")]
+pub(crate) struct Cli {
+    /// No progress bars and no notes on standard error (errors are still printed).
+    #[arg(long, short, global = true)]
+    pub(crate) quiet: bool,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Print the paper's pessimistic bound (eq. 5), the proven safe horizon and a lower bound.
+    Bound {
+        #[command(flatten)]
+        instance: InstanceArgs,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compute the exact worst-case makespan T^(W) and a worst-case schedule.
+    Solve {
+        #[command(flatten)]
+        instance: InstanceArgs,
+        #[command(flatten)]
+        solver: SolverArgs,
+        /// Print the worst-case schedule (chart, or `schedule` array with --json).
+        #[arg(long)]
+        schedule: bool,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// The paper's estimate min_y ceil(W/y) T^(y) (eqs. 42-43), with a proven bound beside it.
+    Approx {
+        #[command(flatten)]
+        instance: InstanceArgs,
+        /// Largest y (1 <= x <= W).
+        #[arg(long, allow_hyphen_values = true)]
+        x: i64,
+        #[command(flatten)]
+        solver: SolverArgs,
+        /// Worker threads for the T^(y) (default: all cores; at most 256).
+        #[arg(long, allow_hyphen_values = true)]
+        threads: Option<i64>,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Convergence of T^(W,x) and T_approx(x) with x (paper Figs. 6-7), as CSV and SVG.
+    Converge {
+        #[command(flatten)]
+        instance: InstanceArgs,
+        /// Largest x (1 <= x_max <= W).
+        #[arg(long, allow_hyphen_values = true)]
+        x_max: i64,
+        #[command(flatten)]
+        solver: SolverArgs,
+        /// Worker threads (default: all cores; at most 256).
+        #[arg(long, allow_hyphen_values = true)]
+        threads: Option<i64>,
+        /// Write the rows as CSV.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Write the plot as SVG.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Plot the computation times on a logarithmic axis.
+        #[arg(long)]
+        log_time: bool,
+    },
+    /// ILP solve time of the short vs long constraint forms as W grows (paper Fig. 5).
+    CompareConstraints {
+        #[command(flatten)]
+        instance: InstanceArgs,
+        /// Largest W.
+        #[arg(long, allow_hyphen_values = true)]
+        warps_max: i64,
+        /// Time limit per ILP solve in seconds.
+        #[arg(long, default_value_t = 60.0, allow_hyphen_values = true)]
+        time_limit: f64,
+        /// Write the rows as CSV.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Write the plot as SVG.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Plot the solve times on a logarithmic axis.
+        #[arg(long)]
+        log_time: bool,
+    },
+    /// Kernel-level response-time analysis of the Jetson TX2 GPU scheduler for a task set
+    /// (TOML) or a cuda_scheduling_examiner config (JSON).
+    Rta {
+        /// Task-set file (TOML; see instances/rta-*.toml) or examiner config (.json); `-` reads
+        /// standard input.
+        file: PathBuf,
+        /// Relative deadline in seconds for every kernel of an examiner config (which has none).
+        #[arg(long, allow_hyphen_values = true)]
+        deadline: Option<f64>,
+        /// GPU profile file (a `[gpu]` table; see instances/gpu-tx2.toml). Default: the TX2.
+        #[arg(long)]
+        gpu: Option<PathBuf>,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Write the block-slot timeline as SVG.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Time limit per distinct kernel when C is computed from instructions.
+        #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
+        time_limit: f64,
+        /// Search limit (stored states) when C is computed from instructions.
+        #[arg(long, default_value_t = SearchLimits::default().max_states)]
+        max_states: usize,
+        /// Search memory limit in bytes when C is computed from instructions (2G, 512M, ...).
+        #[arg(long, default_value = "2G")]
+        max_memory: String,
+    },
+    /// Run a grid of jobs (spec TOML) in parallel, sharded and resumable, one JSON line
+    /// per job; `sweep merge` and `sweep report` combine and summarise results.
+    Sweep(SweepCli),
+    /// Write the benchmark suite (instance files) into a directory.
+    BenchSuite {
+        /// Directory to write into.
+        #[arg(long, default_value = "instances/bench")]
+        out: PathBuf,
+        /// Seed of the random kernels.
+        #[arg(long, default_value_t = 2026)]
+        seed: u64,
+    },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+}
+
+/// `makespan sweep SPEC --out FILE [--shard I/N] [--resume] [--threads N]`, or a
+/// `merge`/`report` subcommand.
+#[derive(Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub(crate) struct SweepCli {
+    #[command(subcommand)]
+    pub(crate) action: Option<SweepAction>,
+    /// Sweep spec (TOML; see instances/sweeps/).
+    #[arg(required = true)]
+    pub(crate) spec: Option<PathBuf>,
+    /// Results file (JSON Lines), appended as each job ends.
+    #[arg(long, required = true)]
+    pub(crate) out: Option<PathBuf>,
+    /// Run only shard I of N (1 <= I <= N): a fixed, balanced subset of the jobs.
+    #[arg(long)]
+    pub(crate) shard: Option<String>,
+    /// Skip the jobs whose id is already in --out (and continue the file).
+    #[arg(long)]
+    pub(crate) resume: bool,
+    /// Jobs run at once (default: all cores; at most 256).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) threads: Option<i64>,
+    /// List the jobs (id and parameters, one JSON line each) without running them.
+    #[arg(long)]
+    pub(crate) dry_run: bool,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum SweepAction {
+    /// Merge results files into one (one record per id, sorted by id); refuses two
+    /// records of one id whose results differ (timings aside).
+    Merge {
+        /// Results files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Merged results file.
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Summarise results: a table on stdout, optionally CSV and an SVG of values and times.
+    Report {
+        /// Results files (more than one are merged first).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Write the rows as CSV (default path: the first file with .csv).
+        #[arg(long, num_args = 0..=1)]
+        csv: Option<Option<PathBuf>>,
+        /// Write the plots as SVG (default path: the first file with .svg).
+        #[arg(long, num_args = 0..=1)]
+        svg: Option<Option<PathBuf>>,
+    },
+}
+
+/// An instance: a file, or --kernel/--warps/--sigma-l/--sigma-c.
+#[derive(Args, Clone)]
+pub(crate) struct InstanceArgs {
+    /// Instance file (TOML; see instances/); `-` reads standard input.
+    pub(crate) file: Option<PathBuf>,
+    /// Instruction string instead of a file (L = load/store, C = CUDA core).
+    #[arg(long)]
+    pub(crate) kernel: Option<String>,
+    /// Number of warps W (with a file: overrides the file's `warps`).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) warps: Option<i64>,
+    /// sigma_L, integer >= 1 (default 1; not with a file).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) sigma_l: Option<i64>,
+    /// sigma_C, integer >= 1 (default 1; not with a file).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) sigma_c: Option<i64>,
+}
+
+#[derive(Args, Clone)]
+pub(crate) struct SolverArgs {
+    /// Exact method: `search` (combinatorial, default), `ilp` (paper's ILP with HiGHS),
+    /// `both` (cross-check), `heuristic` (lower bound only).
+    #[arg(long, default_value = "search", value_parser = PossibleValuesParser::new(Method::NAMES).map(|s| s.parse::<Method>().expect("listed")))]
+    pub(crate) method: Method,
+    /// ILP work-conserving constraints: short (eqs. 34/37) or long (33/36).
+    #[arg(long, default_value = "short", value_parser = PossibleValuesParser::new(ConstraintForm::NAMES).map(|s| s.parse::<ConstraintForm>().expect("listed")))]
+    pub(crate) constraints: ConstraintForm,
+    /// ILP horizon: `safe` (proven, default), `paper` (eq. 5; may truncate), or a number of cycles.
+    #[arg(long, default_value = "safe")]
+    pub(crate) horizon: Horizon,
+    /// Stop after this many seconds with the best proven bounds and status `time_limit`.
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) time_limit: Option<f64>,
+    /// Limit of the search's branch and bound in stored states (the dense table is
+    /// bounded by --max-memory).
+    #[arg(long, default_value_t = SearchLimits::default().max_states)]
+    pub(crate) max_states: usize,
+    /// Memory limit of the search's state table, in bytes (2G, 512M, ...); the dense
+    /// table of all C(I+W, W) states is used only if it fits in half of it. approx and
+    /// converge share it among the T^(y) solves that run at once.
+    #[arg(long, default_value = "2G")]
+    pub(crate) max_memory: String,
+    /// Leave out the ILP's symmetry-breaking rows (pure Fig. 3 model).
+    #[arg(long)]
+    pub(crate) no_symmetry_breaking: bool,
+    /// Never use the search's dense table of all C(I+W, W) states (branch and bound only).
+    #[arg(long)]
+    pub(crate) no_dense: bool,
+}
+

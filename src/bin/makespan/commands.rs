@@ -1,0 +1,134 @@
+//! Each subcommand: load its input, call the library, print.
+
+use crate::args::{Cli, Command};
+use crate::sweep::sweep;
+use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
+use clap::CommandFactory;
+use gpu_makespan::error::seconds;
+use gpu_makespan::exact::solve::{self, Horizon, SolveOptions};
+use gpu_makespan::experiments::{approx, convergence};
+use gpu_makespan::files::write_text;
+use gpu_makespan::output::{plot, text as report};
+use gpu_makespan::rta::analysis as rta;
+use gpu_makespan::rta::taskset;
+use gpu_makespan::rta::wcet::WcetLimits;
+use gpu_makespan::error::bytes;
+
+pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
+    let progress = Progress { quiet: cli.quiet };
+    match cli.command {
+        Command::Bound { instance, json: as_json } => {
+            let inst = instance.load()?;
+            if as_json {
+                out(&json(&gpu_makespan::state_bounds::report::BoundsReport::of(&inst)))?;
+            } else {
+                out(&report::bounds_table(&inst))?;
+            }
+        }
+        Command::Solve { instance, solver, schedule, json: as_json } => {
+            let inst = instance.load()?;
+            let opts = solver.options()?;
+            if schedule {
+                report::check_schedule_size(&inst, gpu_makespan::model::bounds::lower_bound(&inst), as_json)?;
+            }
+            if !opts.method.uses_ilp() && opts.horizon != Horizon::Safe {
+                progress.note("note: --horizon applies to the ILP only; the search is never truncated");
+            }
+            let pb = progress.spinner(&format!("solving with {:?}", opts.method).to_lowercase());
+            let result = solve::solve(&inst, &opts);
+            pb.finish_and_clear();
+            let sol = result?;
+            if schedule {
+                report::check_schedule_size(&inst, sol.outcome.lower_bound(), as_json)?;
+            }
+            if as_json {
+                out(&json(&gpu_makespan::exact::record::solution(&inst, &sol, schedule)))?;
+            } else {
+                out(&report::solution_table(&inst, &sol))?;
+                if schedule {
+                    out(&report::schedule_chart(&inst, &sol))?;
+                }
+            }
+        }
+        Command::Approx { instance, x, solver, threads, json: as_json } => {
+            let inst = instance.load()?;
+            let x = approx::check_x(&inst, x, "--x")?;
+            let opts = solver.options_with_default_limit()?;
+            let pool = pool(threads)?;
+            let pb = progress.bar(x as u64, "T^(y)");
+            let a = pool.install(|| approx::approx(&inst, x, &opts, &|| pb.inc(1)));
+            pb.finish_and_clear();
+            let a = a?;
+            if as_json {
+                out(&json(&a))?;
+            } else {
+                out(&report::approx_table(&inst, &a))?;
+            }
+        }
+        Command::Converge { instance, x_max, solver, threads, csv, svg: svg_path, log_time } => {
+            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
+            let inst = instance.load()?;
+            let x_max = approx::check_x(&inst, x_max, "--x-max")?;
+            let opts = solver.options_with_default_limit()?;
+            let pool = pool(threads)?;
+            let pb = progress.bar(x_max as u64, "T^(x)");
+            let run = pool.install(|| convergence::converge(&inst, x_max, &opts, &|| pb.inc(1)));
+            pb.finish_and_clear();
+            let run = run?;
+            let text = convergence::converge_csv(&inst, &run.rows);
+            csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
+            svg(svg_path.as_deref(), |p| plot::convergence(p, &inst, &run, log_time))?;
+            out(&text)?;
+            progress.note(&format!("estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}", gpu_makespan::model::bounds::safe_horizon(&inst)));
+        }
+        Command::CompareConstraints { instance, warps_max, time_limit, csv, svg: svg_path, log_time } => {
+            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
+            let inst = instance.load()?;
+            let warps_max = convergence::check_warps_max(warps_max, "--warps-max")?;
+            let opts = SolveOptions { time_limit: Some(seconds(time_limit, "--time-limit")?), ..SolveOptions::default() };
+            let pb = progress.bar(warps_max as u64, "W");
+            let rows = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
+            pb.finish_and_clear();
+            let rows = rows?;
+            let text = convergence::forms_csv(&rows);
+            csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
+            svg(svg_path.as_deref(), |p| plot::constraint_forms(p, &inst, &rows, log_time))?;
+            out(&text)?;
+        }
+        Command::Rta { file, deadline, gpu, json: as_json, svg: svg_path, time_limit, max_states, max_memory } => {
+            prepare(&[(&svg_path, "--svg")])?;
+            let limits = WcetLimits { time_limit: seconds(time_limit, "--time-limit")?, max_states, max_memory: bytes(&max_memory, "--max-memory")? };
+            let pb = progress.spinner("computing per-block WCETs and the schedule");
+            let w = taskset::load(&file, gpu.as_deref(), deadline, limits);
+            pb.finish_and_clear();
+            let w = w?;
+            if svg_path.is_some() {
+                plot::check_timeline(&w)?;
+            }
+            let rep = rta::analyse(&w, svg_path.is_some())?;
+            svg(svg_path.as_deref(), |p| plot::rta_timeline(p, &rep))?;
+            if as_json {
+                out(&json(&rep))?;
+            } else {
+                out(&report::rta_table(&rep))?;
+            }
+        }
+        Command::Sweep(cli) => sweep(cli, &progress)?,
+        Command::BenchSuite { out: dir, seed } => {
+            let suite = gpu_makespan::experiments::bench::suite(seed);
+            let mut listing = String::new();
+            for b in &suite {
+                let path = dir.join(&b.name);
+                write_text(&path, &b.text, "--out")?;
+                listing.push_str(&format!("{}\n", path.display()));
+            }
+            out(&listing)?;
+        }
+        Command::Completions { shell } => {
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "makespan", &mut script);
+            out(&String::from_utf8_lossy(&script))?;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,44 @@
+//! `makespan`: the command-line front end. It parses arguments (`args.rs`), turns them
+//! into library options once (`options.rs`), runs the subcommand (`commands.rs`,
+//! `sweep.rs`) and prints (`terminal.rs`); all the work is in the `gpu_makespan` library.
+
+mod args;
+mod commands;
+mod options;
+mod sweep;
+mod terminal;
+
+use args::Cli;
+use clap::Parser;
+use commands::run;
+use std::io::Write;
+use std::process::ExitCode;
+use terminal::{one_line, Failure};
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            use clap::error::ErrorKind::*;
+            if matches!(e.kind(), DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand) {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            let _ = writeln!(std::io::stderr(), "{}", one_line(&e.render().to_string()));
+            return ExitCode::from(2);
+        }
+    };
+    let failure = match run(cli) {
+        Ok(()) | Err(Failure::PipeClosed) => return ExitCode::SUCCESS,
+        Err(f) => f,
+    };
+    let (message, code) = match failure {
+        Failure::Lib(e) => (format!("error: {e}"), if e.is_input() { 2 } else { 1 }),
+        Failure::Output(e) => (format!("error: cannot write standard output: {e}"), 2),
+        Failure::Jobs(text) => (format!("error: {text}"), 1),
+        Failure::PipeClosed => unreachable!("handled above"),
+    };
+    let _ = writeln!(std::io::stderr(), "{message}");
+    ExitCode::from(code)
+}
+

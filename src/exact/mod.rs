@@ -1,0 +1,12 @@
+//! The methods that compute `T^(W)` or bound it: one entry point ([`solve`]), the exact
+//! branch and bound ([`search`]), the dense programme ([`dense`]), the paper's ILP
+//! ([`ilp`]), the heuristics that give lower bounds ([`heuristic`]), and the one result
+//! type of every method ([`outcome`]).
+
+pub mod dense;
+pub mod heuristic;
+pub mod ilp;
+pub mod outcome;
+pub mod record;
+pub mod search;
+pub mod solve;

@@ -1,0 +1,527 @@
+//! The exact combinatorial solver for `T^(W)`: memoised branch and bound over
+//! warp-count states.
+//!
+//! Design (see [`crate::state`] for the transition system):
+//! * **Symmetry.** Warps are identical, so the search runs on counts of warps per
+//!   program position, never on warp identities: `W!` schedules collapse into one state.
+//! * **Memoisation.** `T(s) = 1 + max over successors T(s')`, `T(done) = 0`; every
+//!   fully explored state stores its exact value and the index of its best successor,
+//!   so a state reached again by another path (or at another depth) costs one lookup.
+//!   States are stored under an [`Encoding`]; the search is generic over it.
+//! * **Branch and bound.** A state reached after `d` cycles is expanded only if
+//!   `d + UB(s)` exceeds the longest schedule found so far, where `UB` is a proven
+//!   per-state bound ([`StateBound`], generic). A state whose subtree was cut stores the
+//!   upper bound it proved instead of an exact value, and is re-expanded only when it
+//!   is met again at a depth where that bound no longer suffices.
+//! * **Incumbent.** Adversarial rollouts ([`crate::exact::heuristic`]) give the first
+//!   incumbent; successors are tried in decreasing order of their upper bound.
+//! * **Both cores.** Unless it runs on a rayon worker (where the callers already run
+//!   searches in parallel), the search starts a second thread that runs beam searches
+//!   ([`crate::exact::heuristic::beam`]) of growing width while the depth-first search runs.
+//!   Each longer schedule it finds is published (its trace first, then its length); the
+//!   depth-first search reads the length whenever it reads the clock and prunes with it.
+//!   Pruning with the length of any real schedule is sound (the same as finding it
+//!   itself), and the result's trace is the longer of the two threads' schedules, so
+//!   its length is the value the search reports.
+//! * **Limits.** A time limit and a limit on stored states stop the expansion; the
+//!   unfinished subtrees then report their proven upper bounds, so the result is always
+//!   the longest schedule found (a lower bound, with a witness) and a proven upper bound.
+//!
+//! Guarantee: when the search completes, its trace is a longest schedule: `T^(W)`.
+
+use crate::exact::dense;
+use crate::error::{Error, TooLarge};
+use crate::exact::heuristic::{beam, priority, rollouts_until};
+use crate::model::instance::Instance;
+use crate::exact::outcome::{Outcome, SearchStats, Stats, Stop, Witness};
+use crate::state::packed::{Packed128, Packed64};
+use crate::state::sparse::Sparse;
+use crate::state::trace::Trace;
+use crate::state::transitions::{Scratch, Transitions};
+use crate::state::{Counts, Encoding};
+use crate::state_bounds::{standard_until, StateBound, Tables};
+use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Limits of one search.
+#[derive(Debug, Clone, Copy)]
+pub struct SearchLimits {
+    /// Stop expanding after this long.
+    pub time_limit: Option<Duration>,
+    /// Stop expanding once this many states are stored (branch and bound).
+    pub max_states: usize,
+    /// Stop expanding before the memo table (its buckets, keys and the copy a resize
+    /// makes) would need more than this many bytes.
+    pub max_memory: usize,
+    /// Randomised rollouts per policy for the initial incumbent.
+    pub rollouts: usize,
+    /// Run beam searches on a second thread (not when called on a rayon worker).
+    pub beam: bool,
+    /// [`solve`] tries the dense programme ([`crate::exact::dense`]) when its table of all
+    /// `C(I + W, W)` states fits in half of `max_memory` and a short branch and bound did
+    /// not end, for at most three quarters of the time left (`max_states` limits the
+    /// branch and bound only: the table's memory is fixed by its size).
+    pub dense: bool,
+}
+
+/// The default memory limit of the search: 2 GiB.
+pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
+
+impl Default for SearchLimits {
+    fn default() -> Self {
+        SearchLimits { time_limit: None, max_states: 40_000_000, max_memory: DEFAULT_MAX_MEMORY, rollouts: 32, beam: true, dense: true }
+    }
+}
+
+/// Bytes the memo table of `capacity` entries occupies: hashbrown allocates a power of
+/// two of buckets, at least 8/7 of the capacity, each with its key, its packed entry and
+/// one control byte.
+fn table_bytes<K>(capacity: usize) -> usize {
+    let buckets = (capacity.saturating_mul(8) / 7).max(1).next_power_of_two();
+    buckets.saturating_mul(std::mem::size_of::<(K, u64)>() + 1)
+}
+
+/// What [`search`] found, before its trace is turned into a checked schedule.
+#[derive(Debug, Clone)]
+pub struct SearchResult {
+    /// The longest path found (exact when `stop` is `Completed`).
+    pub trace: Trace,
+    /// Proven upper bound on `T^(W)`.
+    pub upper_bound: u64,
+    /// Why the search stopped.
+    pub stop: Stop,
+    /// Statistics.
+    pub stats: SearchStats,
+}
+
+/// Computes `T^(W)` of `inst` exactly (within `limits`) with the standard per-state
+/// bound, by the branch and bound (choosing the most compact encoding that holds its
+/// states: packed in 64 or 128 bits, else [`Sparse`], which holds any instance) or the
+/// dense programme:
+/// * where the dense table fits ([`SearchLimits::dense`]), a branch and bound of at most
+///   [`PROBE_STATES`] stored states runs first (where the per-state bounds are tight it
+///   ends at once), then the dense programme for at most three quarters of the time left;
+/// * if neither ended, the branch and bound runs with the time left.
+///
+/// The witness is re-checked; the upper bound is never above the safe horizon.
+pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
+    let started = Instant::now();
+    let left = |l: Duration| l.saturating_sub(started.elapsed());
+    let t = Transitions::new(inst);
+    // The tail bound's end games get at most a quarter of the time limit, and the search
+    // the rest.
+    let bound = standard_until(inst, limits.time_limit.map(|l| started + l / 4));
+    if limits.dense && dense::fits(inst, crate::model::bounds::safe_horizon(inst), dense_table_states(&limits)) {
+        let probe = SearchLimits { max_states: PROBE_STATES.min(limits.max_states), beam: false, time_limit: limits.time_limit.map(left), ..limits };
+        let r = search_encoded(inst, &t, &bound, probe)?;
+        if r.stop != Stop::MaxStates {
+            return outcome(inst, r);
+        }
+        if let Some(out) = solve_dense(inst, &SearchLimits { time_limit: limits.time_limit.map(left), ..limits })? {
+            return Ok(out);
+        }
+        if probe.max_states == limits.max_states {
+            return outcome(inst, r);
+        }
+    }
+    let r = search_encoded(inst, &t, &bound, SearchLimits { time_limit: limits.time_limit.map(left), ..limits })?;
+    outcome(inst, r)
+}
+
+/// Stored states of the branch and bound that [`solve`] runs before the dense programme.
+pub const PROBE_STATES: usize = 20_000;
+
+/// The branch and bound of `t` in the most compact encoding that holds its states.
+fn search_encoded<B: StateBound>(inst: &Instance, t: &Transitions, bound: &B, limits: SearchLimits) -> Result<SearchResult, TooLarge> {
+    if let Some(e) = Packed64::for_instance(inst.len(), inst.warps) {
+        search(t, bound, e, limits)
+    } else if let Some(e) = Packed128::for_instance(inst.len(), inst.warps) {
+        search(t, bound, e, limits)
+    } else {
+        search(t, bound, Sparse, limits)
+    }
+}
+
+/// A search result (the branch and bound's or the dense programme's) as an outcome: its
+/// witness re-checked, its upper bound capped by the safe horizon.
+fn outcome(inst: &Instance, r: SearchResult) -> Result<Outcome, Error> {
+    let schedule = r.trace.schedule(inst.warps, inst.len());
+    let witness = Witness::check(inst, "search", schedule, Some(r.trace.cycles()))?;
+    let upper = r.upper_bound.min(crate::model::bounds::safe_horizon(inst));
+    Ok(Outcome::new(witness, upper, r.stop, Stats { search: Some(r.stats), ilp: None })?)
+}
+
+/// Most states of the dense table under `limits`: half of the memory limit.
+fn dense_table_states(limits: &SearchLimits) -> u64 {
+    (limits.max_memory / 2 / dense::BYTES_PER_STATE) as u64
+}
+
+/// The dense programme with a table of at most half of `limits.max_memory` and three
+/// quarters of its time limit (`max_states` does not apply: the table's size is its
+/// memory), on both cores unless on a rayon worker (where the callers already run solves
+/// in parallel): an exact outcome (re-checked witness, upper bound = its length), or
+/// `None` when the instance does not fit or a limit stopped it.
+fn solve_dense(inst: &Instance, limits: &SearchLimits) -> Result<Option<Outcome>, Error> {
+    let deadline = limits.time_limit.map(|l| Instant::now() + l * 3 / 4);
+    let threads = if rayon::current_thread_index().is_some() { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get().min(2)) };
+    let dense_limits = dense::Limits { table_states: dense_table_states(limits), solved_states: u64::MAX, deadline, threads };
+    let Ok(solved) = dense::longest(inst, crate::model::bounds::safe_horizon(inst), dense_limits) else {
+        return Ok(None);
+    };
+    let stats = SearchStats { expansions: solved.solved, stored_states: solved.solved as usize, initial_lower_bound: 0, beam_lower_bound: 0, dense_states: solved.solved };
+    let exact = SearchResult { upper_bound: solved.trace.cycles(), trace: solved.trace, stop: Stop::Completed, stats };
+    outcome(inst, exact).map(Some)
+}
+
+/// The search proper, generic over the encoding of memo keys and the per-state bound.
+///
+/// The depth-first search recurses once per cycle, so it runs on a thread whose stack
+/// fits the longest possible schedule (callers such as rayon workers have small stacks);
+/// if the system cannot give that stack, the instance is [`TooLarge`] for the search.
+pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits) -> Result<SearchResult, TooLarge> {
+    let root_bound = bound.upper(&t.start());
+    let stack = (root_bound as usize).saturating_mul(1024).clamp(8 << 20, 4 << 30);
+    let with_beam = limits.beam && rayon::current_thread_index().is_none();
+    std::thread::scope(|scope| {
+        let handle = std::thread::Builder::new()
+            .name("makespan-search".into())
+            .stack_size(stack)
+            .spawn_scoped(scope, || run(t, bound, enc, limits, root_bound, with_beam))
+            .map_err(|e| TooLarge {
+                field: "warps".into(),
+                value: t.warps().to_string(),
+                reason: format!("the search needs a stack of {} MiB for schedules of up to {root_bound} cycles and the system refused it ({e})", stack >> 20),
+            })?;
+        Ok(handle.join().expect("the search thread does not panic"))
+    })
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    value: u32,
+    exact: bool,
+    best: u32,
+}
+
+impl Entry {
+    fn pack(self) -> u64 {
+        self.value as u64 | (self.exact as u64) << 32 | (self.best as u64) << 33
+    }
+    fn unpack(v: u64) -> Entry {
+        Entry { value: v as u32, exact: (v >> 32) & 1 == 1, best: (v >> 33) as u32 }
+    }
+}
+
+struct Search<'a, E: Encoding, B> {
+    t: &'a Transitions,
+    bound: &'a B,
+    enc: E,
+    limits: SearchLimits,
+    started: Instant,
+    memo: FxHashMap<E::Key, u64>,
+    best: u64,
+    incumbent: Trace,
+    /// States on the current path (`path[..depth]`), buffers reused.
+    path: Vec<Counts>,
+    expansions: u64,
+    /// Successors generated since the clock was last read.
+    work: usize,
+    /// Heap bytes owned by the stored keys.
+    key_bytes: usize,
+    stop: Stop,
+    scratch: Scratch,
+    /// Per-depth buffers of (bound, successor index, successor), reused across expansions.
+    orders: Vec<Vec<(u64, usize, Counts)>>,
+    /// The beam thread's longest schedule (its length raises `best`).
+    shared: &'a Shared,
+}
+
+/// What the beam thread shares with the depth-first search.
+struct Shared {
+    /// Length of the longest schedule found by the beams (0: none yet).
+    best: AtomicU64,
+    /// Its trace, stored before `best` is raised.
+    trace: Mutex<Option<Trace>>,
+    /// Set when the depth-first search has ended.
+    done: AtomicBool,
+}
+
+/// The beam thread: a local search over static priorities for a quarter of the time
+/// left (at most [`BEAM_THREAD_PRIORITY_ROLLOUTS`] rollouts without a time limit), then beams of
+/// growing width until the search ends or the time is up.
+fn beam_worker<B: StateBound>(t: &Transitions, bound: &B, root_bound: u64, shared: &Shared, deadline: Option<Instant>) {
+    let done = || shared.done.load(Ordering::Relaxed);
+    let stop = || done() || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut found = |trace: Trace| {
+        let n = trace.cycles();
+        let mut slot = shared.trace.lock().unwrap_or_else(|p| p.into_inner());
+        if slot.as_ref().is_none_or(|b| b.cycles() < n) {
+            *slot = Some(trace);
+            shared.best.fetch_max(n, Ordering::Release);
+        }
+    };
+    priority::search_share(t, 0x7072_696f, deadline, 4, BEAM_THREAD_PRIORITY_ROLLOUTS, &done, &mut found);
+    beam::beams(t, bound, &Tables::new_for(t), root_bound, 0x6265_616d, &stop, &mut found);
+}
+
+/// Most priority rollouts the beam thread runs when there is no time limit.
+pub const BEAM_THREAD_PRIORITY_ROLLOUTS: u64 = 2000;
+
+fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, root_bound: u64, with_beam: bool) -> SearchResult {
+    let started = Instant::now();
+    // Rollouts may use at most a quarter of the time limit.
+    let deadline = limits.time_limit.map(|l| started + l / 4);
+    let seed = rollouts_until(t, bound, limits.rollouts, 0x6d61_6b65, deadline);
+    let shared = Shared { best: AtomicU64::new(0), trace: Mutex::new(None), done: AtomicBool::new(false) };
+    let end = limits.time_limit.map(|l| started + l);
+    let mut result = std::thread::scope(|scope| {
+        if with_beam {
+            let beam_thread = std::thread::Builder::new().name("makespan-beam".into());
+            // Without the second thread the search still runs: it only loses the beams.
+            let _ = beam_thread.spawn_scoped(scope, || beam_worker(t, bound, root_bound, &shared, end));
+        }
+        let r = dfs_run(t, bound, enc, limits, Begin { started, root_bound, seed }, &shared);
+        shared.done.store(true, Ordering::Relaxed);
+        r
+    });
+    let beam_trace = shared.trace.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some(b) = beam_trace {
+        result.stats.beam_lower_bound = b.cycles();
+        if b.cycles() > result.trace.cycles() {
+            result.trace = b;
+        }
+    }
+    result
+}
+
+/// Where the depth-first search starts: its clock, the start state's bound and the
+/// first incumbent.
+struct Begin {
+    started: Instant,
+    root_bound: u64,
+    seed: Trace,
+}
+
+/// The depth-first branch and bound from the start state.
+fn dfs_run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, begin: Begin, shared: &Shared) -> SearchResult {
+    let Begin { started, root_bound, seed } = begin;
+    let initial = seed.cycles();
+    let mut search = Search {
+        t,
+        bound,
+        enc,
+        limits,
+        started,
+        memo: FxHashMap::default(),
+        best: initial,
+        incumbent: seed,
+        path: Vec::new(),
+        expansions: 0,
+        work: 0,
+        key_bytes: 0,
+        stop: Stop::Completed,
+        scratch: Scratch::default(),
+        orders: Vec::new(),
+        shared,
+    };
+    let (value, _) = search.dfs(&t.start(), 0, root_bound);
+    let upper_bound = value.max(search.best);
+    debug_assert!(search.stop != Stop::Completed || value == search.best);
+    let result = SearchResult {
+        upper_bound,
+        stop: search.stop,
+        stats: SearchStats { expansions: search.expansions, stored_states: search.memo.len(), initial_lower_bound: initial, beam_lower_bound: 0, dense_states: 0 },
+        trace: std::mem::take(&mut search.incumbent),
+    };
+    // Freeing millions of boxed keys takes seconds: let another thread do it, so that
+    // the time limit holds for the answer.
+    if search.key_bytes > 0 && search.memo.len() > 100_000 {
+        let memo = std::mem::take(&mut search.memo);
+        std::thread::spawn(move || drop(memo));
+    }
+    result
+}
+
+impl<E: Encoding, B: StateBound> Search<'_, E, B> {
+    /// Returns `(v, exact)`: `T(s)` itself when `exact`, else a proven upper bound.
+    /// `bound` is the per-state upper bound of `s`, computed by the caller.
+    fn dfs(&mut self, s: &Counts, depth: u64, bound: u64) -> (u64, bool) {
+        if s.is_finished() {
+            if depth > self.best {
+                self.best = depth;
+                self.incumbent = Trace::from_states(&self.path[..depth as usize]);
+                self.incumbent.push_step(&self.path[depth as usize - 1], s);
+            }
+            return (0, true);
+        }
+        if depth + bound <= self.best {
+            // Nothing below `s` can beat the incumbent; the lookup would not change that.
+            return (bound, false);
+        }
+        let key = self.enc.encode(s);
+        let known = self.memo.get(&key).map(|&v| Entry::unpack(v));
+        let ub = match known {
+            Some(e) if e.exact => {
+                self.offer(s, depth, e.value as u64);
+                return (e.value as u64, true);
+            }
+            Some(e) => e.value as u64,
+            None => bound,
+        };
+        if depth + ub <= self.best || self.should_stop(depth) {
+            return (ub, false);
+        }
+        self.expand(s, key, depth, ub)
+    }
+
+    /// Expands `s`, whose remaining time is at most `ub`: returns `T(s)` when every child
+    /// was solved exactly, else the smaller of `ub` and one more than the children's
+    /// values (both proven upper bounds; the children's per-state bounds can exceed the
+    /// parent's by more than the cycle between them).
+    fn expand(&mut self, s: &Counts, key: E::Key, depth: u64, ub: u64) -> (u64, bool) {
+        self.expansions += 1;
+        let level = depth as usize;
+        if self.orders.len() <= level {
+            self.orders.resize_with(level + 1, Vec::new);
+            self.path.resize_with(level + 1, Counts::default);
+        }
+        let mut order = std::mem::take(&mut self.orders[level]);
+        let n = self.t.choices(s, &mut self.scratch);
+        self.work += n;
+        order.resize_with(n, || (0, 0, Counts::default()));
+        for (j, entry) in order.iter_mut().enumerate() {
+            self.t.successor(s, &mut self.scratch, j, &mut entry.2);
+            entry.0 = self.bound.upper(&entry.2);
+            entry.1 = j;
+        }
+        order.sort_unstable_by_key(|e| std::cmp::Reverse((e.0, e.1)));
+        self.path[level].assign(s);
+        let (mut best_v, mut best_j, mut all_exact) = (0u64, 0usize, true);
+        for (bound, j, child) in &order {
+            let (v, exact) = self.dfs(child, depth + 1, *bound);
+            all_exact &= exact;
+            if v > best_v || (v == best_v && exact) {
+                best_v = v;
+                best_j = *j;
+            }
+        }
+        self.orders[level] = order;
+        let value = if all_exact { 1 + best_v } else { (1 + best_v).min(ub) };
+        let heap = self.enc.key_bytes(&key);
+        if self.memo.insert(key, Entry { value: value as u32, exact: all_exact, best: best_j as u32 }.pack()).is_none() {
+            self.key_bytes += heap;
+        }
+        (value, all_exact)
+    }
+
+    /// A state with exact value `v` was met after `depth` cycles: a schedule of
+    /// `depth + v` cycles exists; keep it if it is the longest so far.
+    fn offer(&mut self, s: &Counts, depth: u64, v: u64) {
+        if depth + v <= self.best {
+            return;
+        }
+        self.best = depth + v;
+        let mut states: Vec<Counts> = self.path[..depth as usize].to_vec();
+        let mut cur = s.clone();
+        while !cur.is_finished() {
+            let e = Entry::unpack(self.memo[&self.enc.encode(&cur)]);
+            let mut next = Counts::default();
+            self.t.choices(&cur, &mut self.scratch);
+            self.t.successor(&cur, &mut self.scratch, e.best as usize, &mut next);
+            states.push(std::mem::replace(&mut cur, next));
+        }
+        states.push(cur);
+        self.incumbent = Trace::from_states(&states);
+    }
+
+    /// Bytes the memo table would need after `more` insertions (the states on the current
+    /// path are all inserted as the search unwinds, even after a stop), counting the old
+    /// table while a resize copies it.
+    fn memory_after(&self, more: usize) -> usize {
+        let capacity = self.memo.capacity();
+        let table = table_bytes::<E::Key>(capacity);
+        let peak = if self.memo.len() + more <= capacity { table } else { table + table_bytes::<E::Key>(capacity.max(4) * 2) };
+        peak.saturating_add(self.key_bytes).saturating_add(self.key_bytes / 8)
+    }
+
+    fn should_stop(&mut self, depth: u64) -> bool {
+        if self.stop != Stop::Completed {
+            return true;
+        }
+        if self.memo.len() >= self.limits.max_states {
+            self.stop = Stop::MaxStates;
+        } else if self.memory_after(depth as usize + 1) > self.limits.max_memory {
+            self.stop = Stop::MaxMemory;
+        } else if self.work >= 4096 {
+            // The clock is read every few thousand successors, however large each
+            // expansion is.
+            self.work = 0;
+            // A longer schedule found by the beam thread prunes like one found here.
+            self.best = self.best.max(self.shared.best.load(Ordering::Acquire));
+            if let Some(limit) = self.limits.time_limit {
+                if self.started.elapsed() >= limit {
+                    self.stop = Stop::TimeLimit;
+                }
+            }
+        }
+        self.stop != Stop::Completed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state_bounds::standard;
+    use crate::state::sparse::Sparse;
+
+    fn exact(k: &str, w: i64, sl: i64, sc: i64) -> u64 {
+        let inst = Instance::new(k, w, sl, sc).unwrap();
+        let out = solve(&inst, SearchLimits::default()).unwrap();
+        assert!(out.exact());
+        assert_eq!(out.stop(), Stop::Completed);
+        out.lower_bound()
+    }
+
+    #[test]
+    fn known_values() {
+        assert_eq!(exact("LLC", 4, 1, 1), 9);
+        assert_eq!(exact("LCL", 4, 1, 1), 9);
+        assert_eq!(exact("LCL", 2, 1, 1), 4);
+        assert_eq!(exact("LLCLLL", 4, 2, 2), 13);
+    }
+
+    #[test]
+    fn sparse_encoding_gives_the_same_values() {
+        for (k, w, sl, sc) in [("LLC", 4, 1, 1), ("LLCLLL", 4, 2, 2), ("LLCCLLCC", 6, 1, 1)] {
+            let inst = Instance::new(k, w, sl, sc).unwrap();
+            let t = Transitions::new(&inst);
+            let r = search(&t, &standard(&inst), Sparse, SearchLimits::default()).unwrap();
+            assert_eq!(r.stop, Stop::Completed);
+            assert_eq!(r.trace.cycles(), exact(k, w, sl, sc), "{k} W={w}");
+        }
+    }
+
+    #[test]
+    fn stops_with_bounds() {
+        // CC and LL pairs with sigma 2/2: no bound for a sigma of 1 applies, the search
+        // must expand (with sigma 1/1 the last-warp bound is exact at the start).
+        let inst = Instance::new("LLCCLLCC", 24, 2, 2).unwrap();
+        // (The limit on stored states is the branch and bound's: the dense table would
+        // solve this instance.)
+        let out = solve(&inst, SearchLimits { max_states: 10, dense: false, ..SearchLimits::default() }).unwrap();
+        assert_eq!(out.stop(), Stop::MaxStates);
+        assert!(out.lower_bound() <= out.upper_bound());
+        assert!(out.upper_bound() <= crate::model::bounds::safe_horizon(&inst));
+    }
+
+    #[test]
+    fn any_size_is_searched_within_the_memory_limit() {
+        // 24 instructions at W = 64 do not fit 128 bits: the sparse encoding holds them.
+        let inst = Instance::new(&"LC".repeat(12), 64, 1, 1).unwrap();
+        let out = solve(&inst, SearchLimits { max_memory: 1 << 20, ..SearchLimits::default() }).unwrap();
+        assert!(out.lower_bound() <= out.upper_bound());
+        assert!(out.exact() || out.stop() == Stop::MaxMemory, "{:?}", out.stop());
+    }
+}

@@ -1,0 +1,327 @@
+//! One entry point for every makespan method.
+//!
+//! Each method returns the common [`Outcome`] (a re-checked witness and a proven upper
+//! bound); this module picks the method, cross-checks `both`, and adds the
+//! plain-language notes a user must see. Nothing here can turn a checker rejection or a
+//! disagreement into a result: those are [`Error::Inconsistent`].
+
+use crate::model::bounds;
+use crate::error::Error;
+use crate::exact::heuristic::{longest_rollout_of, longest_rollout_until};
+use crate::state::transitions::Transitions;
+use crate::state_bounds::{self, StateBound};
+use crate::exact::ilp::{self, ConstraintForm, IlpOptions};
+use crate::model::instance::Instance;
+use crate::exact::outcome::{Outcome, Stats, Stop, Witness};
+use crate::exact::search::{self, SearchLimits};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// How `T^(W)` is computed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// The binary ILP of the paper, solved by HiGHS.
+    Ilp,
+    /// The exact combinatorial search (default).
+    Search,
+    /// Adversarial rollouts only: a proven lower bound, exact only if it meets the
+    /// safe horizon.
+    Heuristic,
+    /// ILP and search; fails loudly if they disagree.
+    Both,
+}
+
+impl Method {
+    /// The names accepted by [`std::str::FromStr`], as on the command line.
+    pub const NAMES: [&'static str; 4] = ["ilp", "search", "heuristic", "both"];
+
+    /// Whether the method runs the ILP (and so uses its horizon and constraint form).
+    pub fn uses_ilp(self) -> bool {
+        matches!(self, Method::Ilp | Method::Both)
+    }
+}
+
+impl std::str::FromStr for Method {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "ilp" => Ok(Method::Ilp),
+            "search" => Ok(Method::Search),
+            "heuristic" => Ok(Method::Heuristic),
+            "both" => Ok(Method::Both),
+            other => Err(format!("`{other}` is not one of {}", Method::NAMES.join(", "))),
+        }
+    }
+}
+
+/// How a run ended, as printed (`status` in `solve --json`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Optimality proven (for the ILP: within its horizon).
+    Optimal,
+    /// The time limit stopped the method; the makespan is the longest schedule found and
+    /// the upper bound a proven bound.
+    TimeLimit,
+    /// The limit on stored states stopped the search; as for `TimeLimit`.
+    MaxStates,
+    /// The memory limit stopped the search; as for `TimeLimit`.
+    MaxMemory,
+    /// Heuristic result whose bounds do not meet: the makespan is a proven lower bound.
+    LowerBound,
+}
+
+/// The ILP horizon `T`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Horizon {
+    /// The proven safe horizon (default).
+    Safe,
+    /// The paper's eq. 5 (reproduces the paper; can truncate when a sigma > 1).
+    Paper,
+    /// A given number of cycles.
+    Cycles(u64),
+}
+
+impl Horizon {
+    /// The number of cycles for `inst`.
+    pub fn cycles(self, inst: &Instance) -> u64 {
+        match self {
+            Horizon::Safe => bounds::safe_horizon(inst),
+            Horizon::Paper => bounds::pessimistic(inst),
+            Horizon::Cycles(n) => n,
+        }
+    }
+}
+
+impl std::str::FromStr for Horizon {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "safe" => Ok(Horizon::Safe),
+            "paper" => Ok(Horizon::Paper),
+            n => n
+                .parse::<u64>()
+                .ok()
+                .filter(|&v| v > 0)
+                .map(Horizon::Cycles)
+                .ok_or_else(|| format!("`{n}` is not safe, paper or a positive number of cycles")),
+        }
+    }
+}
+
+/// Settings of one solve.
+#[derive(Debug, Clone)]
+pub struct SolveOptions {
+    /// Method.
+    pub method: Method,
+    /// ILP work-conserving constraint form.
+    pub form: ConstraintForm,
+    /// ILP horizon.
+    pub horizon: Horizon,
+    /// Time limit for the whole run.
+    pub time_limit: Option<Duration>,
+    /// Limit of the search, in stored states.
+    pub max_states: usize,
+    /// Memory limit of the search, in bytes.
+    pub max_memory: usize,
+    /// ILP symmetry-breaking rows.
+    pub symmetry_breaking: bool,
+    /// The search tries the dense programme where it fits ([`SearchLimits::dense`]).
+    pub dense: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            method: Method::Search,
+            form: ConstraintForm::Short,
+            horizon: Horizon::Safe,
+            time_limit: None,
+            max_states: SearchLimits::default().max_states,
+            max_memory: SearchLimits::default().max_memory,
+            symmetry_breaking: true,
+            dense: true,
+        }
+    }
+}
+
+impl SolveOptions {
+    /// These options for one of `at_once` solves that run at the same time and share
+    /// `max_memory`: each gets `max_memory / at_once` (`at_once` 0 counts as 1), so their
+    /// search tables together stay within it. The other limits are per solve.
+    pub fn sharing_memory(&self, at_once: usize) -> SolveOptions {
+        SolveOptions { max_memory: self.max_memory / at_once.max(1), ..self.clone() }
+    }
+}
+
+/// A solve: the method's [`Outcome`] and what the method ran with.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    /// Method used.
+    pub method: Method,
+    /// ILP constraint form, when the ILP ran.
+    pub constraints: Option<ConstraintForm>,
+    /// Cycles modelled by the ILP; for other methods, the safe horizon they are capped by.
+    pub horizon: u64,
+    /// Witness, proven bounds, stop reason, statistics.
+    pub outcome: Outcome,
+    /// Plain-language caveats the user must see.
+    pub notes: Vec<String>,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl Solution {
+    /// `T^(W)` is known (lower = upper).
+    pub fn exact(&self) -> bool {
+        self.outcome.exact()
+    }
+
+    /// The printed status, derived from the outcome.
+    pub fn status(&self) -> Status {
+        match self.outcome.stop() {
+            _ if self.exact() => Status::Optimal,
+            Stop::TimeLimit => Status::TimeLimit,
+            Stop::MaxStates => Status::MaxStates,
+            Stop::MaxMemory => Status::MaxMemory,
+            Stop::Completed if self.method == Method::Heuristic => Status::LowerBound,
+            Stop::Completed => Status::Optimal,
+        }
+    }
+
+    /// The ILP proved an optimum equal to a horizon below the safe horizon: the horizon
+    /// may have cut the worst case.
+    pub fn horizon_may_cut(&self, inst: &Instance) -> bool {
+        let optimal = self.outcome.stats.ilp.is_some_and(|s| s.optimal);
+        optimal && self.outcome.lower_bound() == self.horizon && self.horizon < bounds::safe_horizon(inst)
+    }
+}
+
+/// [`solve`] on a thread of its own, never a rayon worker: the search then runs its
+/// second thread (beam searches beside the branch and bound, two threads for the dense
+/// programme), as from the command line, even when called inside a rayon pool (e.g. the
+/// final `T^(W)` of `approx` and `converge`, which runs alone after their table). Same
+/// result type and guarantees as [`solve`].
+pub fn solve_alone(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
+    std::thread::scope(|s| s.spawn(|| solve(inst, opts)).join()).unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// Computes `T^(W)` (or bounds on it) for `inst` with `opts`.
+pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
+    let started = Instant::now();
+    let safe = bounds::safe_horizon(inst);
+    let mut notes = eq5_notes(inst);
+    let (outcome, constraints, horizon) = match opts.method {
+        Method::Search => (run_search(inst, opts)?, None, safe),
+        Method::Heuristic => {
+            notes.push("heuristic: the makespan is a proven lower bound (a checked schedule); it is the worst case only if it meets the upper bound".into());
+            (run_heuristic(inst, opts)?, None, safe)
+        }
+        Method::Ilp => {
+            let asked = opts.horizon.cycles(inst);
+            let horizon = asked.min(safe);
+            if asked > safe {
+                notes.push(format!("horizon {asked} is above the safe horizon {safe}, which no schedule exceeds: the ILP uses {safe}"));
+            }
+            let (out, note) = run_ilp(inst, opts, horizon, opts.time_limit)?;
+            notes.extend(note);
+            notes.extend(horizon_notes(&out, horizon, safe));
+            (out, Some(opts.form), horizon)
+        }
+        Method::Both => {
+            // Each method gets half of the time limit.
+            let (ilp_out, note) = run_ilp(inst, opts, safe, opts.time_limit.map(|l| l / 2))?;
+            notes.extend(note);
+            let ilp_note = format!("ILP: {} ({})", ilp_out.lower_bound(), if ilp_out.stop() == Stop::Completed { "Optimal" } else { "TimeLimit" });
+            let rest = opts.time_limit.map(|l| l.saturating_sub(started.elapsed()).max(l / 4));
+            let out = run_search(inst, &SolveOptions { time_limit: rest, ..opts.clone() })?.merge(ilp_out)?;
+            notes.push(format!("{ilp_note}; search: agrees"));
+            (out, Some(opts.form), safe)
+        }
+    };
+    Ok(Solution { method: opts.method, constraints, horizon, outcome, notes, seconds: started.elapsed().as_secs_f64() })
+}
+
+fn eq5_notes(inst: &Instance) -> Vec<String> {
+    if !bounds::pessimistic_unproven(inst) {
+        return Vec::new();
+    }
+    vec![format!(
+        "the paper's pessimistic bound (eq. 5) = {} is below the safe horizon {}: it is not a proven bound for this instance",
+        bounds::pessimistic(inst),
+        bounds::safe_horizon(inst)
+    )]
+}
+
+/// The part of `limit` a method may spend before its witness is turned into a schedule
+/// and re-checked: that takes time proportional to `W * I` (about 0.2 us per
+/// instruction issued here), which is kept back, up to half the limit.
+fn working_time(inst: &Instance, limit: Duration) -> Duration {
+    let reserve = Duration::from_nanos((inst.warps as u64).saturating_mul(inst.len() as u64).saturating_mul(250));
+    limit.saturating_sub(reserve.min(limit / 2))
+}
+
+fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
+    let time_limit = opts.time_limit.map(|l| working_time(inst, l));
+    let limits = SearchLimits { time_limit, max_states: opts.max_states, max_memory: opts.max_memory, dense: opts.dense, ..SearchLimits::default() };
+    search::solve(inst, limits)
+}
+
+/// Rollouts and beams only (stopping at the time limit); the upper bound is the search's
+/// per-state bound at the start state, at most the safe horizon (the tail bound's end
+/// games get at most a quarter of the time limit).
+fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
+    let now = Instant::now();
+    let work = opts.time_limit.map(|l| working_time(inst, l));
+    let bound = state_bounds::standard_until(inst, work.map(|w| now + w / 4));
+    let t = Transitions::new(inst);
+    let trace = longest_rollout_until(&t, &bound, 64, 0x6865_7572, work.map(|w| now + w));
+    let witness = Witness::check(inst, "heuristic", trace.schedule(inst.warps, inst.len()), Some(trace.cycles()))?;
+    let upper = bound.upper(&t.start()).min(bounds::safe_horizon(inst));
+    Ok(Outcome::new(witness, upper, Stop::Completed, Stats::default())?)
+}
+
+/// The ILP within `time_limit`, warm-started from rollouts. A model HiGHS would need
+/// longer than the limit to set up ([`ilp::setup_time`]) is not started: the result is
+/// then the rollouts' schedule with the safe horizon, stopped by the time limit, and a
+/// note says so.
+fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, time_limit: Option<Duration>) -> Result<(Outcome, Option<String>), Error> {
+    ilp::check_size(inst, horizon, opts.form)?;
+    let seed = longest_rollout_of(inst, 8, 0x0069_6c70, None).schedule(inst.warps, inst.len());
+    let setup = ilp::setup_time(inst, horizon, opts.form);
+    if let Some(limit) = time_limit.filter(|&l| setup > l) {
+        let witness = Witness::check(inst, "heuristic", seed, None)?;
+        let (variables, _) = ilp::model_size(inst, horizon, opts.form);
+        let stats = crate::exact::outcome::IlpStats { variables: variables as usize, rows: 0, makespan: None, optimal: false };
+        let outcome = Outcome::new(witness, bounds::safe_horizon(inst), Stop::TimeLimit, Stats { search: None, ilp: Some(stats) })?;
+        let note = format!(
+            "the ILP was not started: HiGHS would need about {:.1} s to set it up, more than the {:.1} s limit; the makespan is a rollout's schedule",
+            setup.as_secs_f64(),
+            limit.as_secs_f64()
+        );
+        return Ok((outcome, Some(note)));
+    }
+    let ilp_opts = IlpOptions { form: opts.form, horizon, time_limit, symmetry_breaking: opts.symmetry_breaking, start: Some(seed) };
+    Ok((ilp::solve_instance(inst, &ilp_opts)?, None))
+}
+
+/// What a horizon below the safe one means for an ILP result.
+fn horizon_notes(out: &Outcome, horizon: u64, safe: u64) -> Vec<String> {
+    let optimal = out.stats.ilp.is_some_and(|s| s.optimal);
+    let covers = horizon >= safe;
+    if optimal && out.lower_bound() == horizon {
+        if covers {
+            return vec![format!("the optimum equals the horizon {horizon}; the horizon is proven safe, so it did not cut the optimum")];
+        }
+        return vec![format!(
+            "the optimum equals the horizon {horizon}, which is below the safe horizon {safe}: the horizon may have cut it; the worst case may be longer (rerun with --horizon safe)"
+        )];
+    }
+    if !covers {
+        return vec![format!(
+            "horizon {horizon} is below the safe horizon {safe}: the result is the longest schedule of at most {horizon} cycles, not proven to be T^(W)"
+        )];
+    }
+    Vec::new()
+}

@@ -1,0 +1,171 @@
+//! The paper's approximation (eqs. 42-43): `T_approx(x) = min_{y=1..x} ceil(W/y) T^(y)`.
+//!
+//! **An estimate, not a bound** (domain notes, section 2.2): for `LCL`, sigma 1,
+//! `T^(2) = 4` but `T^(4) = 9 > ceil(4/2) T^(2) = 8`. Every result therefore carries
+//! `estimate_is_bound = false` and, beside it, `safe_upper_bound`: the smaller of the
+//! safe horizon (proven in [`crate::model::bounds`]) and the proven upper bound on `T^(W)`
+//! that a time-limited exact search reaches. No other rule is used.
+//!
+//! The `T^(y)` are computed in parallel with rayon, each by an exact method.
+
+use crate::model::bounds;
+use crate::error::{Error, InputError};
+use crate::model::instance::Instance;
+use crate::exact::solve::{solve, solve_alone, Method, SolveOptions};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::time::Instant;
+
+/// One `y` of the table.
+#[derive(Debug, Clone, Serialize)]
+pub struct Row {
+    /// Number of warps `y`.
+    pub y: u32,
+    /// `T^(y)` (exact when `exact`; else the longest schedule found).
+    pub makespan: u64,
+    /// Proven upper bound on `T^(y)`.
+    pub upper_bound: u64,
+    /// `makespan` is `T^(y)`.
+    pub exact: bool,
+    /// `ceil(W/y) * T^(y)` (eq. 43), from the upper bound when `T^(y)` is not exact.
+    pub scaled: u64,
+    /// Seconds to compute `T^(y)`.
+    pub seconds: f64,
+}
+
+/// The `approx` result.
+#[derive(Debug, Clone, Serialize)]
+pub struct Approx {
+    /// `x`.
+    pub x: u32,
+    /// `W`.
+    pub warps: u32,
+    /// `T_approx(x)`: an estimate of `T^(W)`, NOT a proven bound.
+    pub estimate: u64,
+    /// The `y` attaining the minimum.
+    pub argmin_y: u32,
+    /// Always false: the estimate is not a proven bound.
+    pub estimate_is_bound: bool,
+    /// Per `y`.
+    pub rows: Vec<Row>,
+    /// Proven upper bound on `T^(W)`.
+    pub safe_upper_bound: u64,
+    /// Where `safe_upper_bound` comes from.
+    pub safe_upper_bound_source: String,
+    /// `T^(W)` when an exact search finished within the time limit.
+    pub exact_makespan: Option<u64>,
+    /// The longest schedule found for `W` warps (a proven lower bound on `T^(W)`).
+    pub lower_bound: Option<u64>,
+    /// Paper's eq. 5 (not a proven bound when a sigma > 1).
+    pub pessimistic: u64,
+    /// Proven safe horizon.
+    pub safe_horizon: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Caveats.
+    pub notes: Vec<String>,
+}
+
+/// Computes `T^(y)` for every `y` in `ys` in parallel (in the current rayon pool),
+/// calling `progress` after each. `opts.max_memory` is shared by the solves that run at
+/// once (at most the pool's threads, at most `ys.len()`): each gets its share
+/// ([`SolveOptions::sharing_memory`]).
+pub fn table(inst: &Instance, ys: &[u32], opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Vec<Row>, Error> {
+    let opts = &opts.sharing_memory(rayon::current_num_threads().min(ys.len()));
+    ys.par_iter()
+        .map(|&y| {
+            let started = Instant::now();
+            let sol = solve(&inst.with_warps(y), opts)?;
+            progress();
+            let o = &sol.outcome;
+            Ok(Row {
+                y,
+                makespan: o.lower_bound(),
+                upper_bound: o.upper_bound(),
+                exact: o.exact(),
+                scaled: (inst.warps as u64).div_ceil(y as u64) * o.upper_bound(),
+                seconds: started.elapsed().as_secs_f64(),
+            })
+        })
+        .collect()
+}
+
+/// `T_approx(x)` and its argmin over `rows` with `y <= x`.
+pub fn estimate(rows: &[Row], x: u32) -> (u64, u32) {
+    rows.iter().filter(|r| r.y <= x).map(|r| (r.scaled, r.y)).min().expect("x >= 1")
+}
+
+/// Checks an `x` (or `x_max`) against `W`.
+pub fn check_x(inst: &Instance, x: i64, field: &str) -> Result<u32, InputError> {
+    if x < 1 || x > inst.warps as i64 {
+        return Err(InputError::new(field, x, format!("must be from 1 to W = {}", inst.warps)));
+    }
+    Ok(x as u32)
+}
+
+/// The full `approx` computation: the table for `y = 1..x`, the estimate, and the
+/// proven upper bound from a search on `T^(W)` limited by `opts.time_limit`.
+pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Approx, Error> {
+    if opts.method == Method::Heuristic {
+        return Err(InputError::new("--method", "heuristic", "the approximation needs exact T^(y): use search, ilp or both").into());
+    }
+    let started = Instant::now();
+    let ys: Vec<u32> = (1..=x).collect();
+    let rows = table(inst, &ys, opts, progress)?;
+    let (est, argmin) = estimate(&rows, x);
+    let safe = bounds::safe_horizon(inst);
+    let whole = solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.clone() });
+    let (ub, source, exact, lower) = match whole.map(|s| s.outcome) {
+        Ok(o) if o.exact() => (o.lower_bound(), format!("exact T^({}) by the search", inst.warps), Some(o.lower_bound()), Some(o.lower_bound())),
+        Ok(o) if o.upper_bound() < safe => {
+            (o.upper_bound(), "proven upper bound of the time-limited exact search".to_string(), None, Some(o.lower_bound()))
+        }
+        Ok(o) => (safe, "safe horizon (proven)".to_string(), None, Some(o.lower_bound())),
+        Err(Error::TooLarge(_)) => (safe, "safe horizon (proven; the instance is too large for the search)".to_string(), None, None),
+        Err(e) => return Err(e),
+    };
+    let mut notes = vec![format!(
+        "the estimate {est} is NOT a proven bound (eqs. 42-43 can be below T^(W)); use safe_upper_bound = {ub} where a bound is needed"
+    )];
+    if let Some(t) = exact {
+        if est < t {
+            notes.push(format!("here the estimate {est} is below the exact T^(W) = {t}: it would have been unsafe"));
+        }
+    }
+    if rows.iter().any(|r| !r.exact) {
+        notes.push("some T^(y) hit the time limit; their rows use the proven upper bound in `scaled`".into());
+    }
+    Ok(Approx {
+        x,
+        warps: inst.warps,
+        estimate: est,
+        argmin_y: argmin,
+        estimate_is_bound: false,
+        rows,
+        safe_upper_bound: ub,
+        safe_upper_bound_source: source,
+        exact_makespan: exact,
+        lower_bound: lower,
+        pessimistic: bounds::pessimistic(inst),
+        safe_horizon: safe,
+        seconds: started.elapsed().as_secs_f64(),
+        notes,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lcl_counterexample_estimate_8_exact_9() {
+        let inst = Instance::new("LCL", 4, 1, 1).unwrap();
+        let a = approx(&inst, 2, &SolveOptions::default(), &|| {}).unwrap();
+        assert_eq!(a.estimate, 8);
+        assert_eq!(a.argmin_y, 2);
+        assert_eq!(a.exact_makespan, Some(9));
+        assert_eq!(a.safe_upper_bound, 9);
+        assert!(!a.estimate_is_bound);
+        assert!(a.notes.iter().any(|n| n.contains("below the exact")));
+    }
+}

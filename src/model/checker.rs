@@ -1,0 +1,125 @@
+//! The independent schedule checker.
+//!
+//! Every schedule the tool prints passes [`check`] first. It shares no code with the
+//! solvers: it recounts unit usage per cycle from the schedule itself and checks
+//! 1. shape: one cycle per warp per instruction, all cycles >= 1;
+//! 2. precedence: each warp issues its instructions in order, one per cycle
+//!    (strictly increasing cycles, which also gives one instruction per warp per cycle);
+//! 3. capacity: at most `sigma_X` X instructions in any cycle;
+//! 4. work-conservation: in every cycle in which a warp is ready for an X instruction
+//!    (it issued the previous one in an earlier cycle, or X is its first instruction)
+//!    and does not issue it, exactly `sigma_X` X instructions are issued.
+
+use crate::model::instance::Instance;
+use crate::model::kernel::Unit;
+use crate::model::schedule::Schedule;
+
+pub use crate::error::Violation;
+
+/// Checks `s` against the model of `inst`; returns its makespan, or the first violation
+/// found.
+pub fn check(inst: &Instance, s: &Schedule) -> Result<u64, Violation> {
+    check_rules(inst, s).map_err(Violation)
+}
+
+fn check_rules(inst: &Instance, s: &Schedule) -> Result<u64, String> {
+    let kernel = &inst.kernel;
+    if s.cycles.len() != inst.warps as usize {
+        return Err(format!("{} warps scheduled, {} expected", s.cycles.len(), inst.warps));
+    }
+    let mut horizon = 0u64;
+    for (w, row) in s.cycles.iter().enumerate() {
+        if row.len() != kernel.len() {
+            return Err(format!("warp {} has {} instructions, {} expected", w + 1, row.len(), kernel.len()));
+        }
+        let mut prev = 0u64;
+        for (i, &t) in row.iter().enumerate() {
+            if t <= prev {
+                return Err(format!("warp {} instruction {} at cycle {t} does not follow cycle {prev}", w + 1, i + 1));
+            }
+            prev = t;
+        }
+        horizon = horizon.max(prev);
+    }
+    let h = horizon as usize;
+    let mut used_l = vec![0u32; h + 1];
+    let mut used_c = vec![0u32; h + 1];
+    for row in &s.cycles {
+        for (i, &t) in row.iter().enumerate() {
+            match kernel.unit(i) {
+                Unit::L => used_l[t as usize] += 1,
+                Unit::C => used_c[t as usize] += 1,
+            }
+        }
+    }
+    for t in 1..=h {
+        if used_l[t] > inst.sigma_l || used_c[t] > inst.sigma_c {
+            return Err(format!(
+                "cycle {t}: {} L and {} C issued, capacity {} and {}",
+                used_l[t], used_c[t], inst.sigma_l, inst.sigma_c
+            ));
+        }
+    }
+    // unsaturated_x[t] = number of cycles in 1..=t in which fewer than sigma_X X units
+    // are busy; a warp may wait for an X instruction only in cycles not counted there.
+    let prefix = |used: &[u32], sigma: u32| {
+        let mut p = vec![0u64; h + 1];
+        for t in 1..=h {
+            p[t] = p[t - 1] + (used[t] < sigma) as u64;
+        }
+        p
+    };
+    let (free_l, free_c) = (prefix(&used_l, inst.sigma_l), prefix(&used_c, inst.sigma_c));
+    for (w, row) in s.cycles.iter().enumerate() {
+        let mut ready_from = 1u64;
+        for (i, &t) in row.iter().enumerate() {
+            let (free, used, sigma) = match kernel.unit(i) {
+                Unit::L => (&free_l, &used_l, inst.sigma_l),
+                Unit::C => (&free_c, &used_c, inst.sigma_c),
+            };
+            if free[t as usize - 1] > free[ready_from as usize - 1] {
+                let idle = (ready_from..t).find(|&c| used[c as usize] < sigma).expect("counted above");
+                return Err(format!(
+                    "not work-conserving: warp {} is ready for instruction {} ({}) at cycle {idle} while only {} of {sigma} units are busy",
+                    w + 1,
+                    i + 1,
+                    kernel.unit(i).letter(),
+                    used[idle as usize]
+                ));
+            }
+            ready_from = t + 1;
+        }
+    }
+    Ok(horizon)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn llc4() -> Instance {
+        Instance::new("LLC", 4, 1, 1).unwrap()
+    }
+
+    #[test]
+    fn accepts_fig2() {
+        let s = Schedule { cycles: vec![vec![1, 5, 6], vec![2, 6, 7], vec![3, 7, 8], vec![4, 8, 9]] };
+        assert_eq!(check(&llc4(), &s), Ok(9));
+    }
+
+    #[test]
+    fn rejects_idle_unit() {
+        // warp 4 is ready for its first L at cycle 7, when no L is issued.
+        let s = Schedule { cycles: vec![vec![1, 2, 3], vec![3, 4, 5], vec![5, 6, 7], vec![8, 9, 10]] };
+        let e = check(&llc4(), &s).unwrap_err();
+        assert!(e.as_str().contains("not work-conserving"), "{e}");
+    }
+
+    #[test]
+    fn rejects_capacity_and_precedence() {
+        let s = Schedule { cycles: vec![vec![1, 2, 3], vec![1, 3, 4], vec![2, 4, 5], vec![3, 5, 6]] };
+        assert!(check(&llc4(), &s).unwrap_err().as_str().contains("capacity"));
+        let s = Schedule { cycles: vec![vec![1, 1, 3], vec![2, 3, 4], vec![3, 4, 5], vec![4, 5, 6]] };
+        assert!(check(&llc4(), &s).unwrap_err().as_str().contains("does not follow"));
+    }
+}

@@ -1,0 +1,10 @@
+//! The warp-level model of Berezovskyi, Bletsas and Andersson (2012): kernels
+//! (instruction strings), SM profiles and sigma, instances, schedules, the independent
+//! schedule checker, and the closed-form bounds.
+
+pub mod bounds;
+pub mod checker;
+pub mod instance;
+pub mod kernel;
+pub mod schedule;
+pub mod sm;

@@ -1,0 +1,198 @@
+//! Human-readable reports. Every number is labelled: `[exact]`, `[proven bound]`,
+//! `[lower bound]` or `[estimate]`.
+
+use crate::model::bounds;
+use crate::model::instance::Instance;
+use crate::exact::solve::{Solution, Status};
+use std::fmt::Write;
+
+/// One line describing the instance as modelled.
+pub fn instance_line(inst: &Instance) -> String {
+    let given = if inst.source_kernel != inst.kernel.to_string() {
+        format!(" (given as {}, transformed by the paper's Fig. 1)", inst.source_kernel)
+    } else {
+        String::new()
+    };
+    format!(
+        "kernel {}{given}, I = {} (I_L = {}, I_C = {}), W = {} warps, sigma_L = {}, sigma_C = {}",
+        inst.kernel,
+        inst.len(),
+        inst.kernel.i_l(),
+        inst.kernel.i_c(),
+        inst.warps,
+        inst.sigma_l,
+        inst.sigma_c
+    )
+}
+
+/// How the paper's eq. 5 is labelled for `inst`.
+fn eq5_label(inst: &Instance) -> &'static str {
+    if bounds::pessimistic_unproven(inst) {
+        "[NOT a proven bound here]"
+    } else {
+        "[proven upper bound]"
+    }
+}
+
+/// The `bound` report.
+pub fn bounds_table(inst: &Instance) -> String {
+    let mut s = String::new();
+    let (p, h, lb) = (bounds::pessimistic(inst), bounds::safe_horizon(inst), bounds::lower_bound(inst));
+    let _ = writeln!(s, "instance     {}", instance_line(inst));
+    let _ = writeln!(s, "safe horizon {h:>8}  [proven upper bound]  I + floor((W-1) I_L/sigma_L) + floor((W-1) I_C/sigma_C)");
+    let label = format!("{:<25}", eq5_label(inst));
+    let _ = writeln!(s, "pessimistic  {p:>8}  {label}  paper eq. 5: ceil(W/sigma_L) I_L + ceil(W/sigma_C) I_C");
+    let _ = writeln!(s, "lower bound  {lb:>8}  [proven lower bound]  max(I, ceil(W I_L/sigma_L), ceil(W I_C/sigma_C))");
+    let sb = crate::state_bounds::report::start_state_bound(inst);
+    let _ = writeln!(s, "state bound  {sb:>8}  [proven upper bound]  the search's per-state bounds (per-warp, queue, tail, stretch, period, clipped, last-warp) at the start");
+    if bounds::pessimistic_unproven(inst) {
+        let _ = writeln!(
+            s,
+            "note: eq. 5 is below the safe horizon, so it is not a proven bound for this instance (a sigma > 1 lets one warp be starved longer; see README)"
+        );
+    }
+    s
+}
+
+/// The `solve` report (without the schedule chart; see [`schedule_chart`]).
+pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "instance     {}", instance_line(inst));
+    let o = &sol.outcome;
+    let method = match sol.constraints {
+        Some(c) => format!("{:?} ({:?} constraints, horizon {})", sol.method, c, sol.horizon).to_lowercase(),
+        None => format!("{:?}", sol.method).to_lowercase(),
+    };
+    let _ = writeln!(s, "method       {method}");
+    let status = match sol.status() {
+        Status::Optimal => "optimal",
+        Status::TimeLimit => "time_limit",
+        Status::MaxStates => "max_states",
+        Status::MaxMemory => "max_memory",
+        Status::LowerBound => "lower_bound",
+    };
+    let _ = writeln!(s, "status       {status}{}", o.stop().stopped_by().map(|b| format!(" (stopped by {b})")).unwrap_or_default());
+    let label = if sol.exact() { "[exact T^(W), schedule re-checked]" } else { "[lower bound: longest checked schedule found]" };
+    let _ = writeln!(s, "makespan     {:>8}  {label}", o.lower_bound());
+    let _ = writeln!(s, "upper bound  {:>8}  [proven]", o.upper_bound());
+    let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", bounds::safe_horizon(inst));
+    let p_label = eq5_label(inst);
+    let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", bounds::pessimistic(inst));
+    if let Some(st) = &o.stats.search {
+        if st.dense_states > 0 {
+            let _ = writeln!(s, "search       dense table: {} states solved (distinct; every state reachable from the start, no bound)", st.dense_states);
+        } else {
+            let _ = writeln!(s, "search       {} states expanded, {} stored", st.expansions, st.stored_states);
+        }
+    }
+    if let Some(st) = &o.stats.ilp {
+        let _ = writeln!(s, "ilp          {} binary variables, {} rows", st.variables, st.rows);
+    }
+    let _ = writeln!(s, "time         {:.3} s", sol.seconds);
+    for n in &sol.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+    s
+}
+
+/// Most cells (warps x cycles) of a printed schedule chart.
+pub const MAX_CHART_CELLS: u64 = 10_000_000;
+/// Most issued instructions (warps x instructions) in a `--json` schedule.
+pub const MAX_JSON_ISSUES: u64 = 1_000_000;
+
+/// Refuses a schedule output that would be too large: the chart has `W x T` cells (`T`
+/// at least `cycles`), the JSON array `W x I` entries. Called before solving with the
+/// closed-form lower bound, and after with the makespan.
+pub fn check_schedule_size(inst: &Instance, cycles: u64, json: bool) -> Result<(), crate::error::InputError> {
+    let w = inst.warps as u64;
+    let (size, cap, what) = if json {
+        (w.saturating_mul(inst.len() as u64), MAX_JSON_ISSUES, "issued instructions")
+    } else {
+        (w.saturating_mul(cycles), MAX_CHART_CELLS, "chart cells (warps x cycles)")
+    };
+    if size > cap {
+        return Err(crate::error::InputError::new(
+            "--schedule",
+            format!("{size} {what}"),
+            format!("more than the cap of {cap}; leave out --schedule (the schedule is still checked)"),
+        ));
+    }
+    Ok(())
+}
+
+/// The checked worst-case schedule as a cycle-by-warp chart, with its heading.
+pub fn schedule_chart(inst: &Instance, sol: &Solution) -> String {
+    let w = sol.outcome.witness();
+    format!("\nworst-case schedule ({} cycles, checked):\n{}", w.makespan(), w.schedule().chart(&inst.kernel))
+}
+
+/// The `rta` report: exact decimals in the input's unit.
+pub fn rta_table(rep: &crate::rta::analysis::RtaReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  verdict", "kernel", "release", "C", "blocks", "b", "finish", "response", "deadline");
+    for k in &rep.kernels {
+        let verdict = match k.schedulable {
+            Some(true) => "meets deadline",
+            Some(false) => "MISSES DEADLINE",
+            None => "-",
+        };
+        let deadline = k.deadline.map_or("-".to_string(), |d| d.to_string());
+        let _ = writeln!(
+            s,
+            "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  {verdict}",
+            k.name, k.release, k.wcet, k.blocks, k.threads_per_block, k.finish_exact, k.response_exact, deadline
+        );
+    }
+    let verdict = match rep.schedulable {
+        Some(true) => "SCHEDULABLE: every kernel meets its deadline",
+        Some(false) => "NOT schedulable",
+        None => "no deadlines given: responses only (give --deadline for a verdict)",
+    };
+    let _ = writeln!(s, "task set     {verdict}");
+    let _ = writeln!(s, "unit         {}", rep.unit);
+    let bound = match rep.bound {
+        crate::rta::analysis::Bound::ExactMonotone => "[proven] exact for block times C, safe for shorter ones (one block demand)",
+        crate::rta::analysis::Bound::Envelope => "[proven upper bound] safe for every block time up to C and every SM choice (mixed block demands)",
+    };
+    let _ = writeln!(s, "responses    {bound}");
+    let _ = writeln!(s, "g_max        {} block slots", rep.g_max);
+    if let Some(u) = rep.utilization {
+        let _ = writeln!(s, "utilization  {u:.4} of the GPU's thread-time");
+    }
+    for k in &rep.kernels {
+        let _ = writeln!(s, "C of {:<7} {}", k.name, k.wcet_source);
+    }
+    for a in &rep.assumptions {
+        let _ = writeln!(s, "assumes      {a}");
+    }
+    s
+}
+
+/// The `approx` report.
+pub fn approx_table(inst: &Instance, a: &crate::experiments::approx::Approx) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "instance     {}", instance_line(inst));
+    let _ = writeln!(s, "{:>6} {:>10} {:>8} {:>14}", "y", "T^(y)", "exact", "ceil(W/y)T^(y)");
+    for r in &a.rows {
+        let _ = writeln!(s, "{:>6} {:>10} {:>8} {:>14}", r.y, r.makespan, if r.exact { "yes" } else { "NO" }, r.scaled);
+    }
+    let _ = writeln!(s, "estimate     {:>8}  [ESTIMATE, not a bound] T_approx({}) = min over y, attained at y = {}", a.estimate, a.x, a.argmin_y);
+    let _ = writeln!(s, "safe bound   {:>8}  [proven upper bound] {}", a.safe_upper_bound, a.safe_upper_bound_source);
+    match (a.exact_makespan, a.lower_bound) {
+        (Some(t), _) => {
+            let _ = writeln!(s, "T^(W)        {t:>8}  [exact]");
+        }
+        (None, Some(lb)) => {
+            let _ = writeln!(s, "T^(W) >=     {lb:>8}  [proven lower bound; exact value not reached within the time limit]");
+        }
+        (None, None) => {}
+    }
+    let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", a.safe_horizon);
+    let p_label = eq5_label(inst);
+    let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", a.pessimistic);
+    let _ = writeln!(s, "time         {:.3} s", a.seconds);
+    for n in &a.notes {
+        let _ = writeln!(s, "note: {n}");
+    }
+    s
+}

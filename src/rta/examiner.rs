@@ -1,0 +1,184 @@
+//! Experiment configs of cuda_scheduling_examiner (Amert et al.), the JSON files the
+//! TX2 measurements behind this RTA were taken with, read as a [`Workload`].
+//!
+//! What is modelled: every benchmark is one `timer_spin` kernel launched once after the
+//! common start barrier, `release_time` seconds later; each of its `block_count` blocks
+//! spins for `additional_info` nanoseconds (default 10 ms), its `C`. Times are in
+//! seconds, exactly (nanosecond resolution or finer). What cannot be modelled is refused,
+//! naming the benchmark and the reason: other benchmark libraries, `stream_priority`,
+//! separate processes (`use_processes`, MPS), `sm_mask`, more than one iteration.
+//! Configs carry no deadlines: `--deadline` gives every kernel one.
+
+use crate::error::{Error, InputError};
+use crate::rta::gpu::Platform;
+use crate::rta::analysis::{Task, Workload};
+use crate::rta::time::{Decimal, Scale};
+use serde::Deserialize;
+use serde_json::Value;
+use std::path::Path;
+
+/// `timer_spin`'s default spin time, in nanoseconds.
+pub const DEFAULT_SPIN_NS: u128 = 10_000_000;
+
+/// The top level of a config (fields the examiner documents; unknown ones are refused).
+/// Fields that do not change the schedule of one iteration are read and ignored.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Config {
+    name: Option<String>,
+    max_iterations: Option<i64>,
+    max_time: Option<f64>,
+    use_processes: Option<bool>,
+    cuda_device: Option<i64>,
+    base_result_directory: Option<String>,
+    pin_cpus: Option<bool>,
+    do_warmup: Option<bool>,
+    sync_every_iteration: Option<bool>,
+    comment: Option<Value>,
+    benchmarks: Vec<Benchmark>,
+}
+
+/// One benchmark of a config (ignored fields as in [`Config`]).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(dead_code)]
+struct Benchmark {
+    filename: String,
+    log_name: Option<String>,
+    label: Option<String>,
+    thread_count: Value,
+    block_count: Value,
+    data_size: Option<Value>,
+    additional_info: Option<Value>,
+    max_iterations: Option<i64>,
+    max_time: Option<f64>,
+    release_time: Option<f64>,
+    cpu_core: Option<i64>,
+    stream_priority: Option<Value>,
+    sm_mask: Option<Value>,
+    mps_thread_percentage: Option<Value>,
+    comment: Option<Value>,
+}
+
+/// Whether an input looks like an examiner config: a `.json` file, or text that starts
+/// with `{` (standard input).
+pub fn is_config(path: &Path, text: &str) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) || text.trim_start().starts_with('{')
+}
+
+/// Parses the text of a config (from `origin`) into a workload on `platform`;
+/// `deadline` (seconds, relative) is given to every kernel when set.
+pub fn from_text(text: &str, origin: &str, platform: Platform, deadline: Option<f64>) -> Result<Workload, Error> {
+    // Via a generic value first: the examiner's own parser (cJSON) accepts repeated keys
+    // such as several "comment" entries.
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        InputError::new("file", origin, format!("not valid JSON (line {}): {}", e.line(), e.to_string().replace('\n', " ")))
+    })?;
+    let config: Config = serde_json::from_value(value)
+        .map_err(|e| InputError::new("file", origin, format!("not a cuda_scheduling_examiner config: {}", e.to_string().replace('\n', " "))))?;
+    if config.use_processes == Some(true) {
+        return Err(InputError::new("use_processes", true, "benchmarks in separate processes (or under MPS) share the GPU by time slicing, which this analysis does not model").into());
+    }
+    if config.benchmarks.is_empty() {
+        return Err(InputError::new("benchmarks", "[]", "the config has no benchmarks").into());
+    }
+    let deadline = deadline.map(|d| Decimal::of_f64(d, "--deadline")).transpose()?;
+    if deadline.is_some_and(|d| d.digits == 0) {
+        return Err(InputError::new("--deadline", 0, "must be positive").into());
+    }
+    let mut pending = Vec::new();
+    for (i, b) in config.benchmarks.iter().enumerate() {
+        pending.push(benchmark(i, b, config.max_iterations)?);
+    }
+    let nanosecond = Decimal { digits: 1, decimals: 9 };
+    let scale = Scale::fitting(pending.iter().map(|(_, r)| r).chain(deadline.iter()).chain([&nanosecond]));
+    let mut tasks = Vec::with_capacity(pending.len());
+    for (i, (mut task, release)) in pending.into_iter().enumerate() {
+        let field = |f: &str| format!("benchmarks[{i}].{f}");
+        task.wcet = scale.ticks(Decimal { digits: task.wcet, decimals: 9 }, &field("additional_info"))?;
+        task.release = scale.ticks(release, &field("release_time"))?;
+        task.deadline = deadline.map(|d| scale.ticks(d, "--deadline")).transpose()?;
+        tasks.push(task);
+    }
+    Ok(Workload { tasks, platform, scale, unit: "s".into() })
+}
+
+/// One benchmark as a task (its `wcet` still in nanoseconds) and its release time.
+fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>) -> Result<(Task, Decimal), InputError> {
+    let name = b.label.clone().or_else(|| b.log_name.clone()).unwrap_or_else(|| format!("benchmark {}", i + 1));
+    let field = |f: &str| format!("benchmarks[{i}].{f}");
+    let refuse = |f: &str, v: &dyn std::fmt::Display, why: &str| InputError::new(field(f), v, format!("benchmark {name:?}: {why}"));
+    let library = b.filename.rsplit('/').next().unwrap_or(&b.filename);
+    if library != "timer_spin.so" {
+        return Err(refuse("filename", &b.filename, "only timer_spin.so kernels (a known time per block) can be modelled"));
+    }
+    if let Some(p) = &b.stream_priority {
+        return Err(refuse("stream_priority", p, "stream priorities change the dispatch order, which this analysis does not model"));
+    }
+    if let Some(m) = &b.sm_mask {
+        return Err(refuse("sm_mask", m, "SM masks restrict where blocks may go, which this analysis does not model"));
+    }
+    let iterations = b.max_iterations.or(default_iterations).unwrap_or(0);
+    if iterations != 1 {
+        return Err(refuse("max_iterations", &iterations, "only one iteration (one job per kernel) is analysed; set max_iterations = 1"));
+    }
+    let threads = dims(&b.thread_count).ok_or_else(|| refuse("thread_count", &b.thread_count, "must be a positive integer or an array of up to 3"))?;
+    let blocks = dims(&b.block_count).ok_or_else(|| refuse("block_count", &b.block_count, "must be a positive integer or an array of up to 3"))?;
+    let spin = spin_ns(b.additional_info.as_ref()).ok_or_else(|| {
+        refuse("additional_info", b.additional_info.as_ref().unwrap_or(&Value::Null), "timer_spin takes a number of nanoseconds (a positive integer, or a string of one)")
+    })?;
+    let release = Decimal::of_f64(b.release_time.unwrap_or(0.0), &field("release_time"))?;
+    let task = Task {
+        name,
+        deadline: None,
+        wcet: spin,
+        blocks,
+        threads_per_block: threads,
+        shared_memory: 0,
+        registers_per_thread: 0,
+        release: 0,
+        wcet_source: format!("timer_spin: {spin} ns per block (the spin time; launch and scheduling overheads not included)"),
+    };
+    Ok((task, release))
+}
+
+/// A block or grid size: a positive integer or an array of 1-3 positive integers (their
+/// product).
+fn dims(v: &Value) -> Option<u64> {
+    let one = |x: &Value| x.as_u64().filter(|&n| n > 0);
+    match v {
+        Value::Array(a) if (1..=3).contains(&a.len()) => a.iter().try_fold(1u64, |p, x| one(x).and_then(|n| p.checked_mul(n))),
+        x => one(x),
+    }
+}
+
+/// `timer_spin`'s spin time: absent or empty means the default.
+fn spin_ns(v: Option<&Value>) -> Option<u128> {
+    let n = match v {
+        None | Some(Value::Null) => return Some(DEFAULT_SPIN_NS),
+        Some(Value::String(s)) if s.trim().is_empty() => return Some(DEFAULT_SPIN_NS),
+        Some(Value::String(s)) => s.trim().parse::<u128>().ok()?,
+        Some(x) => x.as_u64()? as u128,
+    };
+    (n > 0).then_some(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn sizes_and_spin_times() {
+        assert_eq!(dims(&json!(512)), Some(512));
+        assert_eq!(dims(&json!([16, 2, 2])), Some(64));
+        assert_eq!(dims(&json!([16, 2, 2, 2])), None);
+        assert_eq!(dims(&json!(0)), None);
+        assert_eq!(spin_ns(None), Some(DEFAULT_SPIN_NS));
+        assert_eq!(spin_ns(Some(&json!("500000000"))), Some(500_000_000));
+        assert_eq!(spin_ns(Some(&json!(4000000000u64))), Some(4_000_000_000));
+        assert_eq!(spin_ns(Some(&json!("abc"))), None);
+        assert_eq!(spin_ns(Some(&json!(0))), None);
+    }
+}

@@ -1,0 +1,57 @@
+//! The `bound` command's report: the closed forms of [`crate::model::bounds`] beside the
+//! per-state bounds at the start state.
+
+use super::StateBound;
+use crate::model::bounds::{lower_bound, pessimistic, pessimistic_unproven, safe_horizon};
+use crate::model::instance::Instance;
+
+/// The `bound --json` object: `pessimistic` (eq. 5), `safe_horizon`, and more.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BoundsReport {
+    /// Instruction string after the transformation.
+    pub kernel: String,
+    /// `W`.
+    pub warps: u32,
+    /// sigma_L after the transformation.
+    pub sigma_l: u32,
+    /// sigma_C after the transformation.
+    pub sigma_c: u32,
+    /// The paper's eq. 5.
+    pub pessimistic: u64,
+    /// Whether eq. 5 is proven to be an upper bound for this instance.
+    pub pessimistic_is_proven: bool,
+    /// The proven safe horizon.
+    pub safe_horizon: u64,
+    /// A proven lower bound.
+    pub lower_bound: u64,
+    /// The exact search's per-state bounds (per-warp, queue, tail, stretch, period, clipped, last-warp; see
+    /// [`crate::state_bounds`]) at the start state, capped by the safe horizon: a proven
+    /// upper bound, often well below the safe horizon.
+    pub start_state_bound: u64,
+}
+
+/// The minimum of the safe horizon and the search's standard per-state bound at the
+/// start state. Proven: each of the two is (proofs in [`safe_horizon`] and in the files
+/// of [`crate::state_bounds`]).
+pub fn start_state_bound(inst: &Instance) -> u64 {
+    let start = crate::state::Counts::start(inst.warps);
+    super::standard(inst).upper(&start).min(safe_horizon(inst))
+}
+
+impl BoundsReport {
+    /// All closed-form bounds of `inst`.
+    pub fn of(inst: &Instance) -> BoundsReport {
+        BoundsReport {
+            kernel: inst.kernel.to_string(),
+            warps: inst.warps,
+            sigma_l: inst.sigma_l,
+            sigma_c: inst.sigma_c,
+            pessimistic: pessimistic(inst),
+            pessimistic_is_proven: !pessimistic_unproven(inst),
+            safe_horizon: safe_horizon(inst),
+            lower_bound: lower_bound(inst),
+            start_state_bound: start_state_bound(inst),
+        }
+    }
+}
+
