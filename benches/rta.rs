@@ -1,4 +1,4 @@
-//! Speed target (issue 5): the list schedule of 100 000 kernels of up to 64 blocks each
+//! Speed target: the list schedule of 100 000 kernels of up to 64 blocks each
 //! in under 1 second. Run with `cargo bench --bench rta`.
 
 use criterion::{criterion_group, criterion_main, Criterion};

@@ -1,4 +1,4 @@
-//! Speed targets (issue 3): `LLCLL`, sigma 1, exact for W = 64 (target: under 1 s,
+//! Speed targets: `LLCLL`, sigma 1, exact for W = 64 (target: under 1 s,
 //! single thread); random 8-instruction kernels with W = 16 (target: under 1 s each);
 //! the 12-instruction kernel as W grows; ILP short vs long constraint forms.
 //! Run with `cargo bench --bench solvers`; figures are quoted in README.md.

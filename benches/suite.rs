@@ -1,4 +1,4 @@
-//! The benchmark suite (`instances/bench/`, seed 2026) as criterion groups (issue 8):
+//! The benchmark suite (`instances/bench/`, seed 2026) as criterion groups:
 //! what each part of a time-limited solve costs at real sizes. The targets are in
 //! README.md ("makespan bench-suite"); `scripts/bench-suite.sh` gives the whole-solve
 //! table (bounds, gap, seconds, memory). Run with `cargo bench --bench suite`.

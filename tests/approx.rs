@@ -24,7 +24,6 @@ proptest! {
         let w = inst.warps as u64;
         let formula = a.rows.iter().map(|r| w.div_ceil(r.y as u64) * r.makespan).min().unwrap();
         prop_assert_eq!(a.estimate, formula);
-        prop_assert!(!a.estimate_is_bound);
     }
 }
 

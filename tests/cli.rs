@@ -54,7 +54,7 @@ fn bound_reports_eq5_as_unproven_when_sigma_exceeds_one() {
 
 #[test]
 fn tail_bound_makes_the_tx2_block_exact_at_a_full_sm() {
-    // The issue-8 target: LLCCCCLCLCCL, sigma 1/4, W = 64 exact. The start-state bound
+    // LLCCCCLCLCCL, sigma 1/4, W = 64 exact. The start-state bound
     // (tail bound) is 327 and the search finds a schedule of 327 cycles, re-checked.
     let v = json_of(&["bound", "instances/bench/tx2-block.toml"]);
     assert_eq!(v["start_state_bound"], 327);
@@ -261,7 +261,7 @@ fn mixed_block_sizes_are_analysed() {
     }
 }
 
-/// Issue 9, case 3: a huge release time keeps the response exact (never below C).
+/// A huge release time keeps the response exact (never below C).
 #[test]
 fn rta_time_is_exact() {
     let dir = tempfile::tempdir().unwrap();
@@ -276,7 +276,7 @@ fn rta_time_is_exact() {
     assert_eq!(v["kernels"][0]["finish"], 0.75);
 }
 
-/// Issue 9, items 4-5: the thesis's three TX2 launch orders, as examiner configs and as
+/// The thesis's three TX2 launch orders, as examiner configs and as
 /// task sets, reproduce the measured completion times.
 #[test]
 fn thesis_configs_reproduce_the_measured_times() {
@@ -325,7 +325,7 @@ fn examiner_configs_refuse_what_they_cannot_model() {
     assert_eq!(v["g_max"], 8);
 }
 
-// ---- the shape of results (issue 11) ----
+// ---- the shape of results ----
 
 /// `exact` is derived from the bounds: a heuristic schedule that meets the safe horizon
 /// is exact.
@@ -354,7 +354,7 @@ fn bad_method_lists_the_valid_ones() {
     assert!(err.contains("search") && err.contains("ilp"), "{err}");
 }
 
-/// Issue 9, cases 1 and 2: the resident-block limit (64 slots, not 128, for 32-thread
+/// The resident-block limit (64 slots, not 128, for 32-thread
 /// blocks) and launch order = release order.
 #[test]
 fn rta_resident_blocks_and_release_order() {

@@ -1,4 +1,4 @@
-//! The fuzzer (issue 10): random and mutated instance files, task sets, examiner configs
+//! The fuzzer: random and mutated instance files, task sets, examiner configs
 //! and command lines, fed to the parsers (in-process) and to the real binary.
 //!
 //! Asserted: no panic; the binary exits with 0 or 2 and prints no backtrace; it ends

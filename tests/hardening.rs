@@ -1,4 +1,4 @@
-//! Issue 10: every input that used to panic, hang, blow up memory or answer unhelpfully,
+//! Every input that used to panic, hang, blow up memory or answer unhelpfully,
 //! each with the behaviour it has now (a one-line error with exit code 2, or a correct
 //! answer within the limits).
 

@@ -72,7 +72,7 @@ proptest! {
         }
     }
 
-    /// Item 2 of issue 9: whatever each block's time up to C and whatever SM each block
+    /// Whatever each block's time up to C and whatever SM each block
     /// goes to, no kernel of the dispatch rules finishes after the reported finish.
     #[test]
     fn reported_responses_hold_for_shorter_blocks_and_any_sm(tasks in mixed_task_set(), seed in any::<u64>()) {

@@ -1,7 +1,7 @@
 //! Closed-form bounds on the worst-case makespan `T^(W)`.
 //!
 //! * [`pessimistic`]: the paper's eq. 5, `ceil(W/sigma_L) I_L + ceil(W/sigma_C) I_C`.
-//!   **Not** an upper bound when a sigma > 1 (domain notes, section 2.1).
+//!   **Not** an upper bound when a sigma > 1 (`LLCLLL`, W = 4, sigma 2/2: eq. 5 gives 12, the worst case is 13).
 //! * [`safe_horizon`]: `I + floor((W-1) I_L / sigma_L) + floor((W-1) I_C / sigma_C)`,
 //!   a proven upper bound for every instance (proof below).
 //! * [`lower_bound`]: a proven lower bound, from work and path length.

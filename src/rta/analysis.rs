@@ -1,5 +1,5 @@
-//! Kernel-level response-time analysis of the Jetson TX2 GPU scheduler (the chapter in
-//! `shared/seeds/tx2-gpu-rta-chapter.md`, as corrected by the domain notes, section 4),
+//! Kernel-level response-time analysis of the Jetson TX2 GPU scheduler (the thesis
+//! chapter's Algorithm 2, with the corrections listed in `docs/rta-model.md`),
 //! on a per-SM platform model ([`crate::rta::gpu`]) with exact time arithmetic
 //! ([`crate::rta::time`]).
 //!

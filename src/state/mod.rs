@@ -1,7 +1,7 @@
 //! Warp-count states: the shared ground of the exact search and the rollouts.
 //!
 //! Warps are identical, so a state is how many warps have completed `p` instructions,
-//! for `p = 0..I` (domain notes, section 1); finished warps are implicit. In each cycle
+//! for `p = 0..I`; finished warps are implicit. In each cycle
 //! exactly `min(sigma_X, #warps whose next instruction is X)` warps advance on X, for
 //! X = L, C; the adversary picks which positions they come from.
 //!

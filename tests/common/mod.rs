@@ -19,7 +19,7 @@ pub fn inst(kernel: &str, warps: i64, sigma_l: i64, sigma_c: i64) -> Instance {
     Instance::new(kernel, warps, sigma_l, sigma_c).unwrap()
 }
 
-/// The paper's instances and the counterexamples of the domain notes:
+/// The paper's instances and the two counterexamples to the paper (README):
 /// (kernel, W, sigma_L, sigma_C, T^(W)).
 pub const KNOWN: [(&str, i64, i64, i64, u64); 4] = [("LLC", 4, 1, 1, 9), ("LCL", 4, 1, 1, 9), ("LCL", 2, 1, 1, 4), ("LLCLLL", 4, 2, 2, 13)];
 
@@ -34,7 +34,7 @@ pub fn instances(max_len: usize, max_w: i64, max_sl: i64, max_sc: i64) -> impl S
     (kernel(max_len), 1i64..=max_w, 1i64..=max_sl, 1i64..=max_sc).prop_map(|(k, w, l, c)| inst(&k, w, l, c))
 }
 
-/// The issue-3 range: 1-8 instructions, 1-10 warps, sigma_L in 1..3, sigma_C in 1..4.
+/// The small range: 1-8 instructions, 1-10 warps, sigma_L in 1..3, sigma_C in 1..4.
 pub fn instance() -> impl Strategy<Value = Instance> {
     instances(8, 10, 3, 4)
 }
