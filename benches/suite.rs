@@ -28,7 +28,8 @@ use gpu_makespan::model::instance::Instance;
 use gpu_makespan::exact::search::{solve, SearchLimits};
 use gpu_makespan::state::transitions::Transitions;
 use gpu_makespan::state_bounds::clipped::{Clipped, END_GAME_STATES};
-use gpu_makespan::state_bounds::{jam::Jam, lower_bound, standard, tail::Tail, StateBound, Tables};
+use gpu_makespan::state_bounds::helpers::jam::Jam;
+use gpu_makespan::state_bounds::{lower_bound, standard, tail::Tail, StateBound, Tables};
 use std::hint::black_box;
 use std::time::Duration;
 

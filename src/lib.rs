@@ -4,7 +4,7 @@
 //! and the Jetson TX2 kernel-level response-time analysis.
 //!
 //! Every number the library returns is labelled: exact, proven bound, or estimate.
-//! Every method returns an [`outcome::Outcome`]: a re-checked witness and a proven
+//! Every method returns an [`exact::outcome::Outcome`]: a re-checked witness and a proven
 //! upper bound, with `exact` derived from the two.
 
 pub mod error;

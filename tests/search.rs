@@ -131,7 +131,7 @@ fn clipped_end_games_on_a_long_run() {
     for (w, m) in [(6, 5), (7, 5), (8, 5), (8, 6), (9, 6)] {
         let inst = common::inst("LCCCCCCCCCCCC", w, 1, 4);
         let (inst, trans, memo) = sigma_one_instance(inst, true);
-        let cap = state_bounds::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
+        let cap = state_bounds::helpers::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
         let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, None);
         assert_eq!(clipped.floors(), vec![(Unit::L, 4, false), (Unit::L, m, true)]);
         let mut idle = HashMap::new();
@@ -261,7 +261,7 @@ proptest! {
         let paced = if paced_l { Unit::L } else { Unit::C };
         let sigma_y = if paced_l { inst.sigma_c } else { inst.sigma_l } as u64;
         let m = (sigma_y + extra).min((inst.warps as u64).saturating_sub(1)).min(sigma_y * sigma_y).max(sigma_y);
-        let cap = state_bounds::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
+        let cap = state_bounds::helpers::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
         let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, None);
         let floors = clipped.floors();
         let exact_side = floors.contains(&(paced, m, true));

@@ -1,9 +1,10 @@
 //! The clipped bound, for kernels where one unit has sigma 1: the idle cycles of that unit
 //! paid for by the work of the other unit's runs beyond their first sigma instructions,
-//! plus what jams can add ([`super::jam`]).
+//! plus what jams can add ([`super::helpers::jam`]).
 
-use super::end_game::EndGame;
-use super::jam::{Jam, SCALE};
+use super::sides::Sides;
+use super::helpers::end_game::EndGame;
+use super::helpers::jam::{Jam, SCALE};
 use super::{Paced, StateBound, Tables};
 use crate::model::kernel::Unit;
 use crate::state::transitions::Transitions;
@@ -34,7 +35,7 @@ pub const END_GAME_STATES: usize = 80_000;
 ///   mu(max(j, sigma + 1)) * (runs of Y's the warp will still enter by an X)`.
 ///
 /// `u64::MAX` when neither sigma is 1 or the automaton is too big (`W` above
-/// [`super::jam::MAX_WARPS`]). Unlike [`super::tail::Tail`] it holds from every state,
+/// [`super::helpers::jam::MAX_WARPS`]). Unlike [`super::tail::Tail`] it holds from every state,
 /// reachable or not.
 ///
 /// Proof (X = L, Y = C; the other case swaps them). Take any schedule from `s`.
@@ -83,7 +84,7 @@ pub const END_GAME_STATES: usize = 80_000;
 /// after the furthest-behind position now. The bound takes the least of both splits.
 #[derive(Debug, Clone)]
 pub struct Clipped {
-    sides: Vec<Side>,
+    sides: Sides<Side>,
 }
 
 /// The tables of one paced unit X, per position `p` (`0..=I`).
@@ -159,7 +160,7 @@ impl Clipped {
     /// [`Clipped::new`], without the sides whose jam automaton is not solved before
     /// `deadline` (no side: the bound is `u64::MAX`, still proven).
     pub fn until(tables: &Tables, warps: u32, deadline: Option<Instant>) -> Clipped {
-        Clipped { sides: tables.paced_units().filter_map(|(paced, view)| Side::new(paced, view, warps, deadline)).collect() }
+        Clipped { sides: Sides::build(tables.paced_units().map(|(paced, view)| Side::new(paced, view, warps, deadline))) }
     }
 
     /// [`Clipped::until`] for the kernel of `t`, and for each of its sides with sigma_Y >= 2
@@ -179,7 +180,7 @@ impl Clipped {
             }
             sides.push(side);
         }
-        Clipped { sides }
+        Clipped { sides: Sides::new(sides) }
     }
 
     /// For each split of each side (paced unit X), the warp count at or below which its
@@ -365,7 +366,15 @@ fn div_floor(scaled: i64, sigma: i64) -> u64 {
 
 impl StateBound for Clipped {
     fn upper(&self, s: &Counts) -> u64 {
-        self.sides.iter().map(|side| side.upper(s)).min().unwrap_or(u64::MAX)
+        self.sides.upper(s)
+    }
+}
+
+/// A side alone is a proven upper bound (its proof above); the bound is the least over
+/// its sides ([`Sides`]).
+impl StateBound for Side {
+    fn upper(&self, s: &Counts) -> u64 {
+        Side::upper(self, s)
     }
 }
 

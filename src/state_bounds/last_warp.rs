@@ -1,6 +1,7 @@
 //! The last-warp bound, for kernels where one unit has sigma 1: the period bound's busy
 //! periods of the other unit, charged to the warp that finishes last.
 
+use super::sides::Sides;
 use super::period::{chains, PeriodTables, Sums};
 use super::{Paced, StateBound, Tables};
 use crate::model::kernel::Unit;
@@ -52,7 +53,7 @@ use crate::state::Counts;
 ///    `sigma` warps are left, the small phase alone gives `N0 <= y`.
 #[derive(Debug, Clone)]
 pub struct LastWarp {
-    sides: Vec<Side>,
+    sides: Sides<Side>,
 }
 
 /// The tables of one paced unit X, per position `p` (`0..=I`).
@@ -68,7 +69,7 @@ impl LastWarp {
     /// The bound for the kernel described by `tables`, for each unit with sigma 1
     /// (`u64::MAX` when neither has).
     pub fn new(tables: &Tables) -> LastWarp {
-        LastWarp { sides: tables.paced_units().map(|(_, view)| Side::new(view)).collect() }
+        LastWarp { sides: Sides::build(tables.paced_units().map(|(_, view)| Some(Side::new(view)))) }
     }
 
     /// For each paced unit X, the proof's bound on all idle cycles of X, or `None` when
@@ -127,7 +128,15 @@ impl Side {
 
 impl StateBound for LastWarp {
     fn upper(&self, s: &Counts) -> u64 {
-        self.sides.iter().map(|side| side.upper(s)).min().unwrap_or(u64::MAX)
+        self.sides.upper(s)
+    }
+}
+
+/// A side alone is a proven upper bound (its proof above); the bound is the least over
+/// its sides ([`Sides`]).
+impl StateBound for Side {
+    fn upper(&self, s: &Counts) -> u64 {
+        Side::upper(self, s)
     }
 }
 

@@ -4,7 +4,8 @@
 //! Every bound is behind one small interface, [`StateBound`], with one file per
 //! implementation; its doc comment carries its proof, and a property test checks it
 //! against the plain DP at every visited state of random instances
-//! (`tests/search.rs`). A new bound is one new file plus a line in [`standard`] (and in [`Standard`]).
+//! (`tests/search.rs`). A new bound is one new file plus a field of [`Standard`]; the
+//! map of all bounds is `docs/bounds.md`.
 //!
 //! * [`per_warp::PerWarp`]: the safe-horizon argument applied to each occupied position.
 //! * [`queue::Queue`]: the queue bound for kernels with `sigma_L = 1` and short runs of
@@ -17,8 +18,8 @@
 //!   counted per busy period of the other.
 //! * [`clipped::Clipped`]: for kernels with a sigma of 1, the idle cycles of that unit
 //!   paid for by the other unit's runs beyond their first sigma instructions, plus what
-//!   jams can add ([`jam::Jam`]).
-//!   With [`end_game::EndGame`] (the exact idle cycles of every state of few warps) it
+//!   jams can add ([`helpers::jam::Jam`]).
+//!   With [`helpers::end_game::EndGame`] (the exact idle cycles of every state of few warps) it
 //!   has a second side whose phase of few warps is solved exactly.
 //! * [`last_warp::LastWarp`]: for kernels with a sigma of 1, the period bound's busy
 //!   periods charged to the warp that finishes last (no separate end game with sigma 1).
@@ -26,13 +27,13 @@
 //! * [`lower_bound`]: a proven lower bound (longest remaining warp, work / capacity).
 
 pub mod clipped;
-pub mod end_game;
-pub mod jam;
+pub mod helpers;
 pub mod last_warp;
 pub mod per_warp;
 pub mod period;
 pub mod queue;
 pub mod report;
+pub mod sides;
 pub mod stretch;
 pub mod tail;
 
@@ -56,10 +57,40 @@ impl<A: StateBound, B: StateBound> StateBound for (A, B) {
     }
 }
 
-/// The bound the search and the rollouts use: min([`per_warp::PerWarp`],
-/// [`queue::Queue`], [`tail::Tail`], [`stretch::Stretch`], [`period::Period`],
-/// [`clipped::Clipped`], [`last_warp::LastWarp`]).
-pub type Standard = (per_warp::PerWarp, ((queue::Queue, tail::Tail), ((stretch::Stretch, period::Period), (clipped::Clipped, last_warp::LastWarp))));
+/// The bound the search and the rollouts use: the minimum of every per-state bound,
+/// one named field each. The minimum of proven upper bounds is a proven upper bound.
+/// Adding a bound is a file, a field here, a line in [`standard_until`] and one in
+/// [`StateBound::upper`] below (and a row in `docs/bounds.md`).
+#[derive(Debug)]
+pub struct Standard {
+    /// The safe-horizon argument per occupied position.
+    pub per_warp: per_warp::PerWarp,
+    /// The queue bound (a sigma of 1, short runs of the other unit).
+    pub queue: queue::Queue,
+    /// The tail bound (a sigma of 1: abstract queues and exact end games).
+    pub tail: tail::Tail,
+    /// The stretch bound (a sigma of 1).
+    pub stretch: stretch::Stretch,
+    /// The period bound (a sigma of 1).
+    pub period: period::Period,
+    /// The clipped bound (a sigma of 1), with its split of exact end games.
+    pub clipped: clipped::Clipped,
+    /// The last-warp bound (a sigma of 1).
+    pub last_warp: last_warp::LastWarp,
+}
+
+impl StateBound for Standard {
+    fn upper(&self, s: &Counts) -> u64 {
+        self.per_warp
+            .upper(s)
+            .min(self.queue.upper(s))
+            .min(self.tail.upper(s))
+            .min(self.stretch.upper(s))
+            .min(self.period.upper(s))
+            .min(self.clipped.upper(s))
+            .min(self.last_warp.upper(s))
+    }
+}
 
 /// Builds [`Standard`] for `inst`.
 pub fn standard(inst: &Instance) -> Standard {
@@ -74,8 +105,15 @@ pub fn standard_until(inst: &Instance, deadline: Option<std::time::Instant>) -> 
     let trans = crate::state::transitions::Transitions::new(inst);
     let tail = tail::Tail::until(&trans, &tables, deadline);
     let clipped = clipped::Clipped::with_end_games_until(&trans, &tables, clipped::END_GAME_STATES, deadline);
-    let late = ((stretch::Stretch::new(&tables), period::Period::new(&tables)), (clipped, last_warp::LastWarp::new(&tables)));
-    (per_warp::PerWarp::new(&tables), ((queue::Queue::new(&tables), tail), late))
+    Standard {
+        per_warp: per_warp::PerWarp::new(&tables),
+        queue: queue::Queue::new(&tables),
+        tail,
+        stretch: stretch::Stretch::new(&tables),
+        period: period::Period::new(&tables),
+        clipped,
+        last_warp: last_warp::LastWarp::new(&tables),
+    }
 }
 
 /// Per-position tables of a kernel shared by the bounds.

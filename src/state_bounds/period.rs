@@ -1,6 +1,7 @@
 //! The period bound, for kernels where one unit has sigma 1: the idle cycles of that unit
 //! counted per busy period of the other unit.
 
+use super::sides::Sides;
 use super::{Paced, StateBound, Tables};
 use crate::model::kernel::Unit;
 use crate::state::Counts;
@@ -60,7 +61,7 @@ use crate::state::Counts;
 ///    `N0 <= y + floor((J + F + Phi) / sigma)`.
 #[derive(Debug, Clone)]
 pub struct Period {
-    sides: Vec<Side>,
+    sides: Sides<Side>,
 }
 
 /// The tables of one paced unit X, per position `p` (`0..=I`).
@@ -137,7 +138,7 @@ impl Period {
     /// The bound for the kernel described by `tables`, for each unit with sigma 1
     /// (`u64::MAX` when neither has).
     pub fn new(tables: &Tables) -> Period {
-        Period { sides: tables.paced_units().map(|(paced, view)| Side::new(paced, view)).collect() }
+        Period { sides: Sides::build(tables.paced_units().map(|(paced, view)| Some(Side::new(paced, view)))) }
     }
 
     /// For each paced unit X, the proof's bound on the idle cycles of X while more than
@@ -288,7 +289,15 @@ fn favourable_runs(kappa: &[i64], at_y: &[bool]) -> Vec<u64> {
 
 impl StateBound for Period {
     fn upper(&self, s: &Counts) -> u64 {
-        self.sides.iter().map(|side| side.upper(s)).min().unwrap_or(u64::MAX)
+        self.sides.upper(s)
+    }
+}
+
+/// A side alone is a proven upper bound (its proof above); the bound is the least over
+/// its sides ([`Sides`]).
+impl StateBound for Side {
+    fn upper(&self, s: &Counts) -> u64 {
+        Side::upper(self, s)
     }
 }
 

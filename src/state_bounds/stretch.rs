@@ -1,6 +1,7 @@
 //! The stretch bound, for kernels where one unit type has sigma 1: the idle cycles of that
 //! unit paid for by the work left in the other unit's runs.
 
+use super::sides::Sides;
 use super::{Paced, StateBound, Tables};
 use crate::model::kernel::Unit;
 use crate::state::Counts;
@@ -79,7 +80,7 @@ pub const RAMP_STEPS: u64 = 512;
 ///    second term.
 #[derive(Debug, Clone)]
 pub struct Stretch {
-    sides: Vec<Side>,
+    sides: Sides<Side>,
 }
 
 /// The tables of one paced unit X, per position `p` (`0..=I`).
@@ -105,7 +106,7 @@ struct Side {
 impl Stretch {
     /// The bound for the kernel described by `tables`.
     pub fn new(tables: &Tables) -> Stretch {
-        Stretch { sides: tables.paced_units().map(|(paced, view)| Side::new(paced, view)).collect() }
+        Stretch { sides: Sides::build(tables.paced_units().map(|(paced, view)| Some(Side::new(paced, view)))) }
     }
 
     /// For each paced unit X (sigma 1), the proof's bound on `N0_big` from `s` (step 7):
@@ -232,7 +233,15 @@ struct Sums {
 
 impl StateBound for Stretch {
     fn upper(&self, s: &Counts) -> u64 {
-        self.sides.iter().map(|side| side.upper(s)).min().unwrap_or(u64::MAX)
+        self.sides.upper(s)
+    }
+}
+
+/// A side alone is a proven upper bound (its proof above); the bound is the least over
+/// its sides ([`Sides`]).
+impl StateBound for Side {
+    fn upper(&self, s: &Counts) -> u64 {
+        Side::upper(self, s)
     }
 }
 

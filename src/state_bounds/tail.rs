@@ -1,7 +1,9 @@
 //! The tail bound, for kernels where one unit type has sigma 1: the cycles in which that
 //! unit idles, computed exactly on small end games instead of bounded by a formula.
 
-use super::{end_game, Paced, StateBound, Tables};
+use super::sides::Sides;
+use super::helpers::end_game;
+use super::{Paced, StateBound, Tables};
 use crate::model::kernel::Unit;
 use crate::state::transitions::Transitions;
 use crate::state::Counts;
@@ -57,7 +59,7 @@ static CACHE: Mutex<Option<HashMap<CacheKey, Computed>>> = Mutex::new(None);
 ///    the largest `G` over the end games of at most `k` warps.
 #[derive(Debug, Clone)]
 pub struct Tail {
-    sides: Vec<Side>,
+    sides: Sides<Side>,
 }
 
 /// One paced unit X (queued unit Y).
@@ -94,7 +96,7 @@ impl Tail {
     }
 
     fn build(t: &Transitions, tables: &Tables, cached: bool, deadline: Option<Instant>) -> Tail {
-        let sides = tables.paced_units().map(|(paced, view)| Side::new(t, paced, view, cached, deadline)).collect();
+        let sides = Sides::build(tables.paced_units().map(|(paced, view)| Some(Side::new(t, paced, view, cached, deadline))));
         Tail { sides }
     }
 
@@ -119,15 +121,16 @@ impl Tail {
 
 impl StateBound for Tail {
     fn upper(&self, s: &Counts) -> u64 {
+        self.sides.upper(s)
+    }
+}
+
+/// One side: `R_X` plus the most idle cycles of X from the end games (proof above).
+impl StateBound for Side {
+    fn upper(&self, s: &Counts) -> u64 {
         let u = s.warps() as usize;
-        self.sides
-            .iter()
-            .map(|side| {
-                let r: u64 = s.slots().iter().map(|&(p, n)| n as u64 * side.suffix[p as usize]).sum();
-                r + side.idle(s, u.min(side.most_queued))
-            })
-            .min()
-            .unwrap_or(u64::MAX)
+        let r: u64 = s.slots().iter().map(|&(p, n)| n as u64 * self.suffix[p as usize]).sum();
+        r + self.idle(s, u.min(self.most_queued))
     }
 }
 

@@ -1,6 +1,6 @@
 //! The jam automaton: how much slack the queued unit can have in the cycles where the
 //! paced unit is busy, over every schedule, as a longest path in a small finite automaton.
-//! Used by [`super::clipped::Clipped`], whose doc comment states what it is for.
+//! Used by [`super::super::clipped::Clipped`], whose doc comment states what it is for.
 //!
 //! Setting: the paced unit X has sigma 1, the queued unit Y has `sigma` (TX2: X = L,
 //! Y = C, sigma 4). In a cycle `t` let `u` be the unfinished warps, `q` the X-ready ones,

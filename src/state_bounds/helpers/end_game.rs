@@ -1,6 +1,6 @@
 //! Exact end games: the most idle cycles of a paced unit (sigma 1) from every state of at
-//! most `m` unfinished warps, by a DP over all of them. Used by [`super::clipped::Clipped`]
-//! for its phase of few warps, and (the DP alone) by [`super::tail::Tail`].
+//! most `m` unfinished warps, by a DP over all of them. Used by [`super::super::clipped::Clipped`]
+//! for its phase of few warps, and (the DP alone) by [`super::super::tail::Tail`].
 
 use crate::model::kernel::Unit;
 use crate::state::transitions::{Scratch, Transitions};
