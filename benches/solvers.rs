@@ -4,10 +4,10 @@
 //! Run with `cargo bench --bench solvers`; figures are quoted in README.md.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use gpu_makespan::model::bounds::safe_horizon;
 use gpu_makespan::exact::ilp::{self, ConstraintForm, IlpOptions};
-use gpu_makespan::model::instance::Instance;
 use gpu_makespan::exact::search::{solve, SearchLimits};
+use gpu_makespan::model::bounds::safe_horizon;
+use gpu_makespan::model::instance::Instance;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -49,7 +49,11 @@ fn search_random8(c: &mut Criterion) {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                if x & 1 == 0 { 'L' } else { 'C' }
+                if x & 1 == 0 {
+                    'L'
+                } else {
+                    'C'
+                }
             })
             .collect();
         let inst = Instance::new(&k, 16, 1, 1).unwrap();
@@ -76,15 +80,17 @@ fn ilp_forms(c: &mut Criterion) {
 /// The parallel part of `approx` (the table of T^(y), y = 1..12) for W = 600 of a kernel
 /// with CC and LL pairs: 1 thread vs 2 (all cores here).
 fn approx_threads(c: &mut Criterion) {
-    use gpu_makespan::experiments::approx::table;
     use gpu_makespan::exact::solve::SolveOptions;
+    use gpu_makespan::experiments::approx::table;
     let inst = Instance::new("LLCLLCCL", 600, 1, 1).unwrap();
     let mut g = c.benchmark_group("approx_LLCLLCCL_W600_x12");
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         g.bench_with_input(BenchmarkId::new("threads", threads), &threads, |b, _| {
-            b.iter(|| pool.install(|| black_box(table(&inst, &(1..=12).collect::<Vec<u32>>(), &SolveOptions::default(), &|| {}).unwrap().len())))
+            b.iter(|| {
+                pool.install(|| black_box(table(&inst, &(1..=12).collect::<Vec<u32>>(), &SolveOptions::default(), &|| {}).unwrap().len()))
+            })
         });
     }
     g.finish();

@@ -20,12 +20,12 @@
 //!   threads, on `tx2-0064`'s kernel at W = 5 and `tx2-0128`'s at W = 4.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use gpu_makespan::experiments::bench::suite;
-use gpu_makespan::model::bounds::safe_horizon;
 use gpu_makespan::exact::dense;
 use gpu_makespan::exact::heuristic::{beam::beam, priority, rollouts_until};
-use gpu_makespan::model::instance::Instance;
 use gpu_makespan::exact::search::{solve, SearchLimits};
+use gpu_makespan::experiments::bench::suite;
+use gpu_makespan::model::bounds::safe_horizon;
+use gpu_makespan::model::instance::Instance;
 use gpu_makespan::state::transitions::Transitions;
 use gpu_makespan::state_bounds::clipped::{Clipped, END_GAME_STATES};
 use gpu_makespan::state_bounds::helpers::jam::Jam;
@@ -47,7 +47,9 @@ fn root_bounds(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(2));
     for (name, inst) in instances(usize::MAX) {
         let (t, bound, tables) = (Transitions::new(&inst), standard(&inst), Tables::new(&inst));
-        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box((bound.upper(&t.start()), lower_bound(&tables, &t.start())))));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| {
+            b.iter(|| black_box((bound.upper(&t.start()), lower_bound(&tables, &t.start()))))
+        });
     }
     g.finish();
 }
@@ -57,7 +59,9 @@ fn rollouts(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(3));
     for (name, inst) in instances(80) {
         let (t, bound) = (Transitions::new(&inst), standard(&inst));
-        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box(rollouts_until(&t, &bound, 4, 1, None).cycles())));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| {
+            b.iter(|| black_box(rollouts_until(&t, &bound, 4, 1, None).cycles()))
+        });
     }
     g.finish();
 }
@@ -68,7 +72,9 @@ fn priority_rollout(c: &mut Criterion) {
     for (name, inst) in instances(usize::MAX) {
         let t = Transitions::new(&inst);
         let rank: Vec<u32> = (0..inst.len() as u32).rev().collect();
-        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box(priority::rollout(&t, &rank, false, &|| false).map(|r| r.0))));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| {
+            b.iter(|| black_box(priority::rollout(&t, &rank, false, &|| false).map(|r| r.0)))
+        });
     }
     g.finish();
 }
@@ -78,7 +84,9 @@ fn beam16(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(5));
     for (name, inst) in instances(80) {
         let (t, bound, tables) = (Transitions::new(&inst), standard(&inst), Tables::new(&inst));
-        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box(beam(&t, &bound, &tables, 16, 1, &|| false).map(|tr| tr.cycles()))));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| {
+            b.iter(|| black_box(beam(&t, &bound, &tables, 16, 1, &|| false).map(|tr| tr.cycles())))
+        });
     }
     g.finish();
 }
@@ -88,7 +96,9 @@ fn tail_build(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(2));
     for (name, inst) in instances(usize::MAX) {
         let (t, tables) = (Transitions::new(&inst), Tables::new(&inst));
-        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box(Tail::compute(&t, &tables).upper(&t.start()))));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| {
+            b.iter(|| black_box(Tail::compute(&t, &tables).upper(&t.start())))
+        });
     }
     g.finish();
 }
@@ -97,7 +107,9 @@ fn jam_build(c: &mut Criterion) {
     let mut g = c.benchmark_group("suite_jam_build");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
     for warps in [16u32, 64, 256] {
-        g.bench_with_input(BenchmarkId::from_parameter(warps), &warps, |b, &w| b.iter(|| black_box(Jam::new(4, w).expect("sigma 4 converges").slack(w as u64, w as u64))));
+        g.bench_with_input(BenchmarkId::from_parameter(warps), &warps, |b, &w| {
+            b.iter(|| black_box(Jam::new(4, w).expect("sigma 4 converges").slack(w as u64, w as u64)))
+        });
     }
     g.finish();
 }
@@ -107,7 +119,9 @@ fn end_game_build(c: &mut Criterion) {
     g.sample_size(10).measurement_time(Duration::from_secs(5));
     for (name, inst) in instances(32).into_iter().filter(|(_, i)| i.sigma_l == 1 && i.sigma_c > 1) {
         let (t, tables) = (Transitions::new(&inst), Tables::new(&inst));
-        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| b.iter(|| black_box(Clipped::with_end_games_until(&t, &tables, END_GAME_STATES, None).upper(&t.start()))));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| {
+            b.iter(|| black_box(Clipped::with_end_games_until(&t, &tables, END_GAME_STATES, None).upper(&t.start())))
+        });
     }
     g.finish();
 }
@@ -116,7 +130,9 @@ fn exact(c: &mut Criterion) {
     let mut g = c.benchmark_group("suite_exact");
     g.sample_size(10).measurement_time(Duration::from_secs(3));
     for (name, inst) in instances(usize::MAX).into_iter().filter(|(n, _)| n.starts_with("paper-") || n == "tx2-block") {
-        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, i| b.iter(|| black_box(solve(i, SearchLimits::default()).unwrap().lower_bound())));
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, i| {
+            b.iter(|| black_box(solve(i, SearchLimits::default()).unwrap().lower_bound()))
+        });
     }
     g.finish();
 }

@@ -62,7 +62,8 @@ pub fn ensure_parent(path: &Path, field: &str) -> Result<(), InputError> {
     if let Some(file) = dir.ancestors().find(|a| !a.as_os_str().is_empty() && a.exists() && !a.is_dir()) {
         return Err(InputError::new(field, path.display(), format!("{} is not a directory", file.display())));
     }
-    std::fs::create_dir_all(dir).map_err(|e| InputError::new(field, path.display(), format!("cannot create directory {}: {e}", dir.display())))
+    std::fs::create_dir_all(dir)
+        .map_err(|e| InputError::new(field, path.display(), format!("cannot create directory {}: {e}", dir.display())))
 }
 
 /// Checks, before any work, that an output file given in `field` can be written: creates
@@ -73,7 +74,12 @@ pub fn prepare_output(path: &Path, field: &str) -> Result<(), InputError> {
     if path.is_dir() {
         return Err(InputError::new(field, path.display(), "is a directory"));
     }
-    std::fs::OpenOptions::new().append(true).create(true).open(path).map(drop).map_err(|e| InputError::new(field, path.display(), e.to_string()))
+    std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .map(drop)
+        .map_err(|e| InputError::new(field, path.display(), e.to_string()))
 }
 
 /// Writes `text` to the output file given in `field`, creating its directory.

@@ -3,10 +3,10 @@
 mod common;
 
 use common::{exact, ilp_options, inst, instances};
-use gpu_makespan::experiments::approx::approx;
-use gpu_makespan::model::bounds;
 use gpu_makespan::exact::ilp::{self, ConstraintForm};
 use gpu_makespan::exact::solve::SolveOptions;
+use gpu_makespan::experiments::approx::approx;
+use gpu_makespan::model::bounds;
 use proptest::prelude::*;
 
 proptest! {
@@ -70,7 +70,11 @@ fn solve_alone_runs_the_beam_thread_inside_a_pool() {
     let opts = SolveOptions { time_limit: Some(std::time::Duration::from_millis(1500)), ..SolveOptions::default() };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let beam = |alone: bool| {
-        let s = pool.install(|| if alone { gpu_makespan::exact::solve::solve_alone(&i, &opts) } else { gpu_makespan::exact::solve::solve(&i, &opts) }).unwrap();
+        let s = pool
+            .install(
+                || if alone { gpu_makespan::exact::solve::solve_alone(&i, &opts) } else { gpu_makespan::exact::solve::solve(&i, &opts) },
+            )
+            .unwrap();
         s.outcome.stats.search.expect("the search ran").beam_lower_bound
     };
     assert_eq!(beam(false), 0);

@@ -7,18 +7,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The top-level modules of `src/`, lowest layer first.
-const LAYERS: &[&str] = &[
-    "error",
-    "files",
-    "model",
-    "state",
-    "state_bounds",
-    "exact",
-    "experiments",
-    "rta",
-    "sweep",
-    "output",
-];
+const LAYERS: &[&str] = &["error", "files", "model", "state", "state_bounds", "exact", "experiments", "rta", "sweep", "output"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -78,7 +67,10 @@ fn every_module_uses_only_lower_layers() {
 
 #[test]
 fn the_layer_check_sees_a_use() {
-    assert_eq!(uses("use crate::model::kernel;\n// crate::output\nlet x = crate::exact::solve(i);"), BTreeSet::from(["model".to_string(), "exact".to_string()]));
+    assert_eq!(
+        uses("use crate::model::kernel;\n// crate::output\nlet x = crate::exact::solve(i);"),
+        BTreeSet::from(["model".to_string(), "exact".to_string()])
+    );
 }
 
 #[test]

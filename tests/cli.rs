@@ -15,7 +15,20 @@ fn fig2_example_prints_9_and_its_schedule() {
 fn solve_json_has_the_contract_fields() {
     for method in ["ilp", "search"] {
         let v = json_of(&["solve", "instances/fig2-llc.toml", "--schedule", "--method", method]);
-        for key in ["kernel", "warps", "sigma_l", "sigma_c", "method", "constraints", "horizon", "status", "makespan", "upper_bound", "seconds", "schedule"] {
+        for key in [
+            "kernel",
+            "warps",
+            "sigma_l",
+            "sigma_c",
+            "method",
+            "constraints",
+            "horizon",
+            "status",
+            "makespan",
+            "upper_bound",
+            "seconds",
+            "schedule",
+        ] {
             assert!(v.get(key).is_some(), "{method}: missing {key}");
         }
         assert_eq!(v["makespan"], 9);
@@ -132,7 +145,19 @@ fn bad_input_is_one_line_and_exit_2() {
         (vec![cc21.display().to_string()], "sm.cuda_cores"),
         (vec!["missing.toml".into()], "missing.toml"),
         (vec!["--kernel".into(), "LLCLLCLLCLLC".into(), "--warps".into(), "2000".into(), "--method".into(), "ilp".into()], "warps"),
-        (vec!["--kernel".into(), "LLC".into(), "--warps".into(), "4".into(), "--method".into(), "ilp".into(), "--horizon".into(), "5".into()], "horizon"),
+        (
+            vec![
+                "--kernel".into(),
+                "LLC".into(),
+                "--warps".into(),
+                "4".into(),
+                "--method".into(),
+                "ilp".into(),
+                "--horizon".into(),
+                "5".into(),
+            ],
+            "horizon",
+        ),
         (vec!["--kernel".into(), "LLC".into(), "--warps".into(), "4".into(), "--time-limit".into(), "-1".into()], "--time-limit"),
     ];
     for (args, field) in cases {
@@ -154,7 +179,10 @@ fn lcl_counterexample_via_cli() {
     for key in ["x", "estimate", "argmin_y", "rows", "safe_upper_bound", "estimate_is_bound"] {
         assert!(v.get(key).is_some(), "missing {key}");
     }
-    assert_stdout(&["approx", "instances/lcl-approx-counterexample.toml", "--x", "2"], &["[ESTIMATE, not a bound]", "9  [proven upper bound]"]);
+    assert_stdout(
+        &["approx", "instances/lcl-approx-counterexample.toml", "--x", "2"],
+        &["[ESTIMATE, not a bound]", "9  [proven upper bound]"],
+    );
 }
 
 #[test]
@@ -253,7 +281,11 @@ fn bad_task_sets_exit_2_with_the_field() {
 fn mixed_block_sizes_are_analysed() {
     let base = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let p = temp_file(&dir, "mixed.toml", &base.replacen("threads_per_block = 512", "threads_per_block = 768", 1).replacen("wcet = 6", "wcet = 6\nshared_memory = 20000", 1));
+    let p = temp_file(
+        &dir,
+        "mixed.toml",
+        &base.replacen("threads_per_block = 512", "threads_per_block = 768", 1).replacen("wcet = 6", "wcet = 6\nshared_memory = 20000", 1),
+    );
     let v = json_of(&["rta", &p]);
     assert_eq!(v["bound"], "envelope");
     for k in v["kernels"].as_array().unwrap() {
@@ -389,5 +421,8 @@ fn bench_suite_writes_valid_instances() {
     for f in &files {
         makespan().arg("bound").arg(f).assert().success();
     }
-    assert_eq!(std::fs::read_to_string(dir.path().join("tx2-0016.toml")).unwrap(), gpu_makespan::experiments::bench::suite(3).into_iter().find(|b| b.name == "tx2-0016.toml").unwrap().text);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("tx2-0016.toml")).unwrap(),
+        gpu_makespan::experiments::bench::suite(3).into_iter().find(|b| b.name == "tx2-0016.toml").unwrap().text
+    );
 }

@@ -8,8 +8,8 @@
 
 mod common;
 
-use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::model::instance::Instance;
+use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::wcet::WcetLimits;
 use gpu_makespan::rta::{analysis as rta, examiner, taskset};
 use proptest::prelude::*;
@@ -40,10 +40,55 @@ fn seeds(dir: &str, ext: &str, filter: impl Fn(&str) -> bool) -> Vec<String> {
 
 /// Tokens that tend to break parsers and models.
 const TOKENS: &[&str] = &[
-    "=", "\"", "[", "]", "{", "}", "\n", ",", ":", ".", "-", "0", "1", "7", "-1", "1e300", "nan", "inf", "-inf", "L", "C", "X", "LLCCLLCC",
-    "18446744073709551616", "9223372036854775807", "4294967296", "1e-30", "0.1", "true", "null", "[[kernels]]", "[gpu]", "[sm]", "warps", "kernel",
-    "blocks", "threads_per_block", "release", "period", "wcet", "sigma_l", "shared_memory", "registers_per_thread", "block_count", "thread_count",
-    "release_time", "additional_info", "max_iterations", "\"./bin/timer_spin.so\"",
+    "=",
+    "\"",
+    "[",
+    "]",
+    "{",
+    "}",
+    "\n",
+    ",",
+    ":",
+    ".",
+    "-",
+    "0",
+    "1",
+    "7",
+    "-1",
+    "1e300",
+    "nan",
+    "inf",
+    "-inf",
+    "L",
+    "C",
+    "X",
+    "LLCCLLCC",
+    "18446744073709551616",
+    "9223372036854775807",
+    "4294967296",
+    "1e-30",
+    "0.1",
+    "true",
+    "null",
+    "[[kernels]]",
+    "[gpu]",
+    "[sm]",
+    "warps",
+    "kernel",
+    "blocks",
+    "threads_per_block",
+    "release",
+    "period",
+    "wcet",
+    "sigma_l",
+    "shared_memory",
+    "registers_per_thread",
+    "block_count",
+    "thread_count",
+    "release_time",
+    "additional_info",
+    "max_iterations",
+    "\"./bin/timer_spin.so\"",
 ];
 
 /// A seed with a few random edits (deletions, insertions of tokens, duplications).
@@ -137,7 +182,16 @@ fn file(seeds: Vec<String>) -> BoxedStrategy<String> {
 fn extras(cmd: &str) -> &'static [&'static str] {
     match cmd {
         "bound" => &["--json", "--quiet"],
-        "solve" => &["--json", "--schedule", "--quiet", "--constraints=long", "--horizon=paper", "--horizon=7", "--no-symmetry-breaking", "--max-states=1000"],
+        "solve" => &[
+            "--json",
+            "--schedule",
+            "--quiet",
+            "--constraints=long",
+            "--horizon=paper",
+            "--horizon=7",
+            "--no-symmetry-breaking",
+            "--max-states=1000",
+        ],
         "approx" => &["--json", "--quiet", "--threads=1", "--threads=0", "--constraints=long"],
         "converge" => &["--quiet", "--threads=1", "--csv={dir}/c.csv", "--svg={dir}/c.svg", "--log-time"],
         _ => &["--quiet", "--csv={dir}/f.csv", "--svg={dir}/f.svg", "--log-time"],
@@ -156,7 +210,17 @@ fn command_line() -> impl Strategy<Value = (Vec<String>, Option<String>)> {
     let method = value(&["search", "ilp", "both", "heuristic"], &["fast"]);
     let instance_file = file(seeds("instances", "toml", |n| !n.starts_with("rta-") && !n.starts_with("gpu-")));
     let rta_file = file([seeds("instances", "toml", |n| n.starts_with("rta-")), seeds("instances/examiner", "json", |_| true)].concat());
-    let solver = (0usize..5, kernel, warps, sigma, method, time.clone(), small, any::<[prop::sample::Index; 2]>(), proptest::option::of(instance_file));
+    let solver = (
+        0usize..5,
+        kernel,
+        warps,
+        sigma,
+        method,
+        time.clone(),
+        small,
+        any::<[prop::sample::Index; 2]>(),
+        proptest::option::of(instance_file),
+    );
     let solver_line = solver.prop_map(|(cmd, k, w, sl, m, t, x, picks, file)| {
         let name = ["bound", "solve", "approx", "converge", "compare-constraints"][cmd];
         let mut args = vec![name.to_string()];
@@ -182,7 +246,10 @@ fn command_line() -> impl Strategy<Value = (Vec<String>, Option<String>)> {
         args.extend(chosen.into_iter().map(str::to_string));
         (args, file)
     });
-    let rta_flag = value(&["", "--json", "--svg={dir}/t.svg", "--deadline=15", "--gpu=instances/gpu-tx2.toml"], &["--deadline=-1", "--gpu=instances/fig2-llc.toml"]);
+    let rta_flag = value(
+        &["", "--json", "--svg={dir}/t.svg", "--deadline=15", "--gpu=instances/gpu-tx2.toml"],
+        &["--deadline=-1", "--gpu=instances/fig2-llc.toml"],
+    );
     let rta_line = (rta_file, time, rta_flag).prop_map(|(file, t, flag)| {
         let mut args = vec!["rta".to_string(), "{file}".into(), "--time-limit".into(), t];
         if !flag.is_empty() {

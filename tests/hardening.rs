@@ -69,7 +69,11 @@ fn horizons_beyond_the_safe_horizon_are_cut_to_it() {
 #[test]
 fn rta_sizes_are_capped() {
     let dir = tempfile::tempdir().unwrap();
-    let sms = write(&dir, "sms.toml", "[gpu]\nmax_threads = 1099511627776\n[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 3\nthreads_per_block = 1\n");
+    let sms = write(
+        &dir,
+        "sms.toml",
+        "[gpu]\nmax_threads = 1099511627776\n[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 3\nthreads_per_block = 1\n",
+    );
     input_error(&["rta", &sms], "gpu.max_threads");
     let many = write(&dir, "many.toml", "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 1000000000000\nthreads_per_block = 512\n");
     input_error(&["rta", &many], "kernels[0].blocks");
@@ -78,7 +82,8 @@ fn rta_sizes_are_capped() {
     let svg = dir.path().join("t.svg").display().to_string();
     let wide = write(&dir, "wide.toml", "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 200000\nthreads_per_block = 512\n");
     input_error(&["rta", &wide, "--svg", &svg], "--svg");
-    let kernels: String = (0..2000).map(|i| format!("[[kernels]]\nname = \"K{i}\"\nperiod = 10\nwcet = 1\nblocks = 1\nthreads_per_block = 512\n")).collect();
+    let kernels: String =
+        (0..2000).map(|i| format!("[[kernels]]\nname = \"K{i}\"\nperiod = 10\nwcet = 1\nblocks = 1\nthreads_per_block = 512\n")).collect();
     let kernels = write(&dir, "kernels.toml", &kernels);
     input_error(&["rta", &kernels, "--svg", &svg], "--svg");
     // Huge times are exact and still drawn.
@@ -148,7 +153,19 @@ fn output_paths_are_checked_before_any_work() {
     // beside it is never written.
     let csv = dir.path().join("forms.csv");
     input_error(
-        &["compare-constraints", "--kernel", "LLCLL", "--warps", "6", "--warps-max", "6", "--csv", csv.to_str().unwrap(), "--svg", &format!("{file}/f.svg")],
+        &[
+            "compare-constraints",
+            "--kernel",
+            "LLCLL",
+            "--warps",
+            "6",
+            "--warps-max",
+            "6",
+            "--csv",
+            csv.to_str().unwrap(),
+            "--svg",
+            &format!("{file}/f.svg"),
+        ],
         "--svg",
     );
     assert_eq!(std::fs::read_to_string(&csv).unwrap_or_default(), "");
@@ -166,7 +183,12 @@ fn task_set_names_are_unique_and_not_empty() {
 
 #[test]
 fn standard_input_is_read_with_a_dash() {
-    makespan().args(["solve", "-"]).write_stdin("kernel = \"LLC\"\nwarps = 4\n").assert().success().stdout(predicates::str::contains("makespan            9"));
+    makespan()
+        .args(["solve", "-"])
+        .write_stdin("kernel = \"LLC\"\nwarps = 4\n")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("makespan            9"));
     let toml = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
     makespan().args(["rta", "-", "--json"]).write_stdin(toml).assert().success().stdout(predicates::str::contains("\"finish\": 12.0"));
     let config = std::fs::read_to_string("instances/examiner/thesis-order1.json").unwrap();

@@ -3,8 +3,8 @@
 mod common;
 
 use common::{exact, ilp_options, inst, instance};
-use gpu_makespan::model::checker::check;
 use gpu_makespan::exact::ilp::{self, ConstraintForm};
+use gpu_makespan::model::checker::check;
 use gpu_makespan::model::instance::Instance;
 use proptest::prelude::*;
 use std::time::Duration;
@@ -52,8 +52,10 @@ proptest! {
 fn short_and_long_forms_agree_on_the_paper_instances() {
     for (k, w, l, c) in [("LLC", 4, 1, 1), ("LCL", 4, 1, 1), ("LLCLL", 3, 1, 1), ("LLCLLL", 4, 2, 2), ("LLCLLCLL", 2, 1, 1)] {
         let i = inst(k, w, l, c);
-        let values: Vec<u64> =
-            [ConstraintForm::Short, ConstraintForm::Long].into_iter().map(|form| ilp::solve(&i, &ilp_options(&i, form)).unwrap().makespan.unwrap()).collect();
+        let values: Vec<u64> = [ConstraintForm::Short, ConstraintForm::Long]
+            .into_iter()
+            .map(|form| ilp::solve(&i, &ilp_options(&i, form)).unwrap().makespan.unwrap())
+            .collect();
         assert_eq!(values[0], values[1], "{k} W={w}");
         assert_eq!(values[0], exact(&i).lower_bound(), "{k} W={w}");
     }

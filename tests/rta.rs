@@ -2,8 +2,10 @@
 //! dispatch rules against the reported responses (shorter blocks, any SM choice), and
 //! monotonicity. (The CLI's RTA tests are in tests/cli.rs.)
 
+use gpu_makespan::rta::analysis::{
+    analyse, closed_form_equal_c, launch_order, list_schedule, simulate_slots, simulate_sms, Bound, Task, Workload,
+};
 use gpu_makespan::rta::gpu::{Demand, Platform};
-use gpu_makespan::rta::analysis::{analyse, closed_form_equal_c, launch_order, list_schedule, simulate_slots, simulate_sms, Bound, Task, Workload};
 use gpu_makespan::rta::time::Scale;
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
@@ -27,11 +29,22 @@ fn task_set() -> impl Strategy<Value = (Vec<Task>, u64)> {
 
 /// Task sets with mixed block sizes, shared memory and registers on the TX2.
 fn mixed_task_set() -> impl Strategy<Value = Vec<Task>> {
-    let task = (1u128..20, 1u64..24, 0u128..30, prop_oneof![Just(64u64), Just(128), Just(256), Just(384), Just(512), Just(1024)], 0u64..30_000, 0u64..64);
+    let task = (
+        1u128..20,
+        1u64..24,
+        0u128..30,
+        prop_oneof![Just(64u64), Just(128), Just(256), Just(384), Just(512), Just(1024)],
+        0u64..30_000,
+        0u64..64,
+    );
     proptest::collection::vec(task, 1..8).prop_map(|ts| {
         ts.into_iter()
             .enumerate()
-            .map(|(i, (c, g, r, b, smem, regs))| Task { shared_memory: smem, registers_per_thread: regs, ..Task::given(format!("K{i}"), 1000, c, g, b, r) })
+            .map(|(i, (c, g, r, b, smem, regs))| Task {
+                shared_memory: smem,
+                registers_per_thread: regs,
+                ..Task::given(format!("K{i}"), 1000, c, g, b, r)
+            })
             .collect()
     })
 }

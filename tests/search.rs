@@ -4,17 +4,20 @@
 mod common;
 
 use common::{exact, exact_branch_and_bound, inst, instance, instances, plain_dp, KNOWN};
-use gpu_makespan::model::bounds;
-use gpu_makespan::model::checker::check;
 use gpu_makespan::exact::heuristic::beam::beam;
 use gpu_makespan::exact::heuristic::{longest_rollout, priority};
 use gpu_makespan::exact::search::{search, SearchLimits};
-use gpu_makespan::state::sparse::Sparse;
+use gpu_makespan::model::bounds;
+use gpu_makespan::model::checker::check;
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::model::kernel::Unit;
+use gpu_makespan::state::sparse::Sparse;
 use gpu_makespan::state::transitions::{Scratch, Transitions};
 use gpu_makespan::state::Counts;
-use gpu_makespan::state_bounds::{self, clipped::Clipped, last_warp::LastWarp, per_warp::PerWarp, period::Period, queue::Queue, stretch::Stretch, tail::Tail, StateBound, Tables};
+use gpu_makespan::state_bounds::{
+    self, clipped::Clipped, last_warp::LastWarp, per_warp::PerWarp, period::Period, queue::Queue, stretch::Stretch, tail::Tail, StateBound,
+    Tables,
+};
 use proptest::prelude::*;
 use std::collections::HashMap;
 
@@ -155,7 +158,14 @@ type Claim<'a> = dyn Fn(&Counts) -> Vec<(Unit, Option<u64>)> + 'a;
 /// `upper` (if given) is at least the exact value, and the most idle cycles of `paced`
 /// while more than sigma_Y warps are unfinished is at most the core claim `claim(s)` for
 /// `paced` (0 when the claim is `None`). The first failure, as a message.
-fn bound_and_claim_hold(inst: &Instance, trans: &Transitions, memo: &HashMap<Counts, u64>, paced: Unit, upper: Option<&dyn StateBound>, claim: &Claim) -> Result<(), String> {
+fn bound_and_claim_hold(
+    inst: &Instance,
+    trans: &Transitions,
+    memo: &HashMap<Counts, u64>,
+    paced: Unit,
+    upper: Option<&dyn StateBound>,
+    claim: &Claim,
+) -> Result<(), String> {
     let sigma_y = if paced == Unit::L { inst.sigma_c } else { inst.sigma_l } as u64;
     let mut idle = HashMap::new();
     for (s, &v) in memo {

@@ -168,7 +168,8 @@ fn ids_are_stable_and_do_not_depend_on_the_file() {
     // every job and merge see different jobs).
     let spec: Spec = toml::from_str("command = \"solve\"\nkernels = [\"LLC\"]\nwarps = [2]\ntime_limit = 5\n").unwrap();
     assert_eq!(spec.jobs().unwrap()[0].id, "solve-50433d2ab5dd6408");
-    let from_file: Spec = toml::from_str("command = \"solve\"\nfiles = [\"instances/fig2-llc.toml\"]\nwarps = [2]\ntime_limit = 5\n").unwrap();
+    let from_file: Spec =
+        toml::from_str("command = \"solve\"\nfiles = [\"instances/fig2-llc.toml\"]\nwarps = [2]\ntime_limit = 5\n").unwrap();
     let job = &from_file.jobs().unwrap()[0];
     assert_eq!(job.params.file.as_deref(), Some("instances/fig2-llc.toml"));
     let by_kernel: Spec = toml::from_str(&format!(

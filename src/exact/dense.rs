@@ -51,15 +51,10 @@ impl Ranking {
         for n in 0..=n_max {
             binom[n * (w + 1)] = 1;
             for k in 1..=w.min(n) {
-                binom[n * (w + 1) + k] =
-                    binom[(n - 1) * (w + 1) + k - 1].saturating_add(binom[(n - 1) * (w + 1) + k]);
+                binom[n * (w + 1) + k] = binom[(n - 1) * (w + 1) + k - 1].saturating_add(binom[(n - 1) * (w + 1) + k]);
             }
         }
-        Some(Ranking {
-            len: len as u32,
-            warps: w,
-            binom,
-        })
+        Some(Ranking { len: len as u32, warps: w, binom })
     }
 
     /// Number of states, `C(I + W, W)`.
@@ -112,12 +107,7 @@ pub struct Limits {
 impl Limits {
     /// No limit but the table's size.
     pub fn table(table_states: u64) -> Limits {
-        Limits {
-            table_states,
-            solved_states: u64::MAX,
-            deadline: None,
-            threads: 1,
-        }
+        Limits { table_states, solved_states: u64::MAX, deadline: None, threads: 1 }
     }
 }
 
@@ -179,15 +169,10 @@ pub fn longest(inst: &Instance, horizon: u64, limits: Limits) -> Result<Solved, 
     // The table is reserved first, so that a system that cannot give it ends the run
     // as too large rather than aborting the process.
     let mut table: Vec<AtomicU16> = Vec::new();
-    table
-        .try_reserve_exact(ranking.states() as usize)
-        .map_err(|_| Unsolved::TooLarge)?;
+    table.try_reserve_exact(ranking.states() as usize).map_err(|_| Unsolved::TooLarge)?;
     table.extend((0..ranking.states()).map(|_| AtomicU16::new(0)));
     let solved = solve_from(&t, &ranking, &table, &limits)?;
-    Ok(Solved {
-        trace: path(&t, &ranking, &table),
-        solved,
-    })
+    Ok(Solved { trace: path(&t, &ranking, &table), solved })
 }
 
 /// Fills `table` for every state reachable from the start with `limits.threads`
@@ -199,12 +184,7 @@ pub fn longest(inst: &Instance, horizon: u64, limits: Limits) -> Result<Solved, 
 /// successors' values are known, so every value any thread reads is exact, and a state
 /// two threads solve at once gets the same value twice. The first thread to solve the
 /// start stops the others.
-fn solve_from(
-    t: &Transitions,
-    ranking: &Ranking,
-    table: &[AtomicU16],
-    limits: &Limits,
-) -> Result<u64, Unsolved> {
+fn solve_from(t: &Transitions, ranking: &Ranking, table: &[AtomicU16], limits: &Limits) -> Result<u64, Unsolved> {
     let stop = AtomicBool::new(false);
     let results: Vec<Result<(), Unsolved>> = std::thread::scope(|scope| {
         let run = |reverse: bool| {
@@ -212,27 +192,15 @@ fn solve_from(
             stop.store(true, Ordering::Relaxed);
             r
         };
-        let helpers: Vec<_> = (1..limits.threads.max(1))
-            .map(|i| scope.spawn(move || run(i % 2 == 1)))
-            .collect();
+        let helpers: Vec<_> = (1..limits.threads.max(1)).map(|i| scope.spawn(move || run(i % 2 == 1))).collect();
         let mut results = vec![run(false)];
-        results.extend(
-            helpers
-                .into_iter()
-                .map(|h| h.join().expect("a dense worker does not panic")),
-        );
+        results.extend(helpers.into_iter().map(|h| h.join().expect("a dense worker does not panic")));
         results
     });
     if table[ranking.rank(&t.start())].load(Ordering::Relaxed) == 0 {
-        return Err(results
-            .into_iter()
-            .find_map(Result::err)
-            .unwrap_or(Unsolved::TimeLimit));
+        return Err(results.into_iter().find_map(Result::err).unwrap_or(Unsolved::TimeLimit));
     }
-    Ok(table
-        .iter()
-        .filter(|v| v.load(Ordering::Relaxed) != 0)
-        .count() as u64)
+    Ok(table.iter().filter(|v| v.load(Ordering::Relaxed) != 0).count() as u64)
 }
 
 /// One thread's depth-first programme from the start (choices in reverse order if
@@ -267,19 +235,11 @@ fn walk(
         let f = &mut frames[depth];
         let mut unsolved = None;
         while f.next < f.choices {
-            let j = if reverse {
-                f.choices - 1 - f.next
-            } else {
-                f.next
-            };
+            let j = if reverse { f.choices - 1 - f.next } else { f.next };
             f.next += 1;
             let rank = f.rank_of(j);
             // The finished state has the last rank and the value 0 (stored as 1).
-            let known = if rank == finished {
-                1
-            } else {
-                table[rank].load(Ordering::Relaxed)
-            };
+            let known = if rank == finished { 1 } else { table[rank].load(Ordering::Relaxed) };
             if known == 0 {
                 unsolved = Some((j, rank));
                 break;
@@ -345,10 +305,7 @@ impl Increments {
 
     /// The rank increment of `moves` (of the state last filled).
     fn of(&self, moves: &[(u32, u32)]) -> usize {
-        let sum: u64 = moves
-            .iter()
-            .map(|&(p, k)| self.cum[self.offset[p as usize] as usize + k as usize])
-            .sum();
+        let sum: u64 = moves.iter().map(|&(p, k)| self.cum[self.offset[p as usize] as usize + k as usize]).sum();
         sum as usize
     }
 }
@@ -464,37 +421,19 @@ mod tests {
         let s = longest(&inst("LLC", 4, 1, 1), 12, Limits::table(1000)).unwrap();
         assert_eq!(s.trace.cycles(), 9);
         assert_eq!(s.solved, 21);
-        let few = Limits {
-            solved_states: 20,
-            ..Limits::table(1000)
-        };
-        assert_eq!(
-            longest(&inst("LLC", 4, 1, 1), 12, few).unwrap_err(),
-            Unsolved::MaxStates
-        );
+        let few = Limits { solved_states: 20, ..Limits::table(1000) };
+        assert_eq!(longest(&inst("LLC", 4, 1, 1), 12, few).unwrap_err(), Unsolved::MaxStates);
     }
 
     #[test]
     fn refuses_what_does_not_fit() {
-        assert_eq!(
-            longest(&inst("LLC", 4, 1, 1), 12, Limits::table(34)).unwrap_err(),
-            Unsolved::TooLarge
-        );
-        assert_eq!(
-            longest(&inst("LLC", 4, 1, 1), 70_000, Limits::table(1000)).unwrap_err(),
-            Unsolved::TooLarge
-        );
+        assert_eq!(longest(&inst("LLC", 4, 1, 1), 12, Limits::table(34)).unwrap_err(), Unsolved::TooLarge);
+        assert_eq!(longest(&inst("LLC", 4, 1, 1), 70_000, Limits::table(1000)).unwrap_err(), Unsolved::TooLarge);
     }
 
     #[test]
     fn a_past_deadline_stops_it() {
-        let past = Limits {
-            deadline: Some(Instant::now()),
-            ..Limits::table(1000)
-        };
-        assert_eq!(
-            longest(&inst("LLC", 4, 1, 1), 12, past).unwrap_err(),
-            Unsolved::TimeLimit
-        );
+        let past = Limits { deadline: Some(Instant::now()), ..Limits::table(1000) };
+        assert_eq!(longest(&inst("LLC", 4, 1, 1), 12, past).unwrap_err(), Unsolved::TimeLimit);
     }
 }

@@ -18,11 +18,11 @@
 //! Guarantee: with status `Optimal` and a horizon that is at least the safe horizon,
 //! `makespan` is `T^(W)`; the schedule is read back and re-checked by the caller.
 
-use crate::model::bounds::safe_horizon;
 use crate::error::{Error, InputError, SolverError, TooLarge};
+use crate::exact::outcome::{IlpStats, Outcome, Stats, Stop, Witness};
+use crate::model::bounds::safe_horizon;
 use crate::model::instance::Instance;
 use crate::model::kernel::Unit;
-use crate::exact::outcome::{IlpStats, Outcome, Stats, Stop, Witness};
 use crate::model::schedule::Schedule;
 use good_lp::{variable, Expression, ProblemVariables, SolverModel, Variable};
 use serde::Serialize;
@@ -488,9 +488,7 @@ impl<'a> Model<'a> {
         let optimal = match solved.status() {
             S::Optimal => true,
             S::ReachedTimeLimit | S::ReachedIterationLimit | S::ReachedInterrupt | S::ReachedSolutionLimit | S::ReachedMemoryLimit => false,
-            S::Infeasible if horizon >= safe_horizon(inst) => {
-                return Err(SolverError::Infeasible.into())
-            }
+            S::Infeasible if horizon >= safe_horizon(inst) => return Err(SolverError::Infeasible.into()),
             S::Infeasible => {
                 return Err(InputError::new(
                     "horizon",

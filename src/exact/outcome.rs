@@ -5,8 +5,8 @@
 //! upper bound that is never below it, why the method stopped, and statistics.
 //! [`Outcome::exact`] is derived (lower = upper), never stored.
 
-use crate::model::checker::check;
 use crate::error::Inconsistency;
+use crate::model::checker::check;
 use crate::model::instance::Instance;
 use crate::model::schedule::Schedule;
 use serde::Serialize;
@@ -24,7 +24,9 @@ impl Witness {
     pub fn check(inst: &Instance, method: &str, schedule: Schedule, claimed: Option<u64>) -> Result<Witness, Inconsistency> {
         let makespan = check(inst, &schedule).map_err(|violation| Inconsistency::Rejected { method: method.into(), violation })?;
         match claimed {
-            Some(reported) if reported != makespan => Err(Inconsistency::Misreported { method: method.into(), reported, checked: makespan }),
+            Some(reported) if reported != makespan => {
+                Err(Inconsistency::Misreported { method: method.into(), reported, checked: makespan })
+            }
             _ => Ok(Witness { schedule, makespan }),
         }
     }

@@ -1,12 +1,12 @@
 //! The record of one solve, as `solve --json` prints it and sweeps store it. Field names
 //! are contracts (README); add, don't rename.
 
-use crate::model::bounds;
 use crate::exact::ilp::ConstraintForm;
-use crate::model::instance::Instance;
 use crate::exact::outcome::{IlpStats, SearchStats};
-use crate::model::schedule::Issue;
 use crate::exact::solve::{Method, Solution, Status};
+use crate::model::bounds;
+use crate::model::instance::Instance;
+use crate::model::schedule::Issue;
 use serde::Serialize;
 
 /// `solve --json`. `makespan` is the length of a re-checked schedule (a proven lower

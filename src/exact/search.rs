@@ -29,11 +29,11 @@
 //!
 //! Guarantee: when the search completes, its trace is a longest schedule: `T^(W)`.
 
-use crate::exact::dense;
 use crate::error::{Error, TooLarge};
+use crate::exact::dense;
 use crate::exact::heuristic::{beam, priority, rollouts_until};
-use crate::model::instance::Instance;
 use crate::exact::outcome::{Outcome, SearchStats, Stats, Stop, Witness};
+use crate::model::instance::Instance;
 use crate::state::packed::{Packed128, Packed64};
 use crate::state::sparse::Sparse;
 use crate::state::trace::Trace;
@@ -114,7 +114,12 @@ pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
     // the rest.
     let bound = standard_until(inst, limits.time_limit.map(|l| started + l / 4));
     if limits.dense && dense::fits(inst, crate::model::bounds::safe_horizon(inst), dense_table_states(&limits)) {
-        let probe = SearchLimits { max_states: PROBE_STATES.min(limits.max_states), beam: false, time_limit: limits.time_limit.map(left), ..limits };
+        let probe = SearchLimits {
+            max_states: PROBE_STATES.min(limits.max_states),
+            beam: false,
+            time_limit: limits.time_limit.map(left),
+            ..limits
+        };
         let r = search_encoded(inst, &t, &bound, probe)?;
         if r.stop != Stop::MaxStates {
             return outcome(inst, r);
@@ -165,12 +170,19 @@ fn dense_table_states(limits: &SearchLimits) -> u64 {
 /// `None` when the instance does not fit or a limit stopped it.
 fn solve_dense(inst: &Instance, limits: &SearchLimits) -> Result<Option<Outcome>, Error> {
     let deadline = limits.time_limit.map(|l| Instant::now() + l * 3 / 4);
-    let threads = if rayon::current_thread_index().is_some() { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get().min(2)) };
+    let threads =
+        if rayon::current_thread_index().is_some() { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get().min(2)) };
     let dense_limits = dense::Limits { table_states: dense_table_states(limits), solved_states: u64::MAX, deadline, threads };
     let Ok(solved) = dense::longest(inst, crate::model::bounds::safe_horizon(inst), dense_limits) else {
         return Ok(None);
     };
-    let stats = SearchStats { expansions: solved.solved, stored_states: solved.solved as usize, initial_lower_bound: 0, beam_lower_bound: 0, dense_states: solved.solved };
+    let stats = SearchStats {
+        expansions: solved.solved,
+        stored_states: solved.solved as usize,
+        initial_lower_bound: 0,
+        beam_lower_bound: 0,
+        dense_states: solved.solved,
+    };
     let exact = SearchResult { upper_bound: solved.trace.cycles(), trace: solved.trace, stop: Stop::Completed, stats };
     outcome(inst, exact).map(Some)
 }
@@ -192,7 +204,10 @@ pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, li
             .map_err(|e| TooLarge {
                 field: "warps".into(),
                 value: t.warps().to_string(),
-                reason: format!("the search needs a stack of {} MiB for schedules of up to {root_bound} cycles and the system refused it ({e})", stack >> 20),
+                reason: format!(
+                    "the search needs a stack of {} MiB for schedules of up to {root_bound} cycles and the system refused it ({e})",
+                    stack >> 20
+                ),
             })?;
         Ok(handle.join().expect("the search thread does not panic"))
     })
@@ -269,7 +284,14 @@ fn beam_worker<B: StateBound>(t: &Transitions, bound: &B, root_bound: u64, share
 /// Most priority rollouts the beam thread runs when there is no time limit.
 pub const BEAM_THREAD_PRIORITY_ROLLOUTS: u64 = 2000;
 
-fn run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, root_bound: u64, with_beam: bool) -> SearchResult {
+fn run<E: Encoding, B: StateBound>(
+    t: &Transitions,
+    bound: &B,
+    enc: E,
+    limits: SearchLimits,
+    root_bound: u64,
+    with_beam: bool,
+) -> SearchResult {
     let started = Instant::now();
     // Rollouts may use at most a quarter of the time limit.
     let deadline = limits.time_limit.map(|l| started + l / 4);
@@ -305,7 +327,14 @@ struct Begin {
 }
 
 /// The depth-first branch and bound from the start state.
-fn dfs_run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits, begin: Begin, shared: &Shared) -> SearchResult {
+fn dfs_run<E: Encoding, B: StateBound>(
+    t: &Transitions,
+    bound: &B,
+    enc: E,
+    limits: SearchLimits,
+    begin: Begin,
+    shared: &Shared,
+) -> SearchResult {
     let Begin { started, root_bound, seed } = begin;
     let initial = seed.cycles();
     let mut search = Search {
@@ -332,7 +361,13 @@ fn dfs_run<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limit
     let result = SearchResult {
         upper_bound,
         stop: search.stop,
-        stats: SearchStats { expansions: search.expansions, stored_states: search.memo.len(), initial_lower_bound: initial, beam_lower_bound: 0, dense_states: 0 },
+        stats: SearchStats {
+            expansions: search.expansions,
+            stored_states: search.memo.len(),
+            initial_lower_bound: initial,
+            beam_lower_bound: 0,
+            dense_states: 0,
+        },
         trace: std::mem::take(&mut search.incumbent),
     };
     // Freeing millions of boxed keys takes seconds: let another thread do it, so that
@@ -473,8 +508,8 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state_bounds::standard;
     use crate::state::sparse::Sparse;
+    use crate::state_bounds::standard;
 
     fn exact(k: &str, w: i64, sl: i64, sc: i64) -> u64 {
         let inst = Instance::new(k, w, sl, sc).unwrap();

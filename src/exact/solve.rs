@@ -5,15 +5,15 @@
 //! plain-language notes a user must see. Nothing here can turn a checker rejection or a
 //! disagreement into a result: those are [`Error::Inconsistent`].
 
-use crate::model::bounds;
 use crate::error::Error;
 use crate::exact::heuristic::{longest_rollout_of, longest_rollout_until};
-use crate::state::transitions::Transitions;
-use crate::state_bounds::{self, StateBound};
 use crate::exact::ilp::{self, ConstraintForm, IlpOptions};
-use crate::model::instance::Instance;
 use crate::exact::outcome::{Outcome, Stats, Stop, Witness};
 use crate::exact::search::{self, SearchLimits};
+use crate::model::bounds;
+use crate::model::instance::Instance;
+use crate::state::transitions::Transitions;
+use crate::state_bounds::{self, StateBound};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -233,7 +233,8 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
             // Each method gets half of the time limit.
             let (ilp_out, note) = run_ilp(inst, opts, safe, opts.time_limit.map(|l| l / 2))?;
             notes.extend(note);
-            let ilp_note = format!("ILP: {} ({})", ilp_out.lower_bound(), if ilp_out.stop() == Stop::Completed { "Optimal" } else { "TimeLimit" });
+            let ilp_note =
+                format!("ILP: {} ({})", ilp_out.lower_bound(), if ilp_out.stop() == Stop::Completed { "Optimal" } else { "TimeLimit" });
             let rest = opts.time_limit.map(|l| l.saturating_sub(started.elapsed()).max(l / 4));
             let out = run_search(inst, &SolveOptions { time_limit: rest, ..opts.clone() })?.merge(ilp_out)?;
             notes.push(format!("{ilp_note}; search: agrees"));
@@ -264,7 +265,8 @@ fn working_time(inst: &Instance, limit: Duration) -> Duration {
 
 fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
     let time_limit = opts.time_limit.map(|l| working_time(inst, l));
-    let limits = SearchLimits { time_limit, max_states: opts.max_states, max_memory: opts.max_memory, dense: opts.dense, ..SearchLimits::default() };
+    let limits =
+        SearchLimits { time_limit, max_states: opts.max_states, max_memory: opts.max_memory, dense: opts.dense, ..SearchLimits::default() };
     search::solve(inst, limits)
 }
 

@@ -8,10 +8,10 @@
 //!
 //! The `T^(y)` are computed in parallel with rayon, each by an exact method.
 
-use crate::model::bounds;
 use crate::error::{Error, InputError};
-use crate::model::instance::Instance;
 use crate::exact::solve::{solve, solve_alone, Method, SolveOptions};
+use crate::model::bounds;
+use crate::model::instance::Instance;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::time::Instant;
@@ -127,7 +127,9 @@ pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn()
     let safe = bounds::safe_horizon(inst);
     let whole = solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.clone() });
     let (ub, source, exact, lower) = match whole.map(|s| s.outcome) {
-        Ok(o) if o.exact() => (o.lower_bound(), format!("exact T^({}) by the search", inst.warps), Some(o.lower_bound()), Some(o.lower_bound())),
+        Ok(o) if o.exact() => {
+            (o.lower_bound(), format!("exact T^({}) by the search", inst.warps), Some(o.lower_bound()), Some(o.lower_bound()))
+        }
         Ok(o) if o.upper_bound() < safe => {
             (o.upper_bound(), "proven upper bound of the time-limited exact search".to_string(), None, Some(o.lower_bound()))
         }

@@ -92,7 +92,9 @@ fn file(description: &str, kernel: &str, warps: u32, sm: &str) -> String {
 pub fn suite(seed: u64) -> Vec<BenchInstance> {
     let mut out = Vec::new();
     let mut add = |name: String, text: String| out.push(BenchInstance { name, text });
-    for (name, kernel, warps, sigma) in [("paper-llc", "LLC", 4, 1), ("paper-lcl", "LCL", 4, 1), ("paper-llcll", "LLCLL", 64, 1), ("paper-lclcl", "LCLCL", 64, 1)] {
+    for (name, kernel, warps, sigma) in
+        [("paper-llc", "LLC", 4, 1), ("paper-lcl", "LCL", 4, 1), ("paper-llcll", "LLCLL", 64, 1), ("paper-lclcl", "LCLCL", 64, 1)]
+    {
         add(format!("{name}.toml"), format!("description = \"the paper's kernel {kernel}\"\nkernel = \"{kernel}\"\nwarps = {warps}\nsigma_l = {sigma}\nsigma_c = {sigma}\n"));
     }
     add("tx2-block.toml".into(), file("the TX2 block kernel of instances/tx2-block.toml at a full SM", "LLCCCCLCLCCL", 64, TX2_SM));

@@ -1,12 +1,12 @@
 //! Solver-convergence experiments: the paper's Figs. 6-7 (`converge`) and Fig. 5
 //! (`compare-constraints`), as rows ready for CSV and SVG.
 
-use crate::experiments::approx::{estimate, table};
-use crate::model::bounds;
 use crate::error::{Error, Inconsistency};
 use crate::exact::ilp::ConstraintForm;
-use crate::model::instance::Instance;
 use crate::exact::solve::{solve, solve_alone, Method, SolveOptions, Status};
+use crate::experiments::approx::{estimate, table};
+use crate::model::bounds;
+use crate::model::instance::Instance;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -44,7 +44,14 @@ pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dy
     let rows = table(inst, &ys, opts, progress)?;
     let rows: Vec<ConvergeRow> = rows
         .iter()
-        .map(|r| ConvergeRow { x: r.y, t_x: r.makespan, exact: r.exact, scaled: r.scaled, estimate: estimate(&rows, r.y).0, seconds: r.seconds })
+        .map(|r| ConvergeRow {
+            x: r.y,
+            t_x: r.makespan,
+            exact: r.exact,
+            scaled: r.scaled,
+            estimate: estimate(&rows, r.y).0,
+            seconds: r.seconds,
+        })
         .collect();
     let exact_makespan = match solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.clone() }) {
         Ok(s) => s.exact().then(|| s.outcome.lower_bound()),
@@ -131,7 +138,8 @@ pub fn compare_constraints(inst: &Instance, warps_max: u32, opts: &SolveOptions,
 pub fn forms_csv(rows: &[FormRow]) -> String {
     let mut s = String::from("warps,short_seconds,short_optimal,long_seconds,long_optimal,makespan\n");
     for r in rows {
-        let _ = writeln!(s, "{},{:.6},{},{:.6},{},{}", r.warps, r.short_seconds, r.short_optimal, r.long_seconds, r.long_optimal, r.makespan);
+        let _ =
+            writeln!(s, "{},{:.6},{},{:.6},{},{}", r.warps, r.short_seconds, r.short_optimal, r.long_seconds, r.long_optimal, r.makespan);
     }
     s
 }

@@ -28,9 +28,7 @@ pub fn pessimistic(inst: &Instance) -> u64 {
 /// The safe horizon `H`: a proven upper bound on `T^(W)` (see the module docs).
 pub fn safe_horizon(inst: &Instance) -> u64 {
     let w1 = inst.warps as u64 - 1;
-    inst.len() as u64
-        + w1 * inst.kernel.i_l() as u64 / inst.sigma_l as u64
-        + w1 * inst.kernel.i_c() as u64 / inst.sigma_c as u64
+    inst.len() as u64 + w1 * inst.kernel.i_l() as u64 / inst.sigma_l as u64 + w1 * inst.kernel.i_c() as u64 / inst.sigma_c as u64
 }
 
 /// A proven lower bound on `T^(W)`: every schedule needs at least `I` cycles, and at

@@ -54,10 +54,7 @@ fn check_rules(inst: &Instance, s: &Schedule) -> Result<u64, String> {
     }
     for t in 1..=h {
         if used_l[t] > inst.sigma_l || used_c[t] > inst.sigma_c {
-            return Err(format!(
-                "cycle {t}: {} L and {} C issued, capacity {} and {}",
-                used_l[t], used_c[t], inst.sigma_l, inst.sigma_c
-            ));
+            return Err(format!("cycle {t}: {} L and {} C issued, capacity {} and {}", used_l[t], used_c[t], inst.sigma_l, inst.sigma_c));
         }
     }
     // unsaturated_x[t] = number of cycles in 1..=t in which fewer than sigma_X X units

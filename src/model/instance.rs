@@ -68,9 +68,7 @@ impl Instance {
     fn build(kernel: &str, warps: i64, l: SigmaModel, c: SigmaModel) -> Result<Instance, InputError> {
         check_warps(warps, "warps")?;
         let parsed = Kernel::parse(kernel)?;
-        let expanded = parsed
-            .expand(l.copies, c.copies)
-            .map_err(|reason| InputError::new("kernel", format!("{kernel:?}"), reason))?;
+        let expanded = parsed.expand(l.copies, c.copies).map_err(|reason| InputError::new("kernel", format!("{kernel:?}"), reason))?;
         Ok(Instance {
             kernel: expanded,
             source_kernel: parsed.to_string(),
@@ -126,7 +124,13 @@ impl Instance {
 
     /// The instance as the user gave it: `LCLCL, sigma_L = 1/2, sigma_C = 1, W = 420`.
     pub fn given(&self) -> String {
-        format!("{}, sigma_L = {}, sigma_C = {}, W = {}", self.source_kernel, self.sigma_given(Unit::L), self.sigma_given(Unit::C), self.warps)
+        format!(
+            "{}, sigma_L = {}, sigma_C = {}, W = {}",
+            self.source_kernel,
+            self.sigma_given(Unit::L),
+            self.sigma_given(Unit::C),
+            self.warps
+        )
     }
 
     /// sigma of unit type `u` as the user gave it: `1/n` for a fraction, else the integer.
@@ -209,11 +213,8 @@ mod tests {
 
     #[test]
     fn file_with_counts_is_transformed() {
-        let i = Instance::from_toml(
-            "kernel = \"LC\"\nwarps = 2\n[sm]\nload_store_units = 16\ncuda_cores = 32\nwarp_size = 32\n",
-            "t",
-        )
-        .unwrap();
+        let i =
+            Instance::from_toml("kernel = \"LC\"\nwarps = 2\n[sm]\nload_store_units = 16\ncuda_cores = 32\nwarp_size = 32\n", "t").unwrap();
         assert_eq!(i.kernel.to_string(), "LLC");
         assert_eq!((i.sigma_l, i.sigma_c), (1, 1));
         assert_eq!(i.source_kernel, "LC");

@@ -38,7 +38,11 @@ impl SigmaModel {
     /// A direct, integral sigma (`sigma_l = 2` in a file). Refuses values below 1.
     pub fn integral(value: i64, field: &str) -> Result<SigmaModel, InputError> {
         if !(1..=MAX_SIGMA).contains(&value) {
-            return Err(InputError::new(field, value, format!("sigma must be an integer from 1 to {MAX_SIGMA} (for 1/n give the hardware counts in [sm])")));
+            return Err(InputError::new(
+                field,
+                value,
+                format!("sigma must be an integer from 1 to {MAX_SIGMA} (for 1/n give the hardware counts in [sm])"),
+            ));
         }
         Ok(SigmaModel { capacity: value as u32, copies: 1 })
     }
@@ -54,7 +58,11 @@ impl SigmaModel {
         if units % warp_size == 0 {
             let sigma = units / warp_size;
             if sigma > MAX_SIGMA {
-                return Err(InputError::new(field, units, format!("sigma = {units}/{warp_size} = {sigma} is above the largest supported sigma, {MAX_SIGMA}")));
+                return Err(InputError::new(
+                    field,
+                    units,
+                    format!("sigma = {units}/{warp_size} = {sigma} is above the largest supported sigma, {MAX_SIGMA}"),
+                ));
             }
             return SigmaModel::integral(sigma, field);
         }

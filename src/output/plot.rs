@@ -84,7 +84,8 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
         .map_err(|e| err(&e))?;
     for (ki, k) in kernels.iter().enumerate() {
         let c = colour(ki);
-        let boxes = runs.iter().filter(|r| r.kernel == ki).map(|r| [(time(r.start), r.slot as f64 + 0.08), (time(r.end), r.slot as f64 + 0.92)]);
+        let boxes =
+            runs.iter().filter(|r| r.kernel == ki).map(|r| [(time(r.start), r.slot as f64 + 0.08), (time(r.end), r.slot as f64 + 0.92)]);
         chart.draw_series(boxes.clone().map(|b| Rectangle::new(b, c.mix(0.85).filled()))).map_err(|e| err(&e))?;
         chart.draw_series(boxes.map(|b| Rectangle::new(b, WHITE.stroke_width(1)))).map_err(|e| err(&e))?;
         chart.draw_series([TriangleMarker::new((k.release, -0.45), 6, c.filled())]).map_err(|e| err(&e))?;
@@ -99,7 +100,10 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
 
 /// The timeline's legend: a swatch and `name: R = ..., D = ...` per kernel, as many as
 /// fit, then how many more there are.
-fn legend<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, rep: &RtaReport) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+fn legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    rep: &RtaReport,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let rows = ((area.dim_in_pixel().1.saturating_sub(60)) / LEGEND_ROW) as usize;
     let style = ("sans-serif", 13).into_font();
     area.draw(&Text::new("kernel: response (deadline)", (10, 40), style.clone()))?;
@@ -133,7 +137,10 @@ enum Swatch {
 }
 
 /// A legend in its own column (so it covers no data): one row per entry.
-fn legend_column<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, entries: &[(String, RGBColor, Swatch)]) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+fn legend_column<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    entries: &[(String, RGBColor, Swatch)],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let style = ("sans-serif", 13).into_font();
     for (i, (label, c, swatch)) in entries.iter().enumerate() {
         let y = 50 + 22 * i as i32;
@@ -198,18 +205,29 @@ pub fn convergence(path: &Path, inst: &Instance, run: &crate::experiments::conve
         .y_label_area_size(70)
         .build_cartesian_2d(0.5..x_max + 0.5, (lo as f64 - pad)..(hi as f64 + pad))
         .map_err(|e| err(&e))?;
-    c.configure_mesh().x_desc("x").y_desc("cycles").x_label_formatter(&integer_label).y_label_formatter(&integer_label).draw().map_err(|e| err(&e))?;
-    let pts = |f: fn(&crate::experiments::convergence::ConvergeRow) -> u64| rows.iter().map(|r| (r.x as f64, f(r) as f64, r.exact)).collect::<Vec<_>>();
+    c.configure_mesh()
+        .x_desc("x")
+        .y_desc("cycles")
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&integer_label)
+        .draw()
+        .map_err(|e| err(&e))?;
+    let pts = |f: fn(&crate::experiments::convergence::ConvergeRow) -> u64| {
+        rows.iter().map(|r| (r.x as f64, f(r) as f64, r.exact)).collect::<Vec<_>>()
+    };
     marked_series(&mut c, &pts(|r| r.scaled), PALETTE[0]).map_err(|e| err(&e))?;
     marked_series(&mut c, &pts(|r| r.estimate), PALETTE[1]).map_err(|e| err(&e))?;
-    let mut lines = vec![(pessimistic, PALETTE[3], "pessimistic, eq. 5".to_string()), (safe, PALETTE[2], "safe horizon (proven)".to_string())];
+    let mut lines =
+        vec![(pessimistic, PALETTE[3], "pessimistic, eq. 5".to_string()), (safe, PALETTE[2], "safe horizon (proven)".to_string())];
     if let Some(t) = run.exact_makespan {
         lines.push((t, RGBColor(0, 0, 0), format!("T^(W) = {t} (exact)")));
     }
     for (v, color, _) in &lines {
-        c.draw_series(DashedLineSeries::new(vec![(0.5, *v as f64), (x_max + 0.5, *v as f64)], 8, 5, color.stroke_width(2))).map_err(|e| err(&e))?;
+        c.draw_series(DashedLineSeries::new(vec![(0.5, *v as f64), (x_max + 0.5, *v as f64)], 8, 5, color.stroke_width(2)))
+            .map_err(|e| err(&e))?;
     }
-    let mut b = time_chart(&bottom, 0.5..x_max + 0.5, rows.iter().map(|r| r.seconds), log_time, ("x", "seconds for T^(x)")).map_err(|e| err(&e))?;
+    let mut b =
+        time_chart(&bottom, 0.5..x_max + 0.5, rows.iter().map(|r| r.seconds), log_time, ("x", "seconds for T^(x)")).map_err(|e| err(&e))?;
     let secs: Vec<(f64, f64, bool)> = rows.iter().map(|r| (r.x as f64, time_value(r.seconds, log_time), r.exact)).collect();
     marked_series(&mut b, &secs, PALETTE[4]).map_err(|e| err(&e))?;
     let mut entries = vec![
@@ -234,7 +252,10 @@ fn time_chart<'a, 'b>(
     seconds: impl Iterator<Item = f64>,
     log_time: bool,
     (x_label, label): (&str, &str),
-) -> Result<ChartContext<'a, SVGBackend<'b>, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>, DrawingAreaErrorKind<std::io::Error>> {
+) -> Result<
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
+    DrawingAreaErrorKind<std::io::Error>,
+> {
     let values: Vec<f64> = seconds.map(|s| time_value(s, log_time)).collect();
     let (lo, hi) = values.iter().fold((f64::MAX, f64::MIN), |(lo, hi), &v| (lo.min(v), hi.max(v)));
     let (lo, hi) = if values.is_empty() { (0.0, 1.0) } else { (lo, hi) };
@@ -266,7 +287,12 @@ fn time_value(seconds: f64, log_time: bool) -> f64 {
 /// Fig. 5: ILP seconds of the short and long constraint forms against `W` for `inst`'s
 /// kernel, with point markers (hollow where the solve hit its time limit), optionally on a
 /// log axis; the legend has its own column.
-pub fn constraint_forms(path: &Path, inst: &Instance, rows: &[crate::experiments::convergence::FormRow], log_time: bool) -> Result<(), String> {
+pub fn constraint_forms(
+    path: &Path,
+    inst: &Instance,
+    rows: &[crate::experiments::convergence::FormRow],
+    log_time: bool,
+) -> Result<(), String> {
     let err = io_err(path);
     let root = SVGBackend::new(path, (1150, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
@@ -274,14 +300,27 @@ pub fn constraint_forms(path: &Path, inst: &Instance, rows: &[crate::experiments
     let (title, body) = plot.split_vertically(40);
     let given = inst.given();
     let kernel = given.rsplit_once(", W =").map_or(given.as_str(), |(k, _)| k);
-    title.draw(&Text::new(format!("ILP time, short vs long constraints: {kernel}"), (80, 12), ("sans-serif", 18).into_font())).map_err(|e| err(&e))?;
+    title
+        .draw(&Text::new(format!("ILP time, short vs long constraints: {kernel}"), (80, 12), ("sans-serif", 18).into_font()))
+        .map_err(|e| err(&e))?;
     let w_max = rows.len().max(1) as f64;
-    let mut c = time_chart(&body, 0.5..w_max + 0.5, rows.iter().flat_map(|r| [r.short_seconds, r.long_seconds]), log_time, ("W (warps)", "ILP seconds")).map_err(|e| err(&e))?;
-    let short: Vec<(f64, f64, bool)> = rows.iter().map(|r| (r.warps as f64, time_value(r.short_seconds, log_time), r.short_optimal)).collect();
+    let mut c = time_chart(
+        &body,
+        0.5..w_max + 0.5,
+        rows.iter().flat_map(|r| [r.short_seconds, r.long_seconds]),
+        log_time,
+        ("W (warps)", "ILP seconds"),
+    )
+    .map_err(|e| err(&e))?;
+    let short: Vec<(f64, f64, bool)> =
+        rows.iter().map(|r| (r.warps as f64, time_value(r.short_seconds, log_time), r.short_optimal)).collect();
     let long: Vec<(f64, f64, bool)> = rows.iter().map(|r| (r.warps as f64, time_value(r.long_seconds, log_time), r.long_optimal)).collect();
     marked_series(&mut c, &short, PALETTE[0]).map_err(|e| err(&e))?;
     marked_series(&mut c, &long, PALETTE[1]).map_err(|e| err(&e))?;
-    let mut entries = vec![("short constraints (34, 37)".to_string(), PALETTE[0], Swatch::Line), ("long constraints (33, 36)".to_string(), PALETTE[1], Swatch::Line)];
+    let mut entries = vec![
+        ("short constraints (34, 37)".to_string(), PALETTE[0], Swatch::Line),
+        ("long constraints (33, 36)".to_string(), PALETTE[1], Swatch::Line),
+    ];
     if rows.iter().any(|r| !r.short_optimal || !r.long_optimal) {
         entries.push(("hollow: time limit reached".to_string(), RGBColor(90, 90, 90), Swatch::Hollow));
     }
@@ -318,7 +357,8 @@ fn sweep_axis_name(command: &str) -> &'static str {
 fn sweep_series<'a>(rows: &[&'a crate::sweep::report::Row]) -> Vec<SweepSeries<'a>> {
     let mut series: Vec<SweepSeries<'a>> = Vec::new();
     for r in rows {
-        let kernel = if r.kernel.chars().count() > 18 { format!("{}..", r.kernel.chars().take(16).collect::<String>()) } else { r.kernel.clone() };
+        let kernel =
+            if r.kernel.chars().count() > 18 { format!("{}..", r.kernel.chars().take(16).collect::<String>()) } else { r.kernel.clone() };
         let mut label = format!("{} {kernel} s={}/{}", r.command, r.sigma_l, r.sigma_c);
         if r.command != "bound" {
             label.push_str(&format!(" {}", r.method));
@@ -395,7 +435,12 @@ fn sweep_x_range(series: &[SweepSeries]) -> std::ops::Range<f64> {
     }
 }
 
-fn sweep_values<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shift>, command: &str, series: &[SweepSeries], colours: &[RGBColor]) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+fn sweep_values<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    command: &str,
+    series: &[SweepSeries],
+    colours: &[RGBColor],
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let main = |r: &crate::sweep::report::Row| if command == "approx" { r.estimate } else { r.upper };
     let other = |r: &crate::sweep::report::Row| if command == "approx" { r.upper } else { r.lower };
     let values = series.iter().flat_map(|s| s.rows.iter().flat_map(|r| [main(r), other(r)])).flatten();
@@ -413,7 +458,12 @@ fn sweep_values<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shif
         .x_label_area_size(30)
         .y_label_area_size(70)
         .build_cartesian_2d(sweep_x_range(series), (lo as f64 - pad)..(hi as f64 + pad))?;
-    c.configure_mesh().x_desc(sweep_axis_name(command)).y_desc("cycles").x_label_formatter(&integer_label).y_label_formatter(&integer_label).draw()?;
+    c.configure_mesh()
+        .x_desc(sweep_axis_name(command))
+        .y_desc("cycles")
+        .x_label_formatter(&integer_label)
+        .y_label_formatter(&integer_label)
+        .draw()?;
     for (s, &col) in series.iter().zip(colours) {
         let pts: Vec<(f64, f64, bool)> = s.rows.iter().filter_map(|r| main(r).map(|v| (sweep_axis(r), v as f64, r.exact))).collect();
         marked_series(&mut c, &pts, col)?;
@@ -423,11 +473,17 @@ fn sweep_values<DB: DrawingBackend>(area: &DrawingArea<DB, plotters::coord::Shif
     Ok(())
 }
 
-fn sweep_times(area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>, command: &str, series: &[SweepSeries], colours: &[RGBColor]) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+fn sweep_times(
+    area: &DrawingArea<SVGBackend<'_>, plotters::coord::Shift>,
+    command: &str,
+    series: &[SweepSeries],
+    colours: &[RGBColor],
+) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
     let seconds = series.iter().flat_map(|s| s.rows.iter().filter_map(|r| r.seconds));
     let mut c = time_chart(area, sweep_x_range(series), seconds, true, (sweep_axis_name(command), &format!("{command}: seconds per job")))?;
     for (s, &col) in series.iter().zip(colours) {
-        let pts: Vec<(f64, f64, bool)> = s.rows.iter().filter_map(|r| r.seconds.map(|t| (sweep_axis(r), time_value(t, true), r.exact))).collect();
+        let pts: Vec<(f64, f64, bool)> =
+            s.rows.iter().filter_map(|r| r.seconds.map(|t| (sweep_axis(r), time_value(t, true), r.exact))).collect();
         marked_series(&mut c, &pts, col)?;
     }
     Ok(())

@@ -1,9 +1,9 @@
 //! Human-readable reports. Every number is labelled: `[exact]`, `[proven bound]`,
 //! `[lower bound]` or `[estimate]`.
 
+use crate::exact::solve::{Solution, Status};
 use crate::model::bounds;
 use crate::model::instance::Instance;
-use crate::exact::solve::{Solution, Status};
 use std::fmt::Write;
 
 /// One line describing the instance as modelled.
@@ -80,7 +80,11 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
     let _ = writeln!(s, "eq. 5        {:>8}  {p_label}", bounds::pessimistic(inst));
     if let Some(st) = &o.stats.search {
         if st.dense_states > 0 {
-            let _ = writeln!(s, "search       dense table: {} states solved (distinct; every state reachable from the start, no bound)", st.dense_states);
+            let _ = writeln!(
+                s,
+                "search       dense table: {} states solved (distinct; every state reachable from the start, no bound)",
+                st.dense_states
+            );
         } else {
             let _ = writeln!(s, "search       {} states expanded, {} stored", st.expansions, st.stored_states);
         }
@@ -129,7 +133,11 @@ pub fn schedule_chart(inst: &Instance, sol: &Solution) -> String {
 /// The `rta` report: exact decimals in the input's unit.
 pub fn rta_table(rep: &crate::rta::analysis::RtaReport) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  verdict", "kernel", "release", "C", "blocks", "b", "finish", "response", "deadline");
+    let _ = writeln!(
+        s,
+        "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  verdict",
+        "kernel", "release", "C", "blocks", "b", "finish", "response", "deadline"
+    );
     for k in &rep.kernels {
         let verdict = match k.schedulable {
             Some(true) => "meets deadline",
@@ -152,7 +160,9 @@ pub fn rta_table(rep: &crate::rta::analysis::RtaReport) -> String {
     let _ = writeln!(s, "unit         {}", rep.unit);
     let bound = match rep.bound {
         crate::rta::analysis::Bound::ExactMonotone => "[proven] exact for block times C, safe for shorter ones (one block demand)",
-        crate::rta::analysis::Bound::Envelope => "[proven upper bound] safe for every block time up to C and every SM choice (mixed block demands)",
+        crate::rta::analysis::Bound::Envelope => {
+            "[proven upper bound] safe for every block time up to C and every SM choice (mixed block demands)"
+        }
     };
     let _ = writeln!(s, "responses    {bound}");
     let _ = writeln!(s, "g_max        {} block slots", rep.g_max);
@@ -176,7 +186,11 @@ pub fn approx_table(inst: &Instance, a: &crate::experiments::approx::Approx) -> 
     for r in &a.rows {
         let _ = writeln!(s, "{:>6} {:>10} {:>8} {:>14}", r.y, r.makespan, if r.exact { "yes" } else { "NO" }, r.scaled);
     }
-    let _ = writeln!(s, "estimate     {:>8}  [ESTIMATE, not a bound] T_approx({}) = min over y, attained at y = {}", a.estimate, a.x, a.argmin_y);
+    let _ = writeln!(
+        s,
+        "estimate     {:>8}  [ESTIMATE, not a bound] T_approx({}) = min over y, attained at y = {}",
+        a.estimate, a.x, a.argmin_y
+    );
     let _ = writeln!(s, "safe bound   {:>8}  [proven upper bound] {}", a.safe_upper_bound, a.safe_upper_bound_source);
     match (a.exact_makespan, a.lower_bound) {
         (Some(t), _) => {

@@ -167,7 +167,8 @@ pub fn list_schedule(tasks: &[Task], g_max: u64) -> Vec<Ticks> {
 /// blocks (each in the lane that freed earliest).
 pub fn simulate_slots(tasks: &[Task], slots: &[u64], timeline: bool) -> (Vec<Ticks>, Vec<BlockRun>) {
     let n_lanes = slots.iter().copied().max().unwrap_or(1) as usize;
-    let mut lanes: BinaryHeap<Reverse<(Ticks, usize)>> = if timeline { (0..n_lanes).map(|l| Reverse((0, l))).collect() } else { BinaryHeap::new() };
+    let mut lanes: BinaryHeap<Reverse<(Ticks, usize)>> =
+        if timeline { (0..n_lanes).map(|l| Reverse((0, l))).collect() } else { BinaryHeap::new() };
     let mut ends: BinaryHeap<Reverse<Ticks>> = BinaryHeap::new();
     let (mut runs, mut out, mut last) = (Vec::new(), Vec::with_capacity(tasks.len()), 0);
     let drop_until = |t: Ticks, ends: &mut BinaryHeap<Reverse<Ticks>>| {
@@ -394,7 +395,15 @@ pub fn demands(w: &Workload) -> Result<Vec<Demand>, InputError> {
     }
     let total = w.tasks.iter().try_fold(0u64, |sum, t| sum.checked_add(t.blocks).filter(|&s| s <= MAX_TOTAL_BLOCKS));
     if total.is_none() {
-        let i = w.tasks.iter().scan(0u64, |sum, t| { *sum = sum.saturating_add(t.blocks); Some(*sum) }).position(|s| s > MAX_TOTAL_BLOCKS).unwrap_or(0);
+        let i = w
+            .tasks
+            .iter()
+            .scan(0u64, |sum, t| {
+                *sum = sum.saturating_add(t.blocks);
+                Some(*sum)
+            })
+            .position(|s| s > MAX_TOTAL_BLOCKS)
+            .unwrap_or(0);
         return Err(InputError::new(
             format!("kernels[{i}].blocks"),
             w.tasks[i].blocks,
@@ -495,7 +504,9 @@ fn row(t: &Task, finish: Ticks, simulated: Ticks, slots: u64, scale: Scale) -> K
 fn utilization(tasks: &[Task], p: &Platform, scale: Scale) -> f64 {
     tasks
         .iter()
-        .map(|k| scale.to_f64(k.wcet) * (k.blocks * k.threads_per_block) as f64 / (scale.to_f64(k.deadline.unwrap_or(1)) * p.max_threads as f64))
+        .map(|k| {
+            scale.to_f64(k.wcet) * (k.blocks * k.threads_per_block) as f64 / (scale.to_f64(k.deadline.unwrap_or(1)) * p.max_threads as f64)
+        })
         .sum()
 }
 
@@ -547,7 +558,11 @@ mod tests {
     }
 
     pub fn chapter_example() -> Vec<Task> {
-        [(4, 2), (6, 7), (6, 2), (5, 5)].iter().enumerate().map(|(i, &(c, g))| Task::given(format!("K{}", i + 1), 15, c, g, 512, 0)).collect()
+        [(4, 2), (6, 7), (6, 2), (5, 5)]
+            .iter()
+            .enumerate()
+            .map(|(i, &(c, g))| Task::given(format!("K{}", i + 1), 15, c, g, 512, 0))
+            .collect()
     }
 
     #[test]

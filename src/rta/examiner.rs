@@ -10,8 +10,8 @@
 //! Configs carry no deadlines: `--deadline` gives every kernel one.
 
 use crate::error::{Error, InputError};
-use crate::rta::gpu::Platform;
 use crate::rta::analysis::{Task, Workload};
+use crate::rta::gpu::Platform;
 use crate::rta::time::{Decimal, Scale};
 use serde::Deserialize;
 use serde_json::Value;
@@ -75,10 +75,16 @@ pub fn from_text(text: &str, origin: &str, platform: Platform, deadline: Option<
     let value: Value = serde_json::from_str(text).map_err(|e| {
         InputError::new("file", origin, format!("not valid JSON (line {}): {}", e.line(), e.to_string().replace('\n', " ")))
     })?;
-    let config: Config = serde_json::from_value(value)
-        .map_err(|e| InputError::new("file", origin, format!("not a cuda_scheduling_examiner config: {}", e.to_string().replace('\n', " "))))?;
+    let config: Config = serde_json::from_value(value).map_err(|e| {
+        InputError::new("file", origin, format!("not a cuda_scheduling_examiner config: {}", e.to_string().replace('\n', " ")))
+    })?;
     if config.use_processes == Some(true) {
-        return Err(InputError::new("use_processes", true, "benchmarks in separate processes (or under MPS) share the GPU by time slicing, which this analysis does not model").into());
+        return Err(InputError::new(
+            "use_processes",
+            true,
+            "benchmarks in separate processes (or under MPS) share the GPU by time slicing, which this analysis does not model",
+        )
+        .into());
     }
     if config.benchmarks.is_empty() {
         return Err(InputError::new("benchmarks", "[]", "the config has no benchmarks").into());
@@ -123,10 +129,16 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>) -> Result
     if iterations != 1 {
         return Err(refuse("max_iterations", &iterations, "only one iteration (one job per kernel) is analysed; set max_iterations = 1"));
     }
-    let threads = dims(&b.thread_count).ok_or_else(|| refuse("thread_count", &b.thread_count, "must be a positive integer or an array of up to 3"))?;
-    let blocks = dims(&b.block_count).ok_or_else(|| refuse("block_count", &b.block_count, "must be a positive integer or an array of up to 3"))?;
+    let threads = dims(&b.thread_count)
+        .ok_or_else(|| refuse("thread_count", &b.thread_count, "must be a positive integer or an array of up to 3"))?;
+    let blocks =
+        dims(&b.block_count).ok_or_else(|| refuse("block_count", &b.block_count, "must be a positive integer or an array of up to 3"))?;
     let spin = spin_ns(b.additional_info.as_ref()).ok_or_else(|| {
-        refuse("additional_info", b.additional_info.as_ref().unwrap_or(&Value::Null), "timer_spin takes a number of nanoseconds (a positive integer, or a string of one)")
+        refuse(
+            "additional_info",
+            b.additional_info.as_ref().unwrap_or(&Value::Null),
+            "timer_spin takes a number of nanoseconds (a positive integer, or a string of one)",
+        )
     })?;
     let release = Decimal::of_f64(b.release_time.unwrap_or(0.0), &field("release_time"))?;
     let task = Task {

@@ -78,7 +78,8 @@ impl Platform {
             ));
         }
         let warps = threads.div_ceil(self.warp_size);
-        let per_warp = (registers_per_thread.saturating_mul(self.warp_size)).div_ceil(self.register_allocation_unit) * self.register_allocation_unit;
+        let per_warp =
+            (registers_per_thread.saturating_mul(self.warp_size)).div_ceil(self.register_allocation_unit) * self.register_allocation_unit;
         let registers = warps.saturating_mul(per_warp);
         if registers > self.registers_per_sm {
             return Err(InputError::new(
@@ -102,7 +103,12 @@ impl Platform {
 
     /// What an empty SM offers.
     pub fn capacity(&self) -> Capacity {
-        Capacity { threads: self.sm_threads, blocks: self.max_blocks_per_sm, shared_memory: self.shared_memory_per_sm, registers: self.registers_per_sm }
+        Capacity {
+            threads: self.sm_threads,
+            blocks: self.max_blocks_per_sm,
+            shared_memory: self.shared_memory_per_sm,
+            registers: self.registers_per_sm,
+        }
     }
 
     /// Checks the limits themselves (all positive, `max_threads` a multiple of `sm_threads`).
@@ -121,10 +127,18 @@ impl Platform {
             }
         }
         if self.sms() > MAX_SMS {
-            return Err(InputError::new("gpu.max_threads", self.max_threads, format!("means {} SMs of gpu.sm_threads = {}; at most {MAX_SMS} SMs are supported", self.sms(), self.sm_threads)));
+            return Err(InputError::new(
+                "gpu.max_threads",
+                self.max_threads,
+                format!("means {} SMs of gpu.sm_threads = {}; at most {MAX_SMS} SMs are supported", self.sms(), self.sm_threads),
+            ));
         }
         if !self.max_threads.is_multiple_of(self.sm_threads) {
-            return Err(InputError::new("gpu.max_threads", self.max_threads, format!("must be a multiple of gpu.sm_threads = {}", self.sm_threads)));
+            return Err(InputError::new(
+                "gpu.max_threads",
+                self.max_threads,
+                format!("must be a multiple of gpu.sm_threads = {}", self.sm_threads),
+            ));
         }
         Ok(())
     }
@@ -234,7 +248,11 @@ impl GpuSection {
             max_threads_per_block: get(self.max_threads_per_block, t.max_threads_per_block, "gpu.max_threads_per_block")?,
             warp_size: t.warp_size,
             register_allocation_unit: get(self.register_allocation_unit, t.register_allocation_unit, "gpu.register_allocation_unit")?,
-            shared_memory_allocation_unit: get(self.shared_memory_allocation_unit, t.shared_memory_allocation_unit, "gpu.shared_memory_allocation_unit")?,
+            shared_memory_allocation_unit: get(
+                self.shared_memory_allocation_unit,
+                t.shared_memory_allocation_unit,
+                "gpu.shared_memory_allocation_unit",
+            )?,
         };
         p.check()?;
         Ok(p)

@@ -5,10 +5,10 @@
 
 use crate::error::{positive, Error, InputError};
 use crate::files::{origin, parse_toml, read_text};
-use crate::rta::gpu::{GpuSection, Platform};
 use crate::model::instance::Instance;
-use crate::rta::analysis::{Task, Workload};
 use crate::model::sm::SmCounts;
+use crate::rta::analysis::{Task, Workload};
+use crate::rta::gpu::{GpuSection, Platform};
 use crate::rta::time::{Decimal, Scale};
 use crate::rta::wcet::{Contention, WcetCache, WcetLimits, TX2_SM};
 use serde::Deserialize;
@@ -77,7 +77,9 @@ pub fn load(path: &Path, gpu: Option<&Path>, deadline: Option<f64>, limits: Wcet
         return crate::rta::examiner::from_text(&text, &origin(path), profile.unwrap_or(Platform::TX2), deadline);
     }
     if let Some(d) = deadline {
-        return Err(InputError::new("--deadline", d, "applies to examiner configs; in a task set each kernel's period is its deadline").into());
+        return Err(
+            InputError::new("--deadline", d, "applies to examiner configs; in a task set each kernel's period is its deadline").into()
+        );
     }
     from_text(&text, &origin(path), profile, limits)
 }
@@ -96,7 +98,9 @@ pub fn from_text(text: &str, origin: &str, profile: Option<Platform>, limits: Wc
     let file: TaskSetFile = parse_toml(text, origin)?;
     let gpu = file.gpu.clone().unwrap_or_default();
     let platform = match (profile, &file.gpu) {
-        (Some(_), Some(_)) => return Err(InputError::new("--gpu", "(given)", "the task set has its own [gpu] table; edit it instead").into()),
+        (Some(_), Some(_)) => {
+            return Err(InputError::new("--gpu", "(given)", "the task set has its own [gpu] table; edit it instead").into())
+        }
         (Some(p), None) => p,
         (None, _) => gpu.platform()?,
     };
@@ -142,11 +146,21 @@ fn check_names(kernels: &[KernelEntry]) -> Result<(), InputError> {
     Ok(())
 }
 
-fn entry(i: usize, e: &KernelEntry, gpu: &GpuSection, platform: &Platform, cycle_time: Decimal, limits: WcetLimits, cache: &mut WcetCache) -> Result<Pending, Error> {
+fn entry(
+    i: usize,
+    e: &KernelEntry,
+    gpu: &GpuSection,
+    platform: &Platform,
+    cycle_time: Decimal,
+    limits: WcetLimits,
+    cache: &mut WcetCache,
+) -> Result<Pending, Error> {
     let field = |f: &str| format!("kernels[{i}].{f}");
     let b = positive(e.threads_per_block, &field("threads_per_block"))?;
     let blocks = positive(e.blocks, &field("blocks"))?;
-    let non_negative = |v: Option<i64>, f: &str| u64::try_from(v.unwrap_or(0)).map_err(|_| InputError::new(field(f), v.unwrap_or(0), "must be zero or positive"));
+    let non_negative = |v: Option<i64>, f: &str| {
+        u64::try_from(v.unwrap_or(0)).map_err(|_| InputError::new(field(f), v.unwrap_or(0), "must be zero or positive"))
+    };
     if e.contention.is_some() && e.instructions.is_none() {
         return Err(InputError::new(field("contention"), "set", "contention only applies to kernels given by instructions").into());
     }
@@ -176,7 +190,9 @@ fn entry(i: usize, e: &KernelEntry, gpu: &GpuSection, platform: &Platform, cycle
             let ct = Scale { decimals: cycle_time.decimals }.format(cycle_time.digits);
             (wcet, format!("{cycles} cycles x {ct}: {how}; {}", contention.assumption(warps)))
         }
-        (Some(_), Some(_)) => return Err(InputError::new(field("wcet"), "and instructions", "give either wcet or instructions, not both").into()),
+        (Some(_), Some(_)) => {
+            return Err(InputError::new(field("wcet"), "and instructions", "give either wcet or instructions, not both").into())
+        }
         (None, None) => return Err(InputError::new(field("wcet"), "(missing)", "give wcet or instructions").into()),
     };
     let task = Task {

@@ -1,11 +1,11 @@
 //! The link from the warp model to the RTA: a block's execution time `C` computed from
 //! its instruction string, and the assumption that value rests on.
 
-use crate::model::bounds::safe_horizon;
 use crate::error::Error;
+use crate::exact::solve::{solve, Method, SolveOptions};
+use crate::model::bounds::safe_horizon;
 use crate::model::instance::Instance;
 use crate::model::sm::SmCounts;
-use crate::exact::solve::{solve, Method, SolveOptions};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -87,8 +87,12 @@ fn block_cycles(inst: &Instance, limits: WcetLimits) -> Result<(u64, String), Er
     };
     match solve(inst, &opts).map(|s| s.outcome) {
         Ok(o) if o.exact() => Ok((o.upper_bound(), format!("exact T^({}) of {}", inst.warps, inst.kernel))),
-        Ok(o) => Ok((o.upper_bound(), format!("proven upper bound on T^({}) (search stopped; exact value >= {})", inst.warps, o.lower_bound()))),
-        Err(Error::TooLarge(_)) => Ok((safe_horizon(inst), format!("safe horizon of T^({}) (proven; too large for the exact search)", inst.warps))),
+        Ok(o) => {
+            Ok((o.upper_bound(), format!("proven upper bound on T^({}) (search stopped; exact value >= {})", inst.warps, o.lower_bound())))
+        }
+        Err(Error::TooLarge(_)) => {
+            Ok((safe_horizon(inst), format!("safe horizon of T^({}) (proven; too large for the exact search)", inst.warps)))
+        }
         Err(e) => Err(e),
     }
 }

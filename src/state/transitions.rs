@@ -74,7 +74,13 @@ pub struct Transitions {
 impl Transitions {
     /// The transition system of `inst`.
     pub fn new(inst: &Instance) -> Transitions {
-        Transitions { len: inst.len(), warps: inst.warps, sigma_l: inst.sigma_l, sigma_c: inst.sigma_c, units: inst.kernel.units().to_vec() }
+        Transitions {
+            len: inst.len(),
+            warps: inst.warps,
+            sigma_l: inst.sigma_l,
+            sigma_c: inst.sigma_c,
+            units: inst.kernel.units().to_vec(),
+        }
     }
 
     /// `I`.

@@ -2,9 +2,9 @@
 //! paid for by the work of the other unit's runs beyond their first sigma instructions,
 //! plus what jams can add ([`super::helpers::jam`]).
 
-use super::sides::Sides;
 use super::helpers::end_game::EndGame;
 use super::helpers::jam::{Jam, SCALE};
+use super::sides::Sides;
 use super::{Paced, StateBound, Tables};
 use crate::model::kernel::Unit;
 use crate::state::transitions::Transitions;
@@ -239,7 +239,13 @@ impl Side {
             .map(|p| match (p == len, at_y(p)) {
                 (true, _) => 0,
                 (false, true) => runs[p] as i64 - 1 + final_run(p) as i64 + a[p],
-                (false, false) => if y_after[p] { a[p] - 1 } else { 0 },
+                (false, false) => {
+                    if y_after[p] {
+                        a[p] - 1
+                    } else {
+                        0
+                    }
+                }
             })
             .collect();
         let mut end_game = vec![i64::MIN; len + 1];

@@ -1,8 +1,8 @@
 //! The last-warp bound, for kernels where one unit has sigma 1: the period bound's busy
 //! periods of the other unit, charged to the warp that finishes last.
 
-use super::sides::Sides;
 use super::period::{chains, PeriodTables, Sums};
+use super::sides::Sides;
 use super::{Paced, StateBound, Tables};
 use crate::model::kernel::Unit;
 use crate::state::Counts;

@@ -164,23 +164,19 @@ impl Tables {
             r.truncate(len);
             r
         };
-        Tables {
-            len,
-            sigma_l,
-            sigma_c,
-            suffix_l: suffix(Unit::L),
-            suffix_c: suffix(Unit::C),
-            run_l: runs(Unit::L),
-            run_c: runs(Unit::C),
-        }
+        Tables { len, sigma_l, sigma_c, suffix_l: suffix(Unit::L), suffix_c: suffix(Unit::C), run_l: runs(Unit::L), run_c: runs(Unit::C) }
     }
 
     /// The tables as seen from `paced`, the unit whose idle cycles [`tail`] and
     /// [`stretch`] count, with the other unit *queued*; `None` unless `paced` has sigma 1.
     pub fn paced(&self, paced: Unit) -> Option<Paced<'_>> {
         let (sigma_paced, view) = match paced {
-            Unit::L => (self.sigma_l, Paced { runs: &self.run_c, paced_left: &self.suffix_l, queued_left: &self.suffix_c, sigma: self.sigma_c }),
-            Unit::C => (self.sigma_c, Paced { runs: &self.run_l, paced_left: &self.suffix_c, queued_left: &self.suffix_l, sigma: self.sigma_l }),
+            Unit::L => {
+                (self.sigma_l, Paced { runs: &self.run_c, paced_left: &self.suffix_l, queued_left: &self.suffix_c, sigma: self.sigma_c })
+            }
+            Unit::C => {
+                (self.sigma_c, Paced { runs: &self.run_l, paced_left: &self.suffix_c, queued_left: &self.suffix_l, sigma: self.sigma_l })
+            }
         };
         (sigma_paced == 1).then_some(view)
     }
@@ -193,9 +189,9 @@ impl Tables {
 
     /// Remaining L and C instructions over all warps in `s`.
     pub fn remaining(&self, s: &Counts) -> (u64, u64) {
-        s.slots().iter().fold((0, 0), |(l, c), &(p, n)| {
-            (l + n as u64 * self.suffix_l[p as usize], c + n as u64 * self.suffix_c[p as usize])
-        })
+        s.slots()
+            .iter()
+            .fold((0, 0), |(l, c), &(p, n)| (l + n as u64 * self.suffix_l[p as usize], c + n as u64 * self.suffix_c[p as usize]))
     }
 }
 

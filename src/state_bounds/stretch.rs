@@ -280,11 +280,8 @@ mod tests {
         // The cut (f beyond `steps`) must only lower the waste, never raise it.
         let inst = Instance::new("LCCCCCLCCCCCCCLL", 300, 1, 4).unwrap();
         let side = &Stretch::new(&Tables::new(&inst)).sides[0];
-        let states = [
-            Counts::start(300),
-            Counts::from_pairs([(0, 100), (3, 50), (6, 100), (14, 50)]),
-            Counts::from_pairs([(6, 290), (15, 10)]),
-        ];
+        let states =
+            [Counts::start(300), Counts::from_pairs([(0, 100), (3, 50), (6, 100), (14, 50)]), Counts::from_pairs([(6, 290), (15, 10)])];
         for s in &states {
             let Sums { u, q, .. } = side.sums(s);
             let full = side.ramp_waste_within(s, u, q, u64::MAX);

@@ -1,8 +1,8 @@
 //! The tail bound, for kernels where one unit type has sigma 1: the cycles in which that
 //! unit idles, computed exactly on small end games instead of bounded by a formula.
 
-use super::sides::Sides;
 use super::helpers::end_game;
+use super::sides::Sides;
 use super::{Paced, StateBound, Tables};
 use crate::model::kernel::Unit;
 use crate::state::transitions::Transitions;
@@ -139,7 +139,8 @@ impl Side {
         let units = t.units();
         let (runs, sigma_q) = (view.runs, view.sigma);
         let longest = runs.iter().copied().max().unwrap_or(0) as usize;
-        let mut starts: Vec<usize> = (1..units.len()).filter(|&p| units[p - 1] == paced && units[p] != paced).map(|p| runs[p] as usize).collect();
+        let mut starts: Vec<usize> =
+            (1..units.len()).filter(|&p| units[p - 1] == paced && units[p] != paced).map(|p| runs[p] as usize).collect();
         starts.sort_unstable();
         starts.dedup();
         let mut root = vec![0u32; longest + 1];
@@ -257,7 +258,8 @@ fn end_games(units: &[Unit], runs: &[u64], paced: Unit, configs: &HashSet<Vec<u3
     for n in configs {
         let mut states = vec![Vec::new()];
         for (r, &k) in n.iter().enumerate().skip(1) {
-            states = states.into_iter().flat_map(|s: Vec<u32>| spread(&at[r], k).into_iter().map(move |t| [s.clone(), t].concat())).collect();
+            states =
+                states.into_iter().flat_map(|s: Vec<u32>| spread(&at[r], k).into_iter().map(move |t| [s.clone(), t].concat())).collect();
             if states.len() > MAX_END_STATES {
                 return None;
             }
@@ -369,7 +371,7 @@ mod tests {
         let (tail, t) = tail_of("LLCCLLCLLCCL", 8, 1, 1);
         assert_eq!(tail.summary(), vec![(8, None), (8, None)]);
         assert_eq!(tail.upper(&t.start()), 96); // 56 + 5 + 7 * 5 (paced L), 40 + 7 + 7 * 7
-        // Near the end the closed form is what helps: two warps at the last C run.
+                                                // Near the end the closed form is what helps: two warps at the last C run.
         assert_eq!(tail.upper(&Counts::from_pairs([(9, 2)])), 6); // R_L 2 + y 2 + (2 - 1) * 2
     }
 

@@ -2,13 +2,13 @@
 //! running it into a record (one JSON object: `id`, `job`, then the fields of the
 //! command's `--json`, or `error`).
 
-use crate::experiments::approx;
-use crate::state_bounds::report::BoundsReport;
 use crate::error::{Error, InputError};
-use crate::model::instance::Instance;
 use crate::exact::record;
-use crate::model::kernel::Unit;
 use crate::exact::solve::{solve, Method, SolveOptions};
+use crate::experiments::approx;
+use crate::model::instance::Instance;
+use crate::model::kernel::Unit;
+use crate::state_bounds::report::BoundsReport;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -69,7 +69,14 @@ pub struct JobParams {
 
 impl JobParams {
     /// The parameters of `command` on `inst` with the spec's `settings`.
-    pub fn new(command: SweepCommand, inst: &Instance, file: Option<&str>, method: Option<Method>, x: Option<u32>, settings: &Settings) -> JobParams {
+    pub fn new(
+        command: SweepCommand,
+        inst: &Instance,
+        file: Option<&str>,
+        method: Option<Method>,
+        x: Option<u32>,
+        settings: &Settings,
+    ) -> JobParams {
         JobParams {
             command,
             kernel: inst.source_kernel.clone(),

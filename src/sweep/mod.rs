@@ -22,6 +22,6 @@ pub mod results;
 pub mod run;
 pub mod spec;
 
-pub use job::{Job, JobParams, Shard};
 pub use job::SweepCommand;
+pub use job::{Job, JobParams, Shard};
 pub use spec::Spec;

@@ -182,7 +182,8 @@ fn short(s: &str, n: usize) -> String {
 
 /// The rows as CSV (full kernels; errors quoted).
 pub fn csv(rows: &[Row]) -> String {
-    let mut s = String::from("id,command,kernel,sigma_l,sigma_c,warps,method,x,lower,upper,exact,gap_percent,estimate,status,seconds,error\n");
+    let mut s =
+        String::from("id,command,kernel,sigma_l,sigma_c,warps,method,x,lower,upper,exact,gap_percent,estimate,status,seconds,error\n");
     for r in rows {
         let _ = writeln!(
             s,

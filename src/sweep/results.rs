@@ -27,7 +27,11 @@ pub struct Record {
 pub fn read(path: &Path) -> Result<Vec<Record>, InputError> {
     let (records, partial) = read_lines(path)?;
     match partial {
-        Some(line) => Err(InputError::new("file", path.display(), format!("line {line} is cut off (an interrupted run?); run the sweep again with --resume, which drops it"))),
+        Some(line) => Err(InputError::new(
+            "file",
+            path.display(),
+            format!("line {line} is cut off (an interrupted run?); run the sweep again with --resume, which drops it"),
+        )),
         None => Ok(records),
     }
 }
@@ -45,7 +49,8 @@ pub fn resume(path: &Path) -> Result<(Vec<String>, u64), InputError> {
         let text = std::fs::read(path).map_err(|e| InputError::new("--out", path.display(), e.to_string()))?;
         let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
         removed = (text.len() - keep) as u64;
-        let file = std::fs::OpenOptions::new().write(true).open(path).map_err(|e| InputError::new("--out", path.display(), e.to_string()))?;
+        let file =
+            std::fs::OpenOptions::new().write(true).open(path).map_err(|e| InputError::new("--out", path.display(), e.to_string()))?;
         file.set_len(keep as u64).map_err(|e| InputError::new("--out", path.display(), e.to_string()))?;
     }
     Ok((records.into_iter().map(|r| r.id).collect(), removed))
@@ -86,7 +91,9 @@ fn parse_record(line: &str, path: &Path, number: usize) -> Result<Record, InputE
 /// `v` without the [`VOLATILE`] fields, at any depth.
 pub fn comparable(v: &Value) -> Value {
     match v {
-        Value::Object(m) => Value::Object(m.iter().filter(|(k, _)| !VOLATILE.contains(&k.as_str())).map(|(k, v)| (k.clone(), comparable(v))).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().filter(|(k, _)| !VOLATILE.contains(&k.as_str())).map(|(k, v)| (k.clone(), comparable(v))).collect())
+        }
         Value::Array(a) => Value::Array(a.iter().map(comparable).collect()),
         other => other.clone(),
     }
@@ -104,9 +111,16 @@ fn diff_at(a: &Value, b: &Value, path: &str) -> Option<String> {
             let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
             keys.into_iter().find_map(|k| diff_at(x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null), &join(path, k)))
         }
-        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x.iter().zip(y).enumerate().find_map(|(i, (p, q))| diff_at(p, q, &format!("{path}[{i}]"))),
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+            x.iter().zip(y).enumerate().find_map(|(i, (p, q))| diff_at(p, q, &format!("{path}[{i}]")))
+        }
         _ if a == b => None,
-        _ => Some(format!("{}: {} vs {}", if path.is_empty() { "record" } else { path }, crate::error::shorten(&a.to_string()), crate::error::shorten(&b.to_string()))),
+        _ => Some(format!(
+            "{}: {} vs {}",
+            if path.is_empty() { "record" } else { path },
+            crate::error::shorten(&a.to_string()),
+            crate::error::shorten(&b.to_string())
+        )),
     }
 }
 

@@ -71,7 +71,11 @@ pub fn pending(jobs: Vec<Job>, done: &[String]) -> Vec<Job> {
 /// at most the jobs in flight. `on_end` is called after each record is written. Only a
 /// failure to write `out` stops the run early.
 pub fn run(jobs: &[Job], out: &Path, on_end: &(dyn Fn(&Job, JobEnd) + Sync)) -> Result<Summary, InputError> {
-    let file = std::fs::OpenOptions::new().create(true).append(true).open(out).map_err(|e| InputError::new("--out", out.display(), e.to_string()))?;
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(|e| InputError::new("--out", out.display(), e.to_string()))?;
     let file = Mutex::new(file);
     let (refused, internal) = (AtomicUsize::new(0), AtomicUsize::new(0));
     jobs.par_iter().try_for_each(|job| {

@@ -15,9 +15,9 @@
 
 use super::job::{Job, JobParams, Settings, SweepCommand};
 use crate::error::{bytes, positive, seconds, InputError};
+use crate::exact::solve::Method;
 use crate::files::{origin, parse_toml, read_text};
 use crate::model::instance::Instance;
-use crate::exact::solve::Method;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -138,7 +138,11 @@ impl Spec {
             return Err(InputError::new("method", names.join(","), "command = \"bound\" runs no solver; leave method out"));
         }
         if bound && self.time_limit.is_some() {
-            return Err(InputError::new("time_limit", self.time_limit.unwrap_or_default(), "command = \"bound\" runs no solver; leave time_limit out"));
+            return Err(InputError::new(
+                "time_limit",
+                self.time_limit.unwrap_or_default(),
+                "command = \"bound\" runs no solver; leave time_limit out",
+            ));
         }
         let methods = if bound {
             vec![None]
@@ -167,7 +171,8 @@ impl Spec {
     /// How many instances the grid lists (before any is checked or read).
     fn instance_count(&self) -> u64 {
         let (sl, sc) = (self.sigma_l.values().len().max(1) as u64, self.sigma_c.values().len().max(1) as u64);
-        let per_warps = (self.kernels.values().len() as u64).saturating_mul(sl).saturating_mul(sc).saturating_add(self.files.values().len() as u64);
+        let per_warps =
+            (self.kernels.values().len() as u64).saturating_mul(sl).saturating_mul(sc).saturating_add(self.files.values().len() as u64);
         per_warps.saturating_mul(self.warps.values().len().max(1) as u64)
     }
 
@@ -232,7 +237,10 @@ fn or_one(v: &[i64]) -> &[i64] {
 }
 
 fn check_x(x: i64, field: &str) -> Result<u32, InputError> {
-    u32::try_from(x).ok().filter(|&v| v >= 1 && i64::from(v) <= crate::model::instance::MAX_WARPS).ok_or_else(|| InputError::new(field, x, "must be a warp count from 1"))
+    u32::try_from(x)
+        .ok()
+        .filter(|&v| v >= 1 && i64::from(v) <= crate::model::instance::MAX_WARPS)
+        .ok_or_else(|| InputError::new(field, x, "must be a warp count from 1"))
 }
 
 /// An instance error of list entry `i` of `list`, named `list[i].field`.

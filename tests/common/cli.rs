@@ -37,7 +37,6 @@ pub fn assert_stdout(args: &[&str], needles: &[&str]) {
     }
 }
 
-
 /// Writes `text` to a file `name` in `dir` and returns its path as a string.
 pub fn temp_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
     let p = dir.path().join(name);

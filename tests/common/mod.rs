@@ -4,11 +4,11 @@
 
 pub mod cli;
 
-use gpu_makespan::model::bounds;
 use gpu_makespan::exact::ilp::{ConstraintForm, IlpOptions};
-use gpu_makespan::model::instance::Instance;
 use gpu_makespan::exact::outcome::Outcome;
 use gpu_makespan::exact::search::{self, SearchLimits};
+use gpu_makespan::model::bounds;
+use gpu_makespan::model::instance::Instance;
 use gpu_makespan::state::transitions::{Scratch, Transitions};
 use gpu_makespan::state::Counts;
 use proptest::prelude::*;

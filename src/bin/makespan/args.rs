@@ -255,4 +255,3 @@ pub(crate) struct SolverArgs {
     #[arg(long)]
     pub(crate) no_dense: bool,
 }
-

@@ -4,6 +4,7 @@ use crate::args::{Cli, Command};
 use crate::sweep::sweep;
 use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
 use clap::CommandFactory;
+use gpu_makespan::error::bytes;
 use gpu_makespan::error::seconds;
 use gpu_makespan::exact::solve::{self, Horizon, SolveOptions};
 use gpu_makespan::experiments::{approx, convergence};
@@ -12,7 +13,6 @@ use gpu_makespan::output::{plot, text as report};
 use gpu_makespan::rta::analysis as rta;
 use gpu_makespan::rta::taskset;
 use gpu_makespan::rta::wcet::WcetLimits;
-use gpu_makespan::error::bytes;
 
 pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
     let progress = Progress { quiet: cli.quiet };
@@ -79,7 +79,10 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
             csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
             svg(svg_path.as_deref(), |p| plot::convergence(p, &inst, &run, log_time))?;
             out(&text)?;
-            progress.note(&format!("estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}", gpu_makespan::model::bounds::safe_horizon(&inst)));
+            progress.note(&format!(
+                "estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}",
+                gpu_makespan::model::bounds::safe_horizon(&inst)
+            ));
         }
         Command::CompareConstraints { instance, warps_max, time_limit, csv, svg: svg_path, log_time } => {
             prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
@@ -97,7 +100,11 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Rta { file, deadline, gpu, json: as_json, svg: svg_path, time_limit, max_states, max_memory } => {
             prepare(&[(&svg_path, "--svg")])?;
-            let limits = WcetLimits { time_limit: seconds(time_limit, "--time-limit")?, max_states, max_memory: bytes(&max_memory, "--max-memory")? };
+            let limits = WcetLimits {
+                time_limit: seconds(time_limit, "--time-limit")?,
+                max_states,
+                max_memory: bytes(&max_memory, "--max-memory")?,
+            };
             let pb = progress.spinner("computing per-block WCETs and the schedule");
             let w = taskset::load(&file, gpu.as_deref(), deadline, limits);
             pb.finish_and_clear();

@@ -41,4 +41,3 @@ fn main() -> ExitCode {
     let _ = writeln!(std::io::stderr(), "{message}");
     ExitCode::from(code)
 }
-

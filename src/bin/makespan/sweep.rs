@@ -30,7 +30,11 @@ pub(crate) fn sweep_run(cli: SweepCli, progress: &Progress) -> Result<(), Failur
     let pool = pool(cli.threads)?;
     let resumed = run::open(&out_path, cli.resume)?;
     if resumed.removed_bytes > 0 {
-        progress.note(&format!("note: removed a cut-off last line ({} bytes) from {}; its job runs again", resumed.removed_bytes, out_path.display()));
+        progress.note(&format!(
+            "note: removed a cut-off last line ({} bytes) from {}; its job runs again",
+            resumed.removed_bytes,
+            out_path.display()
+        ));
     }
     let shard_jobs = jobs.len();
     let todo = run::pending(jobs, &resumed.done);
@@ -54,7 +58,11 @@ pub(crate) fn sweep_run(cli: SweepCli, progress: &Progress) -> Result<(), Failur
         started.elapsed().as_secs_f64()
     ))?;
     if summary.internal_errors > 0 {
-        return Err(Failure::Jobs(format!("{} jobs ended with an internal error; see their `error` fields in {}", summary.internal_errors, out_path.display())));
+        return Err(Failure::Jobs(format!(
+            "{} jobs ended with an internal error; see their `error` fields in {}",
+            summary.internal_errors,
+            out_path.display()
+        )));
     }
     Ok(())
 }
@@ -68,7 +76,12 @@ pub(crate) fn sweep_merge(files: &[PathBuf], path: &Path, progress: &Progress) -
 }
 
 /// `makespan sweep report FILES [--csv [PATH]] [--svg [PATH]]`.
-pub(crate) fn sweep_report(files: &[PathBuf], csv: Option<Option<PathBuf>>, svg_path: Option<Option<PathBuf>>, progress: &Progress) -> Result<(), Failure> {
+pub(crate) fn sweep_report(
+    files: &[PathBuf],
+    csv: Option<Option<PathBuf>>,
+    svg_path: Option<Option<PathBuf>>,
+    progress: &Progress,
+) -> Result<(), Failure> {
     use gpu_makespan::sweep::report as summary;
     let default = |ext: &str| files[0].with_extension(ext);
     let csv = csv.map(|p| p.unwrap_or_else(|| default("csv")));

@@ -74,7 +74,15 @@ pub const MAX_NODES: u64 = 3_000_000;
 /// the widest whose tree stays under [`MAX_NODES`] for schedules of up to `horizon`
 /// cycles; a beam abandoned by `stop()` gives nothing. Calls `found` with each schedule
 /// longer than the ones before it.
-pub fn beams(t: &Transitions, bound: &impl StateBound, tables: &Tables, horizon: u64, seed: u64, stop: &dyn Fn() -> bool, found: &mut dyn FnMut(Trace)) {
+pub fn beams(
+    t: &Transitions,
+    bound: &impl StateBound,
+    tables: &Tables,
+    horizon: u64,
+    seed: u64,
+    stop: &dyn Fn() -> bool,
+    found: &mut dyn FnMut(Trace),
+) {
     let mut longest = 0;
     let mut width = 16usize;
     while width <= MAX_WIDTH && (width as u64).saturating_mul(horizon.max(1)) <= MAX_NODES && !stop() {
@@ -93,7 +101,14 @@ pub fn beams(t: &Transitions, bound: &impl StateBound, tables: &Tables, horizon:
 /// [`beams`] until `deadline`, or without one a single beam of width 16 when the
 /// instance is small enough for it to be quick (`horizon * I <= 2 * 10^6`). The longest
 /// schedule found, if any.
-pub fn beams_until(t: &Transitions, bound: &impl StateBound, tables: &Tables, horizon: u64, seed: u64, deadline: Option<Instant>) -> Option<Trace> {
+pub fn beams_until(
+    t: &Transitions,
+    bound: &impl StateBound,
+    tables: &Tables,
+    horizon: u64,
+    seed: u64,
+    deadline: Option<Instant>,
+) -> Option<Trace> {
     let mut best: Option<Trace> = None;
     match deadline {
         Some(d) => beams(t, bound, tables, horizon, seed, &|| Instant::now() >= d, &mut |tr| best = Some(tr)),
@@ -163,7 +178,15 @@ impl<B: StateBound> Beam<'_, B> {
 /// true first (it is asked before each state is expanded). `seed` makes the sampling
 /// reproducible.
 pub fn beam(t: &Transitions, bound: &impl StateBound, tables: &Tables, width: usize, seed: u64, stop: &dyn Fn() -> bool) -> Option<Trace> {
-    let mut b = Beam { t, bound, tables, rng: SmallRng::seed_from_u64(seed), tree: Tree::default(), scratch: Scratch::default(), next: Counts::default() };
+    let mut b = Beam {
+        t,
+        bound,
+        tables,
+        rng: SmallRng::seed_from_u64(seed),
+        tree: Tree::default(),
+        scratch: Scratch::default(),
+        next: Counts::default(),
+    };
     b.tree.push(0, &[]);
     let mut frontier: Vec<(Counts, u32)> = vec![(t.start(), 0)];
     let mut best: Option<u32> = None;

@@ -121,7 +121,14 @@ const GREEDY_SAMPLE: usize = 256;
 
 /// The choice whose successor has the largest upper bound (random tie-break), among all
 /// choices or, when there are more than [`GREEDY_SAMPLE`], a random sample of them.
-fn greedy_choice(t: &Transitions, bound: &impl StateBound, s: &Counts, scratch: &mut Scratch, tmp: &mut Counts, rng: &mut SmallRng) -> usize {
+fn greedy_choice(
+    t: &Transitions,
+    bound: &impl StateBound,
+    s: &Counts,
+    scratch: &mut Scratch,
+    tmp: &mut Counts,
+    rng: &mut SmallRng,
+) -> usize {
     let n = t.choices(s, scratch);
     let mut best = (0u64, 0u64, 0usize);
     let sampled = n > GREEDY_SAMPLE;

@@ -34,7 +34,15 @@ pub const STALE: usize = 300;
 /// deadline, for at most `cap` rollouts, fewer on large instances so that they take
 /// about as long as `2 * 10^7` warp-instructions (a rollout costs about `W * I`). Also
 /// stops as soon as `halt()` is true.
-pub fn search_share(t: &Transitions, seed: u64, deadline: Option<Instant>, divisor: u32, cap: u64, halt: &dyn Fn() -> bool, found: &mut dyn FnMut(Trace)) {
+pub fn search_share(
+    t: &Transitions,
+    seed: u64,
+    deadline: Option<Instant>,
+    divisor: u32,
+    cap: u64,
+    halt: &dyn Fn() -> bool,
+    found: &mut dyn FnMut(Trace),
+) {
     let share = deadline.map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / divisor);
     let size = (t.warps() as u64).saturating_mul(t.len() as u64).max(1);
     let rollouts = if share.is_some() { u64::MAX } else { (20_000_000 / size).clamp(1, cap) };
@@ -185,7 +193,16 @@ mod tests {
         assert_eq!(check(&inst, &trace.schedule(4, 3)), Ok(9));
         // The search itself stops on a short kernel (rollouts shorter than 64 cycles).
         let calls = std::cell::Cell::new(0u32);
-        search(&t, 3, u64::MAX, &|| { calls.set(calls.get() + 1); calls.get() > 100 }, &mut |_| {});
+        search(
+            &t,
+            3,
+            u64::MAX,
+            &|| {
+                calls.set(calls.get() + 1);
+                calls.get() > 100
+            },
+            &mut |_| {},
+        );
         assert!(calls.get() > 100);
     }
 }

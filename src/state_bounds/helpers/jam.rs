@@ -230,7 +230,14 @@ fn solve_layer(covers: &Covers, (sigma, floor): (u64, u64), u: u64, lower: &[Vec
 /// Value iteration on the layer of `u` with entry weight `m`: `Some(Some(fixed point))`,
 /// `Some(None)` when it does not settle within the Bellman-Ford bound (a negative
 /// cycle), `None` when the budget runs out.
-fn iterate(covers: &Covers, (sigma, floor): (u64, u64), u: u64, m: i64, lower: &[Vec<i64>], budget: &mut Budget) -> Option<Option<Vec<i64>>> {
+fn iterate(
+    covers: &Covers,
+    (sigma, floor): (u64, u64),
+    u: u64,
+    m: i64,
+    lower: &[Vec<i64>],
+    budget: &mut Budget,
+) -> Option<Option<Vec<i64>>> {
     let n = covers.len();
     let valid = |u: u64, q: u64, k: usize| q <= u && u - q >= covers.size[k];
     let mut values = vec![0i64; (u as usize + 1) * n];
