@@ -21,15 +21,16 @@ rm -rf "$work"
 mkdir -p "$work/base-src" "$work/base" "$work/new"
 
 bash scripts/ensure-deps.sh
+# A copy of the work tree, taken now, so that it may change while this runs.
+mkdir -p "$work/new-src"
+tar -c --exclude=./target --exclude=./.git . | tar -x -C "$work/new-src"
 if [ ! -f "$cached/done" ]; then
   echo "building $base_rev ..." >&2
   git archive "$base_rev" | tar -x -C "$work/base-src"
   (cd "$work/base-src" && CARGO_TARGET_DIR="$root/target" cargo build --release --quiet --bin makespan)
   cp "$root/target/release/makespan" "$work/base/makespan"
 fi
-echo "building the work tree (a copy of it, so that it may change meanwhile) ..." >&2
-mkdir -p "$work/new-src"
-tar -c --exclude=./target --exclude=./.git . | tar -x -C "$work/new-src"
+echo "building the work tree (as copied at the start) ..." >&2
 (cd "$work/new-src" && CARGO_TARGET_DIR="$root/target" cargo build --release --quiet --bin makespan)
 cp "$root/target/release/makespan" "$work/new/makespan"
 

@@ -194,6 +194,16 @@ fn solve_dense(inst: &Instance, limits: &SearchLimits) -> Result<Option<Outcome>
 /// if the system cannot give that stack, the instance is [`TooLarge`] for the search.
 pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits) -> Result<SearchResult, TooLarge> {
     let root_bound = bound.upper(&t.start());
+    if root_bound > MAX_VALUE {
+        // The memo keeps values in 32 bits: a larger one would be cut and prune wrongly.
+        return Err(TooLarge {
+            field: "warps".into(),
+            value: t.warps().to_string(),
+            reason: format!(
+                "the search keeps remaining times in 32 bits and the start-state bound is {root_bound} cycles (at most {MAX_VALUE}); the heuristic method and the closed-form bounds still answer"
+            ),
+        });
+    }
     let stack = (root_bound as usize).saturating_mul(1024).clamp(8 << 20, 4 << 30);
     let with_beam = limits.beam && rayon::current_thread_index().is_none();
     std::thread::scope(|scope| {
@@ -212,6 +222,10 @@ pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, li
         Ok(handle.join().expect("the search thread does not panic"))
     })
 }
+
+/// The largest remaining time the memo can hold ([`Entry`] keeps values in 32 bits);
+/// [`search`] refuses instances whose start-state bound is above it.
+pub const MAX_VALUE: u64 = u32::MAX as u64;
 
 #[derive(Clone, Copy)]
 struct Entry {
@@ -510,6 +524,32 @@ mod tests {
     use super::*;
     use crate::state::sparse::Sparse;
     use crate::state_bounds::standard;
+
+    /// A bound that claims `self.0` cycles from every state: stands for an instance whose
+    /// start-state bound is at the memo's edge, without building one.
+    struct Claim(u64);
+    impl StateBound for Claim {
+        fn upper(&self, s: &Counts) -> u64 {
+            if s.warps() == 0 {
+                0
+            } else {
+                self.0
+            }
+        }
+    }
+
+    #[test]
+    fn values_above_32_bits_are_refused_not_cut() {
+        let inst = Instance::new("LC", 2, 1, 1).unwrap();
+        let t = Transitions::new(&inst);
+        let limits = SearchLimits { beam: false, max_states: 10, ..SearchLimits::default() };
+        let refused = search(&t, &Claim(MAX_VALUE + 1), Sparse, limits).err().expect("refused");
+        assert_eq!(refused.field, "warps");
+        assert!(refused.reason.contains("32 bits"), "{}", refused.reason);
+        // At the edge itself the search runs, and the value it proves is the true one.
+        let at_edge = search(&t, &Claim(MAX_VALUE), Sparse, SearchLimits { beam: false, ..SearchLimits::default() }).unwrap();
+        assert_eq!((at_edge.trace.cycles(), at_edge.upper_bound), (3, 3));
+    }
 
     fn exact(k: &str, w: i64, sl: i64, sc: i64) -> u64 {
         let inst = Instance::new(k, w, sl, sc).unwrap();
