@@ -200,7 +200,7 @@ pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, li
             field: "warps".into(),
             value: t.warps().to_string(),
             reason: format!(
-                "the search keeps remaining times in 32 bits and the start-state bound is {root_bound} cycles (at most {MAX_VALUE}); the heuristic method and the closed-form bounds still answer"
+                "the search keeps remaining times in 32 bits and the start-state bound is {root_bound} cycles (at most {MAX_VALUE}); the closed-form bounds still answer"
             ),
         });
     }
