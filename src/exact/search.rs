@@ -543,7 +543,7 @@ mod tests {
         let inst = Instance::new("LC", 2, 1, 1).unwrap();
         let t = Transitions::new(&inst);
         let limits = SearchLimits { beam: false, max_states: 10, ..SearchLimits::default() };
-        let refused = search(&t, &Claim(MAX_VALUE + 1), Sparse, limits).err().expect("refused");
+        let refused = search(&t, &Claim(MAX_VALUE + 1), Sparse, limits).map(|r| r.upper_bound).expect_err("refused");
         assert_eq!(refused.field, "warps");
         assert!(refused.reason.contains("32 bits"), "{}", refused.reason);
         // At the edge itself the search runs, and the value it proves is the true one.

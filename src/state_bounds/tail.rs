@@ -24,7 +24,17 @@ const MAX_END_STATES: usize = 500_000;
 /// queue (a kernel starting with the queued unit) depends on W.
 type CacheKey = (Vec<Unit>, (u32, u32), Unit, Vec<u32>);
 type Computed = (Option<usize>, Option<Vec<u64>>);
-static CACHE: Mutex<Option<HashMap<CacheKey, Computed>>> = Mutex::new(None);
+/// The cache and the bytes its entries hold. Bounded: when an entry would take it past
+/// [`CACHE_BYTES`] it is emptied first (a long sweep over many kernels starts afresh),
+/// so it never holds more than that plus one entry.
+static CACHE: Mutex<Option<(HashMap<CacheKey, Computed>, usize)>> = Mutex::new(None);
+/// Most bytes the cache's entries may hold: 64 MiB.
+const CACHE_BYTES: usize = 64 << 20;
+
+/// Bytes an entry of the cache holds (its key's and its value's vectors).
+fn entry_bytes(key: &CacheKey, value: &Computed) -> usize {
+    key.0.len() * std::mem::size_of::<Unit>() + key.3.len() * 4 + value.1.as_ref().map_or(0, |g| g.len() * 8) + 64
+}
 
 /// `R_X + g[min(u, K)]` for the *paced* unit X with `sigma_X = 1` (L, C, or both,
 /// taking the smaller), where `u` is the number of unfinished warps, `K` the largest
@@ -148,18 +158,23 @@ impl Side {
             root[runs[0] as usize] = t.warps();
         }
         let key = (units.to_vec(), t.sigmas(), paced, root.clone());
-        let found = if cached { CACHE.lock().ok().and_then(|c| c.as_ref().and_then(|m| m.get(&key).cloned())) } else { None };
+        let found = if cached { CACHE.lock().ok().and_then(|c| c.as_ref().and_then(|(m, _)| m.get(&key).cloned())) } else { None };
         let (queued, g) = found.unwrap_or_else(|| {
             let configs = queue_configs(root, &starts, sigma_q);
             let queued = configs.as_ref().map(|c| c.iter().map(|n| n.iter().sum::<u32>() as usize).max().unwrap_or(0));
             let g = configs.and_then(|c| end_games(units, runs, paced, &c)).and_then(|e| idle_dp(t, paced, &e, deadline));
             let cut = g.is_none() && deadline.is_some_and(|d| Instant::now() >= d);
             if let (false, Ok(mut c)) = (cut, CACHE.lock()) {
-                let m = c.get_or_insert_with(HashMap::new);
-                if m.len() >= 4096 {
-                    m.clear(); // a long sweep over many kernels: start afresh
+                let value = (queued, g.clone());
+                let bytes = entry_bytes(&key, &value);
+                let (m, held) = c.get_or_insert_with(|| (HashMap::new(), 0));
+                if *held + bytes > CACHE_BYTES {
+                    m.clear();
+                    *held = 0;
                 }
-                m.insert(key, (queued, g.clone()));
+                if m.insert(key, value).is_none() {
+                    *held += bytes;
+                }
             }
             (queued, g)
         });
