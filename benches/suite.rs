@@ -20,6 +20,7 @@
 //!   threads, on `tx2-0064`'s kernel at W = 5 and `tx2-0128`'s at W = 4.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+use gpu_makespan::budget::Budget;
 use gpu_makespan::exact::dense;
 use gpu_makespan::exact::heuristic::{beam::beam, priority, rollouts_until};
 use gpu_makespan::exact::search::{solve, SearchLimits};
@@ -60,7 +61,7 @@ fn rollouts(c: &mut Criterion) {
     for (name, inst) in instances(80) {
         let (t, bound) = (Transitions::new(&inst), standard(&inst));
         g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| {
-            b.iter(|| black_box(rollouts_until(&t, &bound, 4, 1, None).cycles()))
+            b.iter(|| black_box(rollouts_until(&t, &bound, 4, 1, &Budget::default()).cycles()))
         });
     }
     g.finish();
@@ -120,7 +121,7 @@ fn end_game_build(c: &mut Criterion) {
     for (name, inst) in instances(32).into_iter().filter(|(_, i)| i.sigma_l == 1 && i.sigma_c > 1) {
         let (t, tables) = (Transitions::new(&inst), Tables::new(&inst));
         g.bench_with_input(BenchmarkId::from_parameter(&name), &inst, |b, _| {
-            b.iter(|| black_box(Clipped::with_end_games_until(&t, &tables, END_GAME_STATES, None).upper(&t.start())))
+            b.iter(|| black_box(Clipped::with_end_games_until(&t, &tables, END_GAME_STATES, &Budget::default()).upper(&t.start())))
         });
     }
     g.finish();
@@ -150,7 +151,9 @@ fn dense_programme(c: &mut Criterion) {
         for threads in [1, 2] {
             let limits = dense::Limits { threads, ..dense::Limits::table(u64::MAX) };
             let id = BenchmarkId::new(format!("{name}_W{warps}"), format!("{threads}_threads"));
-            g.bench_with_input(id, &inst, |b, i| b.iter(|| black_box(dense::longest(i, safe_horizon(i), limits).unwrap().trace.cycles())));
+            g.bench_with_input(id, &inst, |b, i| {
+                b.iter(|| black_box(dense::longest(i, safe_horizon(i), limits.clone()).unwrap().trace.cycles()))
+            });
         }
     }
     g.finish();

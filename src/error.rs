@@ -19,13 +19,38 @@ pub struct InputError {
     pub value: String,
     /// Why it is refused, and where useful what to do instead.
     pub reason: String,
+    /// Whether `field` names an option of the caller (a command-line flag, which the
+    /// binary spells `--field`) rather than a field of an input file. The library never
+    /// spells a flag itself.
+    pub option: bool,
 }
 
 impl InputError {
     /// Builds an error for `field` holding `value`, refused because of `reason`. A value
     /// longer than [`MAX_ECHO`] characters is shortened (its length is said instead).
     pub fn new(field: impl Into<String>, value: impl ToString, reason: impl Into<String>) -> Self {
-        InputError { field: field.into(), value: shorten(&value.to_string()), reason: reason.into() }
+        InputError { field: field.into(), value: shorten(&value.to_string()), reason: reason.into(), option: false }
+    }
+
+    /// [`InputError::new`] for an option of the caller named `name` (e.g. `warps`,
+    /// `sigma_l/sigma_c`), not a field of an input file.
+    pub fn option(name: impl Into<String>, value: impl ToString, reason: impl Into<String>) -> Self {
+        InputError { option: true, ..InputError::new(name, value, reason) }
+    }
+
+    /// The same error, about an option of the caller.
+    pub fn as_option(self) -> Self {
+        InputError { option: true, ..self }
+    }
+
+    /// The same error with an option's name as `spell` writes it (each name of a
+    /// `/`-separated list); errors about file fields are unchanged.
+    pub fn spell_option(self, spell: impl Fn(&str) -> String) -> Self {
+        if !self.option {
+            return self;
+        }
+        let field = self.field.split('/').map(&spell).collect::<Vec<_>>().join("/");
+        InputError { field, option: false, ..self }
     }
 
     /// The same error with its field renamed (e.g. `kernel` -> `kernels[2].instructions`).
@@ -142,6 +167,15 @@ impl Error {
     /// Whether the error is the user's to fix (bad or too large input): exit code 2.
     pub fn is_input(&self) -> bool {
         matches!(self, Error::Input(_) | Error::TooLarge(_))
+    }
+
+    /// The same error with an option's name as `spell` writes it (see
+    /// [`InputError::spell_option`]).
+    pub fn spell_option(self, spell: impl Fn(&str) -> String) -> Self {
+        match self {
+            Error::Input(e) => Error::Input(e.spell_option(spell)),
+            other => other,
+        }
     }
 }
 

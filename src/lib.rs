@@ -7,6 +7,7 @@
 //! Every method returns an [`exact::outcome::Outcome`]: a re-checked witness and a proven
 //! upper bound, with `exact` derived from the two.
 
+pub mod budget;
 pub mod error;
 pub mod exact;
 pub mod experiments;

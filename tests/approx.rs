@@ -3,6 +3,7 @@
 mod common;
 
 use common::{exact, ilp_options, inst, instances};
+use gpu_makespan::budget::{Budget, DEFAULT_MAX_MEMORY};
 use gpu_makespan::exact::ilp::{self, ConstraintForm};
 use gpu_makespan::exact::solve::SolveOptions;
 use gpu_makespan::experiments::approx::approx;
@@ -51,7 +52,7 @@ fn estimate_matches_formula_on_ilp_values() {
 #[test]
 fn solves_at_once_share_max_memory() {
     let i = inst("LCCCCCLCCCCCCCLL", 8, 1, 4);
-    let opts = SolveOptions { max_memory: 4 << 20, dense: false, ..SolveOptions::default() };
+    let opts = SolveOptions { budget: Budget::new(None, 4 << 20), dense: false, ..SolveOptions::default() };
     let in_pool = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| gpu_makespan::experiments::approx::table(&i, &[8, 8], &opts, &|| {})).unwrap()
@@ -67,12 +68,20 @@ fn solves_at_once_share_max_memory() {
 #[test]
 fn solve_alone_runs_the_beam_thread_inside_a_pool() {
     let i = inst("LCCCCCLCCCCCCCLL", 64, 1, 4);
-    let opts = SolveOptions { time_limit: Some(std::time::Duration::from_millis(1500)), ..SolveOptions::default() };
+    let opts =
+        SolveOptions { budget: Budget::new(Some(std::time::Duration::from_millis(1500)), DEFAULT_MAX_MEMORY), ..SolveOptions::default() };
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let beam = |alone: bool| {
         let s = pool
             .install(
-                || if alone { gpu_makespan::exact::solve::solve_alone(&i, &opts) } else { gpu_makespan::exact::solve::solve(&i, &opts) },
+                // Each solve gets the whole limit, from when it starts.
+                || {
+                    if alone {
+                        gpu_makespan::exact::solve::solve_alone(&i, &opts.restarted())
+                    } else {
+                        gpu_makespan::exact::solve::solve(&i, &opts.restarted())
+                    }
+                },
             )
             .unwrap();
         s.outcome.stats.search.expect("the search ran").beam_lower_bound

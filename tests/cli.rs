@@ -426,3 +426,28 @@ fn bench_suite_writes_valid_instances() {
         gpu_makespan::experiments::bench::suite(3).into_iter().find(|b| b.name == "tx2-0016.toml").unwrap().text
     );
 }
+
+/// Ctrl-C: the first interrupt ends the solve with the best proven bounds so far, status
+/// `interrupted`, exit code 130, well before its time limit.
+#[test]
+fn an_interrupt_ends_a_solve_with_its_bounds() {
+    let bin = assert_cmd::cargo::cargo_bin("makespan");
+    let started = std::time::Instant::now();
+    let child = std::process::Command::new(bin)
+        .args(["solve", "instances/bench/tx2-0064.toml", "--time-limit", "60", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    let killed = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(started.elapsed() < std::time::Duration::from_secs(50));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["status"], "interrupted");
+    assert_eq!(v["stopped_by"], "interrupted");
+    let (lower, upper) = (v["makespan"].as_u64().unwrap(), v["upper_bound"].as_u64().unwrap());
+    assert!(lower > 0 && lower <= upper && upper <= v["safe_horizon"].as_u64().unwrap());
+}

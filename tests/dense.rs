@@ -4,6 +4,7 @@
 mod common;
 
 use common::{exact_branch_and_bound, inst, instances, plain_dp};
+use gpu_makespan::budget::Budget;
 use gpu_makespan::exact::dense::{self, Limits, Ranking, Unsolved};
 use gpu_makespan::exact::search::{self, SearchLimits};
 use gpu_makespan::model::bounds;
@@ -11,7 +12,7 @@ use gpu_makespan::model::checker::check;
 use gpu_makespan::state::transitions::Transitions;
 use proptest::prelude::*;
 use std::collections::{HashMap, HashSet};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
@@ -54,10 +55,10 @@ const TX2_0064: &str = "LCCCCCCCCCCLLCCCCCLLLLCCCCLCCCCCCCLLLLCCCCCCCCCCCLCCCCCC
 fn the_dense_table_answers_only_where_it_fits_in_half_the_memory_limit() {
     let i = inst(TX2_0064, 5, 1, 4);
     let table = 2 * dense::states(64, 5).unwrap() as usize;
-    let out = search::solve(&i, SearchLimits { max_memory: 2 * table, ..SearchLimits::default() }).unwrap();
+    let out = search::solve(&i, SearchLimits { budget: Budget::new(None, 2 * table), ..SearchLimits::default() }).unwrap();
     assert_eq!((out.lower_bound(), out.upper_bound()), (134, 134));
     assert_eq!(out.stats.search.unwrap().dense_states, 1_629_865);
-    let limits = SearchLimits { max_memory: 2 * table - 2, time_limit: Some(Duration::from_millis(500)), ..SearchLimits::default() };
+    let limits = SearchLimits { budget: Budget::new(Some(Duration::from_millis(500)), 2 * table - 2), ..SearchLimits::default() };
     let out = search::solve(&i, limits).unwrap();
     assert_eq!(out.stats.search.unwrap().dense_states, 0);
     assert!(out.lower_bound() <= 134 && out.upper_bound() >= 134);
@@ -78,7 +79,7 @@ fn the_tx2_kernel_of_64_instructions_at_six_warps() {
     // the 26 M reachable states of 131 M.
     let i = inst(TX2_0064, 6, 1, 4);
     assert_eq!(dense::states(64, 6), Some(131_115_985));
-    let limits = Limits { deadline: Some(Instant::now() + Duration::from_secs(600)), threads: 2, ..Limits::table(u64::MAX) };
+    let limits = Limits { budget: Budget::new(Some(Duration::from_secs(600)), 1 << 30), threads: 2, ..Limits::table(u64::MAX) };
     let s = dense::longest(&i, bounds::safe_horizon(&i), limits).unwrap();
     assert_eq!(s.trace.cycles(), 158);
     assert_eq!(check(&i, &s.trace.schedule(6, 64)), Ok(158));
@@ -88,6 +89,6 @@ fn the_tx2_kernel_of_64_instructions_at_six_warps() {
 fn too_large_and_out_of_time_are_told_apart() {
     let i = inst("LLC", 64, 1, 1);
     assert_eq!(dense::longest(&i, bounds::safe_horizon(&i), Limits::table(1000)).unwrap_err(), Unsolved::TooLarge);
-    let past = Limits { deadline: Some(Instant::now()), ..Limits::table(u64::MAX) };
+    let past = Limits { budget: Budget::new(Some(Duration::ZERO), 1 << 20), ..Limits::table(u64::MAX) };
     assert_eq!(dense::longest(&i, bounds::safe_horizon(&i), past).unwrap_err(), Unsolved::TimeLimit);
 }

@@ -8,9 +8,10 @@
 
 mod common;
 
+use gpu_makespan::budget::Budget;
+use gpu_makespan::exact::solve::SolveOptions;
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::rta::gpu::Platform;
-use gpu_makespan::rta::wcet::WcetLimits;
 use gpu_makespan::rta::{analysis as rta, examiner, taskset};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -124,8 +125,8 @@ fn runner(cases: u32) -> TestRunner {
     TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() })
 }
 
-fn limits() -> WcetLimits {
-    WcetLimits { time_limit: Duration::from_millis(200), max_states: 100_000, max_memory: 64 << 20 }
+fn limits() -> SolveOptions {
+    SolveOptions { budget: Budget::new(Some(Duration::from_millis(200)), 64 << 20), max_states: 100_000, ..SolveOptions::default() }
 }
 
 #[test]
@@ -146,7 +147,7 @@ fn task_sets_never_panic_the_parser_or_the_analysis() {
     let seeds = seeds("instances", "toml", |n| n.starts_with("rta-"));
     runner(budget("FUZZ_CASES", 300))
         .run(&input(seeds), |text| {
-            if let Ok(w) = taskset::from_text(&text, "fuzz", None, limits()) {
+            if let Ok(w) = taskset::from_text(&text, "fuzz", None, &limits()) {
                 let _ = rta::analyse(&w, true);
             }
             Ok(())

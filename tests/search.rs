@@ -135,7 +135,7 @@ fn clipped_end_games_on_a_long_run() {
         let inst = common::inst("LCCCCCCCCCCCC", w, 1, 4);
         let (inst, trans, memo) = sigma_one_instance(inst, true);
         let cap = state_bounds::helpers::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
-        let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, None);
+        let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, &gpu_makespan::budget::Budget::default());
         assert_eq!(clipped.floors(), vec![(Unit::L, 4, false), (Unit::L, m, true)]);
         let mut idle = HashMap::new();
         for (s, &v) in &memo {
@@ -272,7 +272,7 @@ proptest! {
         let sigma_y = if paced_l { inst.sigma_c } else { inst.sigma_l } as u64;
         let m = (sigma_y + extra).min((inst.warps as u64).saturating_sub(1)).min(sigma_y * sigma_y).max(sigma_y);
         let cap = state_bounds::helpers::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
-        let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, None);
+        let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, &gpu_makespan::budget::Budget::default());
         let floors = clipped.floors();
         let exact_side = floors.contains(&(paced, m, true));
         prop_assert!(exact_side || inst.warps as u64 <= sigma_y || sigma_y < 2, "{:?} (m {})", floors, m);

@@ -20,12 +20,12 @@
 //! transition system (every successor of every state on it was solved), so its length is
 //! `T^(W)`; the caller re-checks it as a schedule.
 
+use crate::budget::Budget;
 use crate::model::instance::Instance;
 use crate::state::trace::Trace;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
 use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
-use std::time::Instant;
 
 /// Bytes per state of the table.
 pub const BYTES_PER_STATE: usize = std::mem::size_of::<u16>();
@@ -92,14 +92,15 @@ pub fn fits(inst: &Instance, horizon: u64, table_states: u64) -> bool {
 }
 
 /// Limits of one run of [`longest`].
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Limits {
     /// Most states the table may have (`C(I + W, W)`, [`BYTES_PER_STATE`] each).
     pub table_states: u64,
     /// Most states one thread may solve (of those reached from the start).
     pub solved_states: u64,
-    /// When to give up.
-    pub deadline: Option<Instant>,
+    /// When to give up (time, or the stop flag; its memory is not used: the table's size
+    /// is `table_states`).
+    pub budget: Budget,
     /// Threads that run the programme on the one table (at least 1).
     pub threads: usize,
 }
@@ -107,7 +108,7 @@ pub struct Limits {
 impl Limits {
     /// No limit but the table's size.
     pub fn table(table_states: u64) -> Limits {
-        Limits { table_states, solved_states: u64::MAX, deadline: None, threads: 1 }
+        Limits { table_states, solved_states: u64::MAX, budget: Budget::default(), threads: 1 }
     }
 }
 
@@ -226,7 +227,7 @@ fn walk(
             if stop.load(Ordering::Relaxed) {
                 return Ok(());
             }
-            if limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            if limits.budget.is_over() {
                 return Err(Unsolved::TimeLimit);
             }
         }
@@ -433,7 +434,7 @@ mod tests {
 
     #[test]
     fn a_past_deadline_stops_it() {
-        let past = Limits { deadline: Some(Instant::now()), ..Limits::table(1000) };
+        let past = Limits { budget: Budget::new(Some(std::time::Duration::ZERO), 1 << 20), ..Limits::table(1000) };
         assert_eq!(longest(&inst("LLC", 4, 1, 1), 12, past).unwrap_err(), Unsolved::TimeLimit);
     }
 }

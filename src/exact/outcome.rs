@@ -55,6 +55,8 @@ pub enum Stop {
     MaxStates,
     /// The memory limit (bytes) stopped it.
     MaxMemory,
+    /// An interrupt (Ctrl-C) stopped it.
+    Interrupted,
 }
 
 impl Stop {
@@ -65,6 +67,7 @@ impl Stop {
             Stop::TimeLimit => Some("time_limit"),
             Stop::MaxStates => Some("max_states"),
             Stop::MaxMemory => Some("max_memory"),
+            Stop::Interrupted => Some("interrupted"),
         }
     }
 }

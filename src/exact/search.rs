@@ -29,6 +29,7 @@
 //!
 //! Guarantee: when the search completes, its trace is a longest schedule: `T^(W)`.
 
+use crate::budget::{Budget, Part};
 use crate::error::{Error, TooLarge};
 use crate::exact::dense;
 use crate::exact::heuristic::{beam, priority, rollouts_until};
@@ -43,18 +44,16 @@ use crate::state_bounds::{standard_until, StateBound, Tables};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 /// Limits of one search.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct SearchLimits {
-    /// Stop expanding after this long.
-    pub time_limit: Option<Duration>,
+    /// Time, memory and stop flag: stop expanding once the budget is over, and before the
+    /// memo table (its buckets, keys and the copy a resize makes) would need more than
+    /// its memory.
+    pub budget: Budget,
     /// Stop expanding once this many states are stored (branch and bound).
     pub max_states: usize,
-    /// Stop expanding before the memo table (its buckets, keys and the copy a resize
-    /// makes) would need more than this many bytes.
-    pub max_memory: usize,
     /// Randomised rollouts per policy for the initial incumbent.
     pub rollouts: usize,
     /// Run beam searches on a second thread (not when called on a rayon worker).
@@ -66,12 +65,12 @@ pub struct SearchLimits {
     pub dense: bool,
 }
 
-/// The default memory limit of the search: 2 GiB.
-pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
+/// The default limit of the branch and bound in stored states: 40 million.
+pub const DEFAULT_MAX_STATES: usize = 40_000_000;
 
 impl Default for SearchLimits {
     fn default() -> Self {
-        SearchLimits { time_limit: None, max_states: 40_000_000, max_memory: DEFAULT_MAX_MEMORY, rollouts: 32, beam: true, dense: true }
+        SearchLimits { budget: Budget::default(), max_states: DEFAULT_MAX_STATES, rollouts: 32, beam: true, dense: true }
     }
 }
 
@@ -107,31 +106,24 @@ pub struct SearchResult {
 ///
 /// The witness is re-checked; the upper bound is never above the safe horizon.
 pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
-    let started = Instant::now();
-    let left = |l: Duration| l.saturating_sub(started.elapsed());
     let t = Transitions::new(inst);
-    // The tail bound's end games get at most a quarter of the time limit, and the search
-    // the rest.
-    let bound = standard_until(inst, limits.time_limit.map(|l| started + l / 4));
+    // The bounds' end games and automata get at most a part of the time, the search the rest.
+    let bound = standard_until(inst, &limits.budget.part(Part::BoundBuilding));
     if limits.dense && dense::fits(inst, crate::model::bounds::safe_horizon(inst), dense_table_states(&limits)) {
-        let probe = SearchLimits {
-            max_states: PROBE_STATES.min(limits.max_states),
-            beam: false,
-            time_limit: limits.time_limit.map(left),
-            ..limits
-        };
+        let probe = SearchLimits { max_states: PROBE_STATES.min(limits.max_states), beam: false, ..limits.clone() };
+        let probe_states = probe.max_states;
         let r = search_encoded(inst, &t, &bound, probe)?;
         if r.stop != Stop::MaxStates {
             return outcome(inst, r);
         }
-        if let Some(out) = solve_dense(inst, &SearchLimits { time_limit: limits.time_limit.map(left), ..limits })? {
+        if let Some(out) = solve_dense(inst, &limits)? {
             return Ok(out);
         }
-        if probe.max_states == limits.max_states {
+        if probe_states == limits.max_states {
             return outcome(inst, r);
         }
     }
-    let r = search_encoded(inst, &t, &bound, SearchLimits { time_limit: limits.time_limit.map(left), ..limits })?;
+    let r = search_encoded(inst, &t, &bound, limits)?;
     outcome(inst, r)
 }
 
@@ -160,7 +152,7 @@ fn outcome(inst: &Instance, r: SearchResult) -> Result<Outcome, Error> {
 
 /// Most states of the dense table under `limits`: half of the memory limit.
 fn dense_table_states(limits: &SearchLimits) -> u64 {
-    (limits.max_memory / 2 / dense::BYTES_PER_STATE) as u64
+    (limits.budget.max_memory() / 2 / dense::BYTES_PER_STATE) as u64
 }
 
 /// The dense programme with a table of at most half of `limits.max_memory` and three
@@ -169,10 +161,10 @@ fn dense_table_states(limits: &SearchLimits) -> u64 {
 /// in parallel): an exact outcome (re-checked witness, upper bound = its length), or
 /// `None` when the instance does not fit or a limit stopped it.
 fn solve_dense(inst: &Instance, limits: &SearchLimits) -> Result<Option<Outcome>, Error> {
-    let deadline = limits.time_limit.map(|l| Instant::now() + l * 3 / 4);
+    let budget = limits.budget.part(Part::Dense);
     let threads =
         if rayon::current_thread_index().is_some() { 1 } else { std::thread::available_parallelism().map_or(1, |n| n.get().min(2)) };
-    let dense_limits = dense::Limits { table_states: dense_table_states(limits), solved_states: u64::MAX, deadline, threads };
+    let dense_limits = dense::Limits { table_states: dense_table_states(limits), solved_states: u64::MAX, budget, threads };
     let Ok(solved) = dense::longest(inst, crate::model::bounds::safe_horizon(inst), dense_limits) else {
         return Ok(None);
     };
@@ -248,7 +240,6 @@ struct Search<'a, E: Encoding, B> {
     bound: &'a B,
     enc: E,
     limits: SearchLimits,
-    started: Instant,
     memo: FxHashMap<E::Key, u64>,
     best: u64,
     incumbent: Trace,
@@ -280,9 +271,9 @@ struct Shared {
 /// The beam thread: a local search over static priorities for a quarter of the time
 /// left (at most [`BEAM_THREAD_PRIORITY_ROLLOUTS`] rollouts without a time limit), then beams of
 /// growing width until the search ends or the time is up.
-fn beam_worker<B: StateBound>(t: &Transitions, bound: &B, root_bound: u64, shared: &Shared, deadline: Option<Instant>) {
+fn beam_worker<B: StateBound>(t: &Transitions, bound: &B, root_bound: u64, shared: &Shared, budget: Budget) {
     let done = || shared.done.load(Ordering::Relaxed);
-    let stop = || done() || deadline.is_some_and(|d| Instant::now() >= d);
+    let stop = || done() || budget.is_over();
     let mut found = |trace: Trace| {
         let n = trace.cycles();
         let mut slot = shared.trace.lock().unwrap_or_else(|p| p.into_inner());
@@ -291,7 +282,7 @@ fn beam_worker<B: StateBound>(t: &Transitions, bound: &B, root_bound: u64, share
             shared.best.fetch_max(n, Ordering::Release);
         }
     };
-    priority::search_share(t, 0x7072_696f, deadline, 4, BEAM_THREAD_PRIORITY_ROLLOUTS, &done, &mut found);
+    priority::search_share(t, 0x7072_696f, &budget, Part::BeamThreadRules, BEAM_THREAD_PRIORITY_ROLLOUTS, &done, &mut found);
     beam::beams(t, bound, &Tables::new_for(t), root_bound, 0x6265_616d, &stop, &mut found);
 }
 
@@ -306,19 +297,16 @@ fn run<E: Encoding, B: StateBound>(
     root_bound: u64,
     with_beam: bool,
 ) -> SearchResult {
-    let started = Instant::now();
-    // Rollouts may use at most a quarter of the time limit.
-    let deadline = limits.time_limit.map(|l| started + l / 4);
-    let seed = rollouts_until(t, bound, limits.rollouts, 0x6d61_6b65, deadline);
+    let seed = rollouts_until(t, bound, limits.rollouts, 0x6d61_6b65, &limits.budget.part(Part::Rollouts));
     let shared = Shared { best: AtomicU64::new(0), trace: Mutex::new(None), done: AtomicBool::new(false) };
-    let end = limits.time_limit.map(|l| started + l);
+    let end = limits.budget.clone();
     let mut result = std::thread::scope(|scope| {
         if with_beam {
             let beam_thread = std::thread::Builder::new().name("makespan-beam".into());
             // Without the second thread the search still runs: it only loses the beams.
             let _ = beam_thread.spawn_scoped(scope, || beam_worker(t, bound, root_bound, &shared, end));
         }
-        let r = dfs_run(t, bound, enc, limits, Begin { started, root_bound, seed }, &shared);
+        let r = dfs_run(t, bound, enc, limits, Begin { root_bound, seed }, &shared);
         shared.done.store(true, Ordering::Relaxed);
         r
     });
@@ -332,10 +320,9 @@ fn run<E: Encoding, B: StateBound>(
     result
 }
 
-/// Where the depth-first search starts: its clock, the start state's bound and the
-/// first incumbent.
+/// Where the depth-first search starts: the start state's bound and the first
+/// incumbent.
 struct Begin {
-    started: Instant,
     root_bound: u64,
     seed: Trace,
 }
@@ -349,14 +336,13 @@ fn dfs_run<E: Encoding, B: StateBound>(
     begin: Begin,
     shared: &Shared,
 ) -> SearchResult {
-    let Begin { started, root_bound, seed } = begin;
+    let Begin { root_bound, seed } = begin;
     let initial = seed.cycles();
     let mut search = Search {
         t,
         bound,
         enc,
         limits,
-        started,
         memo: FxHashMap::default(),
         best: initial,
         incumbent: seed,
@@ -501,7 +487,7 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
         }
         if self.memo.len() >= self.limits.max_states {
             self.stop = Stop::MaxStates;
-        } else if self.memory_after(depth as usize + 1) > self.limits.max_memory {
+        } else if self.memory_after(depth as usize + 1) > self.limits.budget.max_memory() {
             self.stop = Stop::MaxMemory;
         } else if self.work >= 4096 {
             // The clock is read every few thousand successors, however large each
@@ -509,10 +495,10 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
             self.work = 0;
             // A longer schedule found by the beam thread prunes like one found here.
             self.best = self.best.max(self.shared.best.load(Ordering::Acquire));
-            if let Some(limit) = self.limits.time_limit {
-                if self.started.elapsed() >= limit {
-                    self.stop = Stop::TimeLimit;
-                }
+            if self.limits.budget.interrupted() {
+                self.stop = Stop::Interrupted;
+            } else if self.limits.budget.past_deadline() {
+                self.stop = Stop::TimeLimit;
             }
         }
         self.stop != Stop::Completed
@@ -595,7 +581,7 @@ mod tests {
     fn any_size_is_searched_within_the_memory_limit() {
         // 24 instructions at W = 64 do not fit 128 bits: the sparse encoding holds them.
         let inst = Instance::new(&"LC".repeat(12), 64, 1, 1).unwrap();
-        let out = solve(&inst, SearchLimits { max_memory: 1 << 20, ..SearchLimits::default() }).unwrap();
+        let out = solve(&inst, SearchLimits { budget: Budget::new(None, 1 << 20), ..SearchLimits::default() }).unwrap();
         assert!(out.lower_bound() <= out.upper_bound());
         assert!(out.exact() || out.stop() == Stop::MaxMemory, "{:?}", out.stop());
     }

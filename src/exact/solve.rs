@@ -5,11 +5,12 @@
 //! plain-language notes a user must see. Nothing here can turn a checker rejection or a
 //! disagreement into a result: those are [`Error::Inconsistent`].
 
+use crate::budget::{Budget, Part};
 use crate::error::Error;
 use crate::exact::heuristic::{longest_rollout_of, longest_rollout_until};
 use crate::exact::ilp::{self, ConstraintForm, IlpOptions};
 use crate::exact::outcome::{Outcome, Stats, Stop, Witness};
-use crate::exact::search::{self, SearchLimits};
+use crate::exact::search::{self, SearchLimits, DEFAULT_MAX_STATES};
 use crate::model::bounds;
 use crate::model::instance::Instance;
 use crate::state::transitions::Transitions;
@@ -70,6 +71,8 @@ pub enum Status {
     MaxMemory,
     /// Heuristic result whose bounds do not meet: the makespan is a proven lower bound.
     LowerBound,
+    /// An interrupt (Ctrl-C) stopped the method; as for `TimeLimit`.
+    Interrupted,
 }
 
 /// The ILP horizon `T`.
@@ -119,12 +122,11 @@ pub struct SolveOptions {
     pub form: ConstraintForm,
     /// ILP horizon.
     pub horizon: Horizon,
-    /// Time limit for the whole run.
-    pub time_limit: Option<Duration>,
+    /// Time limit (its deadline set when the budget was made or restarted), memory
+    /// limit of the search's tables, and the stop flag.
+    pub budget: Budget,
     /// Limit of the search, in stored states.
     pub max_states: usize,
-    /// Memory limit of the search, in bytes.
-    pub max_memory: usize,
     /// ILP symmetry-breaking rows.
     pub symmetry_breaking: bool,
     /// The search tries the dense programme where it fits ([`SearchLimits::dense`]).
@@ -137,9 +139,8 @@ impl Default for SolveOptions {
             method: Method::Search,
             form: ConstraintForm::Short,
             horizon: Horizon::Safe,
-            time_limit: None,
-            max_states: SearchLimits::default().max_states,
-            max_memory: SearchLimits::default().max_memory,
+            budget: Budget::default(),
+            max_states: DEFAULT_MAX_STATES,
             symmetry_breaking: true,
             dense: true,
         }
@@ -148,10 +149,16 @@ impl Default for SolveOptions {
 
 impl SolveOptions {
     /// These options for one of `at_once` solves that run at the same time and share
-    /// `max_memory`: each gets `max_memory / at_once` (`at_once` 0 counts as 1), so their
-    /// search tables together stay within it. The other limits are per solve.
+    /// the memory limit: each gets `max_memory / at_once` (`at_once` 0 counts as 1), so
+    /// their search tables together stay within it. The other limits are per solve.
     pub fn sharing_memory(&self, at_once: usize) -> SolveOptions {
-        SolveOptions { max_memory: self.max_memory / at_once.max(1), ..self.clone() }
+        SolveOptions { budget: self.budget.sharing_memory(at_once), ..self.clone() }
+    }
+
+    /// These options for one more solve that gets the whole time limit, starting now (the
+    /// stop flag stays shared).
+    pub fn restarted(&self) -> SolveOptions {
+        SolveOptions { budget: self.budget.restarted(), ..self.clone() }
     }
 }
 
@@ -185,6 +192,7 @@ impl Solution {
             Stop::TimeLimit => Status::TimeLimit,
             Stop::MaxStates => Status::MaxStates,
             Stop::MaxMemory => Status::MaxMemory,
+            Stop::Interrupted => Status::Interrupted,
             Stop::Completed if self.method == Method::Heuristic => Status::LowerBound,
             Stop::Completed => Status::Optimal,
         }
@@ -224,19 +232,19 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
             if asked > safe {
                 notes.push(format!("horizon {asked} is above the safe horizon {safe}, which no schedule exceeds: the ILP uses {safe}"));
             }
-            let (out, note) = run_ilp(inst, opts, horizon, opts.time_limit)?;
+            let (out, note) = run_ilp(inst, opts, horizon, &opts.budget)?;
             notes.extend(note);
             notes.extend(horizon_notes(&out, horizon, safe));
             (out, Some(opts.form), horizon)
         }
         Method::Both => {
-            // Each method gets half of the time limit.
-            let (ilp_out, note) = run_ilp(inst, opts, safe, opts.time_limit.map(|l| l / 2))?;
+            let (ilp_out, note) = run_ilp(inst, opts, safe, &opts.budget.part(Part::IlpOfBoth))?;
             notes.extend(note);
             let ilp_note =
                 format!("ILP: {} ({})", ilp_out.lower_bound(), if ilp_out.stop() == Stop::Completed { "Optimal" } else { "TimeLimit" });
-            let rest = opts.time_limit.map(|l| l.saturating_sub(started.elapsed()).max(l / 4));
-            let out = run_search(inst, &SolveOptions { time_limit: rest, ..opts.clone() })?.merge(ilp_out)?;
+            let least = opts.budget.time_limit().map_or(Duration::ZERO, |l| l / 4);
+            let rest = opts.budget.part(Part::SearchOfBoth).at_least(least);
+            let out = run_search(inst, &SolveOptions { budget: rest, ..opts.clone() })?.merge(ilp_out)?;
             notes.push(format!("{ilp_note}; search: agrees"));
             (out, Some(opts.form), safe)
         }
@@ -255,18 +263,20 @@ fn eq5_notes(inst: &Instance) -> Vec<String> {
     )]
 }
 
-/// The part of `limit` a method may spend before its witness is turned into a schedule
-/// and re-checked: that takes time proportional to `W * I` (about 0.2 us per
-/// instruction issued here), which is kept back, up to half the limit.
-fn working_time(inst: &Instance, limit: Duration) -> Duration {
-    let reserve = Duration::from_nanos((inst.warps as u64).saturating_mul(inst.len() as u64).saturating_mul(250));
-    limit.saturating_sub(reserve.min(limit / 2))
+/// The budget a method may spend before its witness is turned into a schedule and
+/// re-checked: that takes time proportional to `W * I` (about 0.2 us per instruction
+/// issued here), which is kept back, up to half the time left.
+fn working_budget(inst: &Instance, budget: &Budget) -> Budget {
+    budget.keeping_back(Duration::from_nanos((inst.warps as u64).saturating_mul(inst.len() as u64).saturating_mul(250)))
 }
 
 fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
-    let time_limit = opts.time_limit.map(|l| working_time(inst, l));
-    let limits =
-        SearchLimits { time_limit, max_states: opts.max_states, max_memory: opts.max_memory, dense: opts.dense, ..SearchLimits::default() };
+    let limits = SearchLimits {
+        budget: working_budget(inst, &opts.budget),
+        max_states: opts.max_states,
+        dense: opts.dense,
+        ..SearchLimits::default()
+    };
     search::solve(inst, limits)
 }
 
@@ -274,23 +284,24 @@ fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
 /// per-state bound at the start state, at most the safe horizon (the tail bound's end
 /// games get at most a quarter of the time limit).
 fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
-    let now = Instant::now();
-    let work = opts.time_limit.map(|l| working_time(inst, l));
-    let bound = state_bounds::standard_until(inst, work.map(|w| now + w / 4));
+    let work = working_budget(inst, &opts.budget);
+    let bound = state_bounds::standard_until(inst, &work.part(Part::BoundBuilding));
     let t = Transitions::new(inst);
-    let trace = longest_rollout_until(&t, &bound, 64, 0x6865_7572, work.map(|w| now + w));
+    let trace = longest_rollout_until(&t, &bound, 64, 0x6865_7572, &work);
     let witness = Witness::check(inst, "heuristic", trace.schedule(inst.warps, inst.len()), Some(trace.cycles()))?;
     let upper = bound.upper(&t.start()).min(bounds::safe_horizon(inst));
-    Ok(Outcome::new(witness, upper, Stop::Completed, Stats::default())?)
+    let stop = if opts.budget.interrupted() { Stop::Interrupted } else { Stop::Completed };
+    Ok(Outcome::new(witness, upper, stop, Stats::default())?)
 }
 
-/// The ILP within `time_limit`, warm-started from rollouts. A model HiGHS would need
+/// The ILP within `budget`'s time, warm-started from rollouts (which get a quarter of it). A model HiGHS would need
 /// longer than the limit to set up ([`ilp::setup_time`]) is not started: the result is
 /// then the rollouts' schedule with the safe horizon, stopped by the time limit, and a
 /// note says so.
-fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, time_limit: Option<Duration>) -> Result<(Outcome, Option<String>), Error> {
+fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, budget: &Budget) -> Result<(Outcome, Option<String>), Error> {
     ilp::check_size(inst, horizon, opts.form)?;
-    let seed = longest_rollout_of(inst, 8, 0x0069_6c70, None).schedule(inst.warps, inst.len());
+    let seed = longest_rollout_of(inst, 8, 0x0069_6c70, &budget.part(Part::Rollouts)).schedule(inst.warps, inst.len());
+    let time_limit = budget.time_left();
     let setup = ilp::setup_time(inst, horizon, opts.form);
     if let Some(limit) = time_limit.filter(|&l| setup > l) {
         let witness = Witness::check(inst, "heuristic", seed, None)?;

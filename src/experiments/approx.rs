@@ -78,7 +78,8 @@ pub struct Approx {
 }
 
 /// Computes `T^(y)` for every `y` in `ys` in parallel (in the current rayon pool),
-/// calling `progress` after each. `opts.max_memory` is shared by the solves that run at
+/// calling `progress` after each; each solve gets the whole time limit of `opts`. The
+/// memory limit of `opts` is shared by the solves that run at
 /// once (at most the pool's threads, at most `ys.len()`): each gets its share
 /// ([`SolveOptions::sharing_memory`]).
 pub fn table(inst: &Instance, ys: &[u32], opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Vec<Row>, Error> {
@@ -86,7 +87,7 @@ pub fn table(inst: &Instance, ys: &[u32], opts: &SolveOptions, progress: &(dyn F
     ys.par_iter()
         .map(|&y| {
             let started = Instant::now();
-            let sol = solve(&inst.with_warps(y), opts)?;
+            let sol = solve(&inst.with_warps(y), &opts.restarted())?;
             progress();
             let o = &sol.outcome;
             Ok(Row {
@@ -115,17 +116,17 @@ pub fn check_x(inst: &Instance, x: i64, field: &str) -> Result<u32, InputError> 
 }
 
 /// The full `approx` computation: the table for `y = 1..x`, the estimate, and the
-/// proven upper bound from a search on `T^(W)` limited by `opts.time_limit`.
+/// proven upper bound from a search on `T^(W)` limited by the time limit of `opts`.
 pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Approx, Error> {
     if opts.method == Method::Heuristic {
-        return Err(InputError::new("--method", "heuristic", "the approximation needs exact T^(y): use search, ilp or both").into());
+        return Err(InputError::option("method", "heuristic", "the approximation needs exact T^(y): use search, ilp or both").into());
     }
     let started = Instant::now();
     let ys: Vec<u32> = (1..=x).collect();
     let rows = table(inst, &ys, opts, progress)?;
     let (est, argmin) = estimate(&rows, x);
     let safe = bounds::safe_horizon(inst);
-    let whole = solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.clone() });
+    let whole = solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.restarted() });
     let (ub, source, exact, lower) = match whole.map(|s| s.outcome) {
         Ok(o) if o.exact() => {
             (o.lower_bound(), format!("exact T^({}) by the search", inst.warps), Some(o.lower_bound()), Some(o.lower_bound()))

@@ -53,7 +53,7 @@ pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dy
             seconds: r.seconds,
         })
         .collect();
-    let exact_makespan = match solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.clone() }) {
+    let exact_makespan = match solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.restarted() }) {
         Ok(s) => s.exact().then(|| s.outcome.lower_bound()),
         Err(Error::TooLarge(_)) => None,
         Err(e) => return Err(e),
@@ -115,7 +115,7 @@ pub fn compare_constraints(inst: &Instance, warps_max: u32, opts: &SolveOptions,
     let mut out = Vec::new();
     for w in 1..=warps_max {
         let i = inst.with_warps(w);
-        let run = |form| solve(&i, &SolveOptions { method: Method::Ilp, form, ..opts.clone() });
+        let run = |form| solve(&i, &SolveOptions { method: Method::Ilp, form, ..opts.restarted() });
         let (s, l) = (run(ConstraintForm::Short)?, run(ConstraintForm::Long)?);
         let (sm, lm) = (s.outcome.lower_bound(), l.outcome.lower_bound());
         if s.exact() && l.exact() && sm != lm {

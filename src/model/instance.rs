@@ -187,19 +187,19 @@ impl InstanceSource {
     /// given with a file keeps the file's kernel as given (its provenance).
     pub fn load(&self) -> Result<Instance, InputError> {
         match (&self.file, &self.kernel) {
-            (Some(_), Some(k)) => Err(InputError::new("--kernel", k, "give either an instance file or --kernel, not both")),
+            (Some(_), Some(k)) => Err(InputError::option("kernel", k, "give either an instance file or a kernel string, not both")),
             (Some(path), None) => {
                 if let Some(v) = self.sigma_l.or(self.sigma_c) {
-                    return Err(InputError::new("--sigma-l/--sigma-c", v, "the SM comes from the file; edit the file instead"));
+                    return Err(InputError::option("sigma_l/sigma_c", v, "the SM comes from the file; edit the file instead"));
                 }
                 let inst = Instance::from_path(path)?;
                 match self.warps {
-                    Some(w) => inst.with_warp_count(w, "--warps"),
+                    Some(w) => inst.with_warp_count(w, "warps").map_err(InputError::as_option),
                     None => Ok(inst),
                 }
             }
             (None, Some(k)) => {
-                let w = self.warps.ok_or_else(|| InputError::new("--warps", "(missing)", "--kernel needs --warps"))?;
+                let w = self.warps.ok_or_else(|| InputError::option("warps", "(missing)", "a kernel string needs a warp count"))?;
                 Instance::new(k, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1))
             }
             (None, None) => Err(InputError::new("FILE", "(missing)", "give an instance file or --kernel STR --warps N")),

@@ -36,10 +36,10 @@ pub const MAX_SVG_KERNELS: usize = 1_000;
 pub fn check_timeline(w: &crate::rta::analysis::Workload) -> Result<(), crate::error::InputError> {
     let blocks: u64 = w.tasks.iter().map(|t| t.blocks).fold(0, u64::saturating_add);
     if w.tasks.len() > MAX_SVG_KERNELS || blocks > MAX_SVG_BLOCKS {
-        return Err(crate::error::InputError::new(
-            "--svg",
+        return Err(crate::error::InputError::option(
+            "svg",
             format!("{} kernels, {blocks} blocks", w.tasks.len()),
-            format!("a timeline draws at most {MAX_SVG_KERNELS} kernels and {MAX_SVG_BLOCKS} blocks; leave out --svg"),
+            format!("a timeline draws at most {MAX_SVG_KERNELS} kernels and {MAX_SVG_BLOCKS} blocks; leave out the timeline"),
         ));
     }
     Ok(())

@@ -70,6 +70,7 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
         Status::MaxStates => "max_states",
         Status::MaxMemory => "max_memory",
         Status::LowerBound => "lower_bound",
+        Status::Interrupted => "interrupted",
     };
     let _ = writeln!(s, "status       {status}{}", o.stop().stopped_by().map(|b| format!(" (stopped by {b})")).unwrap_or_default());
     let label = if sol.exact() { "[exact T^(W), schedule re-checked]" } else { "[lower bound: longest checked schedule found]" };
@@ -115,10 +116,10 @@ pub fn check_schedule_size(inst: &Instance, cycles: u64, json: bool) -> Result<(
         (w.saturating_mul(cycles), MAX_CHART_CELLS, "chart cells (warps x cycles)")
     };
     if size > cap {
-        return Err(crate::error::InputError::new(
-            "--schedule",
+        return Err(crate::error::InputError::option(
+            "schedule",
             format!("{size} {what}"),
-            format!("more than the cap of {cap}; leave out --schedule (the schedule is still checked)"),
+            format!("more than the cap of {cap}; leave out the schedule (it is still checked)"),
         ));
     }
     Ok(())

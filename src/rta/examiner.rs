@@ -89,9 +89,9 @@ pub fn from_text(text: &str, origin: &str, platform: Platform, deadline: Option<
     if config.benchmarks.is_empty() {
         return Err(InputError::new("benchmarks", "[]", "the config has no benchmarks").into());
     }
-    let deadline = deadline.map(|d| Decimal::of_f64(d, "--deadline")).transpose()?;
+    let deadline = deadline.map(|d| Decimal::of_f64(d, "deadline").map_err(InputError::as_option)).transpose()?;
     if deadline.is_some_and(|d| d.digits == 0) {
-        return Err(InputError::new("--deadline", 0, "must be positive").into());
+        return Err(InputError::option("deadline", 0, "must be positive").into());
     }
     let mut pending = Vec::new();
     for (i, b) in config.benchmarks.iter().enumerate() {
@@ -104,7 +104,7 @@ pub fn from_text(text: &str, origin: &str, platform: Platform, deadline: Option<
         let field = |f: &str| format!("benchmarks[{i}].{f}");
         task.wcet = scale.ticks(Decimal { digits: task.wcet, decimals: 9 }, &field("additional_info"))?;
         task.release = scale.ticks(release, &field("release_time"))?;
-        task.deadline = deadline.map(|d| scale.ticks(d, "--deadline")).transpose()?;
+        task.deadline = deadline.map(|d| scale.ticks(d, "deadline").map_err(InputError::as_option)).transpose()?;
         tasks.push(task);
     }
     Ok(Workload { tasks, platform, scale, unit: "s".into() })

@@ -4,13 +4,14 @@
 //! [`crate::rta::analysis::demands`]. Times are read exactly ([`crate::rta::time`]).
 
 use crate::error::{positive, Error, InputError};
+use crate::exact::solve::SolveOptions;
 use crate::files::{origin, parse_toml, read_text};
 use crate::model::instance::Instance;
 use crate::model::sm::SmCounts;
 use crate::rta::analysis::{Task, Workload};
 use crate::rta::gpu::{GpuSection, Platform};
 use crate::rta::time::{Decimal, Scale};
-use crate::rta::wcet::{Contention, WcetCache, WcetLimits, TX2_SM};
+use crate::rta::wcet::{Contention, WcetCache, TX2_SM};
 use serde::Deserialize;
 use std::path::Path;
 
@@ -70,7 +71,7 @@ pub fn read_profile(path: &Path) -> Result<Platform, InputError> {
 /// Reads an RTA input: a cuda_scheduling_examiner config (`.json`, see
 /// [`crate::rta::examiner`]) or a task-set file (TOML). `gpu` is a GPU profile file
 /// (`--gpu`); `deadline` (`--deadline`) applies to configs only, which carry none.
-pub fn load(path: &Path, gpu: Option<&Path>, deadline: Option<f64>, limits: WcetLimits) -> Result<Workload, Error> {
+pub fn load(path: &Path, gpu: Option<&Path>, deadline: Option<f64>, limits: &SolveOptions) -> Result<Workload, Error> {
     let profile = gpu.map(read_profile).transpose()?;
     let text = read_text(path)?;
     if crate::rta::examiner::is_config(path, &text) {
@@ -78,7 +79,7 @@ pub fn load(path: &Path, gpu: Option<&Path>, deadline: Option<f64>, limits: Wcet
     }
     if let Some(d) = deadline {
         return Err(
-            InputError::new("--deadline", d, "applies to examiner configs; in a task set each kernel's period is its deadline").into()
+            InputError::option("deadline", d, "applies to examiner configs; in a task set each kernel's period is its deadline").into()
         );
     }
     from_text(&text, &origin(path), profile, limits)
@@ -94,12 +95,12 @@ struct Pending {
 
 /// Parses the text of a task-set file (from `origin`) and computes the WCETs it asks
 /// for. `profile`, from `--gpu`, supplies the GPU when the file has no `[gpu]` table.
-pub fn from_text(text: &str, origin: &str, profile: Option<Platform>, limits: WcetLimits) -> Result<Workload, Error> {
+pub fn from_text(text: &str, origin: &str, profile: Option<Platform>, limits: &SolveOptions) -> Result<Workload, Error> {
     let file: TaskSetFile = parse_toml(text, origin)?;
     let gpu = file.gpu.clone().unwrap_or_default();
     let platform = match (profile, &file.gpu) {
         (Some(_), Some(_)) => {
-            return Err(InputError::new("--gpu", "(given)", "the task set has its own [gpu] table; edit it instead").into())
+            return Err(InputError::option("gpu", "(given)", "the task set has its own [gpu] table; edit it instead").into())
         }
         (Some(p), None) => p,
         (None, _) => gpu.platform()?,
@@ -152,7 +153,7 @@ fn entry(
     gpu: &GpuSection,
     platform: &Platform,
     cycle_time: Decimal,
-    limits: WcetLimits,
+    limits: &SolveOptions,
     cache: &mut WcetCache,
 ) -> Result<Pending, Error> {
     let field = |f: &str| format!("kernels[{i}].{f}");

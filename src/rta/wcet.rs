@@ -8,7 +8,6 @@ use crate::model::instance::Instance;
 use crate::model::sm::SmCounts;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::time::Duration;
 
 /// Which warps a computed per-block WCET accounts for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
@@ -46,17 +45,6 @@ impl Contention {
 /// The Jetson TX2 SM: 32 load/store units, 128 CUDA cores, warp size 32.
 pub const TX2_SM: SmCounts = SmCounts { load_store_units: 32, cuda_cores: 128, warp_size: 32 };
 
-/// Limits for computing per-block WCETs.
-#[derive(Debug, Clone, Copy)]
-pub struct WcetLimits {
-    /// Per distinct kernel.
-    pub time_limit: Duration,
-    /// Search limit in stored states.
-    pub max_states: usize,
-    /// Search memory limit in bytes.
-    pub max_memory: usize,
-}
-
 /// Per-block cycle counts already computed, keyed by instance (same kernel, warps, SM).
 #[derive(Debug, Default)]
 pub struct WcetCache {
@@ -67,7 +55,9 @@ impl WcetCache {
     /// The proven upper bound on `T^(W)` of `inst` in cycles (exact when the search
     /// finishes within the limits; the safe horizon when the instance is too large for
     /// the search), and a sentence saying which. Computed once per distinct instance.
-    pub fn block_cycles(&mut self, inst: &Instance, limits: WcetLimits) -> Result<(u64, String), Error> {
+    /// `limits` are those of each solve (its time limit restarts per distinct kernel; the
+    /// method is always the search).
+    pub fn block_cycles(&mut self, inst: &Instance, limits: &SolveOptions) -> Result<(u64, String), Error> {
         if let Some(v) = self.known.get(inst) {
             return Ok(v.clone());
         }
@@ -77,14 +67,8 @@ impl WcetCache {
     }
 }
 
-fn block_cycles(inst: &Instance, limits: WcetLimits) -> Result<(u64, String), Error> {
-    let opts = SolveOptions {
-        method: Method::Search,
-        time_limit: Some(limits.time_limit),
-        max_states: limits.max_states,
-        max_memory: limits.max_memory,
-        ..SolveOptions::default()
-    };
+fn block_cycles(inst: &Instance, limits: &SolveOptions) -> Result<(u64, String), Error> {
+    let opts = SolveOptions { method: Method::Search, ..limits.restarted() };
     match solve(inst, &opts).map(|s| s.outcome) {
         Ok(o) if o.exact() => Ok((o.upper_bound(), format!("exact T^({}) of {}", inst.warps, inst.kernel))),
         Ok(o) => {

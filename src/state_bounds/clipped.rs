@@ -6,11 +6,11 @@ use super::helpers::end_game::EndGame;
 use super::helpers::jam::{Jam, SCALE};
 use super::sides::Sides;
 use super::{Paced, StateBound, Tables};
+use crate::budget::Budget;
 use crate::model::kernel::Unit;
 use crate::state::transitions::Transitions;
 use crate::state::Counts;
 use std::collections::HashMap;
-use std::time::Instant;
 
 /// Most states of few warps whose end games [`Clipped::with_end_games_until`] solves
 /// exactly (per paced unit; about 100 bytes each).
@@ -154,13 +154,13 @@ struct Ends {
 impl Clipped {
     /// The bound for the kernel described by `tables`, with `warps` warps at the start.
     pub fn new(tables: &Tables, warps: u32) -> Clipped {
-        Clipped::until(tables, warps, None)
+        Clipped::until(tables, warps, &Budget::default())
     }
 
     /// [`Clipped::new`], without the sides whose jam automaton is not solved before
     /// `deadline` (no side: the bound is `u64::MAX`, still proven).
-    pub fn until(tables: &Tables, warps: u32, deadline: Option<Instant>) -> Clipped {
-        Clipped { sides: Sides::build(tables.paced_units().map(|(paced, view)| Side::new(paced, view, warps, deadline))) }
+    pub fn until(tables: &Tables, warps: u32, budget: &Budget) -> Clipped {
+        Clipped { sides: Sides::build(tables.paced_units().map(|(paced, view)| Side::new(paced, view, warps, budget))) }
     }
 
     /// [`Clipped::until`] for the kernel of `t`, and for each of its sides with sigma_Y >= 2
@@ -168,15 +168,15 @@ impl Clipped {
     /// largest from sigma_Y up to `min(W, sigma_Y^2)` (above, the automaton's entry weights
     /// are 0 for sigma_Y 4) whose states number at most `cap`, if they and its automaton are
     /// solved before `deadline`. The bound is the least over the sides and their splits.
-    pub fn with_end_games_until(t: &Transitions, tables: &Tables, cap: usize, deadline: Option<Instant>) -> Clipped {
+    pub fn with_end_games_until(t: &Transitions, tables: &Tables, cap: usize, budget: &Budget) -> Clipped {
         let warps = t.warps();
         let mut sides = Vec::new();
         for (paced, view) in tables.paced_units() {
-            let Some(mut side) = Side::new(paced, view, warps, deadline) else { continue };
+            let Some(mut side) = Side::new(paced, view, warps, budget) else { continue };
             let sigma = side.sigma;
             if sigma >= 2 {
-                let ends = EndGame::largest(t, paced, sigma, (warps as u64).min(sigma * sigma), cap, deadline);
-                side.splits.extend(ends.and_then(|e| side.split(warps, Some(e), deadline)));
+                let ends = EndGame::largest(t, paced, sigma, (warps as u64).min(sigma * sigma), cap, budget);
+                side.splits.extend(ends.and_then(|e| side.split(warps, Some(e), budget)));
             }
             sides.push(side);
         }
@@ -213,7 +213,7 @@ impl Clipped {
 impl Side {
     /// The side of `view`'s paced unit with the formula's split (`None` if its automaton is
     /// not solved before `deadline`).
-    fn new(paced: Unit, view: Paced, warps: u32, deadline: Option<Instant>) -> Option<Side> {
+    fn new(paced: Unit, view: Paced, warps: u32, budget: &Budget) -> Option<Side> {
         let sigma = view.sigma as u64;
         let runs = view.runs;
         let len = runs.len();
@@ -267,15 +267,15 @@ impl Side {
             end_game,
             splits: Vec::new(),
         };
-        side.splits.push(side.split(warps, None, deadline)?);
+        side.splits.push(side.split(warps, None, budget)?);
         Some(side)
     }
 
     /// The split at `ends`' warp count (sigma without), with its automaton; `None` if that
     /// is not solved before `deadline`.
-    fn split(&self, warps: u32, ends: Option<EndGame>, deadline: Option<Instant>) -> Option<Split> {
+    fn split(&self, warps: u32, ends: Option<EndGame>, budget: &Budget) -> Option<Split> {
         let floor = ends.as_ref().map_or(self.sigma, |e| e.warps);
-        let jam = Jam::with_floor(self.sigma, warps, floor, deadline)?;
+        let jam = Jam::with_floor(self.sigma, warps, floor, budget)?;
         let rank_mu = (0..=warps as u64)
             .scan(0i64, |sum, j| {
                 *sum += if j == 0 { 0 } else { jam.mu(j.max(floor + 1)) };
@@ -391,7 +391,7 @@ mod tests {
 
     fn side(kernel: &str, warps: u32, sigma_c: i64) -> Side {
         let inst = Instance::new(kernel, warps as i64, 1, sigma_c).unwrap();
-        Side::new(Unit::L, Tables::new(&inst).paced(Unit::L).unwrap(), warps, None).unwrap()
+        Side::new(Unit::L, Tables::new(&inst).paced(Unit::L).unwrap(), warps, &Budget::default()).unwrap()
     }
 
     #[test]
@@ -446,7 +446,7 @@ mod tests {
         // the formula's alone (339 against 342).
         let inst = Instance::new("LCCCCCLCCCCCCCLL", 64, 1, 4).unwrap();
         let t = Transitions::new(&inst);
-        let clipped = Clipped::with_end_games_until(&t, &Tables::new(&inst), 80_000, None);
+        let clipped = Clipped::with_end_games_until(&t, &Tables::new(&inst), 80_000, &Budget::default());
         assert_eq!(clipped.floors(), vec![(Unit::L, 4, false), (Unit::L, 6, true)]);
         let start = Counts::start(64);
         assert_eq!(Clipped::new(&Tables::new(&inst), 64).upper(&start), 342);

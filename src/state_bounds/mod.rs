@@ -37,6 +37,7 @@ pub mod sides;
 pub mod stretch;
 pub mod tail;
 
+use crate::budget::Budget;
 use crate::model::instance::Instance;
 use crate::model::kernel::Unit;
 use crate::state::Counts;
@@ -94,17 +95,17 @@ impl StateBound for Standard {
 
 /// Builds [`Standard`] for `inst`.
 pub fn standard(inst: &Instance) -> Standard {
-    standard_until(inst, None)
+    standard_until(inst, &Budget::default())
 }
 
 /// [`standard`], with the tail bound's end games left unsolved (its closed form used)
 /// and the clipped bound left out if building them would go past `deadline`: the bound
 /// stays proven, only weaker.
-pub fn standard_until(inst: &Instance, deadline: Option<std::time::Instant>) -> Standard {
+pub fn standard_until(inst: &Instance, budget: &Budget) -> Standard {
     let tables = Tables::new(inst);
     let trans = crate::state::transitions::Transitions::new(inst);
-    let tail = tail::Tail::until(&trans, &tables, deadline);
-    let clipped = clipped::Clipped::with_end_games_until(&trans, &tables, clipped::END_GAME_STATES, deadline);
+    let tail = tail::Tail::until(&trans, &tables, budget);
+    let clipped = clipped::Clipped::with_end_games_until(&trans, &tables, clipped::END_GAME_STATES, budget);
     Standard {
         per_warp: per_warp::PerWarp::new(&tables),
         queue: queue::Queue::new(&tables),

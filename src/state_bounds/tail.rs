@@ -4,12 +4,12 @@
 use super::helpers::end_game;
 use super::sides::Sides;
 use super::{Paced, StateBound, Tables};
+use crate::budget::Budget;
 use crate::model::kernel::Unit;
 use crate::state::transitions::Transitions;
 use crate::state::Counts;
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
-use std::time::Instant;
 
 /// Most abstract queue configurations explored before a side is given up.
 const MAX_CONFIGS: usize = 200_000;
@@ -91,22 +91,22 @@ impl Tail {
     /// The bound for the start state of `t`, reusing what an earlier call computed for
     /// the same kernel, sigmas and root queue (in this process).
     pub fn new(t: &Transitions, tables: &Tables) -> Tail {
-        Tail::build(t, tables, true, None)
+        Tail::build(t, tables, true, &Budget::default())
     }
 
     /// [`Tail::new`], but the end games are left unsolved (the closed form is used) if
     /// solving them would go past `deadline`.
-    pub fn until(t: &Transitions, tables: &Tables, deadline: Option<Instant>) -> Tail {
-        Tail::build(t, tables, true, deadline)
+    pub fn until(t: &Transitions, tables: &Tables, budget: &Budget) -> Tail {
+        Tail::build(t, tables, true, budget)
     }
 
     /// [`Tail::new`] computed afresh (for benchmarks of its cost).
     pub fn compute(t: &Transitions, tables: &Tables) -> Tail {
-        Tail::build(t, tables, false, None)
+        Tail::build(t, tables, false, &Budget::default())
     }
 
-    fn build(t: &Transitions, tables: &Tables, cached: bool, deadline: Option<Instant>) -> Tail {
-        let sides = Sides::build(tables.paced_units().map(|(paced, view)| Some(Side::new(t, paced, view, cached, deadline))));
+    fn build(t: &Transitions, tables: &Tables, cached: bool, budget: &Budget) -> Tail {
+        let sides = Sides::build(tables.paced_units().map(|(paced, view)| Some(Side::new(t, paced, view, cached, budget))));
         Tail { sides }
     }
 
@@ -145,7 +145,7 @@ impl StateBound for Side {
 }
 
 impl Side {
-    fn new(t: &Transitions, paced: Unit, view: Paced, cached: bool, deadline: Option<Instant>) -> Side {
+    fn new(t: &Transitions, paced: Unit, view: Paced, cached: bool, budget: &Budget) -> Side {
         let units = t.units();
         let (runs, sigma_q) = (view.runs, view.sigma);
         let longest = runs.iter().copied().max().unwrap_or(0) as usize;
@@ -162,8 +162,8 @@ impl Side {
         let (queued, g) = found.unwrap_or_else(|| {
             let configs = queue_configs(root, &starts, sigma_q);
             let queued = configs.as_ref().map(|c| c.iter().map(|n| n.iter().sum::<u32>() as usize).max().unwrap_or(0));
-            let g = configs.and_then(|c| end_games(units, runs, paced, &c)).and_then(|e| idle_dp(t, paced, &e, deadline));
-            let cut = g.is_none() && deadline.is_some_and(|d| Instant::now() >= d);
+            let g = configs.and_then(|c| end_games(units, runs, paced, &c)).and_then(|e| idle_dp(t, paced, &e, budget));
+            let cut = g.is_none() && budget.is_over();
             if let (false, Ok(mut c)) = (cut, CACHE.lock()) {
                 let value = (queued, g.clone());
                 let bytes = entry_bytes(&key, &value);
@@ -321,9 +321,9 @@ fn group(s: &[u32]) -> Vec<(u32, u32)> {
 /// `paced`) of any schedule from an end game of at most `k` warps, by an exact DP over
 /// every state reachable from the end games (states in increasing order of instructions
 /// left, so each successor is done before its predecessors).
-fn idle_dp(t: &Transitions, paced: Unit, end_games: &[Counts], deadline: Option<Instant>) -> Option<Vec<u64>> {
-    let states = end_game::closure(t, end_games, MAX_END_STATES, deadline)?;
-    let value = end_game::idle_of_closed(t, paced, states, deadline)?;
+fn idle_dp(t: &Transitions, paced: Unit, end_games: &[Counts], budget: &Budget) -> Option<Vec<u64>> {
+    let states = end_game::closure(t, end_games, MAX_END_STATES, budget)?;
+    let value = end_game::idle_of_closed(t, paced, states, budget)?;
     let most = end_games.iter().map(|s| s.warps() as usize).max().unwrap_or(0);
     let mut g = vec![0u64; most + 1];
     for s in end_games {
@@ -361,7 +361,7 @@ mod tests {
     fn a_past_deadline_leaves_the_end_games_unsolved_and_uncached() {
         let inst = Instance::new("LLCCCCLCLCCL", 64, 1, 4).unwrap();
         let t = Transitions::new(&inst);
-        let cut = Tail::until(&t, &Tables::new(&inst), Some(Instant::now()));
+        let cut = Tail::until(&t, &Tables::new(&inst), &Budget::new(Some(std::time::Duration::ZERO), 1 << 20));
         assert_eq!(cut.summary(), vec![(4, None)]);
         // The closed form: K = 4 <= sigma_C, so the C's one warp has left, 7.
         assert_eq!(cut.upper(&t.start()), 327);

@@ -2,6 +2,7 @@
 //! running it into a record (one JSON object: `id`, `job`, then the fields of the
 //! command's `--json`, or `error`).
 
+use crate::budget::Budget;
 use crate::error::{Error, InputError};
 use crate::exact::record;
 use crate::exact::solve::{solve, Method, SolveOptions};
@@ -166,9 +167,11 @@ impl Job {
         let d = SolveOptions::default();
         SolveOptions {
             method: p.method.unwrap_or(d.method),
-            time_limit: p.time_limit.map(Duration::from_secs_f64),
+            budget: Budget::new(
+                p.time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok()),
+                p.max_memory.unwrap_or(d.budget.max_memory()),
+            ),
             max_states: p.max_states.unwrap_or(d.max_states),
-            max_memory: p.max_memory.unwrap_or(d.max_memory),
             ..d
         }
     }
@@ -205,7 +208,7 @@ impl std::str::FromStr for Shard {
     type Err = InputError;
     /// Parses `I/N` with `1 <= I <= N`.
     fn from_str(s: &str) -> Result<Shard, InputError> {
-        let bad = |why: &str| InputError::new("--shard", s, why);
+        let bad = |why: &str| InputError::option("shard", s, why);
         let (i, n) = s.split_once('/').ok_or_else(|| bad("must be I/N, e.g. 2/4"))?;
         let (index, count): (u32, u32) = match (i.trim().parse(), n.trim().parse()) {
             (Ok(i), Ok(n)) => (i, n),
@@ -254,7 +257,7 @@ mod tests {
         assert_eq!("2/4".parse::<Shard>().unwrap(), Shard { index: 2, count: 4 });
         for bad in ["0/4", "5/4", "1/0", "x/2", "3"] {
             let e = bad.parse::<Shard>().unwrap_err();
-            assert_eq!(e.field, "--shard", "{bad}");
+            assert_eq!((e.field.as_str(), e.option), ("shard", true), "{bad}");
         }
     }
 }

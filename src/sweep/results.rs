@@ -46,12 +46,12 @@ pub fn resume(path: &Path) -> Result<(Vec<String>, u64), InputError> {
     let (records, partial) = read_lines(path)?;
     let mut removed = 0;
     if partial.is_some() {
-        let text = std::fs::read(path).map_err(|e| InputError::new("--out", path.display(), e.to_string()))?;
+        let text = std::fs::read(path).map_err(|e| InputError::option("out", path.display(), e.to_string()))?;
         let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
         removed = (text.len() - keep) as u64;
         let file =
-            std::fs::OpenOptions::new().write(true).open(path).map_err(|e| InputError::new("--out", path.display(), e.to_string()))?;
-        file.set_len(keep as u64).map_err(|e| InputError::new("--out", path.display(), e.to_string()))?;
+            std::fs::OpenOptions::new().write(true).open(path).map_err(|e| InputError::option("out", path.display(), e.to_string()))?;
+        file.set_len(keep as u64).map_err(|e| InputError::option("out", path.display(), e.to_string()))?;
     }
     Ok((records.into_iter().map(|r| r.id).collect(), removed))
 }

@@ -3,6 +3,7 @@
 
 use super::job::Job;
 use super::results;
+use crate::budget::StopFlag;
 use crate::error::InputError;
 use crate::files::ensure_parent;
 use rayon::prelude::*;
@@ -46,16 +47,16 @@ pub struct Resumed {
 /// refused (no results are overwritten); with it, the ids already there are returned
 /// (and a cut-off last line is removed, see [`results::resume`]).
 pub fn open(out: &Path, resume: bool) -> Result<Resumed, InputError> {
-    ensure_parent(out, "--out")?;
+    ensure_parent(out, "out").map_err(InputError::as_option)?;
     if out.is_dir() {
-        return Err(InputError::new("--out", out.display(), "is a directory"));
+        return Err(InputError::option("out", out.display(), "is a directory"));
     }
     if resume {
         let (done, removed_bytes) = results::resume(out)?;
         return Ok(Resumed { done, removed_bytes });
     }
     if std::fs::metadata(out).map(|m| m.len() > 0).unwrap_or(false) {
-        return Err(InputError::new("--out", out.display(), "already holds results; add --resume to continue it, or choose another file"));
+        return Err(InputError::option("out", out.display(), "already holds results; resume it to continue it, or choose another file"));
     }
     Ok(Resumed::default())
 }
@@ -70,15 +71,22 @@ pub fn pending(jobs: Vec<Job>, done: &[String]) -> Vec<Job> {
 /// to `out`, each written whole and flushed as its job ends, so an interrupted run loses
 /// at most the jobs in flight. `on_end` is called after each record is written. Only a
 /// failure to write `out` stops the run early.
-pub fn run(jobs: &[Job], out: &Path, on_end: &(dyn Fn(&Job, JobEnd) + Sync)) -> Result<Summary, InputError> {
+///
+/// Once `stop` is set (an interrupt), no job starts: the jobs running finish and their
+/// records are written, and [`Summary::ran`] counts only the jobs that ran.
+pub fn run(jobs: &[Job], out: &Path, stop: &StopFlag, on_end: &(dyn Fn(&Job, JobEnd) + Sync)) -> Result<Summary, InputError> {
     let file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(out)
-        .map_err(|e| InputError::new("--out", out.display(), e.to_string()))?;
+        .map_err(|e| InputError::option("out", out.display(), e.to_string()))?;
     let file = Mutex::new(file);
-    let (refused, internal) = (AtomicUsize::new(0), AtomicUsize::new(0));
+    let (refused, internal, ran) = (AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
     jobs.par_iter().try_for_each(|job| {
+        if stop.is_set() {
+            return Ok(());
+        }
+        ran.fetch_add(1, Ordering::Relaxed);
         let result = job.execute();
         let end = match &result {
             Ok(_) => JobEnd::Done,
@@ -87,7 +95,7 @@ pub fn run(jobs: &[Job], out: &Path, on_end: &(dyn Fn(&Job, JobEnd) + Sync)) -> 
         };
         let line = format!("{}\n", job.record(&result));
         let mut f = file.lock().unwrap_or_else(|p| p.into_inner());
-        f.write_all(line.as_bytes()).and_then(|_| f.flush()).map_err(|e| InputError::new("--out", out.display(), e.to_string()))?;
+        f.write_all(line.as_bytes()).and_then(|_| f.flush()).map_err(|e| InputError::option("out", out.display(), e.to_string()))?;
         drop(f);
         match end {
             JobEnd::Refused => refused.fetch_add(1, Ordering::Relaxed),
@@ -97,5 +105,5 @@ pub fn run(jobs: &[Job], out: &Path, on_end: &(dyn Fn(&Job, JobEnd) + Sync)) -> 
         on_end(job, end);
         Ok::<(), InputError>(())
     })?;
-    Ok(Summary { ran: jobs.len(), refused: refused.into_inner(), internal_errors: internal.into_inner() })
+    Ok(Summary { ran: ran.into_inner(), refused: refused.into_inner(), internal_errors: internal.into_inner() })
 }

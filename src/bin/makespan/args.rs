@@ -3,8 +3,9 @@
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
+use gpu_makespan::budget::{DEFAULT_TIME_LIMIT_PER_ILP, DEFAULT_TIME_LIMIT_PER_SOLVE};
 use gpu_makespan::exact::ilp::ConstraintForm;
-use gpu_makespan::exact::search::SearchLimits;
+use gpu_makespan::exact::search::DEFAULT_MAX_STATES;
 use gpu_makespan::exact::solve::{Horizon, Method};
 use std::path::PathBuf;
 
@@ -93,7 +94,7 @@ pub(crate) enum Command {
         #[arg(long, allow_hyphen_values = true)]
         warps_max: i64,
         /// Time limit per ILP solve in seconds.
-        #[arg(long, default_value_t = 60.0, allow_hyphen_values = true)]
+        #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_ILP.as_secs_f64(), allow_hyphen_values = true)]
         time_limit: f64,
         /// Write the rows as CSV.
         #[arg(long)]
@@ -124,14 +125,15 @@ pub(crate) enum Command {
         #[arg(long)]
         svg: Option<PathBuf>,
         /// Time limit per distinct kernel when C is computed from instructions.
-        #[arg(long, default_value_t = 10.0, allow_hyphen_values = true)]
+        #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64(), allow_hyphen_values = true)]
         time_limit: f64,
         /// Search limit (stored states) when C is computed from instructions.
-        #[arg(long, default_value_t = SearchLimits::default().max_states)]
+        #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
         max_states: usize,
-        /// Search memory limit in bytes when C is computed from instructions (2G, 512M, ...).
-        #[arg(long, default_value = "2G")]
-        max_memory: String,
+        /// Search memory limit in bytes when C is computed from instructions (2G, 512M,
+        /// ...; default 2G).
+        #[arg(long)]
+        max_memory: Option<String>,
     },
     /// Run a grid of jobs (spec TOML) in parallel, sharded and resumable, one JSON line
     /// per job; `sweep merge` and `sweep report` combine and summarise results.
@@ -241,13 +243,13 @@ pub(crate) struct SolverArgs {
     pub(crate) time_limit: Option<f64>,
     /// Limit of the search's branch and bound in stored states (the dense table is
     /// bounded by --max-memory).
-    #[arg(long, default_value_t = SearchLimits::default().max_states)]
+    #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
     pub(crate) max_states: usize,
-    /// Memory limit of the search's state table, in bytes (2G, 512M, ...); the dense
-    /// table of all C(I+W, W) states is used only if it fits in half of it. approx and
-    /// converge share it among the T^(y) solves that run at once.
-    #[arg(long, default_value = "2G")]
-    pub(crate) max_memory: String,
+    /// Memory limit of the search's state table, in bytes (2G, 512M, ...; default 2G);
+    /// the dense table of all C(I+W, W) states is used only if it fits in half of it.
+    /// approx and converge share it among the T^(y) solves that run at once.
+    #[arg(long)]
+    pub(crate) max_memory: Option<String>,
     /// Leave out the ILP's symmetry-breaking rows (pure Fig. 3 model).
     #[arg(long)]
     pub(crate) no_symmetry_breaking: bool,

@@ -1,20 +1,21 @@
 //! Each subcommand: load its input, call the library, print.
 
 use crate::args::{Cli, Command};
+use crate::options::{budget, max_states as positive_states};
 use crate::sweep::sweep;
 use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
 use clap::CommandFactory;
-use gpu_makespan::error::bytes;
-use gpu_makespan::error::seconds;
+use gpu_makespan::budget::StopFlag;
 use gpu_makespan::exact::solve::{self, Horizon, SolveOptions};
 use gpu_makespan::experiments::{approx, convergence};
 use gpu_makespan::files::write_text;
 use gpu_makespan::output::{plot, text as report};
 use gpu_makespan::rta::analysis as rta;
 use gpu_makespan::rta::taskset;
-use gpu_makespan::rta::wcet::WcetLimits;
 
-pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
+/// Runs the subcommand of `cli`; `stop` is set by an interrupt (Ctrl-C), and work that
+/// sees it ends with the best proven results so far.
+pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
     let progress = Progress { quiet: cli.quiet };
     match cli.command {
         Command::Bound { instance, json: as_json } => {
@@ -27,7 +28,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Solve { instance, solver, schedule, json: as_json } => {
             let inst = instance.load()?;
-            let opts = solver.options()?;
+            let opts = solver.options(stop)?;
             if schedule {
                 report::check_schedule_size(&inst, gpu_makespan::model::bounds::lower_bound(&inst), as_json)?;
             }
@@ -53,7 +54,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
         Command::Approx { instance, x, solver, threads, json: as_json } => {
             let inst = instance.load()?;
             let x = approx::check_x(&inst, x, "--x")?;
-            let opts = solver.options_with_default_limit()?;
+            let opts = solver.options_with_default_limit(stop)?;
             let pool = pool(threads)?;
             let pb = progress.bar(x as u64, "T^(y)");
             let a = pool.install(|| approx::approx(&inst, x, &opts, &|| pb.inc(1)));
@@ -69,7 +70,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
             prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
             let inst = instance.load()?;
             let x_max = approx::check_x(&inst, x_max, "--x-max")?;
-            let opts = solver.options_with_default_limit()?;
+            let opts = solver.options_with_default_limit(stop)?;
             let pool = pool(threads)?;
             let pb = progress.bar(x_max as u64, "T^(x)");
             let run = pool.install(|| convergence::converge(&inst, x_max, &opts, &|| pb.inc(1)));
@@ -88,7 +89,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
             prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
             let inst = instance.load()?;
             let warps_max = convergence::check_warps_max(warps_max, "--warps-max")?;
-            let opts = SolveOptions { time_limit: Some(seconds(time_limit, "--time-limit")?), ..SolveOptions::default() };
+            let opts = SolveOptions { budget: budget(Some(time_limit), None, stop)?, ..SolveOptions::default() };
             let pb = progress.bar(warps_max as u64, "W");
             let rows = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
             pb.finish_and_clear();
@@ -100,13 +101,13 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
         }
         Command::Rta { file, deadline, gpu, json: as_json, svg: svg_path, time_limit, max_states, max_memory } => {
             prepare(&[(&svg_path, "--svg")])?;
-            let limits = WcetLimits {
-                time_limit: seconds(time_limit, "--time-limit")?,
-                max_states,
-                max_memory: bytes(&max_memory, "--max-memory")?,
+            let limits = SolveOptions {
+                budget: budget(Some(time_limit), max_memory.as_deref(), stop)?,
+                max_states: positive_states(max_states)?,
+                ..SolveOptions::default()
             };
             let pb = progress.spinner("computing per-block WCETs and the schedule");
-            let w = taskset::load(&file, gpu.as_deref(), deadline, limits);
+            let w = taskset::load(&file, gpu.as_deref(), deadline, &limits);
             pb.finish_and_clear();
             let w = w?;
             if svg_path.is_some() {
@@ -120,7 +121,7 @@ pub(crate) fn run(cli: Cli) -> Result<(), Failure> {
                 out(&report::rta_table(&rep))?;
             }
         }
-        Command::Sweep(cli) => sweep(cli, &progress)?,
+        Command::Sweep(cli) => sweep(cli, &progress, stop)?,
         Command::BenchSuite { out: dir, seed } => {
             let suite = gpu_makespan::experiments::bench::suite(seed);
             let mut listing = String::new();

@@ -4,6 +4,7 @@
 
 mod args;
 mod commands;
+mod interrupt;
 mod options;
 mod sweep;
 mod terminal;
@@ -11,6 +12,7 @@ mod terminal;
 use args::Cli;
 use clap::Parser;
 use commands::run;
+use gpu_makespan::budget::StopFlag;
 use std::io::Write;
 use std::process::ExitCode;
 use terminal::{one_line, Failure};
@@ -28,14 +30,21 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let failure = match run(cli) {
+    let stop = StopFlag::new();
+    interrupt::install(&stop);
+    let failure = match run(cli, &stop) {
+        Ok(()) if stop.is_set() => Failure::Interrupted,
         Ok(()) | Err(Failure::PipeClosed) => return ExitCode::SUCCESS,
         Err(f) => f,
     };
     let (message, code) = match failure {
-        Failure::Lib(e) => (format!("error: {e}"), if e.is_input() { 2 } else { 1 }),
+        Failure::Lib(e) => {
+            let code = if e.is_input() { 2 } else { 1 };
+            (format!("error: {}", e.spell_option(terminal::flag)), code)
+        }
         Failure::Output(e) => (format!("error: cannot write standard output: {e}"), 2),
         Failure::Jobs(text) => (format!("error: {text}"), 1),
+        Failure::Interrupted => ("interrupted: what was printed is the best proven so far".to_string(), interrupt::EXIT_CODE),
         Failure::PipeClosed => unreachable!("handled above"),
     };
     let _ = writeln!(std::io::stderr(), "{message}");

@@ -2,20 +2,22 @@
 
 use crate::args::{SweepAction, SweepCli};
 use crate::terminal::{out, pool, prepare, svg, Failure, Progress};
+use gpu_makespan::budget::StopFlag;
 use gpu_makespan::files::write_text;
 use gpu_makespan::output::plot;
 use std::path::{Path, PathBuf};
 
-pub(crate) fn sweep(cli: SweepCli, progress: &Progress) -> Result<(), Failure> {
+pub(crate) fn sweep(cli: SweepCli, progress: &Progress, stop: &StopFlag) -> Result<(), Failure> {
     match cli.action {
         Some(SweepAction::Merge { files, out: path }) => sweep_merge(&files, &path, progress),
         Some(SweepAction::Report { files, csv, svg }) => sweep_report(&files, csv, svg, progress),
-        None => sweep_run(cli, progress),
+        None => sweep_run(cli, progress, stop),
     }
 }
 
-/// `makespan sweep SPEC --out FILE ...`: runs the shard's jobs not yet in FILE.
-pub(crate) fn sweep_run(cli: SweepCli, progress: &Progress) -> Result<(), Failure> {
+/// `makespan sweep SPEC --out FILE ...`: runs the shard's jobs not yet in FILE. After an
+/// interrupt no job starts; the jobs running finish and are recorded.
+pub(crate) fn sweep_run(cli: SweepCli, progress: &Progress, stop: &StopFlag) -> Result<(), Failure> {
     use gpu_makespan::sweep::{run, Shard, Spec};
     let (spec_path, out_path) = (cli.spec.expect("required by clap"), cli.out.expect("required by clap"));
     let mut jobs = Spec::from_path(&spec_path)?.jobs()?;
@@ -41,7 +43,7 @@ pub(crate) fn sweep_run(cli: SweepCli, progress: &Progress) -> Result<(), Failur
     let started = std::time::Instant::now();
     let pb = progress.bar(todo.len() as u64, "jobs");
     let summary = pool.install(|| {
-        run::run(&todo, &out_path, &|job, _| {
+        run::run(&todo, &out_path, stop, &|job, _| {
             pb.inc(1);
             pb.set_message(job.id.clone());
         })

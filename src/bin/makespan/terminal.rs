@@ -55,6 +55,8 @@ pub(crate) enum Failure {
     Output(std::io::Error),
     /// Some jobs of a sweep ended with an internal error (exit 1; the rest are recorded).
     Jobs(String),
+    /// An interrupt stopped the work after its best results were printed (exit 130).
+    Interrupted,
 }
 
 impl<E: Into<Error>> From<E> for Failure {
@@ -116,4 +118,9 @@ pub(crate) fn one_line(text: &str) -> String {
     } else {
         gpu_makespan::error::shorten_line(&kept.join(" "))
     }
+}
+
+/// How the command line spells the library's option `name`: `--name`, with `-` for `_`.
+pub(crate) fn flag(name: &str) -> String {
+    format!("--{}", name.replace('_', "-"))
 }

@@ -10,6 +10,7 @@
 //! length is a proven lower bound; like every witness, the schedule is re-checked by
 //! the checker before it is reported.
 
+use crate::budget::Budget;
 use crate::state::trace::Trace;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
@@ -17,7 +18,6 @@ use crate::state_bounds::{lower_bound, StateBound, Tables};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashMap;
-use std::time::Instant;
 
 /// Most successors of one state the beam weighs (a random sample beyond that, plus the
 /// two extreme choices).
@@ -101,18 +101,11 @@ pub fn beams(
 /// [`beams`] until `deadline`, or without one a single beam of width 16 when the
 /// instance is small enough for it to be quick (`horizon * I <= 2 * 10^6`). The longest
 /// schedule found, if any.
-pub fn beams_until(
-    t: &Transitions,
-    bound: &impl StateBound,
-    tables: &Tables,
-    horizon: u64,
-    seed: u64,
-    deadline: Option<Instant>,
-) -> Option<Trace> {
+pub fn beams_until(t: &Transitions, bound: &impl StateBound, tables: &Tables, horizon: u64, seed: u64, budget: &Budget) -> Option<Trace> {
     let mut best: Option<Trace> = None;
-    match deadline {
-        Some(d) => beams(t, bound, tables, horizon, seed, &|| Instant::now() >= d, &mut |tr| best = Some(tr)),
-        None if horizon.saturating_mul(t.len() as u64) <= 2_000_000 => best = beam(t, bound, tables, 16, seed, &|| false),
+    match budget.deadline() {
+        Some(_) => beams(t, bound, tables, horizon, seed, &|| budget.is_over(), &mut |tr| best = Some(tr)),
+        None if horizon.saturating_mul(t.len() as u64) <= 2_000_000 => best = beam(t, bound, tables, 16, seed, &|| budget.interrupted()),
         None => {}
     }
     best

@@ -15,6 +15,7 @@
 pub mod beam;
 pub mod priority;
 
+use crate::budget::{Budget, Part};
 use crate::model::instance::Instance;
 use crate::state::trace::Trace;
 use crate::state::transitions::{Scratch, Transitions};
@@ -22,7 +23,6 @@ use crate::state::Counts;
 use crate::state_bounds::{standard, StateBound, Tables};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::time::Instant;
 
 /// Most priority rollouts [`longest_rollout_until`] runs without a deadline.
 pub const PRIORITY_ROLLOUTS: u64 = 200;
@@ -36,14 +36,14 @@ enum Policy {
 }
 
 /// [`longest_rollout_until`] on `inst` with its transition system and the standard bound.
-pub fn longest_rollout_of(inst: &Instance, rounds: usize, seed: u64, deadline: Option<Instant>) -> Trace {
-    longest_rollout_until(&Transitions::new(inst), &standard(inst), rounds, seed, deadline)
+pub fn longest_rollout_of(inst: &Instance, rounds: usize, seed: u64, budget: &Budget) -> Trace {
+    longest_rollout_until(&Transitions::new(inst), &standard(inst), rounds, seed, budget)
 }
 
 /// Runs `rounds` randomised rollouts of each randomised policy plus the deterministic
 /// ones, and returns the longest as a trace (its length is the makespan).
 pub fn longest_rollout(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64) -> Trace {
-    longest_rollout_until(t, bound, rounds, seed, None)
+    longest_rollout_until(t, bound, rounds, seed, &Budget::default())
 }
 
 /// [`longest_rollout`], with no randomised rollout running past `deadline` (one that
@@ -52,46 +52,46 @@ pub fn longest_rollout(t: &Transitions, bound: &impl StateBound, rounds: usize, 
 /// instances), then [`beam::beams_until`] in the
 /// time left before `deadline`. The laggard rollout always runs, so there is always a
 /// schedule; the leader rollout runs if there is time.
-pub fn longest_rollout_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, deadline: Option<Instant>) -> Trace {
-    let mut best = rollouts_until(t, bound, rounds, seed, deadline);
-    priority::search_share(t, seed, deadline, 3, PRIORITY_ROLLOUTS, &|| false, &mut |tr| {
+pub fn longest_rollout_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, budget: &Budget) -> Trace {
+    let mut best = rollouts_until(t, bound, rounds, seed, budget);
+    priority::search_share(t, seed, budget, Part::PriorityRules, PRIORITY_ROLLOUTS, &|| false, &mut |tr| {
         if tr.cycles() > best.cycles() {
             best = tr;
         }
     });
     let tables = Tables::new_for(t);
-    match beam::beams_until(t, bound, &tables, bound.upper(&t.start()), seed, deadline) {
+    match beam::beams_until(t, bound, &tables, bound.upper(&t.start()), seed, budget) {
         Some(b) if b.cycles() > best.cycles() => b,
         _ => best,
     }
 }
 
 /// The rollouts of [`longest_rollout_until`] (no beam).
-pub fn rollouts_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, deadline: Option<Instant>) -> Trace {
+pub fn rollouts_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, budget: &Budget) -> Trace {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let mut best = rollout(t, bound, Policy::Laggard, &mut rng, None).expect("runs without a deadline");
+    let mut best = rollout(t, bound, Policy::Laggard, &mut rng, &Budget::default()).expect("runs without a deadline");
     let mut consider = |r: Option<Trace>| {
         if let Some(r) = r.filter(|r| r.cycles() > best.cycles()) {
             best = r;
         }
     };
-    consider(rollout(t, bound, Policy::Leader, &mut rng, deadline));
+    consider(rollout(t, bound, Policy::Leader, &mut rng, budget));
     for _ in 0..rounds {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if budget.is_over() {
             break;
         }
-        consider(rollout(t, bound, Policy::Greedy, &mut rng, deadline));
-        consider(rollout(t, bound, Policy::Random, &mut rng, deadline));
+        consider(rollout(t, bound, Policy::Greedy, &mut rng, budget));
+        consider(rollout(t, bound, Policy::Random, &mut rng, budget));
     }
     best
 }
 
 /// One rollout, or `None` if `deadline` passes first.
-fn rollout(t: &Transitions, bound: &impl StateBound, policy: Policy, rng: &mut SmallRng, deadline: Option<Instant>) -> Option<Trace> {
+fn rollout(t: &Transitions, bound: &impl StateBound, policy: Policy, rng: &mut SmallRng, budget: &Budget) -> Option<Trace> {
     let (mut s, mut next, mut scratch) = (t.start(), Counts::default(), Scratch::default());
     let mut trace = Trace::default();
     while !s.is_finished() {
-        if trace.cycles() % 64 == 63 && deadline.is_some_and(|d| Instant::now() >= d) {
+        if trace.cycles() % 64 == 63 && budget.is_over() {
             return None;
         }
         match policy {
@@ -152,7 +152,7 @@ mod tests {
     fn rollouts_are_valid_schedules() {
         for (k, w, sl, sc) in [("LLC", 4, 1, 1), ("LCL", 4, 1, 1), ("LLCLLL", 4, 2, 2), ("CLLCCL", 7, 2, 3)] {
             let inst = Instance::new(k, w, sl, sc).unwrap();
-            let r = longest_rollout_of(&inst, 8, 1, None);
+            let r = longest_rollout_of(&inst, 8, 1, &Budget::default());
             let s = r.schedule(inst.warps, inst.len());
             assert_eq!(check(&inst, &s), Ok(r.cycles()), "{k} W={w}");
         }

@@ -20,12 +20,12 @@
 //! the schedule; after [`STALE`] changes without a longer schedule it restarts from the
 //! next starting order.
 
+use crate::budget::{Budget, Part};
 use crate::state::trace::Trace;
 use crate::state::transitions::Transitions;
 use crate::state::Counts;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::time::Instant;
 
 /// Changes without a longer schedule before the search restarts.
 pub const STALE: usize = 300;
@@ -37,16 +37,16 @@ pub const STALE: usize = 300;
 pub fn search_share(
     t: &Transitions,
     seed: u64,
-    deadline: Option<Instant>,
-    divisor: u32,
+    budget: &Budget,
+    part: Part,
     cap: u64,
     halt: &dyn Fn() -> bool,
     found: &mut dyn FnMut(Trace),
 ) {
-    let share = deadline.map(|d| Instant::now() + d.saturating_duration_since(Instant::now()) / divisor);
+    let share = budget.part(part);
     let size = (t.warps() as u64).saturating_mul(t.len() as u64).max(1);
-    let rollouts = if share.is_some() { u64::MAX } else { (20_000_000 / size).clamp(1, cap) };
-    search(t, seed, rollouts, &|| halt() || share.is_some_and(|d| Instant::now() >= d), found);
+    let rollouts = if share.deadline().is_some() { u64::MAX } else { (20_000_000 / size).clamp(1, cap) };
+    search(t, seed, rollouts, &|| halt() || share.is_over(), found);
 }
 
 /// The schedule that `rank` (one entry per position, higher first) gives, with its

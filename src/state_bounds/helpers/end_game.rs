@@ -2,11 +2,11 @@
 //! most `m` unfinished warps, by a DP over all of them. Used by [`super::super::clipped::Clipped`]
 //! for its phase of few warps, and (the DP alone) by [`super::super::tail::Tail`].
 
+use crate::budget::Budget;
 use crate::model::kernel::Unit;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
 use std::collections::{HashMap, HashSet};
-use std::time::Instant;
 
 /// The exact idle-cycle counts of every state with at most `m` unfinished warps.
 #[derive(Debug, Clone)]
@@ -22,12 +22,12 @@ impl EndGame {
     /// The table for the largest `m` in `least..=most` whose states (all multisets of at
     /// most `m` positions of the kernel, `C(I + m, m)` of them) number at most `cap`;
     /// `None` if not even `least` fits, or `deadline` passes.
-    pub fn largest(t: &Transitions, paced: Unit, least: u64, most: u64, cap: usize, deadline: Option<Instant>) -> Option<EndGame> {
+    pub fn largest(t: &Transitions, paced: Unit, least: u64, most: u64, cap: usize, budget: &Budget) -> Option<EndGame> {
         let len = t.len() as u64;
         let fits = |m: u64| states_of_at_most(len, m).is_some_and(|n| n <= cap as u64);
         let m = (least..=most).take_while(|&m| fits(m)).last()?;
         let states = all_states(t.len() as u32, m as u32);
-        let idle = idle_of_closed(t, paced, states, deadline)?;
+        let idle = idle_of_closed(t, paced, states, budget)?;
         Some(EndGame { warps: m, idle })
     }
 }
@@ -63,14 +63,14 @@ fn extend(len: u32, left: u32, from: u32, cur: &mut Vec<(u32, u32)>, out: &mut V
 
 /// The states reachable from `roots` (at most `cap` of them), or `None` if there are more
 /// or `deadline` passes.
-pub fn closure(t: &Transitions, roots: &[Counts], cap: usize, deadline: Option<Instant>) -> Option<Vec<Counts>> {
+pub fn closure(t: &Transitions, roots: &[Counts], cap: usize, budget: &Budget) -> Option<Vec<Counts>> {
     let mut seen: HashSet<Counts> = roots.iter().cloned().collect();
     let mut todo: Vec<Counts> = seen.iter().cloned().collect();
     let (mut scratch, mut succ) = (Scratch::default(), Vec::new());
     let mut expanded = 0usize;
     while let Some(s) = todo.pop() {
         expanded += 1;
-        if expanded.is_multiple_of(4096) && deadline.is_some_and(|d| Instant::now() >= d) {
+        if expanded.is_multiple_of(4096) && budget.is_over() {
             return None;
         }
         t.successors(&s, &mut scratch, &mut succ);
@@ -90,14 +90,14 @@ pub fn closure(t: &Transitions, roots: &[Counts], cap: usize, deadline: Option<I
 /// `G(s)` for every state of `states`, a set closed under successors: the most cycles in
 /// which no unfinished warp is ready for `paced`, over every schedule from `s` (a DP in
 /// order of the instructions left, which every cycle lowers). `None` if `deadline` passes.
-pub fn idle_of_closed(t: &Transitions, paced: Unit, mut states: Vec<Counts>, deadline: Option<Instant>) -> Option<HashMap<Counts, u64>> {
+pub fn idle_of_closed(t: &Transitions, paced: Unit, mut states: Vec<Counts>, budget: &Budget) -> Option<HashMap<Counts, u64>> {
     let units = t.units();
     let left = |s: &Counts| s.slots().iter().map(|&(p, n)| n as u64 * (units.len() as u64 - p as u64)).sum::<u64>();
     states.sort_by_key(|s| left(s));
     let (mut scratch, mut succ) = (Scratch::default(), Vec::new());
     let mut value: HashMap<Counts, u64> = HashMap::with_capacity(states.len());
     for (i, s) in states.into_iter().enumerate() {
-        if i.is_multiple_of(4096) && deadline.is_some_and(|d| Instant::now() >= d) {
+        if i.is_multiple_of(4096) && budget.is_over() {
             return None;
         }
         let idle = !s.is_finished() && s.slots().iter().all(|&(p, _)| units[p as usize] != paced);
@@ -126,14 +126,14 @@ mod tests {
     fn idle_cycles_of_the_paper_kernel() {
         // LLC, sigma 1, W = 4: T = 9 = R_L + idle, R_L = 8, so one idle cycle of L.
         let t = Transitions::new(&Instance::new("LLC", 4, 1, 1).unwrap());
-        let g = EndGame::largest(&t, Unit::L, 1, 4, 1_000, None).unwrap();
+        let g = EndGame::largest(&t, Unit::L, 1, 4, 1_000, &Budget::default()).unwrap();
         assert_eq!(g.warps, 4);
         assert_eq!(g.idle[&t.start()], 1);
         // One warp alone at the C: one idle cycle; at the first L: one.
         assert_eq!(g.idle[&Counts::from_pairs([(2, 1)])], 1);
         assert_eq!(g.idle[&Counts::from_pairs([(0, 1)])], 1);
         // Too many states for the cap: the largest m that fits.
-        assert_eq!(EndGame::largest(&t, Unit::L, 1, 4, 20, None).unwrap().warps, 3);
-        assert!(EndGame::largest(&t, Unit::L, 3, 4, 5, None).is_none());
+        assert_eq!(EndGame::largest(&t, Unit::L, 1, 4, 20, &Budget::default()).unwrap().warps, 3);
+        assert!(EndGame::largest(&t, Unit::L, 3, 4, 5, &Budget::default()).is_none());
     }
 }

@@ -42,8 +42,8 @@
 //! for other sigmas a guess raised until the iteration converges). For sigma 4 it is 0
 //! from `u = sigma^2 + 1 = 17` on. Whatever the weights, only a fixed point is used.
 
+use crate::budget::Budget;
 use std::collections::HashMap;
-use std::time::Instant;
 
 /// Scale of the integer weights: `lcm(1..=16)`, so `mu(u) = g / u` is exact for `u <= 16`.
 pub const SCALE: i64 = 720_720;
@@ -58,16 +58,16 @@ pub const MAX_WARPS: u32 = 256;
 /// Sigma 4 at W = 256 needs most of it (0.6 s); larger sigmas can need far more.
 const MAX_WORK: u64 = 800_000_000;
 
-/// What solving may still spend: a deadline and a number of moves examined.
-struct Budget {
-    deadline: Option<Instant>,
+/// What solving may still spend: the caller's budget and a number of moves examined.
+struct Work<'a> {
+    budget: &'a Budget,
     work_left: u64,
 }
 
-impl Budget {
-    /// Takes `work` moves; false once the deadline has passed or the work is spent.
+impl Work<'_> {
+    /// Takes `work` moves; false once the budget is over or the work is spent.
     fn take(&mut self, work: u64) -> bool {
-        if self.work_left < work || self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.work_left < work || self.budget.is_over() {
             return false;
         }
         self.work_left -= work;
@@ -141,21 +141,21 @@ impl Jam {
     /// would be too big (sigma so large that the covers exceed a few thousand, or
     /// `warps > MAX_WARPS`) or a layer does not converge.
     pub fn new(sigma: u64, warps: u32) -> Option<Jam> {
-        Jam::until(sigma, warps, None)
+        Jam::until(sigma, warps, &Budget::default())
     }
 
     /// [`Jam::new`], or `None` if `deadline` passes while the layers are solved, or they
     /// need more than `MAX_WORK` (800 M) moves examined (the bound that uses it is then left
     /// out: the others stay proven).
-    pub fn until(sigma: u64, warps: u32, deadline: Option<Instant>) -> Option<Jam> {
-        Jam::with_floor(sigma, warps, sigma, deadline)
+    pub fn until(sigma: u64, warps: u32, budget: &Budget) -> Option<Jam> {
+        Jam::with_floor(sigma, warps, sigma, budget)
     }
 
     /// [`Jam::until`] for a big phase of more than `floor` warps (`floor >= sigma`): paths
     /// are forced to stop when `u` falls to `floor` or below, so the layers of `floor` warps
     /// or fewer are not needed (their idle cycles are counted otherwise), and `mu` is only
     /// needed above `floor`.
-    pub fn with_floor(sigma: u64, warps: u32, floor: u64, deadline: Option<Instant>) -> Option<Jam> {
+    pub fn with_floor(sigma: u64, warps: u32, floor: u64, budget: &Budget) -> Option<Jam> {
         if warps > MAX_WARPS || sigma == 0 || floor < sigma {
             return None;
         }
@@ -163,7 +163,7 @@ impl Jam {
         let top = warps as u64;
         let mut mu = vec![0i64; top as usize + 2];
         let mut layers: Vec<Vec<i64>> = vec![Vec::new(); top as usize + 1];
-        let mut budget = Budget { deadline, work_left: MAX_WORK };
+        let mut budget = Work { budget, work_left: MAX_WORK };
         for u in floor + 1..=top {
             let (m, layer) = solve_layer(&covers, (sigma, floor), u, &layers, &mut budget)?;
             mu[u as usize] = m;
@@ -212,7 +212,7 @@ fn first_guess(sigma: u64, u: u64) -> i64 {
 /// Solves the layer of `u` (the layers below solved in `lower`): `(mu(u), values)`, with
 /// the values indexed by `q * covers + cover`; `None` if no weight in the tried range
 /// makes it converge.
-fn solve_layer(covers: &Covers, (sigma, floor): (u64, u64), u: u64, lower: &[Vec<i64>], budget: &mut Budget) -> Option<(i64, Vec<i64>)> {
+fn solve_layer(covers: &Covers, (sigma, floor): (u64, u64), u: u64, lower: &[Vec<i64>], budget: &mut Work) -> Option<(i64, Vec<i64>)> {
     let ramp = (sigma * (sigma + 1) / 2) as i64 + 1;
     // The weight removes the negative cycles within the layer, which the floor does not
     // change: the same first guess.
@@ -230,14 +230,7 @@ fn solve_layer(covers: &Covers, (sigma, floor): (u64, u64), u: u64, lower: &[Vec
 /// Value iteration on the layer of `u` with entry weight `m`: `Some(Some(fixed point))`,
 /// `Some(None)` when it does not settle within the Bellman-Ford bound (a negative
 /// cycle), `None` when the budget runs out.
-fn iterate(
-    covers: &Covers,
-    (sigma, floor): (u64, u64),
-    u: u64,
-    m: i64,
-    lower: &[Vec<i64>],
-    budget: &mut Budget,
-) -> Option<Option<Vec<i64>>> {
+fn iterate(covers: &Covers, (sigma, floor): (u64, u64), u: u64, m: i64, lower: &[Vec<i64>], budget: &mut Work) -> Option<Option<Vec<i64>>> {
     let n = covers.len();
     let valid = |u: u64, q: u64, k: usize| q <= u && u - q >= covers.size[k];
     let mut values = vec![0i64; (u as usize + 1) * n];
@@ -341,10 +334,10 @@ mod tests {
 
     #[test]
     fn a_passed_deadline_or_too_much_work_gives_no_automaton() {
-        assert!(Jam::until(4, 64, Some(Instant::now())).is_none());
-        assert!(Jam::until(4, 8, None).is_some());
+        assert!(Jam::until(4, 64, &Budget::new(Some(std::time::Duration::ZERO), 1 << 20)).is_none());
+        assert!(Jam::until(4, 8, &Budget::default()).is_some());
         // sigma 6: its covers are many more and its layers need more than the budget.
-        assert!(Jam::until(6, 64, None).is_none());
+        assert!(Jam::until(6, 64, &Budget::default()).is_none());
     }
 
     #[test]

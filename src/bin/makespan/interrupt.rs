@@ -1,0 +1,23 @@
+//! Ctrl-C: the first interrupt sets the program's stop flag (the work ends with the best
+//! proven results so far, status `interrupted`; a sweep starts no new job), a second one
+//! exits at once.
+
+use gpu_makespan::budget::StopFlag;
+use std::io::Write;
+
+/// The exit code after an interrupt (128 + SIGINT, as shells report it).
+pub(crate) const EXIT_CODE: u8 = 130;
+
+/// Installs the handler. If the system refuses it, Ctrl-C keeps its default effect
+/// (the program ends at once), which is also safe.
+pub(crate) fn install(stop: &StopFlag) {
+    let stop = stop.clone();
+    let _ = ctrlc::set_handler(move || {
+        if stop.is_set() {
+            let _ = writeln!(std::io::stderr(), "interrupted twice: exiting now");
+            std::process::exit(EXIT_CODE as i32);
+        }
+        stop.set();
+        let _ = writeln!(std::io::stderr(), "interrupted: finishing with the best proven results so far (Ctrl-C again to exit now)");
+    });
+}

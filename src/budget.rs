@@ -1,0 +1,259 @@
+//! The one budget every piece of work runs within: a time limit (and the deadline it
+//! sets once the work starts), a memory limit, and a stop flag that an interrupt
+//! (Ctrl-C) sets. Created once from the command line (or a sweep job) with the defaults
+//! defined here, and handed down; the parts of it that each stage may use are named in
+//! [`Part`], the one place where the time is split.
+//!
+//! Guarantees: a deadline that would not fit in an [`Instant`] (a time limit of
+//! centuries) is no deadline, never a panic; [`Budget::is_over`] is true once the
+//! deadline has passed or the stop flag is set, and stays true.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The default memory limit of a solve's state tables: 2 GiB.
+pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
+
+/// The default time limit of each solve of the commands that run many (approx,
+/// converge, rta from instructions, sweep jobs): 10 s.
+pub const DEFAULT_TIME_LIMIT_PER_SOLVE: Duration = Duration::from_secs(10);
+
+/// The default time limit of each ILP solve of the constraint-form experiment: 60 s.
+pub const DEFAULT_TIME_LIMIT_PER_ILP: Duration = Duration::from_secs(60);
+
+/// A flag shared by everything that must stop when it is set (an interrupt). Cloning
+/// shares it.
+#[derive(Debug, Clone, Default)]
+pub struct StopFlag(Arc<AtomicBool>);
+
+impl StopFlag {
+    /// A flag that is not set.
+    pub fn new() -> StopFlag {
+        StopFlag::default()
+    }
+
+    /// Sets the flag: every budget that holds it is over from now on.
+    pub fn set(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether the flag is set.
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// The share of the time left that one stage of a solve may use. Every split of the
+/// time is one variant here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// Building the per-state bounds (end games, jam automata): a quarter; where they
+    /// are not built in time the bounds are weaker, never wrong.
+    BoundBuilding,
+    /// The search's initial rollouts: a quarter.
+    Rollouts,
+    /// The dense programme, after a short branch and bound: three quarters.
+    Dense,
+    /// The ILP of `--method both`, before the search: a half.
+    IlpOfBoth,
+    /// The search of `--method both`, after the ILP: all that is left, at least a
+    /// quarter of the whole limit (see [`Budget::at_least`]).
+    SearchOfBoth,
+    /// The priority rules of the heuristic rollouts: a third.
+    PriorityRules,
+    /// The priority rules on the search's beam thread, before its beams: a quarter.
+    BeamThreadRules,
+    /// The beam searches of the heuristic method: all of it.
+    Whole,
+}
+
+impl Part {
+    /// The fraction of the time left, as numerator and denominator.
+    pub fn fraction(self) -> (u32, u32) {
+        match self {
+            Part::BoundBuilding | Part::Rollouts | Part::BeamThreadRules => (1, 4),
+            Part::PriorityRules => (1, 3),
+            Part::Dense => (3, 4),
+            Part::IlpOfBoth => (1, 2),
+            Part::SearchOfBoth | Part::Whole => (1, 1),
+        }
+    }
+}
+
+/// The time, memory and stop flag a piece of work runs within.
+#[derive(Debug, Clone)]
+pub struct Budget {
+    time_limit: Option<Duration>,
+    deadline: Option<Instant>,
+    max_memory: usize,
+    stop: StopFlag,
+}
+
+impl Default for Budget {
+    /// No time limit, [`DEFAULT_MAX_MEMORY`], a stop flag of its own.
+    fn default() -> Self {
+        Budget::new(None, DEFAULT_MAX_MEMORY)
+    }
+}
+
+impl Budget {
+    /// A budget of `time_limit` from now (none: no deadline) and `max_memory` bytes, with
+    /// a stop flag of its own.
+    pub fn new(time_limit: Option<Duration>, max_memory: usize) -> Budget {
+        Budget { time_limit, deadline: deadline_after(time_limit), max_memory, stop: StopFlag::new() }
+    }
+
+    /// The same budget, stopped by `stop` (e.g. the interrupt flag of the program).
+    pub fn with_stop(self, stop: StopFlag) -> Budget {
+        Budget { stop, ..self }
+    }
+
+    /// The same limits with the time limit starting now (for each of many solves that
+    /// get the limit each), sharing the stop flag.
+    pub fn restarted(&self) -> Budget {
+        Budget { deadline: deadline_after(self.time_limit), ..self.clone() }
+    }
+
+    /// The same budget with `time_limit` (from now) instead.
+    pub fn with_time_limit(&self, time_limit: Option<Duration>) -> Budget {
+        Budget { time_limit, deadline: deadline_after(time_limit), ..self.clone() }
+    }
+
+    /// The same budget with `max_memory` bytes instead.
+    pub fn with_max_memory(&self, max_memory: usize) -> Budget {
+        Budget { max_memory, ..self.clone() }
+    }
+
+    /// The time limit the budget was made with.
+    pub fn time_limit(&self) -> Option<Duration> {
+        self.time_limit
+    }
+
+    /// When the time runs out, if ever.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The memory limit in bytes.
+    pub fn max_memory(&self) -> usize {
+        self.max_memory
+    }
+
+    /// The stop flag.
+    pub fn stop_flag(&self) -> &StopFlag {
+        &self.stop
+    }
+
+    /// The time left (zero once past the deadline), if there is a deadline.
+    pub fn time_left(&self) -> Option<Duration> {
+        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// Whether the stop flag is set.
+    pub fn interrupted(&self) -> bool {
+        self.stop.is_set()
+    }
+
+    /// Whether the deadline has passed.
+    pub fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether the work must stop: the deadline has passed or the stop flag is set.
+    pub fn is_over(&self) -> bool {
+        self.interrupted() || self.past_deadline()
+    }
+
+    /// The budget of one stage: `part` of the time left from now, the same memory and
+    /// stop flag.
+    pub fn part(&self, part: Part) -> Budget {
+        let (num, den) = part.fraction();
+        let deadline = match self.time_left() {
+            Some(left) if num < den => deadline_after(Some(left * num / den)),
+            _ => self.deadline,
+        };
+        Budget { deadline, ..self.clone() }
+    }
+
+    /// The same budget, ending `reserve` earlier (for work that must follow it, such as
+    /// re-checking a witness), but never before half of the time left.
+    pub fn keeping_back(&self, reserve: Duration) -> Budget {
+        let deadline = self.time_left().and_then(|left| deadline_after(Some(left - reserve.min(left / 2))));
+        Budget { deadline: deadline.or(self.deadline), ..self.clone() }
+    }
+
+    /// The same budget, but ending no earlier than `least` from now: the later of its
+    /// deadline and now + `least` (no deadline stays no deadline).
+    pub fn at_least(&self, least: Duration) -> Budget {
+        let floor = deadline_after(Some(least));
+        let deadline = match (self.deadline, floor) {
+            (Some(d), Some(f)) => Some(d.max(f)),
+            (d, _) => d,
+        };
+        Budget { deadline, ..self.clone() }
+    }
+
+    /// The budget of one of `at_once` solves that run at the same time and share the
+    /// memory: `max_memory / at_once` each (`at_once` 0 counts as 1).
+    pub fn sharing_memory(&self, at_once: usize) -> Budget {
+        Budget { max_memory: self.max_memory / at_once.max(1), ..self.clone() }
+    }
+}
+
+/// `now + limit`, or no deadline when there is no limit or it does not fit an [`Instant`].
+fn deadline_after(limit: Option<Duration>) -> Option<Instant> {
+    limit.and_then(|l| Instant::now().checked_add(l))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_limit_is_no_deadline_not_a_panic() {
+        let b = Budget::new(Some(Duration::from_secs_f64(1e19)), DEFAULT_MAX_MEMORY);
+        assert!(b.deadline().is_none());
+        assert!(!b.is_over());
+        assert_eq!(b.time_limit(), Some(Duration::from_secs_f64(1e19)));
+    }
+
+    #[test]
+    fn parts_split_the_time_left() {
+        let b = Budget::new(Some(Duration::from_secs(100)), 1 << 20);
+        let quarter = b.part(Part::BoundBuilding).time_left().unwrap();
+        assert!(quarter <= Duration::from_secs(25) && quarter > Duration::from_secs(24), "{quarter:?}");
+        let dense = b.part(Part::Dense).time_left().unwrap();
+        assert!(dense <= Duration::from_secs(75) && dense > Duration::from_secs(74), "{dense:?}");
+        assert_eq!(b.part(Part::Whole).deadline(), b.deadline());
+        assert!(Budget::default().part(Part::Dense).deadline().is_none());
+    }
+
+    #[test]
+    fn keeping_back_never_takes_more_than_half() {
+        let b = Budget::new(Some(Duration::from_secs(10)), 1 << 20);
+        let kept = b.keeping_back(Duration::from_secs(100)).time_left().unwrap();
+        assert!(kept <= Duration::from_secs(5) && kept > Duration::from_secs(4), "{kept:?}");
+        let small = b.keeping_back(Duration::from_secs(1)).time_left().unwrap();
+        assert!(small <= Duration::from_secs(9) && small > Duration::from_secs(8), "{small:?}");
+    }
+
+    #[test]
+    fn the_stop_flag_is_shared_by_parts_and_restarts() {
+        let flag = StopFlag::new();
+        let b = Budget::new(None, 1 << 20).with_stop(flag.clone());
+        let part = b.part(Part::Dense);
+        let again = b.restarted();
+        assert!(!part.is_over() && !again.is_over());
+        flag.set();
+        assert!(part.is_over() && again.is_over() && b.interrupted());
+        assert!(!part.past_deadline());
+    }
+
+    #[test]
+    fn memory_is_shared_among_solves_at_once() {
+        let b = Budget::new(None, 1000 << 20);
+        assert_eq!(b.sharing_memory(4).max_memory(), 250 << 20);
+        assert_eq!(b.sharing_memory(0).max_memory(), 1000 << 20);
+    }
+}
