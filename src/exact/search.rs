@@ -44,6 +44,7 @@ use crate::state_bounds::{standard_until, StateBound, Tables};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
+use std::time::Duration;
 
 /// Limits of one search.
 #[derive(Debug, Clone)]
@@ -215,6 +216,9 @@ pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, li
     })
 }
 
+/// Nanoseconds kept back per boxed memo key for freeing it when the search ends.
+const FREE_NANOS_PER_KEY: u64 = 250;
+
 /// The largest remaining time the memo can hold ([`Entry`] keeps values in 32 bits);
 /// [`search`] refuses instances whose start-state bound is above it.
 pub const MAX_VALUE: u64 = u32::MAX as u64;
@@ -370,12 +374,8 @@ fn dfs_run<E: Encoding, B: StateBound>(
         },
         trace: std::mem::take(&mut search.incumbent),
     };
-    // Freeing millions of boxed keys takes seconds: let another thread do it, so that
-    // the time limit holds for the answer.
-    if search.key_bytes > 0 && search.memo.len() > 100_000 {
-        let memo = std::mem::take(&mut search.memo);
-        std::thread::spawn(move || drop(memo));
-    }
+    // The memo is freed here, inside the solve (no thread outlives it); the time this
+    // takes with boxed keys was kept back by `should_stop`.
     result
 }
 
@@ -481,6 +481,16 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
         peak.saturating_add(self.key_bytes).saturating_add(self.key_bytes / 8)
     }
 
+    /// The time freeing the memo will take when the search ends: 80 to 260 ns per boxed
+    /// key measured here (5.5 M keys in 0.46 s, 4.5 M in 1.2 s), kept back as 250 ns;
+    /// nothing for packed keys.
+    fn freeing_time(&self) -> Duration {
+        if self.key_bytes == 0 {
+            return Duration::ZERO;
+        }
+        Duration::from_nanos(self.memo.len() as u64 * FREE_NANOS_PER_KEY)
+    }
+
     fn should_stop(&mut self, depth: u64) -> bool {
         if self.stop != Stop::Completed {
             return true;
@@ -497,7 +507,7 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
             self.best = self.best.max(self.shared.best.load(Ordering::Acquire));
             if self.limits.budget.interrupted() {
                 self.stop = Stop::Interrupted;
-            } else if self.limits.budget.past_deadline() {
+            } else if self.limits.budget.time_left().is_some_and(|left| left <= self.freeing_time()) {
                 self.stop = Stop::TimeLimit;
             }
         }
