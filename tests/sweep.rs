@@ -218,3 +218,39 @@ proptest! {
         prop_assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1);
     }
 }
+
+/// Records are read back through the types the commands print: a solve record is the
+/// `solve --json` object, and records without a result, with a result of another
+/// command, or claiming that an estimate is a bound are refused naming file and line.
+#[test]
+fn records_are_read_back_typed_and_records_without_results_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = temp_file(&dir, "spec.toml", "command = \"solve\"\nkernels = [\"LLC\"]\nwarps = [4]\n");
+    let out = dir.path().join("r.jsonl");
+    sweep(&[&spec, "--out", &out.display().to_string()]);
+    let record = &results::read(&out).unwrap()[0];
+    match &record.result {
+        results::JobResult::Solve(s) => assert_eq!((s.makespan, s.upper_bound, s.exact), (9, 9, true)),
+        other => panic!("not a solve result: {other:?}"),
+    }
+    let line = std::fs::read_to_string(&out).unwrap();
+    let job = &record.value["job"];
+    let bad = [
+        format!("{{\"id\":\"a\",\"job\":{job}}}\n"),
+        "{\"id\":\"a\"}\n".to_string(),
+        line.replace("\"upper_bound\":9", "\"upper_bound\":\"nine\""),
+        line.replace("\"command\":\"solve\"", "\"command\":\"bound\""),
+    ];
+    for text in bad {
+        let f = temp_file(&dir, "bad.jsonl", &text);
+        let e = results::read(Path::new(&f)).unwrap_err();
+        assert!(e.value.ends_with("bad.jsonl:1"), "{text}: {e}");
+        input_error(&["sweep", "report", &f], "bad.jsonl:1");
+    }
+    let approx = r#"{"id":"b","job":{"command":"approx","kernel":"LCL","warps":4,"sigma_l":"1","sigma_c":"1","method":"search","x":2,"time_limit":1.0,"max_states":null,"max_memory":null},"x":2,"warps":4,"estimate":8,"argmin_y":2,"estimate_is_bound":true,"rows":[],"safe_upper_bound":9,"safe_upper_bound_source":"","exact_makespan":9,"lower_bound":9,"pessimistic":12,"safe_horizon":12,"seconds":0.1,"notes":[]}"#;
+    let f = temp_file(&dir, "claims.jsonl", &format!("{approx}\n"));
+    assert!(results::read(Path::new(&f)).is_err());
+    let honest =
+        temp_file(&dir, "honest.jsonl", &format!("{}\n", approx.replace("\"estimate_is_bound\":true", "\"estimate_is_bound\":false")));
+    assert!(matches!(results::read(Path::new(&honest)).unwrap()[0].result, results::JobResult::Approx(_)));
+}

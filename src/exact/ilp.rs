@@ -29,7 +29,7 @@ use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// Which linearisation of the work-conserving constraints to use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ConstraintForm {
     /// `W * I * H` short rows (eqs. 34, 37).
@@ -156,7 +156,7 @@ pub fn check_size(inst: &Instance, horizon: u64, form: ConstraintForm) -> Result
             field: "warps".into(),
             value: inst.warps.to_string(),
             reason: format!(
-                "the ILP for {} warps x {} instructions x {horizon} cycles would have {vars} binary variables and {nz} non-zeros (limits {MAX_VARIABLES} and {MAX_NONZEROS}); use --method search, bounds or approx",
+                "the ILP for {} warps x {} instructions x {horizon} cycles would have {vars} binary variables and {nz} non-zeros (limits {MAX_VARIABLES} and {MAX_NONZEROS}); use the search method, the closed-form bounds or the approximation",
                 inst.warps,
                 inst.len()
             ),
@@ -493,7 +493,7 @@ impl<'a> Model<'a> {
                 return Err(InputError::new(
                     "horizon",
                     horizon,
-                    "no work-conserving schedule fits in this many cycles (the ILP is infeasible); use --horizon safe",
+                    "no work-conserving schedule fits in this many cycles (the ILP is infeasible); use the safe horizon",
                 )
                 .into())
             }

@@ -43,7 +43,7 @@ impl Witness {
 }
 
 /// Why a method stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stop {
     /// The method ran to its end (for the exact methods: optimality proven within
@@ -73,7 +73,7 @@ impl Stop {
 }
 
 /// Statistics of a search run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct SearchStats {
     /// States expanded.
     pub expansions: u64,
@@ -89,7 +89,7 @@ pub struct SearchStats {
 }
 
 /// Size and result of an ILP run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct IlpStats {
     /// Binary variables.
     pub variables: usize,

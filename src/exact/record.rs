@@ -7,17 +7,17 @@ use crate::exact::solve::{Method, Solution, Status};
 use crate::model::bounds;
 use crate::model::instance::Instance;
 use crate::model::schedule::Issue;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// `solve --json`. `makespan` is the length of a re-checked schedule (a proven lower
 /// bound; `T^(W)` when `exact`), `upper_bound` is always proven, `exact` is derived
 /// (`makespan == upper_bound`).
-#[derive(Debug, Clone, Serialize)]
-pub struct SolutionJson<'a> {
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SolutionJson {
     /// Instruction string after the sigma = 1/n transformation.
     pub kernel: String,
     /// Instruction string as given.
-    pub source_kernel: &'a str,
+    pub source_kernel: String,
     /// `W`.
     pub warps: u32,
     /// sigma_L after the transformation.
@@ -43,13 +43,13 @@ pub struct SolutionJson<'a> {
     /// The ILP optimum reached a horizon below the safe horizon, which may have cut it.
     pub horizon_may_cut: bool,
     /// Why a limited run stopped (`time_limit` or `max_states`).
-    pub stopped_by: Option<&'static str>,
+    pub stopped_by: Option<String>,
     /// The paper's eq. 5 (not a proven bound when a sigma > 1).
     pub pessimistic: u64,
     /// Proven safe horizon.
     pub safe_horizon: u64,
     /// Plain-language caveats.
-    pub notes: &'a [String],
+    pub notes: Vec<String>,
     /// Search statistics, when the search ran.
     pub search_stats: Option<SearchStats>,
     /// ILP size, when the ILP ran.
@@ -60,11 +60,11 @@ pub struct SolutionJson<'a> {
 }
 
 /// The `solve --json` object of `sol`; with `with_schedule`, the `schedule` array.
-pub fn solution<'a>(inst: &'a Instance, sol: &'a Solution, with_schedule: bool) -> SolutionJson<'a> {
+pub fn solution(inst: &Instance, sol: &Solution, with_schedule: bool) -> SolutionJson {
     let o = &sol.outcome;
     SolutionJson {
         kernel: inst.kernel.to_string(),
-        source_kernel: &inst.source_kernel,
+        source_kernel: inst.source_kernel.clone(),
         warps: inst.warps,
         sigma_l: inst.sigma_l,
         sigma_c: inst.sigma_c,
@@ -77,10 +77,10 @@ pub fn solution<'a>(inst: &'a Instance, sol: &'a Solution, with_schedule: bool) 
         exact: o.exact(),
         seconds: sol.seconds,
         horizon_may_cut: sol.horizon_may_cut(inst),
-        stopped_by: o.stop().stopped_by(),
+        stopped_by: o.stop().stopped_by().map(str::to_string),
         pessimistic: bounds::pessimistic(inst),
         safe_horizon: bounds::safe_horizon(inst),
-        notes: &sol.notes,
+        notes: sol.notes.clone(),
         search_stats: o.stats.search,
         ilp_stats: o.stats.ilp,
         schedule: with_schedule.then(|| o.witness().schedule().issues(&inst.kernel)),

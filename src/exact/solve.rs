@@ -19,7 +19,7 @@ use serde::Serialize;
 use std::time::{Duration, Instant};
 
 /// How `T^(W)` is computed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
     /// The binary ILP of the paper, solved by HiGHS.
@@ -57,7 +57,7 @@ impl std::str::FromStr for Method {
 }
 
 /// How a run ended, as printed (`status` in `solve --json`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Status {
     /// Optimality proven (for the ILP: within its horizon).
@@ -328,7 +328,7 @@ fn horizon_notes(out: &Outcome, horizon: u64, safe: u64) -> Vec<String> {
             return vec![format!("the optimum equals the horizon {horizon}; the horizon is proven safe, so it did not cut the optimum")];
         }
         return vec![format!(
-            "the optimum equals the horizon {horizon}, which is below the safe horizon {safe}: the horizon may have cut it; the worst case may be longer (rerun with --horizon safe)"
+            "the optimum equals the horizon {horizon}, which is below the safe horizon {safe}: the horizon may have cut it; the worst case may be longer (rerun with the safe horizon)"
         )];
     }
     if !covers {

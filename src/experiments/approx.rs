@@ -13,11 +13,11 @@ use crate::exact::solve::{solve, solve_alone, Method, SolveOptions};
 use crate::model::bounds;
 use crate::model::instance::Instance;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
 /// One `y` of the table.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// Number of warps `y`.
     pub y: u32,
@@ -43,8 +43,18 @@ impl Serialize for NotABound {
     }
 }
 
+/// Reads back only `false`: a record that claims the estimate is a bound is refused.
+impl<'de> Deserialize<'de> for NotABound {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match bool::deserialize(d)? {
+            false => Ok(NotABound),
+            true => Err(serde::de::Error::custom("estimate_is_bound must be false: the estimate is not a proven bound")),
+        }
+    }
+}
+
 /// The `approx` result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Approx {
     /// `x`.
     pub x: u32,

@@ -10,7 +10,7 @@ use std::fmt;
 pub const MAX_INSTRUCTIONS: usize = 10_000;
 
 /// The functional unit an instruction runs on.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 pub enum Unit {
     /// Load/store unit (`L`).
     L,

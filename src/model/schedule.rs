@@ -15,7 +15,7 @@ pub struct Schedule {
 }
 
 /// One issued instruction, as printed in `--json` (all fields 1-based).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Issue {
     /// Warp, 1-based.
     pub warp: usize,

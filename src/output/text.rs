@@ -155,7 +155,7 @@ pub fn rta_table(rep: &crate::rta::analysis::RtaReport) -> String {
     let verdict = match rep.schedulable {
         Some(true) => "SCHEDULABLE: every kernel meets its deadline",
         Some(false) => "NOT schedulable",
-        None => "no deadlines given: responses only (give --deadline for a verdict)",
+        None => "no deadlines given: responses only (a relative deadline for the kernels gives a verdict)",
     };
     let _ = writeln!(s, "task set     {verdict}");
     let _ = writeln!(s, "unit         {}", rep.unit);

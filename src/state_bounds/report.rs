@@ -27,6 +27,8 @@ pub struct BoundsReport {
     /// The exact search's per-state bounds (per-warp, queue, tail, stretch, period, clipped, last-warp; see
     /// [`crate::state_bounds`]) at the start state, capped by the safe horizon: a proven
     /// upper bound, often well below the safe horizon.
+    /// (0 when read back from a record written before this field existed.)
+    #[serde(default)]
     pub start_state_bound: u64,
 }
 

@@ -41,14 +41,14 @@ pub struct Settings {
 
 /// What defines a job. Everything but `file` enters the id, so an instance written as a
 /// kernel or read from a file is the same job.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct JobParams {
     /// The command run.
     pub command: SweepCommand,
     /// Instruction string as given (before the sigma = 1/n transformation).
     pub kernel: String,
     /// Instance file the job came from (not part of the id).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
     /// `W`.
     pub warps: u32,

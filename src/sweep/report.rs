@@ -3,7 +3,7 @@
 //! (`exact` only when they are equal), `estimate` is the paper's approximation and never
 //! a bound.
 
-use super::results::Record;
+use super::results::{JobResult, Record};
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -43,52 +43,56 @@ pub struct Row {
     pub error: Option<String>,
 }
 
-fn text(v: &Value, key: &str) -> String {
-    match v.get(key) {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Null) | None => "-".into(),
-        Some(other) => other.to_string(),
+/// The name serde gives a unit-like enum value (`solve`, `time_limit`, ...).
+fn text<T: serde::Serialize>(v: &T) -> String {
+    match serde_json::to_value(v) {
+        Ok(Value::String(s)) => s,
+        _ => "-".into(),
     }
 }
 
-fn number(v: &Value, key: &str) -> Option<u64> {
-    v.get(key).and_then(Value::as_u64)
-}
-
 impl Row {
-    /// The row of one record (fields it lacks are `-`).
+    /// The row of one record, from its typed parameters and result.
     pub fn of(r: &Record) -> Row {
-        let v = &r.value;
-        let job = v.get("job").cloned().unwrap_or(Value::Null);
-        let command = text(&job, "command");
-        let error = v.get("error").and_then(Value::as_str).map(str::to_string);
-        let (lower, upper, estimate) = match command.as_str() {
-            "solve" => (number(v, "makespan"), number(v, "upper_bound"), None),
-            "approx" => (number(v, "lower_bound"), number(v, "safe_upper_bound"), number(v, "estimate")),
-            _ => (number(v, "lower_bound"), number(v, "start_state_bound").or(number(v, "safe_horizon")), None),
+        let job = &r.job;
+        let (lower, upper, estimate, seconds, status) = match &r.result {
+            JobResult::Failed { .. } => (None, None, None, None, "error".to_string()),
+            JobResult::Solve(s) => (Some(s.makespan), Some(s.upper_bound), None, Some(s.seconds), text(&s.status)),
+            JobResult::Approx(a) => {
+                let exact = a.lower_bound == Some(a.safe_upper_bound);
+                (
+                    a.lower_bound,
+                    Some(a.safe_upper_bound),
+                    Some(a.estimate),
+                    Some(a.seconds),
+                    if exact { "exact" } else { "bounds" }.to_string(),
+                )
+            }
+            JobResult::Bound(b) => {
+                // Records written before `start_state_bound` existed read it as 0.
+                let upper = if b.start_state_bound > 0 { b.start_state_bound } else { b.safe_horizon };
+                (Some(b.lower_bound), Some(upper), None, None, "closed_form".to_string())
+            }
         };
-        let exact = matches!((lower, upper), (Some(a), Some(b)) if a == b);
-        let status = match (&error, command.as_str()) {
-            (Some(_), _) => "error".to_string(),
-            (None, "solve") => text(v, "status"),
-            (None, "approx") => if exact { "exact" } else { "bounds" }.to_string(),
-            _ => "closed_form".to_string(),
+        let error = match &r.result {
+            JobResult::Failed { error } => Some(error.clone()),
+            _ => None,
         };
         Row {
             id: r.id.clone(),
-            command,
-            kernel: text(&job, "kernel"),
-            sigma_l: text(&job, "sigma_l"),
-            sigma_c: text(&job, "sigma_c"),
-            warps: number(&job, "warps").unwrap_or(0),
-            method: text(&job, "method"),
-            x: number(&job, "x"),
+            command: text(&job.command),
+            kernel: job.kernel.clone(),
+            sigma_l: job.sigma_l.clone(),
+            sigma_c: job.sigma_c.clone(),
+            warps: job.warps as u64,
+            method: job.method.as_ref().map_or("-".to_string(), text),
+            x: job.x.map(u64::from),
             lower,
             upper,
-            exact,
+            exact: matches!((lower, upper), (Some(a), Some(b)) if a == b),
             estimate,
             status,
-            seconds: v.get("seconds").and_then(Value::as_f64),
+            seconds,
             error,
         }
     }

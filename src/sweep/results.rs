@@ -1,7 +1,12 @@
 //! Results files (JSON Lines: one record per line, each an object with a string `id`):
 //! reading, resuming, and merging with a check for conflicting results.
 
+use super::job::{JobParams, SweepCommand};
 use crate::error::InputError;
+use crate::exact::record::SolutionJson;
+use crate::experiments::approx::Approx;
+use crate::state_bounds::report::BoundsReport;
+use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
@@ -11,12 +16,56 @@ use std::path::{Path, PathBuf};
 /// timings and work statistics, at any depth. [`comparable`] drops them.
 pub const VOLATILE: [&str; 3] = ["seconds", "search_stats", "ilp_stats"];
 
+/// What a record holds besides its id and parameters, read back through the same types
+/// the commands print with `--json`: a solve, an approx or a bound result, or the error
+/// that refused the job.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum JobResult {
+    /// The job was refused (or failed): its one-line error.
+    Failed {
+        /// The error.
+        error: String,
+    },
+    /// `solve --json`.
+    Solve(Box<SolutionJson>),
+    /// `approx --json`.
+    Approx(Box<Approx>),
+    /// `bound --json`.
+    Bound(BoundsReport),
+}
+
+impl JobResult {
+    /// The command whose result this is (`None` for an error).
+    pub fn command(&self) -> Option<SweepCommand> {
+        match self {
+            JobResult::Failed { .. } => None,
+            JobResult::Solve(_) => Some(SweepCommand::Solve),
+            JobResult::Approx(_) => Some(SweepCommand::Approx),
+            JobResult::Bound(_) => Some(SweepCommand::Bound),
+        }
+    }
+}
+
+/// A record as the sweep writes it: its id, the job's parameters, and the result.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+struct Typed {
+    id: String,
+    job: JobParams,
+    #[serde(flatten)]
+    result: JobResult,
+}
+
 /// One record of a results file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     /// The job id.
     pub id: String,
-    /// The whole record.
+    /// The job's parameters.
+    pub job: JobParams,
+    /// The job's result.
+    pub result: JobResult,
+    /// The whole record as written (kept for merging and the conflict check).
     pub value: Value,
     /// Where it was read: `file:line`.
     pub at: String,
@@ -30,7 +79,7 @@ pub fn read(path: &Path) -> Result<Vec<Record>, InputError> {
         Some(line) => Err(InputError::new(
             "file",
             path.display(),
-            format!("line {line} is cut off (an interrupted run?); run the sweep again with --resume, which drops it"),
+            format!("line {line} is cut off (an interrupted run?); resume the sweep, which drops it"),
         )),
         None => Ok(records),
     }
@@ -84,8 +133,15 @@ fn parse_record(line: &str, path: &Path, number: usize) -> Result<Record, InputE
     let at = format!("{}:{number}", path.display());
     let bad = |why: &str| InputError::new("file", &at, why);
     let value: Value = serde_json::from_str(line).map_err(|e| bad(&format!("not a JSON object: {e}")))?;
-    let id = value.get("id").and_then(Value::as_str).ok_or_else(|| bad("record without a string `id`"))?.to_string();
-    Ok(Record { id, value, at })
+    if value.get("id").and_then(Value::as_str).is_none() {
+        return Err(bad("record without a string `id`"));
+    }
+    let typed: Typed = serde_json::from_value(value.clone())
+        .map_err(|e| bad(&format!("not a record of a sweep job (an id, the job, and a result or an error): {e}")))?;
+    if typed.result.command().is_some_and(|c| c != typed.job.command) {
+        return Err(bad("the result is not of the job's command"));
+    }
+    Ok(Record { id: typed.id, job: typed.job, result: typed.result, value, at })
 }
 
 /// `v` without the [`VOLATILE`] fields, at any depth.
