@@ -194,6 +194,12 @@ impl Budget {
         Budget { deadline, ..self.clone() }
     }
 
+    /// The memory the dense programme's table may take: half of the memory limit (the
+    /// branch and bound that runs after it, if it does not end, gets the whole limit).
+    pub fn dense_table_memory(&self) -> usize {
+        self.max_memory / 2
+    }
+
     /// The budget of one of `at_once` solves that run at the same time and share the
     /// memory: `max_memory / at_once` each (`at_once` 0 counts as 1).
     pub fn sharing_memory(&self, at_once: usize) -> Budget {

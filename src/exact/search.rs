@@ -153,7 +153,7 @@ fn outcome(inst: &Instance, r: SearchResult) -> Result<Outcome, Error> {
 
 /// Most states of the dense table under `limits`: half of the memory limit.
 fn dense_table_states(limits: &SearchLimits) -> u64 {
-    (limits.budget.max_memory() / 2 / dense::BYTES_PER_STATE) as u64
+    (limits.budget.dense_table_memory() / dense::BYTES_PER_STATE) as u64
 }
 
 /// The dense programme with a table of at most half of `limits.max_memory` and three

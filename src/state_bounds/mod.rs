@@ -4,7 +4,7 @@
 //! Every bound is behind one small interface, [`StateBound`], with one file per
 //! implementation; its doc comment carries its proof, and a property test checks it
 //! against the plain DP at every visited state of random instances
-//! (`tests/search.rs`). A new bound is one new file plus a field of [`Standard`]; the
+//! (`tests/it/search.rs`). A new bound is one new file plus a field of [`Standard`]; the
 //! map of all bounds is `docs/bounds.md`.
 //!
 //! * [`per_warp::PerWarp`]: the safe-horizon argument applied to each occupied position.

@@ -351,7 +351,7 @@ mod tests {
     fn tx2_block_end_games_have_seven_idle_cycles() {
         // At most 4 warps ready for a C at once, and end games of at most 4 warps idle
         // the load/store unit for at most 7 cycles: T <= 64 * 5 + 7 = 327, which a
-        // schedule reaches (tests/search.rs).
+        // schedule reaches (tests/it/search.rs).
         let (tail, t) = tail_of("LLCCCCLCLCCL", 64, 1, 4);
         assert_eq!(tail.summary(), vec![(4, Some(7))]);
         assert_eq!(tail.upper(&t.start()), 327);

@@ -14,6 +14,7 @@
 //! with `x > W` are left out (they are not defined).
 
 use super::job::{Job, JobParams, Settings, SweepCommand};
+use crate::budget::DEFAULT_TIME_LIMIT_PER_SOLVE;
 use crate::error::{bytes, positive, seconds, InputError};
 use crate::exact::solve::Method;
 use crate::files::{origin, parse_toml, read_text};
@@ -23,9 +24,6 @@ use std::path::{Path, PathBuf};
 
 /// Most jobs one spec may describe.
 pub const MAX_JOBS: u64 = 100_000;
-
-/// Time limit per solve when the spec gives none, in seconds (as `approx` and `converge`).
-pub const DEFAULT_TIME_LIMIT: f64 = 10.0;
 
 /// One value or a list of values.
 #[derive(Debug, Clone, Deserialize)]
@@ -81,7 +79,7 @@ pub struct Spec {
     pub x: OneOrMany<i64>,
     /// Every `x` from 1 to `x_max` (approx only; instead of `x`).
     pub x_max: Option<i64>,
-    /// Seconds per solve (default [`DEFAULT_TIME_LIMIT`]); not with `bound`.
+    /// Seconds per solve (default [`DEFAULT_TIME_LIMIT_PER_SOLVE`], as `approx` and `converge`); not with `bound`.
     pub time_limit: Option<f64>,
     /// Search limit in stored states.
     pub max_states: Option<i64>,
@@ -151,7 +149,7 @@ impl Spec {
         } else {
             names.iter().enumerate().map(|(i, n)| self.method_named(i, n).map(Some)).collect::<Result<_, _>>()?
         };
-        let time_limit = if bound { None } else { Some(self.time_limit.unwrap_or(DEFAULT_TIME_LIMIT)) };
+        let time_limit = if bound { None } else { Some(self.time_limit.unwrap_or(DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64())) };
         if let Some(t) = time_limit {
             seconds(t, "time_limit")?;
         }

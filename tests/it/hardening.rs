@@ -2,7 +2,7 @@
 //! each with the behaviour it has now (a one-line error with exit code 2, or a correct
 //! answer within the limits).
 
-mod common;
+use crate::common;
 
 use common::cli::{input_error, json_of, makespan, temp_file as write};
 use std::io::Read;

@@ -1,6 +1,6 @@
 //! The paper's approximation: the formula, and the proven bound beside it.
 
-mod common;
+use crate::common;
 
 use common::{exact, ilp_options, inst, instances};
 use gpu_makespan::budget::{Budget, DEFAULT_MAX_MEMORY};

@@ -6,8 +6,6 @@
 //! (runs in CI with the test suite): `FUZZ_CASES` (default 300) parser cases per input
 //! kind and `FUZZ_CLI_CASES` (default 40) command lines; raise them for a longer run.
 
-mod common;
-
 use gpu_makespan::budget::Budget;
 use gpu_makespan::exact::solve::SolveOptions;
 use gpu_makespan::model::instance::Instance;

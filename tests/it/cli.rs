@@ -1,7 +1,7 @@
 //! CLI tests on the real `makespan` binary: every subcommand, its JSON contract, and
 //! bad input. (Library tests are in the other files of tests/.)
 
-mod common;
+use crate::common;
 
 use common::cli::{assert_stdout, input_error, json_of, makespan, rta_input_error, temp_file};
 use serde_json::Value;

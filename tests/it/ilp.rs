@@ -1,6 +1,6 @@
 //! The ILP against the exact search.
 
-mod common;
+use crate::common;
 
 use common::{exact, ilp_options, inst, instance};
 use gpu_makespan::exact::ilp::{self, ConstraintForm};

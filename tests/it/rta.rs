@@ -1,6 +1,6 @@
 //! RTA: the three computations of the list schedule against each other, the per-SM
 //! dispatch rules against the reported responses (shorter blocks, any SM choice), and
-//! monotonicity. (The CLI's RTA tests are in tests/cli.rs.)
+//! monotonicity. (The CLI's RTA tests are in tests/it/cli.rs.)
 
 use gpu_makespan::rta::analysis::{
     analyse, closed_form_equal_c, launch_order, list_schedule, simulate_slots, simulate_sms, Bound, Task, Workload,

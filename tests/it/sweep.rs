@@ -1,6 +1,6 @@
 //! Sweeps: sharding, resuming, merging and reporting, on the real binary and the library.
 
-mod common;
+use crate::common;
 
 use common::cli::{input_error, makespan, temp_file};
 use gpu_makespan::sweep::results::{self, comparable};

@@ -1,7 +1,7 @@
 //! The dense programme against the plain DP and the branch and bound, its ranking
 //! against the states the plain DP reaches, and its place inside `search::solve`.
 
-mod common;
+use crate::common;
 
 use common::{exact_branch_and_bound, inst, instances, plain_dp};
 use gpu_makespan::budget::Budget;

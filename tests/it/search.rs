@@ -1,7 +1,7 @@
 //! The exact search against the plain DP, its witnesses against the checker, and every
 //! per-state bound against the exact value at every reachable state.
 
-mod common;
+use crate::common;
 
 use common::{exact, exact_branch_and_bound, inst, instance, instances, plain_dp, KNOWN};
 use gpu_makespan::exact::heuristic::beam::beam;

@@ -1,0 +1,15 @@
+//! The integration tests, as one test binary (one link of the library and HiGHS instead
+//! of ten): each module is one concern, `common` holds the shared helpers.
+
+mod common;
+
+mod approx;
+mod architecture;
+mod cli;
+mod dense;
+mod fuzz;
+mod hardening;
+mod ilp;
+mod rta;
+mod search;
+mod sweep;
