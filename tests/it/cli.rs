@@ -451,3 +451,22 @@ fn an_interrupt_ends_a_solve_with_its_bounds() {
     let (lower, upper) = (v["makespan"].as_u64().unwrap(), v["upper_bound"].as_u64().unwrap());
     assert!(lower > 0 && lower <= upper && upper <= v["safe_horizon"].as_u64().unwrap());
 }
+
+/// Threads are held in whole warps: 682 threads are 22 warps, so 2 blocks fit per SM
+/// (not 3), and 80 threads are 3 warps (21 per SM, 42 slots, not 50).
+#[test]
+fn rta_counts_threads_in_whole_warps() {
+    let dir = tempfile::tempdir().unwrap();
+    let six = dir.path().join("six.toml");
+    std::fs::write(&six, "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 6\nthreads_per_block = 682\n").unwrap();
+    let v = json_of(&["rta", six.to_str().unwrap()]);
+    assert_eq!(v["kernels"][0]["finish"], 2.0);
+    let many = dir.path().join("many.toml");
+    std::fs::write(&many, "[[kernels]]\nperiod = 25\nwcet = 10\nblocks = 100\nthreads_per_block = 80\n").unwrap();
+    let v = json_of(&["rta", many.to_str().unwrap()]);
+    assert_eq!(v["g_max"], 42);
+    assert_eq!(v["kernels"][0]["finish"], 30.0);
+    assert_eq!(v["schedulable"], false);
+    let regs = "[[kernels]]\nperiod = 25\nwcet = 1\nblocks = 1\nthreads_per_block = 1024\nregisters_per_thread = 40\n";
+    rta_input_error(regs, "toml", "kernels[0].registers_per_thread");
+}

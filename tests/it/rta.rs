@@ -33,7 +33,8 @@ fn mixed_task_set() -> impl Strategy<Value = Vec<Task>> {
         1u128..20,
         1u64..24,
         0u128..30,
-        prop_oneof![Just(64u64), Just(128), Just(256), Just(384), Just(512), Just(1024)],
+        // Sizes that are not whole warps too (33, 80, 682 threads).
+        prop_oneof![Just(64u64), Just(128), Just(256), Just(384), Just(512), Just(1024), Just(33), Just(80), Just(682)],
         0u64..30_000,
         0u64..64,
     );
@@ -42,7 +43,8 @@ fn mixed_task_set() -> impl Strategy<Value = Vec<Task>> {
             .enumerate()
             .map(|(i, (c, g, r, b, smem, regs))| Task {
                 shared_memory: smem,
-                registers_per_thread: regs,
+                // At most the 32 768 registers a block may use on the TX2 (per warp in units of 256).
+                registers_per_thread: regs.min(32_768 / b.div_ceil(32) / 256 * 256 / 32),
                 ..Task::given(format!("K{i}"), 1000, c, g, b, r)
             })
             .collect()
