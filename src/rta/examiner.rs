@@ -67,14 +67,79 @@ pub fn is_config(path: &Path, text: &str) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) || text.trim_start().starts_with('{')
 }
 
+/// A JSON value read with every object key at most once (except `comment`, which the
+/// examiner's configs repeat and this analysis ignores).
+struct Unambiguous(Value);
+
+impl<'de> serde::Deserialize<'de> for Unambiguous {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UnambiguousVisitor).map(Unambiguous)
+    }
+}
+
+struct UnambiguousVisitor;
+
+impl<'de> serde::de::Visitor<'de> for UnambiguousVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Unambiguous(v)) = seq.next_element()? {
+            items.push(v);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let Unambiguous(value) = map.next_value()?;
+            if object.contains_key(&key) && key != "comment" {
+                return Err(serde::de::Error::custom(format!("the key \"{key}\" appears twice in one object")));
+            }
+            object.entry(key).or_insert(value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
 /// Parses the text of a config (from `origin`) into a workload on `platform`;
 /// `deadline` (seconds, relative) is given to every kernel when set.
 pub fn from_text(text: &str, origin: &str, platform: Platform, deadline: Option<f64>) -> Result<Workload, Error> {
     // Via a generic value first: the examiner's own parser (cJSON) accepts repeated keys
-    // such as several "comment" entries.
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        InputError::new("file", origin, format!("not valid JSON (line {}): {}", e.line(), e.to_string().replace('\n', " ")))
-    })?;
+    // such as several "comment" entries; any other repeated key is refused (cJSON would
+    // read the first, serde the last: the file is ambiguous).
+    let value: Value = serde_json::from_str::<Unambiguous>(text)
+        .map_err(|e| InputError::new("file", origin, format!("not valid JSON (line {}): {}", e.line(), e.to_string().replace('\n', " "))))?
+        .0;
     let config: Config = serde_json::from_value(value).map_err(|e| {
         InputError::new("file", origin, format!("not a cuda_scheduling_examiner config: {}", e.to_string().replace('\n', " ")))
     })?;

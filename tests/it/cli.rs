@@ -470,3 +470,21 @@ fn rta_counts_threads_in_whole_warps() {
     let regs = "[[kernels]]\nperiod = 25\nwcet = 1\nblocks = 1\nthreads_per_block = 1024\nregisters_per_thread = 40\n";
     rta_input_error(regs, "toml", "kernels[0].registers_per_thread");
 }
+
+/// An examiner config with a key twice in one object is ambiguous (cJSON reads the
+/// first, serde the last): refused naming the key. Repeated `comment` keys, which the
+/// examiner's own configs use, are accepted.
+#[test]
+fn examiner_duplicate_keys_are_refused_except_comments() {
+    let benchmark = |extra: &str| {
+        format!(
+            "{{\"name\": \"d\", \"max_iterations\": 1, \"max_time\": 0, \"cuda_device\": 0, \"comment\": \"a\", \"comment\": \"b\", \"benchmarks\": [{{\"filename\": \"./bin/timer_spin.so\", \"log_name\": \"k.json\", \"label\": \"K\", \"thread_count\": 1024, {extra}\"block_count\": 2, \"data_size\": 0, \"additional_info\": 1000000, \"release_time\": 0}}]}}"
+        )
+    };
+    let err = rta_input_error(&benchmark("\"thread_count\": 512, "), "json", "file");
+    assert!(err.contains("thread_count") && err.contains("twice"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let ok = temp_file(&dir, "ok.json", &benchmark(""));
+    let v = json_of(&["rta", &ok]);
+    assert_eq!(v["kernels"][0]["threads_per_block"], 1024);
+}
