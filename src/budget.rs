@@ -64,8 +64,6 @@ pub enum Part {
     PriorityRules,
     /// The priority rules on the search's beam thread, before its beams: a quarter.
     BeamThreadRules,
-    /// The beam searches of the heuristic method: all of it.
-    Whole,
 }
 
 impl Part {
@@ -76,7 +74,7 @@ impl Part {
             Part::PriorityRules => (1, 3),
             Part::Dense => (3, 4),
             Part::IlpOfBoth => (1, 2),
-            Part::SearchOfBoth | Part::Whole => (1, 1),
+            Part::SearchOfBoth => (1, 1),
         }
     }
 }
@@ -112,17 +110,12 @@ impl Budget {
     /// The same limits with the time limit starting now (for each of many solves that
     /// get the limit each), sharing the stop flag.
     pub fn restarted(&self) -> Budget {
-        Budget { deadline: deadline_after(self.time_limit), ..self.clone() }
+        self.with_time_limit(self.time_limit)
     }
 
     /// The same budget with `time_limit` (from now) instead.
     pub fn with_time_limit(&self, time_limit: Option<Duration>) -> Budget {
         Budget { time_limit, deadline: deadline_after(time_limit), ..self.clone() }
-    }
-
-    /// The same budget with `max_memory` bytes instead.
-    pub fn with_max_memory(&self, max_memory: usize) -> Budget {
-        Budget { max_memory, ..self.clone() }
     }
 
     /// The time limit the budget was made with.
@@ -138,11 +131,6 @@ impl Budget {
     /// The memory limit in bytes.
     pub fn max_memory(&self) -> usize {
         self.max_memory
-    }
-
-    /// The stop flag.
-    pub fn stop_flag(&self) -> &StopFlag {
-        &self.stop
     }
 
     /// The time left (zero once past the deadline), if there is a deadline.
@@ -231,7 +219,7 @@ mod tests {
         assert!(quarter <= Duration::from_secs(25) && quarter > Duration::from_secs(24), "{quarter:?}");
         let dense = b.part(Part::Dense).time_left().unwrap();
         assert!(dense <= Duration::from_secs(75) && dense > Duration::from_secs(74), "{dense:?}");
-        assert_eq!(b.part(Part::Whole).deadline(), b.deadline());
+        assert_eq!(b.part(Part::SearchOfBoth).deadline(), b.deadline());
         assert!(Budget::default().part(Part::Dense).deadline().is_none());
     }
 

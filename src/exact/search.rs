@@ -187,15 +187,12 @@ fn solve_dense(inst: &Instance, limits: &SearchLimits) -> Result<Option<Outcome>
 /// if the system cannot give that stack, the instance is [`TooLarge`] for the search.
 pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits) -> Result<SearchResult, TooLarge> {
     let root_bound = bound.upper(&t.start());
+    let too_large = |reason: String| TooLarge { field: "warps".into(), value: t.warps().to_string(), reason };
     if root_bound > MAX_VALUE {
         // The memo keeps values in 32 bits: a larger one would be cut and prune wrongly.
-        return Err(TooLarge {
-            field: "warps".into(),
-            value: t.warps().to_string(),
-            reason: format!(
-                "the search keeps remaining times in 32 bits and the start-state bound is {root_bound} cycles (at most {MAX_VALUE}); the closed-form bounds still answer"
-            ),
-        });
+        return Err(too_large(format!(
+            "the search keeps remaining times in 32 bits and the start-state bound is {root_bound} cycles (at most {MAX_VALUE}); the closed-form bounds still answer"
+        )));
     }
     let stack = (root_bound as usize).saturating_mul(1024).clamp(8 << 20, 4 << 30);
     let with_beam = limits.beam && rayon::current_thread_index().is_none();
@@ -204,13 +201,11 @@ pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, li
             .name("makespan-search".into())
             .stack_size(stack)
             .spawn_scoped(scope, || run(t, bound, enc, limits, root_bound, with_beam))
-            .map_err(|e| TooLarge {
-                field: "warps".into(),
-                value: t.warps().to_string(),
-                reason: format!(
+            .map_err(|e| {
+                too_large(format!(
                     "the search needs a stack of {} MiB for schedules of up to {root_bound} cycles and the system refused it ({e})",
                     stack >> 20
-                ),
+                ))
             })?;
         Ok(handle.join().expect("the search thread does not panic"))
     })

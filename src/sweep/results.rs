@@ -136,7 +136,7 @@ fn parse_record(line: &str, path: &Path, number: usize) -> Result<Record, InputE
     if value.get("id").and_then(Value::as_str).is_none() {
         return Err(bad("record without a string `id`"));
     }
-    let typed: Typed = serde_json::from_value(value.clone())
+    let typed = Typed::deserialize(&value)
         .map_err(|e| bad(&format!("not a record of a sweep job (an id, the job, and a result or an error): {e}")))?;
     if typed.result.command().is_some_and(|c| c != typed.job.command) {
         return Err(bad("the result is not of the job's command"));
