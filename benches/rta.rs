@@ -2,7 +2,8 @@
 //! in under 1 second. Run with `cargo bench --bench rta`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gpu_makespan::rta::analysis::{list_schedule, simulate_slots, Task};
+use gpu_makespan::rta::analysis::Task;
+use gpu_makespan::rta::list::{list_schedule, simulate_slots};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -48,51 +48,75 @@ pub fn check_timeline(w: &crate::rta::analysis::Workload) -> Result<(), crate::e
 /// Legend entries that fit beside a timeline of `height` pixels.
 const LEGEND_ROW: u32 = 18;
 
-/// Draws the RTA's block timeline (the list schedule the responses come from): one row
-/// per slot, one rectangle per block with a white edge (so back-to-back blocks stay
-/// apart), coloured by kernel; each kernel's release as a triangle under the slots and
-/// its absolute deadline as a dashed line; the legend in its own column on the right.
+/// Draws the nominal run of the dispatch rules the RTA checks its bound against: one
+/// band of rows per SM (a row per block resident at once), one rectangle per block with
+/// a white edge (so back-to-back blocks stay apart), coloured by kernel; each job's
+/// release as a triangle under the SMs (tied releases stacked, not on top of each
+/// other), each absolute deadline as a black dashed line (no kernel is black); the
+/// legend, with the reported responses, in its own column on the right.
 pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
     let err = io_err(path);
-    let (runs, g_max, kernels) = (&rep.runs, rep.g_max, &rep.kernels);
+    if rep.runs.len() as u64 > MAX_SVG_BLOCKS {
+        return Err(format!("the timeline has {} blocks, more than the {MAX_SVG_BLOCKS} an SVG draws; leave out --svg", rep.runs.len()));
+    }
+    let (runs, kernels) = (&rep.runs, &rep.kernels);
     let time = |t| rep.scale.to_f64(t);
+    let mut lanes = vec![1usize; rep.sms.max(1)];
+    for r in runs {
+        lanes[r.sm] = lanes[r.sm].max(r.lane + 1);
+    }
+    let offsets: Vec<f64> = lanes.iter().scan(0.0, |o, &l| Some(std::mem::replace(o, *o + l as f64 + 0.5))).collect();
+    let rows = offsets.last().copied().unwrap_or(0.0) + *lanes.last().unwrap_or(&1) as f64;
+    let mut stack = std::collections::HashMap::new();
+    let marks: Vec<(f64, f64, usize)> = rep
+        .jobs
+        .iter()
+        .map(|j| {
+            let k = stack.entry(j.release).or_insert(0usize);
+            *k += 1;
+            (time(j.release), -0.45 - 0.6 * (*k - 1) as f64, j.kernel)
+        })
+        .collect();
+    let bottom = marks.iter().map(|m| m.1).fold(-0.45, f64::min) - 0.4;
     let t_end = runs
         .iter()
         .map(|r| time(r.end))
-        .chain(kernels.iter().map(|k| k.release + k.deadline.unwrap_or(0.0)))
+        .chain(rep.jobs.iter().filter_map(|j| j.deadline.map(time)))
         .fold(0.0, f64::max)
         .max(f64::MIN_POSITIVE);
-    let height = (140 + 28 * g_max.min(48) as u32).max(80 + LEGEND_ROW * (kernels.len().min(40) as u32));
+    let height = (140 + (28.0 * (rows - bottom).min(60.0)) as u32).max(80 + LEGEND_ROW * (kernels.len().min(40) as u32));
     let root = SVGBackend::new(path, (1200, height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
     let (left, right) = root.split_horizontally(930);
     let mut chart = ChartBuilder::on(&left)
-        .caption(format!("GPU block slots (FIFO list schedule), times in {}", rep.unit), ("sans-serif", 20))
+        .caption(format!("Nominal run per SM (launch order as given), times in {}", rep.unit), ("sans-serif", 20))
         .margin(10)
         .x_label_area_size(30)
         .y_label_area_size(50)
-        .build_cartesian_2d(0.0..t_end * 1.02, -0.8..g_max as f64)
+        .build_cartesian_2d(0.0..t_end * 1.02, bottom..rows)
         .map_err(|e| err(&e))?;
-    let slot_label = |v: &f64| if *v >= 0.0 && v.fract() == 0.0 && *v < g_max as f64 { format!("{}", *v as i64) } else { String::new() };
+    let sm_label = |v: &f64| offsets.iter().position(|&o| (o - *v).abs() < 1e-9).map_or(String::new(), |s| format!("SM {s}"));
     chart
         .configure_mesh()
         .x_desc(format!("time ({})", rep.unit))
-        .y_desc("slot (releases: triangles below)")
-        .y_label_formatter(&slot_label)
+        .y_desc("SM (releases: triangles below)")
+        .y_labels(((rows - bottom) * 2.0) as usize + 2)
+        .y_label_formatter(&sm_label)
         .disable_y_mesh()
         .draw()
         .map_err(|e| err(&e))?;
-    for (ki, k) in kernels.iter().enumerate() {
+    for (ki, _) in kernels.iter().enumerate() {
         let c = colour(ki);
-        let boxes =
-            runs.iter().filter(|r| r.kernel == ki).map(|r| [(time(r.start), r.slot as f64 + 0.08), (time(r.end), r.slot as f64 + 0.92)]);
+        let boxes = runs.iter().filter(|r| rep.jobs[r.job].kernel == ki).map(|r| {
+            let y = offsets[r.sm] + r.lane as f64;
+            [(time(r.start), y + 0.08), (time(r.end), y + 0.92)]
+        });
         chart.draw_series(boxes.clone().map(|b| Rectangle::new(b, c.mix(0.85).filled()))).map_err(|e| err(&e))?;
         chart.draw_series(boxes.map(|b| Rectangle::new(b, WHITE.stroke_width(1)))).map_err(|e| err(&e))?;
-        chart.draw_series([TriangleMarker::new((k.release, -0.45), 6, c.filled())]).map_err(|e| err(&e))?;
-        if let Some(d) = k.deadline {
-            let at = k.release + d;
-            chart.draw_series(DashedLineSeries::new(vec![(at, -0.8), (at, g_max as f64)], 6, 4, c.stroke_width(2))).map_err(|e| err(&e))?;
-        }
+    }
+    chart.draw_series(marks.iter().map(|&(t, y, k)| TriangleMarker::new((t, y), 6, colour(k).filled()))).map_err(|e| err(&e))?;
+    for at in rep.jobs.iter().filter_map(|j| j.deadline.map(time)) {
+        chart.draw_series(DashedLineSeries::new(vec![(at, bottom), (at, rows)], 6, 4, BLACK.stroke_width(2))).map_err(|e| err(&e))?;
     }
     legend(&right, rep).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))

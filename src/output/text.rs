@@ -133,11 +133,21 @@ pub fn schedule_chart(inst: &Instance, sol: &Solution) -> String {
 
 /// The `rta` report: exact decimals in the input's unit.
 pub fn rta_table(rep: &crate::rta::analysis::RtaReport) -> String {
+    use crate::rta::analysis::Bound;
     let mut s = String::new();
+    let jobs = rep.window.is_some();
     let _ = writeln!(
         s,
-        "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  verdict",
-        "kernel", "release", "C", "blocks", "b", "finish", "response", "deadline"
+        "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  {:<16} verdict",
+        "kernel",
+        "release",
+        "C",
+        "blocks",
+        "b",
+        "finish",
+        if jobs { "worst R" } else { "response" },
+        "deadline",
+        "launch"
     );
     for k in &rep.kernels {
         let verdict = match k.schedulable {
@@ -146,26 +156,41 @@ pub fn rta_table(rep: &crate::rta::analysis::RtaReport) -> String {
             None => "-",
         };
         let deadline = k.deadline.map_or("-".to_string(), |d| d.to_string());
+        let launch = match k.ties.as_str() {
+            "none" => "alone".to_string(),
+            "given order" => "given order".to_string(),
+            t if t.starts_with("worst of") => "worst order".to_string(),
+            _ => "bound (ties)".to_string(),
+        };
+        let job = if jobs { format!(" (job {} of {})", k.worst_job, k.jobs) } else { String::new() };
         let _ = writeln!(
             s,
-            "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  {verdict}",
-            k.name, k.release, k.wcet, k.blocks, k.threads_per_block, k.finish_exact, k.response_exact, deadline
+            "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  {:<16} {verdict}{job}",
+            k.name, k.release, k.wcet, k.blocks, k.threads_per_block, k.finish_exact, k.response_exact, deadline, launch
         );
     }
-    let verdict = match rep.schedulable {
-        Some(true) => "SCHEDULABLE: every kernel meets its deadline",
-        Some(false) => "NOT schedulable",
-        None => "no deadlines given: responses only (a relative deadline for the kernels gives a verdict)",
+    let optimistic = rep.verdict == "optimistic";
+    let verdict = match (rep.schedulable, optimistic) {
+        (Some(true), false) => "SCHEDULABLE: every kernel meets its deadline",
+        (Some(true), true) => "meets every deadline ONLY IF the optimistic C hold (not proven)",
+        (Some(false), _) => "NOT schedulable",
+        (None, _) => "no deadlines given: responses only (a relative deadline for the kernels gives a verdict)",
     };
     let _ = writeln!(s, "task set     {verdict}");
     let _ = writeln!(s, "unit         {}", rep.unit);
     let bound = match rep.bound {
-        crate::rta::analysis::Bound::ExactMonotone => "[proven] exact for block times C, safe for shorter ones (one block demand)",
-        crate::rta::analysis::Bound::Envelope => {
-            "[proven upper bound] safe for every block time up to C and every SM choice (mixed block demands)"
+        _ if optimistic => "[OPTIMISTIC] some C is not a bound on a block's time (see below): the responses are not proven",
+        Bound::ExactMonotone => {
+            "[proven] exact for block times C (worst launch order of tied releases), safe for shorter ones (one block demand)"
         }
+        Bound::Envelope => "[proven upper bound] safe for every block time up to C, every SM choice and launch order (mixed block demands)",
+        Bound::TieBound => "[proven upper bound] safe for every block time up to C and every launch order (tied groups merged)",
     };
     let _ = writeln!(s, "responses    {bound}");
+    let _ = writeln!(s, "launch       tied releases: {} ({})", rep.launch, rep.ties);
+    for k in rep.kernels.iter().filter(|k| k.worst_order.is_some()) {
+        let _ = writeln!(s, "worst order  {}: {}", k.name, k.worst_order.as_deref().unwrap_or_default().join(", "));
+    }
     let _ = writeln!(s, "g_max        {} block slots", rep.g_max);
     if let Some(u) = rep.utilization {
         let _ = writeln!(s, "utilization  {u:.4} of the GPU's thread-time");

@@ -11,7 +11,7 @@
 
 use crate::error::{Error, InputError};
 use crate::rta::analysis::{Task, Workload};
-use crate::rta::gpu::Platform;
+use crate::rta::gpu::Profile;
 use crate::rta::time::{Decimal, Scale};
 use serde::Deserialize;
 use serde_json::Value;
@@ -53,12 +53,26 @@ struct Benchmark {
     additional_info: Option<Value>,
     max_iterations: Option<i64>,
     max_time: Option<f64>,
-    release_time: Option<f64>,
+    release_time: Option<Value>,
     cpu_core: Option<i64>,
     stream_priority: Option<Value>,
     sm_mask: Option<Value>,
     mps_thread_percentage: Option<Value>,
     comment: Option<Value>,
+}
+
+/// The raw text of each benchmark's `release_time` (read again from the text once the
+/// file is known to be unambiguous), so that it is read exactly as written.
+#[derive(Deserialize)]
+struct RawConfig<'a> {
+    #[serde(borrow)]
+    benchmarks: Vec<RawBenchmark<'a>>,
+}
+
+#[derive(Deserialize)]
+struct RawBenchmark<'a> {
+    #[serde(borrow)]
+    release_time: Option<&'a serde_json::value::RawValue>,
 }
 
 /// Whether an input looks like an examiner config: a `.json` file, or text that starts
@@ -131,9 +145,9 @@ impl<'de> serde::de::Visitor<'de> for UnambiguousVisitor {
     }
 }
 
-/// Parses the text of a config (from `origin`) into a workload on `platform`;
-/// `deadline` (seconds, relative) is given to every kernel when set.
-pub fn from_text(text: &str, origin: &str, platform: Platform, deadline: Option<f64>) -> Result<Workload, Error> {
+/// Parses the text of a config (from `origin`) into a workload on the GPU of
+/// `profile`; `deadline` (seconds, relative) is given to every kernel when set.
+pub fn from_text(text: &str, origin: &str, profile: Profile, deadline: Option<Decimal>) -> Result<Workload, Error> {
     // Via a generic value first: the examiner's own parser (cJSON) accepts repeated keys
     // such as several "comment" entries; any other repeated key is refused (cJSON would
     // read the first, serde the last: the file is ambiguous).
@@ -154,16 +168,18 @@ pub fn from_text(text: &str, origin: &str, platform: Platform, deadline: Option<
     if config.benchmarks.is_empty() {
         return Err(InputError::new("benchmarks", "[]", "the config has no benchmarks").into());
     }
-    let deadline = deadline.map(|d| Decimal::of_f64(d, "deadline").map_err(InputError::as_option)).transpose()?;
     if deadline.is_some_and(|d| d.digits == 0) {
         return Err(InputError::option("deadline", 0, "must be positive").into());
     }
+    let raw: RawConfig = serde_json::from_str(text).map_err(|e| InputError::new("file", origin, e.to_string()))?;
     let mut pending = Vec::new();
     for (i, b) in config.benchmarks.iter().enumerate() {
-        pending.push(benchmark(i, b, config.max_iterations)?);
+        let release = raw.benchmarks.get(i).and_then(|r| r.release_time).map(|r| r.get());
+        pending.push(benchmark(i, b, config.max_iterations, release)?);
     }
     let nanosecond = Decimal { digits: 1, decimals: 9 };
-    let scale = Scale::fitting(pending.iter().map(|(_, r)| r).chain(deadline.iter()).chain([&nanosecond]));
+    let overheads = [profile.launch_overhead, profile.block_overhead];
+    let scale = Scale::fitting(pending.iter().map(|(_, r)| r).chain(deadline.iter()).chain([&nanosecond]).chain(overheads.iter()));
     let mut tasks = Vec::with_capacity(pending.len());
     for (i, (mut task, release)) in pending.into_iter().enumerate() {
         let field = |f: &str| format!("benchmarks[{i}].{f}");
@@ -172,11 +188,14 @@ pub fn from_text(text: &str, origin: &str, platform: Platform, deadline: Option<
         task.deadline = deadline.map(|d| scale.ticks(d, "deadline").map_err(InputError::as_option)).transpose()?;
         tasks.push(task);
     }
-    Ok(Workload { tasks, platform, scale, unit: "s".into() })
+    let mut w = Workload::new(tasks, profile.platform, scale, "s");
+    w.launch_overhead = scale.ticks(profile.launch_overhead, "gpu.launch_overhead")?;
+    w.block_overhead = scale.ticks(profile.block_overhead, "gpu.block_overhead")?;
+    Ok(w)
 }
 
 /// One benchmark as a task (its `wcet` still in nanoseconds) and its release time.
-fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>) -> Result<(Task, Decimal), InputError> {
+fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: Option<&str>) -> Result<(Task, Decimal), InputError> {
     let name = b.label.clone().or_else(|| b.log_name.clone()).unwrap_or_else(|| format!("benchmark {}", i + 1));
     let field = |f: &str| format!("benchmarks[{i}].{f}");
     let refuse = |f: &str, v: &dyn std::fmt::Display, why: &str| InputError::new(field(f), v, format!("benchmark {name:?}: {why}"));
@@ -205,17 +224,26 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>) -> Result
             "timer_spin takes a number of nanoseconds (a positive integer, or a string of one)",
         )
     })?;
-    let release = Decimal::of_f64(b.release_time.unwrap_or(0.0), &field("release_time"))?;
+    let release = match (release, &b.release_time) {
+        (_, None | Some(Value::Null)) => Decimal::ZERO,
+        (Some(raw), Some(Value::Number(_))) => Decimal::parse_number(raw, &field("release_time"))?,
+        (_, Some(v)) => return Err(refuse("release_time", v, "must be a number of seconds >= 0")),
+    };
     let task = Task {
         name,
         deadline: None,
+        period: None,
         wcet: spin,
         blocks,
         threads_per_block: threads,
         shared_memory: 0,
         registers_per_thread: 0,
         release: 0,
-        wcet_source: format!("timer_spin: {spin} ns per block (the spin time; launch and scheduling overheads not included)"),
+        launch_order: None,
+        wcet_source: format!(
+            "timer_spin: {spin} ns per block (the spin time; launch and dispatch overheads only as the GPU profile's launch_overhead and block_overhead)"
+        ),
+        wcet_optimistic: false,
     };
     Ok((task, release))
 }

@@ -5,6 +5,10 @@
 pub mod analysis;
 pub mod examiner;
 pub mod gpu;
+pub mod jobs;
+pub mod list;
+pub mod sms;
 pub mod taskset;
+pub mod ties;
 pub mod time;
 pub mod wcet;

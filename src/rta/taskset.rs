@@ -9,11 +9,13 @@ use crate::files::{origin, parse_toml, read_text};
 use crate::model::instance::Instance;
 use crate::model::sm::SmCounts;
 use crate::rta::analysis::{Task, Workload};
-use crate::rta::gpu::{GpuSection, Platform};
+use crate::rta::gpu::{GpuSection, Profile};
+use crate::rta::jobs::{Launch, Window};
 use crate::rta::time::{Decimal, Scale};
 use crate::rta::wcet::{Contention, WcetCache, TX2_SM};
 use serde::Deserialize;
 use std::path::Path;
+use toml::Spanned;
 
 /// One `[[kernels]]` entry.
 #[derive(Debug, Clone, Deserialize)]
@@ -21,10 +23,12 @@ use std::path::Path;
 pub struct KernelEntry {
     /// Name (default `K<i>`).
     pub name: Option<String>,
-    /// `T_i`, also the deadline.
-    pub period: f64,
+    /// `T_i`, the time between jobs (used with an analysis window).
+    pub period: Spanned<f64>,
+    /// Relative deadline of each job (default: the period).
+    pub deadline: Option<Spanned<f64>>,
     /// `C_i` given directly.
-    pub wcet: Option<f64>,
+    pub wcet: Option<Spanned<f64>>,
     /// Instruction string to compute `C_i` from.
     pub instructions: Option<String>,
     /// Which contention the computed `C_i` assumes (default `full-sm`).
@@ -40,7 +44,10 @@ pub struct KernelEntry {
     /// Registers per thread (default 0: not limiting).
     pub registers_per_thread: Option<i64>,
     /// `r_i` (default 0).
-    pub release: Option<f64>,
+    pub release: Option<Spanned<f64>>,
+    /// Launch order among kernels released at the same time (lower first); give it on
+    /// every kernel or on none.
+    pub launch_order: Option<i64>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -62,50 +69,108 @@ struct ProfileFile {
     description: Option<String>,
 }
 
-/// Reads a GPU profile file (`[gpu]` with the per-SM limits; absent fields are the TX2's).
-pub fn read_profile(path: &Path) -> Result<Platform, InputError> {
-    let f: ProfileFile = parse_toml(&read_text(path)?, &origin(path))?;
-    f.gpu.platform()
+/// Reads a GPU profile file (`[gpu]` with the per-SM limits and overheads; absent
+/// fields are the TX2's).
+pub fn read_profile(path: &Path) -> Result<Profile, InputError> {
+    let text = read_text(path)?;
+    let f: ProfileFile = parse_toml(&text, &origin(path))?;
+    f.gpu.profile(&text)
+}
+
+/// What an RTA run asks for besides its input file (the command line's choices).
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// A GPU profile file (`--gpu`).
+    pub gpu: Option<std::path::PathBuf>,
+    /// A relative deadline for every kernel of an examiner config (`--deadline`).
+    pub deadline: Option<Decimal>,
+    /// The analysis window (`--window`): `None` for one job per kernel.
+    pub window: Option<WindowRequest>,
+    /// How tied releases launch (`--file-order`).
+    pub launch: Launch,
+}
+
+/// An analysis window as asked for, before the time scale is known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WindowRequest {
+    /// The largest release plus the hyperperiod.
+    Hyperperiod,
+    /// Jobs released before this time.
+    Until(Decimal),
+}
+
+impl WindowRequest {
+    /// The window in ticks of `scale` (which includes the window's decimals).
+    fn in_ticks(self, scale: Scale) -> Result<Window, InputError> {
+        match self {
+            WindowRequest::Hyperperiod => Ok(Window::Hyperperiod),
+            WindowRequest::Until(d) => scale.ticks(d, "window").map(Window::Until).map_err(InputError::as_option),
+        }
+    }
 }
 
 /// Reads an RTA input: a cuda_scheduling_examiner config (`.json`, see
-/// [`crate::rta::examiner`]) or a task-set file (TOML). `gpu` is a GPU profile file
-/// (`--gpu`); `deadline` (`--deadline`) applies to configs only, which carry none.
-pub fn load(path: &Path, gpu: Option<&Path>, deadline: Option<f64>, limits: &SolveOptions) -> Result<Workload, Error> {
-    let profile = gpu.map(read_profile).transpose()?;
+/// [`crate::rta::examiner`]) or a task-set file (TOML), with what `request` adds.
+/// `--deadline` applies to configs only, which carry none; `--window` to task sets only.
+pub fn load(path: &Path, request: &Request, limits: &SolveOptions) -> Result<Workload, Error> {
+    let profile = request.gpu.as_deref().map(read_profile).transpose()?;
     let text = read_text(path)?;
     if crate::rta::examiner::is_config(path, &text) {
-        return crate::rta::examiner::from_text(&text, &origin(path), profile.unwrap_or(Platform::TX2), deadline);
+        if request.window.is_some() {
+            return Err(InputError::option(
+                "window",
+                "set",
+                "examiner configs run one iteration per benchmark; a window needs periods (task sets)",
+            )
+            .into());
+        }
+        let mut w = crate::rta::examiner::from_text(&text, &origin(path), profile.unwrap_or(Profile::TX2), request.deadline)?;
+        w.launch = request.launch;
+        return Ok(w);
     }
-    if let Some(d) = deadline {
-        return Err(
-            InputError::option("deadline", d, "applies to examiner configs; in a task set each kernel's period is its deadline").into()
-        );
+    if request.deadline.is_some() {
+        return Err(InputError::option(
+            "deadline",
+            "set",
+            "applies to examiner configs; in a task set give each kernel a deadline (default: its period)",
+        )
+        .into());
     }
-    from_text(&text, &origin(path), profile, limits)
+    let mut w = from_text(&text, &origin(path), profile, limits, request.window)?;
+    w.launch = request.launch;
+    Ok(w)
 }
 
 /// One kernel before the common time scale is known.
 struct Pending {
     task: Task,
     period: Decimal,
+    deadline: Decimal,
     wcet: Decimal,
     release: Decimal,
 }
 
 /// Parses the text of a task-set file (from `origin`) and computes the WCETs it asks
-/// for. `profile`, from `--gpu`, supplies the GPU when the file has no `[gpu]` table.
-pub fn from_text(text: &str, origin: &str, profile: Option<Platform>, limits: &SolveOptions) -> Result<Workload, Error> {
+/// for. `profile`, from `--gpu`, supplies the GPU when the file has no `[gpu]` table;
+/// `window` asks for periodic jobs.
+pub fn from_text(
+    text: &str,
+    origin: &str,
+    profile: Option<Profile>,
+    limits: &SolveOptions,
+    window: Option<WindowRequest>,
+) -> Result<Workload, Error> {
     let file: TaskSetFile = parse_toml(text, origin)?;
     let gpu = file.gpu.clone().unwrap_or_default();
-    let platform = match (profile, &file.gpu) {
+    let profile = match (profile, &file.gpu) {
         (Some(_), Some(_)) => {
             return Err(InputError::option("gpu", "(given)", "the task set has its own [gpu] table; edit it instead").into())
         }
         (Some(p), None) => p,
-        (None, _) => gpu.platform()?,
+        (None, _) => gpu.profile(text)?,
     };
-    let cycle_time = Decimal::of_f64(gpu.cycle_time.unwrap_or(1.0), "gpu.cycle_time")?;
+    let cycle_time =
+        gpu.cycle_time.as_ref().map_or(Ok(Decimal { digits: 1, decimals: 0 }), |c| Decimal::of_toml(text, c, "gpu.cycle_time"))?;
     if cycle_time.digits == 0 {
         return Err(InputError::new("gpu.cycle_time", 0, "must be positive").into());
     }
@@ -116,20 +181,34 @@ pub fn from_text(text: &str, origin: &str, profile: Option<Platform>, limits: &S
     let mut cache = WcetCache::default();
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
-        pending.push(entry(i, e, &gpu, &platform, cycle_time, limits, &mut cache)?);
+        pending.push(entry(i, e, text, &gpu, &profile, cycle_time, limits, &mut cache)?);
     }
-    let scale = Scale::fitting(pending.iter().flat_map(|p| [&p.period, &p.wcet, &p.release]));
+    let window_decimal = match window {
+        Some(WindowRequest::Until(d)) => Some(d),
+        _ => None,
+    };
+    let overheads = [profile.launch_overhead, profile.block_overhead];
+    let scale = Scale::fitting(
+        pending.iter().flat_map(|p| [&p.period, &p.deadline, &p.wcet, &p.release]).chain(window_decimal.iter()).chain(overheads.iter()),
+    );
     let mut tasks = Vec::with_capacity(pending.len());
     for (i, p) in pending.into_iter().enumerate() {
         let field = |f: &str| format!("kernels[{i}].{f}");
         tasks.push(Task {
-            deadline: Some(scale.ticks(p.period, &field("period"))?),
+            deadline: Some(scale.ticks(p.deadline, &field("deadline"))?),
+            period: Some(scale.ticks(p.period, &field("period"))?),
             wcet: scale.ticks(p.wcet, &field("wcet"))?,
             release: scale.ticks(p.release, &field("release"))?,
             ..p.task
         });
     }
-    Ok(Workload { tasks, platform, scale, unit: file.unit.unwrap_or_else(|| "input units".into()) })
+    let mut w = Workload::new(tasks, profile.platform, scale, file.unit.unwrap_or_else(|| "input units".into()));
+    w.launch_overhead = scale.ticks(profile.launch_overhead, "gpu.launch_overhead")?;
+    w.block_overhead = scale.ticks(profile.block_overhead, "gpu.block_overhead")?;
+    if let Some(win) = window {
+        w.window = win.in_ticks(scale)?;
+    }
+    Ok(w)
 }
 
 /// Kernel names, where given, are non-empty and unique (reports and plots key on them).
@@ -147,11 +226,13 @@ fn check_names(kernels: &[KernelEntry]) -> Result<(), InputError> {
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn entry(
     i: usize,
     e: &KernelEntry,
+    text: &str,
     gpu: &GpuSection,
-    platform: &Platform,
+    profile: &Profile,
     cycle_time: Decimal,
     limits: &SolveOptions,
     cache: &mut WcetCache,
@@ -165,23 +246,30 @@ fn entry(
     if e.contention.is_some() && e.instructions.is_none() {
         return Err(InputError::new(field("contention"), "set", "contention only applies to kernels given by instructions").into());
     }
-    let period = Decimal::of_f64(e.period, &field("period"))?;
+    let exact = |v: &Spanned<f64>, f: &str| Decimal::of_toml(text, v, &field(f));
+    let period = exact(&e.period, "period")?;
     if period.digits == 0 {
-        return Err(InputError::new(field("period"), e.period, "must be positive").into());
+        return Err(InputError::new(field("period"), e.period.get_ref(), "must be positive").into());
     }
+    let deadline = e.deadline.as_ref().map_or(Ok(period), |d| exact(d, "deadline"))?;
+    if deadline.digits == 0 {
+        return Err(InputError::new(field("deadline"), 0, "must be positive").into());
+    }
+    let mut optimistic = false;
     let (wcet, wcet_source) = match (&e.wcet, &e.instructions) {
         (Some(w), None) => {
-            let d = Decimal::of_f64(*w, &field("wcet"))?;
+            let d = exact(w, "wcet")?;
             if d.digits == 0 {
-                return Err(InputError::new(field("wcet"), w, "must be positive").into());
+                return Err(InputError::new(field("wcet"), w.get_ref(), "must be positive").into());
             }
             (d, "given (wcet)".to_string())
         }
         (None, Some(instr)) => {
             let sm = e.sm.or(gpu.sm).unwrap_or(TX2_SM);
             let contention = e.contention.unwrap_or(Contention::FullSm);
+            optimistic = contention == Contention::Isolated;
             let warp_size = positive(sm.warp_size, &field("sm.warp_size"))?;
-            let warps = contention.warps(b, platform.sm_threads, warp_size);
+            let warps = contention.warps(b, profile.platform.sm_threads, warp_size);
             let inst = Instance::from_counts(instr, warps as i64, &sm).map_err(|err| {
                 let f = field(&err.field);
                 err.in_field(f)
@@ -199,14 +287,17 @@ fn entry(
     let task = Task {
         name: e.name.clone().unwrap_or_else(|| format!("K{}", i + 1)),
         deadline: None,
+        period: None,
         wcet: 0,
         blocks,
         threads_per_block: b,
         shared_memory: non_negative(e.shared_memory, "shared_memory")?,
         registers_per_thread: non_negative(e.registers_per_thread, "registers_per_thread")?,
         release: 0,
+        launch_order: e.launch_order,
         wcet_source,
+        wcet_optimistic: optimistic,
     };
-    let release = Decimal::of_f64(e.release.unwrap_or(0.0), &field("release"))?;
-    Ok(Pending { task, period, wcet, release })
+    let release = e.release.as_ref().map_or(Ok(Decimal::ZERO), |r| exact(r, "release"))?;
+    Ok(Pending { task, period, deadline, wcet, release })
 }

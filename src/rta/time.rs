@@ -3,8 +3,9 @@
 //! input value is a whole number of ticks. Sums and differences are then exact: no
 //! response can come out below `C` by rounding, however large the release times.
 //!
-//! Input numbers arrive as `f64` (TOML, JSON); each is read as the shortest decimal
-//! that converts back to the same `f64` (what the user wrote, e.g. `0.1`, `1e16`).
+//! Input numbers are read as written ([`Decimal::parse_number`]: TOML values with their
+//! span in the file, JSON values as raw text), never through an `f64`; only a value
+//! that only exists as an `f64` is read as the shortest decimal that converts back to it.
 
 use crate::error::InputError;
 
@@ -24,6 +25,9 @@ pub struct Decimal {
 }
 
 impl Decimal {
+    /// Zero.
+    pub const ZERO: Decimal = Decimal { digits: 0, decimals: 0 };
+
     /// The decimal an `f64` stands for (its shortest round-trip form), for the field
     /// `field`. Refuses negative, non-finite and overlong values.
     pub fn of_f64(v: f64, field: &str) -> Result<Decimal, InputError> {
@@ -53,6 +57,61 @@ impl Decimal {
         });
         let digits = digits.map_err(|_| bad("too many digits"))?;
         Ok(Decimal { digits, decimals: frac.len() as u32 })
+    }
+
+    /// Parses a number as TOML or JSON write it (`12`, `0.25`, `+1_000.5`, `1e-3`,
+    /// `2.5E38`), exactly, for the field `field`. Refuses negative numbers, `inf`, `nan`,
+    /// more than [`MAX_DECIMALS`] decimal places and values above the digit range.
+    pub fn parse_number(text: &str, field: &str) -> Result<Decimal, InputError> {
+        let bad = |why: &str| InputError::new(field, text.trim(), why.to_string());
+        let t: String = text.trim().chars().filter(|&c| c != '_').collect();
+        let t = t.strip_prefix('+').unwrap_or(&t);
+        let (t, negative) = match t.strip_prefix('-') {
+            Some(rest) => (rest, true),
+            None => (t, false),
+        };
+        let (mantissa, exponent) = match t.find(['e', 'E']) {
+            Some(i) => (&t[..i], t[i + 1..].parse::<i32>().map_err(|_| bad("not a number"))?),
+            None => (t, 0),
+        };
+        let d = Decimal::parse(mantissa, field).map_err(|e| bad(&e.reason))?;
+        if negative && d.digits != 0 {
+            return Err(bad("must be >= 0"));
+        }
+        let (mut digits, mut decimals) = (d.digits, d.decimals as i64 - exponent as i64);
+        if decimals < 0 {
+            let shift = u32::try_from(-decimals).ok().and_then(|s| 10u128.checked_pow(s));
+            if digits != 0 {
+                digits = shift.and_then(|s| digits.checked_mul(s)).ok_or_else(|| bad("too large"))?;
+            }
+            decimals = 0;
+        }
+        while decimals > 0 && digits % 10 == 0 {
+            digits /= 10;
+            decimals -= 1;
+        }
+        if digits == 0 {
+            decimals = 0;
+        }
+        if decimals > MAX_DECIMALS as i64 {
+            return Err(bad(&format!("more than {MAX_DECIMALS} decimal places")));
+        }
+        Ok(Decimal { digits, decimals: decimals as u32 })
+    }
+
+    /// A number of a TOML file exactly as written there: `v` read with its span from
+    /// `text` (integers in hexadecimal, octal or binary by their value).
+    pub fn of_toml(text: &str, v: &toml::Spanned<f64>, field: &str) -> Result<Decimal, InputError> {
+        match text.get(v.span()) {
+            Some(raw)
+                if !raw.trim_start_matches(['+', '-']).starts_with("0x")
+                    && !raw.trim_start_matches(['+', '-']).starts_with("0o")
+                    && !raw.trim_start_matches(['+', '-']).starts_with("0b") =>
+            {
+                Decimal::parse_number(raw, field)
+            }
+            _ => Decimal::of_f64(*v.get_ref(), field),
+        }
     }
 
     /// `self * n` exactly.
@@ -125,6 +184,31 @@ mod tests {
         assert_eq!(s.format(75), "0.75");
         assert_eq!(s.format(1200), "12");
         assert_eq!(s.format(5), "0.05");
+    }
+
+    #[test]
+    fn numbers_as_written() {
+        let p = |t: &str| Decimal::parse_number(t, "x");
+        assert_eq!(p("1.0000000000000001").unwrap(), Decimal { digits: 10_000_000_000_000_001, decimals: 16 });
+        assert_eq!(p("0.013000000000000001").unwrap(), Decimal { digits: 13_000_000_000_000_001, decimals: 18 });
+        assert_eq!(p("10000000000000000.5").unwrap(), Decimal { digits: 100_000_000_000_000_005, decimals: 1 });
+        assert_eq!(p("2.5e38").unwrap(), Decimal { digits: 25 * 10u128.pow(37), decimals: 0 });
+        assert_eq!(p("+1_000.50").unwrap(), Decimal { digits: 10_005, decimals: 1 });
+        assert_eq!(p("15E-1").unwrap(), Decimal { digits: 15, decimals: 1 });
+        assert_eq!(p("-0.0").unwrap(), Decimal { digits: 0, decimals: 0 });
+        assert_eq!(p("0e400").unwrap(), Decimal { digits: 0, decimals: 0 });
+        for bad in ["-1", "inf", "nan", "1e40", "1e-19", "0.1234567890123456789", "1.2.3", ""] {
+            assert!(p(bad).is_err(), "{bad}");
+        }
+        let text = "a = 0.123456789012345678\nb = 0x10\n";
+        #[derive(serde::Deserialize)]
+        struct T {
+            a: toml::Spanned<f64>,
+            b: toml::Spanned<f64>,
+        }
+        let t: T = toml::from_str(text).unwrap();
+        assert_eq!(Decimal::of_toml(text, &t.a, "a").unwrap(), Decimal { digits: 123_456_789_012_345_678, decimals: 18 });
+        assert_eq!(Decimal::of_toml(text, &t.b, "b").unwrap(), Decimal { digits: 16, decimals: 0 });
     }
 
     #[test]

@@ -308,17 +308,26 @@ fn rta_time_is_exact() {
     assert_eq!(v["kernels"][0]["finish"], 0.75);
 }
 
-/// The thesis's three TX2 launch orders, as examiner configs and as
-/// task sets, reproduce the measured completion times.
+/// The thesis's three TX2 launch orders, as examiner configs (launched in file order,
+/// as measured) and as task sets (with launch_order), reproduce the measured completion
+/// times; without a fixed order each kernel gets its worst over the 24 orders.
 #[test]
 fn thesis_configs_reproduce_the_measured_times() {
     let measured = [[6.0, 12.0, 11.0, 10.0], [6.0, 11.0, 10.0, 12.0], [6.0, 8.0, 12.0, 11.0]];
     for (o, m) in measured.iter().enumerate() {
-        for file in [format!("instances/examiner/thesis-order{}.json", o + 1), format!("instances/rta-thesis-order{}.toml", o + 1)] {
-            let v = json_of(&["rta", &file]);
+        let config = format!("instances/examiner/thesis-order{}.json", o + 1);
+        let task_set = format!("instances/rta-thesis-order{}.toml", o + 1);
+        for v in [json_of(&["rta", &config, "--file-order"]), json_of(&["rta", &task_set])] {
             let f: Vec<f64> = v["kernels"].as_array().unwrap().iter().map(|k| k["finish"].as_f64().unwrap()).collect();
-            assert_eq!(&f, m, "{file}");
+            assert_eq!(&f, m, "{config}");
             assert_eq!(v["bound"], "exact-monotone");
+            assert_ne!(v["launch"], "any-order");
+        }
+        let v = json_of(&["rta", &config]);
+        assert_eq!(v["ties"], "worst of 24 launch orders");
+        for (k, measured) in v["kernels"].as_array().unwrap().iter().zip(m) {
+            assert!(k["finish"].as_f64().unwrap() >= *measured, "{k}");
+            assert_eq!(k["worst_order"].as_array().unwrap().len(), 4);
         }
         let v = json_of(&["rta", &format!("instances/examiner/thesis-order{}.json", o + 1)]);
         assert_eq!(v["unit"], "s");
@@ -487,4 +496,143 @@ fn examiner_duplicate_keys_are_refused_except_comments() {
     let ok = temp_file(&dir, "ok.json", &benchmark(""));
     let v = json_of(&["rta", &ok]);
     assert_eq!(v["kernels"][0]["threads_per_block"], 1024);
+}
+
+/// Registers are allocated per sub-partition: 6 blocks of 544 threads at 40 registers
+/// per thread fit 2 per SM (12 warps of 1280 registers per sub-partition), not 3.
+#[test]
+fn rta_allocates_registers_per_sub_partition() {
+    let dir = tempfile::tempdir().unwrap();
+    let p =
+        temp_file(&dir, "sp.toml", "[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 6\nthreads_per_block = 544\nregisters_per_thread = 40\n");
+    let v = json_of(&["rta", &p]);
+    assert_eq!(v["kernels"][0]["finish"], 2.0);
+    assert_eq!(v["g_max"], 4);
+}
+
+/// Kernels released together launch in any order: the worst is reported with the order
+/// that gives it, unless the order is fixed (--file-order, launch_order); a partial or
+/// repeated launch_order is refused.
+#[test]
+fn rta_ties_take_the_worst_launch_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let k1 = "[[kernels]]\nname = \"K1\"\nperiod = 5\nwcet = 4\nblocks = 2\nthreads_per_block = 1024\n";
+    let k2 = "[[kernels]]\nname = \"K2\"\nperiod = 100\nwcet = 50\nblocks = 4\nthreads_per_block = 1024\n";
+    let p = temp_file(&dir, "tie.toml", &format!("{k1}{k2}"));
+    let v = json_of(&["rta", &p]);
+    assert_eq!(v["schedulable"], false);
+    assert_eq!(v["kernels"][0]["response"], 54.0);
+    assert_eq!(v["kernels"][0]["worst_order"], serde_json::json!(["K2", "K1"]));
+    assert_eq!(v["ties"], "worst of 2 launch orders");
+    let v = json_of(&["rta", &p, "--file-order"]);
+    assert_eq!(v["schedulable"], true);
+    assert_eq!(v["launch"], "file-order");
+    let ordered = temp_file(&dir, "ordered.toml", &format!("{k1}launch_order = 2\n{k2}launch_order = 1\n"));
+    let v = json_of(&["rta", &ordered]);
+    assert_eq!((v["schedulable"].clone(), v["launch"].clone()), (Value::Bool(false), Value::from("launch-order")));
+    rta_input_error(&format!("{k1}launch_order = 1\n{k2}"), "toml", "kernels[1].launch_order");
+    rta_input_error(&format!("{k1}launch_order = 1\n{k2}launch_order = 1\n"), "toml", "kernels[1].launch_order");
+}
+
+/// Times are read as written, never through a float, and a finish beyond the tick
+/// range is refused (exit 2) naming the kernel.
+#[test]
+fn rta_times_are_read_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = |extra: &str| format!("[[kernels]]\nname = \"K1\"\nblocks = 1\nthreads_per_block = 32\n{extra}");
+    let p = temp_file(&dir, "a.toml", &one("period = 1\nwcet = 1.0000000000000001\n"));
+    let v = json_of(&["rta", &p]);
+    assert_eq!(v["schedulable"], false);
+    assert_eq!(v["kernels"][0]["response_exact"], "1.0000000000000001");
+    let p = temp_file(&dir, "b.toml", &one("period = 1\nwcet = 0.123456789012345678\nrelease = 10000000000000000.5\n"));
+    assert_eq!(json_of(&["rta", &p])["kernels"][0]["finish_exact"], "10000000000000000.623456789012345678");
+    let big = format!(
+        "{}{}",
+        one("period = 1e38\nwcet = 1e38\nrelease = 2.5e38\n"),
+        "[[kernels]]\nperiod = 1\nwcet = 1\nblocks = 8\nthreads_per_block = 32\n"
+    );
+    let err = rta_input_error(&big.replace("blocks = 1\n", "blocks = 8\n"), "toml", "kernels[0].wcet");
+    assert!(err.contains("ticks"), "{err}");
+    let config = "{\"name\": \"t\", \"max_iterations\": 1, \"benchmarks\": [{\"filename\": \"./bin/timer_spin.so\", \"thread_count\": 32, \"block_count\": 1, \"additional_info\": 1000, \"release_time\": 0.013000000000000001}]}";
+    let p = temp_file(&dir, "c.json", config);
+    assert_eq!(json_of(&["rta", &p])["kernels"][0]["finish_exact"], "0.013001000000000001");
+    let v = json_of(&["rta", &p, "--deadline", "0.000001000000000000"]);
+    assert_eq!(v["schedulable"], true);
+    input_error(&["rta", &p, "--deadline", "1e-30"], "--deadline");
+}
+
+/// A C known to be optimistic (an isolated block) makes the verdict optimistic, not
+/// proven; launch and block overheads from the GPU profile are added and stated.
+#[test]
+fn rta_labels_optimistic_c_and_adds_overheads() {
+    let dir = tempfile::tempdir().unwrap();
+    let iso = "[[kernels]]\nperiod = 100\ninstructions = \"LLC\"\ncontention = \"isolated\"\nblocks = 8\nthreads_per_block = 1024\n";
+    let p = temp_file(&dir, "iso.toml", iso);
+    assert_eq!(json_of(&["rta", &p])["verdict"], "optimistic");
+    assert_stdout(&["rta", &p], &["[OPTIMISTIC]", "not proven"]);
+    let p = temp_file(&dir, "full.toml", &iso.replace("isolated", "full-sm"));
+    assert_eq!(json_of(&["rta", &p])["verdict"], "proven");
+    let ov =
+        "[gpu]\nlaunch_overhead = 0.5\nblock_overhead = 0.25\n[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 8\nthreads_per_block = 1024\n";
+    let p = temp_file(&dir, "ov.toml", ov);
+    let v = json_of(&["rta", &p]);
+    // 4 slots: two waves of 1 + 0.25 after the launch overhead of 0.5.
+    assert_eq!(v["kernels"][0]["finish"], 3.0);
+    assert_eq!((v["launch_overhead"].clone(), v["block_overhead"].clone()), (Value::from(0.5), Value::from(0.25)));
+    assert!(v["assumptions"].as_array().unwrap().iter().any(|a| a.as_str().unwrap().contains("block overhead 0.25")));
+}
+
+/// A kernel that finished no longer holds back later ones: one block of 40 000 B, then
+/// 200 blocks of 32 threads, C = 0.1 each (the per-SM run: 0.4; with every earlier demand
+/// counted for good, 4 slots for all 200 blocks: over 5).
+#[test]
+fn rta_finished_kernels_do_not_hold_back_later_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[[kernels]]\nname = \"big\"\nperiod = 10\nwcet = 0.1\nblocks = 1\nthreads_per_block = 32\nshared_memory = 40000\nlaunch_order = 1\n\
+                [[kernels]]\nname = \"small\"\nperiod = 10\nwcet = 0.1\nblocks = 200\nthreads_per_block = 32\nlaunch_order = 2\n";
+    let p = temp_file(&dir, "m.toml", text);
+    let v = json_of(&["rta", &p]);
+    assert_eq!(v["bound"], "envelope");
+    assert_eq!(v["kernels"][1]["simulated_finish"], 0.4);
+    assert!(v["kernels"][1]["finish"].as_f64().unwrap() <= 0.5, "{}", v["kernels"][1]);
+}
+
+/// Periodic jobs over a window: the default stays one job per kernel; --window
+/// hyperperiod or a length analyses every job; the deadline may differ from the period.
+#[test]
+fn rta_periodic_jobs_over_a_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[[kernels]]\nname = \"A\"\nperiod = 4\nwcet = 2\nblocks = 8\nthreads_per_block = 1024\n\
+                [[kernels]]\nname = \"B\"\nperiod = 8\ndeadline = 3\nwcet = 1\nblocks = 1\nthreads_per_block = 1024\nrelease = 1\n";
+    let p = temp_file(&dir, "p.toml", text);
+    let v = json_of(&["rta", &p]);
+    assert_eq!(v["window"], Value::Null);
+    assert_eq!(v["kernels"][0]["jobs"], 1);
+    assert_eq!(v["kernels"][0]["response"], 4.0);
+    let v = json_of(&["rta", &p, "--window", "hyperperiod"]);
+    assert_eq!(v["window"], 9.0);
+    assert_eq!((v["kernels"][0]["jobs"].clone(), v["kernels"][0]["worst_job"].clone()), (Value::from(3), Value::from(1)));
+    assert_eq!(v["kernels"][0]["response"], 5.0);
+    assert_eq!(v["kernels"][1]["deadline"], 3.0);
+    assert_eq!(v["kernels"][1]["schedulable"], false);
+    let v = json_of(&["rta", &p, "--window", "4"]);
+    assert_eq!(v["kernels"][0]["jobs"], 1);
+    input_error(&["rta", &p, "--window", "-1"], "--window");
+    input_error(&["rta", "instances/examiner/thesis-order1.json", "--window", "4"], "--window");
+}
+
+/// The SVG of mixed sizes draws every block on its SM (later kernels do not vanish),
+/// one band per SM, deadlines in black.
+#[test]
+fn rta_svg_draws_blocks_per_sm() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = "[[kernels]]\nname = \"big\"\nperiod = 1\nwcet = 0.1\nblocks = 3\nthreads_per_block = 1024\nshared_memory = 40000\n\
+                [[kernels]]\nname = \"small\"\nperiod = 1\nwcet = 0.1\nblocks = 40\nthreads_per_block = 32\nrelease = 0.05\n";
+    let p = temp_file(&dir, "m.toml", text);
+    let svg = dir.path().join("m.svg");
+    makespan().args(["rta", &p, "--svg"]).arg(&svg).assert().success();
+    let s = std::fs::read_to_string(&svg).unwrap();
+    assert!(s.contains("SM 0") && s.contains("SM 1"), "one band per SM");
+    // Two rectangles per block (fill and edge), 43 blocks, plus legend swatches.
+    assert!(s.matches("<rect").count() >= 86, "{}", s.matches("<rect").count());
 }

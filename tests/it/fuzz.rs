@@ -9,7 +9,8 @@
 use gpu_makespan::budget::Budget;
 use gpu_makespan::exact::solve::SolveOptions;
 use gpu_makespan::model::instance::Instance;
-use gpu_makespan::rta::gpu::Platform;
+use gpu_makespan::rta::gpu::Profile;
+use gpu_makespan::rta::time::Decimal;
 use gpu_makespan::rta::{analysis as rta, examiner, taskset};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -145,7 +146,11 @@ fn task_sets_never_panic_the_parser_or_the_analysis() {
     let seeds = seeds("instances", "toml", |n| n.starts_with("rta-"));
     runner(budget("FUZZ_CASES", 300))
         .run(&input(seeds), |text| {
-            if let Ok(w) = taskset::from_text(&text, "fuzz", None, &limits()) {
+            if let Ok(w) = taskset::from_text(&text, "fuzz", None, &limits(), None) {
+                let _ = rta::analyse(&w, true);
+            }
+            let window = Some(taskset::WindowRequest::Hyperperiod);
+            if let Ok(w) = taskset::from_text(&text, "fuzz", None, &limits(), window) {
                 let _ = rta::analyse(&w, true);
             }
             Ok(())
@@ -158,7 +163,7 @@ fn examiner_configs_never_panic_the_parser_or_the_analysis() {
     let seeds = seeds("instances/examiner", "json", |_| true);
     runner(budget("FUZZ_CASES", 300))
         .run(&input(seeds), |text| {
-            if let Ok(w) = examiner::from_text(&text, "fuzz", Platform::TX2, Some(15.0)) {
+            if let Ok(w) = examiner::from_text(&text, "fuzz", Profile::TX2, Some(Decimal { digits: 15, decimals: 0 })) {
                 let _ = rta::analyse(&w, true);
             }
             Ok(())

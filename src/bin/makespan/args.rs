@@ -112,9 +112,19 @@ pub(crate) enum Command {
         /// Task-set file (TOML; see instances/rta-*.toml) or examiner config (.json); `-` reads
         /// standard input.
         file: PathBuf,
-        /// Relative deadline in seconds for every kernel of an examiner config (which has none).
+        /// Relative deadline in seconds for every kernel of an examiner config (which has
+        /// none); read exactly as written.
         #[arg(long, allow_hyphen_values = true)]
-        deadline: Option<f64>,
+        deadline: Option<String>,
+        /// Analyse periodic jobs: every job released before TIME (in the task set's unit),
+        /// or `hyperperiod` (the largest release plus the least common multiple of the
+        /// periods). Default: one job per kernel.
+        #[arg(long, value_name = "TIME|hyperperiod", allow_hyphen_values = true)]
+        window: Option<String>,
+        /// Kernels released at the same time launch in the order the file lists them (one
+        /// stream, or an order you know). Default: any order, the worst reported.
+        #[arg(long)]
+        file_order: bool,
         /// GPU profile file (a `[gpu]` table; see instances/gpu-tx2.toml). Default: the TX2.
         #[arg(long)]
         gpu: Option<PathBuf>,

@@ -1,7 +1,7 @@
 //! Each subcommand: load its input, call the library, print.
 
 use crate::args::{Cli, Command};
-use crate::options::{budget, max_states as positive_states};
+use crate::options::{budget, max_states as positive_states, rta_request};
 use crate::sweep::sweep;
 use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
 use clap::CommandFactory;
@@ -99,7 +99,7 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             svg(svg_path.as_deref(), |p| plot::constraint_forms(p, &inst, &rows, log_time))?;
             out(&text)?;
         }
-        Command::Rta { file, deadline, gpu, json: as_json, svg: svg_path, time_limit, max_states, max_memory } => {
+        Command::Rta { file, deadline, window, file_order, gpu, json: as_json, svg: svg_path, time_limit, max_states, max_memory } => {
             prepare(&[(&svg_path, "--svg")])?;
             let limits = SolveOptions {
                 budget: budget(Some(time_limit), max_memory.as_deref(), stop)?,
@@ -107,7 +107,8 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
                 ..SolveOptions::default()
             };
             let pb = progress.spinner("computing per-block WCETs and the schedule");
-            let w = taskset::load(&file, gpu.as_deref(), deadline, &limits);
+            let request = rta_request(gpu, deadline.as_deref(), window.as_deref(), file_order)?;
+            let w = taskset::load(&file, &request, &limits);
             pb.finish_and_clear();
             let w = w?;
             if svg_path.is_some() {

@@ -6,6 +6,10 @@ use gpu_makespan::budget::{Budget, StopFlag, DEFAULT_MAX_MEMORY, DEFAULT_TIME_LI
 use gpu_makespan::error::{bytes, seconds, InputError};
 use gpu_makespan::exact::solve::SolveOptions;
 use gpu_makespan::model::instance::{Instance, InstanceSource};
+use gpu_makespan::rta::jobs::Launch;
+use gpu_makespan::rta::taskset::{Request, WindowRequest};
+use gpu_makespan::rta::time::Decimal;
+use std::path::PathBuf;
 
 impl InstanceArgs {
     pub(crate) fn load(&self) -> Result<Instance, InputError> {
@@ -57,4 +61,26 @@ impl SolverArgs {
             dense: !self.no_dense,
         })
     }
+}
+
+/// What `rta` asks for besides its file, from its options: `--deadline` and `--window`
+/// read as exact decimals.
+pub(crate) fn rta_request(
+    gpu: Option<PathBuf>,
+    deadline: Option<&str>,
+    window: Option<&str>,
+    file_order: bool,
+) -> Result<Request, InputError> {
+    let exact = |text: &str, name: &str| Decimal::parse_number(text, name).map_err(InputError::as_option);
+    let window = match window {
+        None => None,
+        Some(w) if w.trim().eq_ignore_ascii_case("hyperperiod") => Some(WindowRequest::Hyperperiod),
+        Some(w) => Some(WindowRequest::Until(exact(w, "window")?)),
+    };
+    Ok(Request {
+        gpu,
+        deadline: deadline.map(|d| exact(d, "deadline")).transpose()?,
+        window,
+        launch: if file_order { Launch::FileOrder } else { Launch::AnyOrder },
+    })
 }

@@ -1,0 +1,255 @@
+//! List schedules of the FIFO dispatch rules on block slots: the chapter's Algorithm 2
+//! and its corrected closed form (one block demand), the list schedule with a static
+//! slot threshold per kernel (the simple safe bound for mixed demands), and the list
+//! schedule the analysis reports ([`finishes`]), whose threshold follows the blocks that
+//! are actually running. Each is a safe bound on the GPU's dispatch rules; see
+//! [`crate::rta::analysis`] for the proof and `docs/rta-model.md`.
+
+use crate::rta::analysis::Task;
+use crate::rta::gpu::{Demand, Platform};
+use crate::rta::jobs::{Class, Job};
+use crate::rta::time::Ticks;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+/// One block of a slot list schedule's timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct BlockRun {
+    /// Index of the kernel in the given order.
+    pub kernel: usize,
+    /// Slot, 0-based.
+    pub slot: usize,
+    /// Dispatch time.
+    pub start: Ticks,
+    /// Completion time.
+    pub end: Ticks,
+}
+
+/// The chapter's Algorithm 2 on `g_max` slots, tasks in the given order, with the steps
+/// its text and example rely on: the pair taken by `min(h)` is removed from `h`, pairs
+/// at equal times merge, no `(t, 0)` pairs, and (added) a kernel does not dispatch
+/// before its release. `h` maps a time to the number of slots that become free then.
+/// Returns `f_i` per task.
+pub fn list_schedule(tasks: &[Task], g_max: u64) -> Vec<Ticks> {
+    let mut h: BTreeMap<Ticks, u64> = BTreeMap::new();
+    let (mut t_a, mut g_f) = (0, g_max);
+    let mut out = Vec::with_capacity(tasks.len());
+    for k in tasks {
+        if k.release > t_a {
+            t_a = k.release;
+            // Slots freed up to the release are free at t_a.
+            while let Some(entry) = h.first_entry() {
+                if *entry.key() > t_a {
+                    break;
+                }
+                g_f += entry.remove();
+            }
+        }
+        let mut left = k.blocks;
+        loop {
+            if g_f == 0 {
+                let (t, n) = h.pop_first().expect("occupied slots are tracked in h");
+                t_a = t_a.max(t);
+                g_f = n;
+            }
+            let now = left.min(g_f);
+            *h.entry(t_a + k.wcet).or_default() += now;
+            g_f -= now;
+            left -= now;
+            if left == 0 {
+                out.push(t_a + k.wcet);
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// The list schedule with a slot threshold per task: each block, in the given order,
+/// starts at the first time, not before its kernel's release nor before the previous
+/// block's start, when fewer than `slots[k]` earlier blocks are still running. With
+/// every threshold `g` this is the FIFO schedule of `g` identical slots (the plain
+/// simulation of Algorithm 2's model). Returns `f_i` per task and, with `timeline`, the
+/// blocks (each in the lane that freed earliest).
+pub fn simulate_slots(tasks: &[Task], slots: &[u64], timeline: bool) -> (Vec<Ticks>, Vec<BlockRun>) {
+    let n_lanes = slots.iter().copied().max().unwrap_or(1) as usize;
+    let mut lanes: BinaryHeap<Reverse<(Ticks, usize)>> =
+        if timeline { (0..n_lanes).map(|l| Reverse((0, l))).collect() } else { BinaryHeap::new() };
+    let mut ends: BinaryHeap<Reverse<Ticks>> = BinaryHeap::new();
+    let (mut runs, mut out, mut last) = (Vec::new(), Vec::with_capacity(tasks.len()), 0);
+    let drop_until = |t: Ticks, ends: &mut BinaryHeap<Reverse<Ticks>>| {
+        while ends.peek().is_some_and(|&Reverse(e)| e <= t) {
+            ends.pop();
+        }
+    };
+    for (ki, k) in tasks.iter().enumerate() {
+        let mut finish = 0;
+        for _ in 0..k.blocks {
+            let mut t = k.release.max(last);
+            drop_until(t, &mut ends);
+            while ends.len() as u64 >= slots[ki] {
+                let Reverse(e) = ends.pop().expect("non-empty");
+                t = t.max(e);
+                drop_until(t, &mut ends);
+            }
+            let end = t + k.wcet;
+            ends.push(Reverse(end));
+            last = t;
+            finish = finish.max(end);
+            if timeline {
+                let Reverse((free, lane)) = lanes.pop().expect("one lane per slot");
+                debug_assert!(free <= t, "fewer running blocks than lanes");
+                lanes.push(Reverse((end, lane)));
+                runs.push(BlockRun { kernel: ki, slot: lane, start: t, end });
+            }
+        }
+        out.push(finish);
+    }
+    (out, runs)
+}
+
+/// The slot threshold of each task (in launch order) for the safe list schedule:
+/// `#SMs * k_i` with `k_i = min(max_blocks_per_sm, 1 + min_r floor((cap_r - d_i,r) / E_i,r))`,
+/// where `E_i` is the envelope of the demands of tasks `0..=i` (the only blocks that can
+/// run when a block of task `i` dispatches). When fewer than `#SMs * k_i` blocks run,
+/// some SM runs at most `k_i - 1`, each using at most `E_i`, so a block of task `i`
+/// fits there (registers: `d_i` needs [`Platform::register_need`] free registers in
+/// all). With one demand `d` this is `#SMs * fit(d)`.
+pub fn slot_thresholds(demands: &[Demand], platform: &Platform) -> Vec<u64> {
+    let mut envelope: Option<Demand> = None;
+    let mut uniform = true;
+    demands
+        .iter()
+        .map(|d| {
+            uniform &= envelope.is_none_or(|e| e == *d);
+            let e = envelope.map_or(*d, |e| e.envelope(*d));
+            envelope = Some(e);
+            platform.sms() * if uniform { platform.fit(d) } else { blocks_beside(platform, d, &e) }
+        })
+        .collect()
+}
+
+/// `k` such that an SM running at most `k - 1` blocks, each of demand at most `e`, has
+/// room for a block of demand `d`: `min(max_blocks_per_sm, 1 + floor((cap - need) / e))`
+/// over threads, shared memory and registers (`need` = `d`'s, for registers
+/// [`Platform::register_need`]); at least 1, since an empty SM has room for any checked
+/// demand.
+pub fn blocks_beside(p: &Platform, d: &Demand, e: &Demand) -> u64 {
+    let room = |cap: u64, need: u64, e: u64| match cap.checked_sub(need) {
+        None => 1,
+        Some(left) => left.checked_div(e).map_or(u64::MAX, |m| m.saturating_add(1)),
+    };
+    p.max_blocks_per_sm
+        .min(room(p.sm_threads, d.threads, e.threads))
+        .min(room(p.shared_memory_per_sm, d.shared_memory, e.shared_memory))
+        .min(room(p.registers_per_sm, p.register_need(d), e.registers))
+        .max(1)
+}
+
+/// The chapter's special case (all kernels released at 0 with the same `C`), corrected:
+/// `g_i <= g_f`: `f_i = t_a + C`; otherwise `f_i = t_a + C (1 + ceil((g_i - g_f)/g_max))`.
+/// Returns `f_i` for each kernel's block count in `blocks`.
+pub fn closed_form_equal_c(blocks: &[u64], g_max: u64, c: Ticks) -> Vec<Ticks> {
+    let (mut t_a, mut g_f) = (0, g_max);
+    let mut out = Vec::with_capacity(blocks.len());
+    for &g in blocks {
+        if g <= g_f {
+            out.push(t_a + c);
+            g_f -= g;
+        } else {
+            let waves = (g - g_f).div_ceil(g_max);
+            out.push(t_a + c * (1 + waves) as Ticks);
+            t_a += c * waves as Ticks;
+            g_f = waves * g_max - (g - g_f);
+        }
+        if g_f == 0 {
+            t_a += c;
+            g_f = g_max;
+        }
+    }
+    out
+}
+
+/// Blocks running in a list schedule: their ends, and how many of each class run.
+struct Running {
+    ends: BinaryHeap<Reverse<(Ticks, usize)>>,
+    count: Vec<u64>,
+    active: Vec<usize>,
+}
+
+impl Running {
+    fn new(classes: usize) -> Running {
+        Running { ends: BinaryHeap::new(), count: vec![0; classes], active: Vec::new() }
+    }
+
+    /// Forgets the blocks that end by `t`.
+    fn end_until(&mut self, t: Ticks) {
+        while let Some(&Reverse((e, c))) = self.ends.peek() {
+            if e > t {
+                break;
+            }
+            self.ends.pop();
+            self.count[c] -= 1;
+            if self.count[c] == 0 {
+                self.active.retain(|&a| a != c);
+            }
+        }
+    }
+
+    fn start(&mut self, end: Ticks, c: usize) {
+        self.ends.push(Reverse((end, c)));
+        self.count[c] += 1;
+        if self.count[c] == 1 {
+            self.active.push(c);
+        }
+    }
+
+    /// Whether a block of class `c` surely finds an SM with room, whatever SMs the
+    /// running blocks went to: fewer than `#SMs * k` blocks run, with `k = fit(d)` when
+    /// every running block has exactly `c`'s demand, else [`blocks_beside`] the envelope
+    /// of the running classes.
+    fn has_room(&self, c: usize, classes: &[Class], p: &Platform) -> bool {
+        let new = &classes[c];
+        let alike = new.exact && self.active.iter().all(|&a| classes[a].exact && classes[a].demand == new.demand);
+        let k = if alike {
+            p.fit(&new.demand)
+        } else {
+            let e = self.active.iter().fold(new.demand, |e, &a| e.envelope(classes[a].demand));
+            blocks_beside(p, &new.demand, &e)
+        };
+        (self.ends.len() as u64) < p.sms().saturating_mul(k)
+    }
+}
+
+/// The reported list schedule: jobs in the given (launch) order, each block starting at
+/// the first time, not before its job's `ready` nor the previous block's start, at which
+/// [`Running::has_room`] holds for the blocks of the list schedule still running.
+/// Returns the finish of each job (in the given order).
+///
+/// It bounds the GPU (proof in [`crate::rta::analysis`]): the real blocks running when
+/// a list block starts are among the list blocks running then, with demands at most
+/// their classes'. Blocks of kernels that have finished no longer count, so a large
+/// early kernel does not hold back later small ones (the static thresholds of
+/// [`slot_thresholds`] keep every earlier demand).
+pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
+    let mut running = Running::new(classes.len());
+    let mut last = 0;
+    let mut out = Vec::with_capacity(jobs.len());
+    for j in jobs {
+        let mut finish = 0;
+        for _ in 0..j.blocks {
+            let mut t = j.ready.max(last);
+            running.end_until(t);
+            while !running.has_room(j.class, classes, p) {
+                let Reverse((e, _)) = *running.ends.peek().expect("an empty GPU has room for any checked block");
+                t = t.max(e);
+                running.end_until(t);
+            }
+            running.start(t + j.wcet, j.class);
+            last = t;
+            finish = finish.max(t + j.wcet);
+        }
+        out.push(finish);
+    }
+    out
+}
