@@ -485,6 +485,11 @@ mod tests {
             ((128, 255, 0), 2),   // 255 x 32 = 8160 -> 8192 per warp, 32 768 per block (its limit)
             ((64, 0, 1), 32),     // 1 byte -> 256 bytes
             ((64, 0, 12_289), 5), // 12 544 bytes each: 5 x 12 544 = 62 720 of 65 536
+            // Registers per sub-partition (16 384 each): 40 x 32 = 1280 per warp, 12 warps
+            // per sub-partition, 48 per SM: 2 blocks of 17 warps (pooled: 65 536 / 21 760 = 3).
+            ((544, 40, 0), 2),
+            ((352, 48, 0), 3), // 1536 per warp: 10 per sub-partition, 40 per SM, 11 warps each
+            ((64, 255, 0), 4), // 8192 per warp: 2 per sub-partition, 8 per SM
         ];
         for ((threads, regs, shared), blocks) in cases {
             let d = p.demand(threads, shared, regs, "k").unwrap();
@@ -500,6 +505,10 @@ mod tests {
         // 1024 threads x 40 registers = 40 960 > 32 768 per block.
         let e = p.demand(1024, 0, 40, "kernels[0]").unwrap_err();
         assert!(e.reason.contains("max_registers_per_block"), "{e}");
+        // The hardware's check counts warps in whole sets of 4 sub-partitions: 17 warps of
+        // 56 x 32 = 1792 registers are 30 464 (under 32 768), but counted as 20, 35 840.
+        let e = p.demand(544, 0, 56, "kernels[0]").unwrap_err();
+        assert!(e.reason.contains("35840"), "{e}");
         // A profile whose allocation unit or SM memory makes a block too large: refused, no panic.
         let odd = Platform { shared_memory_per_sm: 1000, shared_memory_per_block: 1000, ..p };
         assert!(odd.demand(32, 900, 0, "k").unwrap_err().reason.contains("allocation units"));
