@@ -1,34 +1,55 @@
-//! Speed target: the list schedule of 100 000 kernels of up to 64 blocks each
-//! in under 1 second. Run with `cargo bench --bench rta`.
+//! Speed targets: the list schedules of 100 000 kernels of up to 64 blocks each in
+//! under 1 second each; every launch order of 8 tied kernels (40 320 orders, 992 blocks)
+//! in under 2 seconds. Run with `cargo bench --bench rta`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gpu_makespan::rta::analysis::Task;
-use gpu_makespan::rta::list::{list_schedule, simulate_slots};
+use gpu_makespan::rta::analysis::{demands, Task, Workload};
+use gpu_makespan::rta::gpu::Platform;
+use gpu_makespan::rta::jobs::{sequence, Launch, Window};
+use gpu_makespan::rta::list::{finishes, list_schedule, simulate_slots};
+use gpu_makespan::rta::ties::worst_over_orders;
+use gpu_makespan::rta::time::Scale;
 use std::hint::black_box;
 use std::time::Duration;
 
-fn task_set(n: usize) -> Vec<Task> {
+fn xorshift() -> impl FnMut() -> u64 {
     let mut x: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move || {
+    move || {
         x ^= x << 13;
         x ^= x >> 7;
         x ^= x << 17;
         x
-    };
+    }
+}
+
+fn task_set(n: usize, tied: bool) -> Vec<Task> {
+    let mut next = xorshift();
+    let sizes = [64, 128, 256, 512, 1024];
     (0..n)
         .map(|i| {
             let wcet = (1 + next() % 50) as u128;
-            Task::given(format!("K{i}"), 1_000_000_000, wcet, 1 + next() % 64, 256, i as u128 * 3)
+            let release = if tied { 0 } else { i as u128 * 3 };
+            let blocks = if tied { 124 } else { 1 + next() % 64 };
+            Task::given(format!("K{i}"), 1_000_000_000, wcet, blocks, sizes[(next() % 5) as usize], release)
         })
         .collect()
 }
 
 fn rta(c: &mut Criterion) {
-    let ks = task_set(100_000);
+    let ks: Vec<Task> = task_set(100_000, false).into_iter().map(|t| Task { threads_per_block: 256, ..t }).collect();
     let mut g = c.benchmark_group("rta_100k_kernels");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
     g.bench_function("list_schedule", |b| b.iter(|| black_box(list_schedule(&ks, 16).len())));
     g.bench_function("slot_simulation", |b| b.iter(|| black_box(simulate_slots(&ks, &vec![16; ks.len()], true).0.len())));
+    let mixed = Workload { launch: Launch::FileOrder, ..Workload::new(task_set(100_000, false), Platform::TX2, Scale::default(), "t") };
+    let seq = sequence(&mixed, &demands(&mixed).unwrap(), mixed.launch, Window::OneJob).unwrap();
+    g.bench_function("running_blocks_mixed_sizes", |b| b.iter(|| black_box(finishes(&seq.jobs, &seq.classes, &mixed.platform).len())));
+    g.finish();
+    let tied = Workload::new(task_set(8, true), Platform::TX2, Scale::default(), "t");
+    let seq = sequence(&tied, &demands(&tied).unwrap(), tied.launch, Window::OneJob).unwrap();
+    let mut g = c.benchmark_group("rta_ties");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.bench_function("every_order_of_8_kernels", |b| b.iter(|| black_box(worst_over_orders(&seq, &tied.platform).finish.len())));
     g.finish();
 }
 
