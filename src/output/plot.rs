@@ -57,7 +57,10 @@ const LEGEND_ROW: u32 = 18;
 pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
     let err = io_err(path);
     if rep.runs.len() as u64 > MAX_SVG_BLOCKS {
-        return Err(format!("the timeline has {} blocks, more than the {MAX_SVG_BLOCKS} an SVG draws; leave out --svg", rep.runs.len()));
+        return Err(format!(
+            "the timeline has {} blocks, more than the {MAX_SVG_BLOCKS} an SVG draws; leave out the timeline",
+            rep.runs.len()
+        ));
     }
     let (runs, kernels) = (&rep.runs, &rep.kernels);
     let time = |t| rep.scale.to_f64(t);
