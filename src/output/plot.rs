@@ -96,18 +96,23 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
         .margin(10)
         .x_label_area_size(30)
         .y_label_area_size(50)
-        .build_cartesian_2d(0.0..t_end * 1.02, bottom..rows)
+        .build_cartesian_2d(0.0..t_end * 1.02, bottom..rows + 0.5)
         .map_err(|e| err(&e))?;
-    let sm_label = |v: &f64| offsets.iter().position(|&o| (o - *v).abs() < 1e-9).map_or(String::new(), |s| format!("SM {s}"));
     chart
         .configure_mesh()
         .x_desc(format!("time ({})", rep.unit))
-        .y_desc("SM (releases: triangles below)")
-        .y_labels(((rows - bottom) * 2.0) as usize + 2)
-        .y_label_formatter(&sm_label)
+        .y_desc("SMs, a row per resident block (releases: triangles below)")
+        .y_label_formatter(&|_| String::new())
         .disable_y_mesh()
         .draw()
         .map_err(|e| err(&e))?;
+    let label = ("sans-serif", 13).into_font();
+    for (sm, (&o, &l)) in offsets.iter().zip(&lanes).enumerate() {
+        chart
+            .draw_series([Rectangle::new([(0.0, o), (t_end * 1.02, o + l as f64)], RGBColor(245, 245, 245).filled())])
+            .map_err(|e| err(&e))?;
+        chart.draw_series([Text::new(format!("SM {sm}"), (0.0, o + l as f64 + 0.45), label.clone())]).map_err(|e| err(&e))?;
+    }
     for (ki, _) in kernels.iter().enumerate() {
         let c = colour(ki);
         let boxes = runs.iter().filter(|r| rep.jobs[r.job].kernel == ki).map(|r| {
@@ -119,7 +124,7 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
     }
     chart.draw_series(marks.iter().map(|&(t, y, k)| TriangleMarker::new((t, y), 6, colour(k).filled()))).map_err(|e| err(&e))?;
     for at in rep.jobs.iter().filter_map(|j| j.deadline.map(time)) {
-        chart.draw_series(DashedLineSeries::new(vec![(at, bottom), (at, rows)], 6, 4, BLACK.stroke_width(2))).map_err(|e| err(&e))?;
+        chart.draw_series(DashedLineSeries::new(vec![(at, bottom), (at, rows + 0.5)], 6, 4, BLACK.stroke_width(2))).map_err(|e| err(&e))?;
     }
     legend(&right, rep).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
