@@ -7,6 +7,7 @@ pub mod dense;
 pub mod heuristic;
 pub mod ilp;
 pub mod outcome;
+pub mod phases;
 pub mod record;
 pub mod search;
 pub mod solve;

@@ -22,6 +22,39 @@ pub fn check(inst: &Instance, s: &Schedule) -> Result<u64, Violation> {
     check_rules(inst, s).map_err(Violation)
 }
 
+/// Checks a schedule of a kernel with barriers, one thread block: `s` has every warp's
+/// instructions of all phases in order. Each phase must start in the cycle after the
+/// previous one's last issue (no warp passes a barrier before all have reached it, and
+/// the units do not idle when every warp is past it) and, shifted to start at cycle 1,
+/// pass [`check`] for its phase. Returns the makespan.
+pub fn check_phases(phases: &[Instance], s: &Schedule) -> Result<u64, Violation> {
+    let mut offset = 0u64;
+    let mut first = 0usize;
+    for (k, phase) in phases.iter().enumerate() {
+        let end = first + phase.len();
+        let mut piece = Vec::with_capacity(s.cycles.len());
+        for (w, row) in s.cycles.iter().enumerate() {
+            let part = row
+                .get(first..end)
+                .ok_or_else(|| Violation(format!("warp {} has {} instructions, fewer than the phases'", w + 1, row.len())))?;
+            if let Some(&t) = part.iter().find(|&&t| t <= offset) {
+                return Err(Violation(format!(
+                    "warp {} issues an instruction of phase {} at cycle {t}, before the barrier after cycle {offset}",
+                    w + 1,
+                    k + 1
+                )));
+            }
+            piece.push(part.iter().map(|&t| t - offset).collect());
+        }
+        offset += check(phase, &Schedule { cycles: piece }).map_err(|v| Violation(format!("phase {}: {}", k + 1, v.as_str())))?;
+        first = end;
+    }
+    if let Some(row) = s.cycles.iter().find(|r| r.len() != first) {
+        return Err(Violation(format!("a warp has {} instructions, the phases {first}", row.len())));
+    }
+    Ok(offset)
+}
+
 fn check_rules(inst: &Instance, s: &Schedule) -> Result<u64, String> {
     let kernel = &inst.kernel;
     if s.cycles.len() != inst.warps as usize {
@@ -96,6 +129,18 @@ mod tests {
 
     fn llc4() -> Instance {
         Instance::new("LLC", 4, 1, 1).unwrap()
+    }
+
+    #[test]
+    fn barriers_hold_every_warp() {
+        let phases = [Instance::new("LC", 2, 1, 1).unwrap(), Instance::new("C", 2, 1, 1).unwrap()];
+        // Phase 1: LC on 2 warps ends at cycle 3; phase 2 starts at cycle 4.
+        let ok = Schedule { cycles: vec![vec![1, 2, 4], vec![2, 3, 5]] };
+        assert_eq!(check_phases(&phases, &ok), Ok(5));
+        let early = Schedule { cycles: vec![vec![1, 2, 3], vec![2, 3, 4]] };
+        assert!(check_phases(&phases, &early).unwrap_err().as_str().contains("before the barrier"));
+        let idle = Schedule { cycles: vec![vec![1, 2, 5], vec![2, 3, 6]] };
+        assert!(check_phases(&phases, &idle).unwrap_err().as_str().contains("phase 2"));
     }
 
     #[test]

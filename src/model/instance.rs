@@ -4,6 +4,7 @@
 use crate::error::InputError;
 use crate::files::{origin, parse_toml, read_text};
 use crate::model::kernel::{Kernel, Unit};
+use crate::model::program::Program;
 use crate::model::sm::{SigmaModel, SmCounts};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -48,6 +49,11 @@ pub struct InstanceFile {
     pub sigma_c: Option<i64>,
     /// Free text, ignored by the model.
     pub description: Option<String>,
+    /// Warps per thread block (default: all `warps` are one block); with barriers in
+    /// the kernel it must equal `warps`.
+    pub warps_per_block: Option<i64>,
+    /// Where the kernel came from (`makespan import`), ignored by the model.
+    pub provenance: Option<toml::Value>,
 }
 
 impl Instance {
@@ -203,6 +209,26 @@ impl InstanceSource {
                 Instance::new(k, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1))
             }
             (None, None) => Err(InputError::new("FILE", "(missing)", "give an instance file, or a kernel string and a warp count")),
+        }
+    }
+
+    /// [`InstanceSource::load`] for kernels that may have barriers (`|`): the phases
+    /// ([`Program`]). A warp count given with a file makes the warps one block.
+    pub fn load_program(&self) -> Result<Program, InputError> {
+        match (&self.file, &self.kernel) {
+            (Some(path), None) if self.sigma_l.or(self.sigma_c).is_none() => {
+                let mut f: InstanceFile = parse_toml(&read_text(path)?, &origin(path))?;
+                if let Some(w) = self.warps {
+                    check_warps(w, "warps").map_err(InputError::as_option)?;
+                    (f.warps, f.warps_per_block) = (w, None);
+                }
+                Program::from_file_data(&f)
+            }
+            (None, Some(k)) if self.warps.is_some() => {
+                let w = self.warps.unwrap_or(1);
+                Program::build(k, |phase| Instance::new(phase, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1)))
+            }
+            _ => self.load().map(|inst| Program { source_kernel: inst.source_kernel.clone(), phases: vec![inst] }),
         }
     }
 }

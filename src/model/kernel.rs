@@ -44,6 +44,13 @@ impl Kernel {
                 'L' | 'l' => units.push(Unit::L),
                 'C' | 'c' => units.push(Unit::C),
                 ' ' | '_' => {}
+                '|' => {
+                    return Err(InputError::new(
+                        field,
+                        format!("{:?}", crate::error::shorten(text)),
+                        "has a barrier (|); this command takes barrier-free kernels (solve, bound and rta analyse barrier kernels phase by phase)",
+                    ))
+                }
                 other => {
                     return Err(InputError::new(
                         field,

@@ -6,5 +6,6 @@ pub mod bounds;
 pub mod checker;
 pub mod instance;
 pub mod kernel;
+pub mod program;
 pub mod schedule;
 pub mod sm;

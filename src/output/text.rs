@@ -236,3 +236,76 @@ pub fn approx_table(inst: &Instance, a: &crate::experiments::approx::Approx) -> 
     }
     s
 }
+
+/// The `solve` report of a kernel with barriers: one line per phase (its interval), the
+/// totals (sums, [`crate::model::program`] proves them for one block), and the labels.
+pub fn phased_table(p: &crate::model::program::Program, sol: &crate::exact::phases::PhasedSolution) -> String {
+    let mut s = String::new();
+    let first = &p.phases[0];
+    let _ = writeln!(
+        s,
+        "instance     kernel {} with {} barriers (|), I = {}, W = {} warps of one block, sigma_L = {}, sigma_C = {}",
+        crate::error::shorten(&p.kernel()),
+        p.phases.len() - 1,
+        p.len(),
+        p.warps(),
+        first.sigma_l,
+        first.sigma_c
+    );
+    let _ = writeln!(s, "{:>5} {:>6} {:>9} {:>9}  {:<12} kernel", "phase", "I", "makespan", "upper", "status");
+    for (k, (inst, ph)) in p.phases.iter().zip(&sol.phases).enumerate() {
+        let status = if ph.exact() { "exact".to_string() } else { format!("{:?}", ph.status()).to_lowercase() };
+        let _ = writeln!(
+            s,
+            "{:>5} {:>6} {:>9} {:>9}  {status:<12} {}",
+            k + 1,
+            inst.len(),
+            ph.outcome.lower_bound(),
+            ph.outcome.upper_bound(),
+            crate::error::shorten(&inst.kernel.to_string())
+        );
+    }
+    let label = if sol.exact() {
+        "[exact T^(W): every phase exact; schedule re-checked with the barriers]"
+    } else {
+        "[lower bound: the phases' checked schedules, re-checked with the barriers]"
+    };
+    let _ = writeln!(s, "makespan     {:>8}  {label}", sol.lower_bound());
+    let _ = writeln!(s, "upper bound  {:>8}  [proven: the sum of the phases' proven upper bounds]", sol.upper_bound());
+    let safe: u64 = p.phases.iter().map(bounds::safe_horizon).sum();
+    let _ = writeln!(s, "safe horizon {safe:>8}  [proven upper bound: sum over the phases]");
+    let _ = writeln!(s, "time         {:.3} s (phases in parallel)", sol.phases.iter().map(|x| x.seconds).fold(0.0, f64::max));
+    s
+}
+
+/// The checked schedule of a kernel with barriers, phase by phase, each chart starting
+/// at its own cycle 1, with the barrier between them.
+pub fn phased_chart(p: &crate::model::program::Program, sol: &crate::exact::phases::PhasedSolution) -> String {
+    let mut s = format!("\nworst-case schedule ({} cycles, checked with the barriers):\n", sol.lower_bound());
+    let mut offset = 0;
+    for (k, (inst, ph)) in p.phases.iter().zip(&sol.phases).enumerate() {
+        let w = ph.outcome.witness();
+        if k > 0 {
+            let _ = writeln!(s, "---- barrier: all {} warps wait here (after cycle {offset}) ----", p.warps());
+        }
+        let _ = writeln!(s, "phase {} (cycles {} to {}):", k + 1, offset + 1, offset + w.makespan());
+        s.push_str(&w.schedule().chart(&inst.kernel));
+        offset += w.makespan();
+    }
+    s
+}
+
+/// The `bound` report of a kernel with barriers: each phase's report, then the sums.
+pub fn phased_bounds_table(p: &crate::model::program::Program) -> String {
+    let mut s = String::new();
+    for (k, inst) in p.phases.iter().enumerate() {
+        let _ = writeln!(s, "phase {} of {}", k + 1, p.phases.len());
+        s.push_str(&bounds_table(inst));
+    }
+    let sum = |f: fn(&Instance) -> u64| p.phases.iter().map(f).sum::<u64>();
+    let _ = writeln!(s, "whole kernel ({} barriers, W = {} warps of one block: the sums over the phases)", p.phases.len() - 1, p.warps());
+    let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", sum(bounds::safe_horizon));
+    let _ = writeln!(s, "state bound  {:>8}  [proven upper bound]", sum(crate::state_bounds::report::start_state_bound));
+    let _ = writeln!(s, "lower bound  {:>8}  [proven lower bound]", sum(bounds::lower_bound));
+    s
+}

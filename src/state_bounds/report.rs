@@ -56,3 +56,35 @@ impl BoundsReport {
         }
     }
 }
+
+/// `bound --json` of a kernel with barriers: each phase's report and the sums (proven for
+/// one thread block, see [`crate::model::program`]).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct PhasedBounds {
+    /// The kernel as given, with its barriers.
+    pub source_kernel: String,
+    /// Barriers.
+    pub barriers: usize,
+    /// Sum of the phases' safe horizons: a proven upper bound.
+    pub safe_horizon: u64,
+    /// Sum of the phases' start-state bounds: a proven upper bound.
+    pub start_state_bound: u64,
+    /// Sum of the phases' lower bounds: a proven lower bound.
+    pub lower_bound: u64,
+    /// Per phase.
+    pub phases: Vec<BoundsReport>,
+}
+
+impl PhasedBounds {
+    /// The sums of `phases`.
+    pub fn of(source_kernel: &str, phases: Vec<BoundsReport>) -> PhasedBounds {
+        PhasedBounds {
+            source_kernel: source_kernel.to_string(),
+            barriers: phases.len().saturating_sub(1),
+            safe_horizon: phases.iter().map(|r| r.safe_horizon).sum(),
+            start_state_bound: phases.iter().map(|r| r.start_state_bound).sum(),
+            lower_bound: phases.iter().map(|r| r.lower_bound).sum(),
+            phases,
+        }
+    }
+}

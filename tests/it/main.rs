@@ -5,6 +5,7 @@ mod common;
 
 mod approx;
 mod architecture;
+mod barriers;
 mod cli;
 mod dense;
 mod fuzz;

@@ -19,7 +19,17 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
     let progress = Progress { quiet: cli.quiet };
     match cli.command {
         Command::Bound { instance, json: as_json } => {
-            let inst = instance.load()?;
+            let program = instance.load_program()?;
+            if program.has_barriers() {
+                let reports: Vec<_> = program.phases.iter().map(gpu_makespan::state_bounds::report::BoundsReport::of).collect();
+                if as_json {
+                    out(&json(&gpu_makespan::state_bounds::report::PhasedBounds::of(&program.source_kernel, reports)))?;
+                } else {
+                    out(&report::phased_bounds_table(&program))?;
+                }
+                return Ok(());
+            }
+            let inst = program.single("bound")?;
             if as_json {
                 out(&json(&gpu_makespan::state_bounds::report::BoundsReport::of(&inst)))?;
             } else {
@@ -27,8 +37,12 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             }
         }
         Command::Solve { instance, solver, schedule, json: as_json } => {
-            let inst = instance.load()?;
+            let program = instance.load_program()?;
             let opts = solver.options(stop)?;
+            if program.has_barriers() {
+                return solve_phases(&program, &opts, schedule, as_json, &progress);
+            }
+            let inst = program.single("solve")?;
             if schedule {
                 report::check_schedule_size(&inst, gpu_makespan::model::bounds::lower_bound(&inst), as_json)?;
             }
@@ -137,6 +151,36 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "makespan", &mut script);
             out(&String::from_utf8_lossy(&script))?;
+        }
+    }
+    Ok(())
+}
+
+/// `solve` of a kernel with barriers: the phases in parallel, the totals, the checked
+/// schedule with its barriers.
+fn solve_phases(
+    program: &gpu_makespan::model::program::Program,
+    opts: &SolveOptions,
+    schedule: bool,
+    as_json: bool,
+    progress: &Progress,
+) -> Result<(), Failure> {
+    use gpu_makespan::exact::phases;
+    if schedule {
+        for inst in &program.phases {
+            report::check_schedule_size(inst, gpu_makespan::model::bounds::lower_bound(inst), as_json)?;
+        }
+    }
+    let pb = progress.spinner(&format!("solving {} phases with {:?}", program.phases.len(), opts.method).to_lowercase());
+    let result = phases::solve_phases(program, opts);
+    pb.finish_and_clear();
+    let sol = result?;
+    if as_json {
+        out(&json(&phases::phased_json(program, &sol, schedule)))?;
+    } else {
+        out(&report::phased_table(program, &sol))?;
+        if schedule {
+            out(&report::phased_chart(program, &sol))?;
         }
     }
     Ok(())

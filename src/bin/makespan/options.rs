@@ -12,15 +12,24 @@ use gpu_makespan::rta::time::Decimal;
 use std::path::PathBuf;
 
 impl InstanceArgs {
-    pub(crate) fn load(&self) -> Result<Instance, InputError> {
-        let source = InstanceSource {
+    fn source(&self) -> InstanceSource {
+        InstanceSource {
             file: self.file.clone(),
             kernel: self.kernel.clone(),
             warps: self.warps,
             sigma_l: self.sigma_l,
             sigma_c: self.sigma_c,
-        };
-        source.load()
+        }
+    }
+
+    /// A barrier-free instance.
+    pub(crate) fn load(&self) -> Result<Instance, InputError> {
+        self.source().load()
+    }
+
+    /// A kernel that may have barriers, as phases.
+    pub(crate) fn load_program(&self) -> Result<gpu_makespan::model::program::Program, InputError> {
+        self.source().load_program()
     }
 }
 
