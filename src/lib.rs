@@ -12,6 +12,7 @@ pub mod error;
 pub mod exact;
 pub mod experiments;
 pub mod files;
+pub mod import;
 pub mod model;
 pub mod output;
 pub mod rta;

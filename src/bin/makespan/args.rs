@@ -148,6 +148,49 @@ pub(crate) enum Command {
     /// Run a grid of jobs (spec TOML) in parallel, sharded and resumable, one JSON line
     /// per job; `sweep merge` and `sweep report` combine and summarise results.
     Sweep(SweepCli),
+    /// Read a CUDA kernel (PTX from `nvcc -ptx`, SASS from `cuobjdump -sass` or
+    /// `nvdisasm`) into an instance file: its instruction string through a unit map,
+    /// barriers as `|`, loops unrolled by trip counts, with its provenance.
+    Import {
+        /// The PTX or SASS file (`-`: standard input).
+        file: PathBuf,
+        /// `ptx`, `sass` or `auto` (by extension, then by content).
+        #[arg(long, default_value = "auto")]
+        format: String,
+        /// The kernel to import, when the file holds several (they are listed otherwise).
+        #[arg(long)]
+        entry: Option<String>,
+        /// The file is one executed path: every instruction in file order, branches
+        /// counted and not followed.
+        #[arg(long)]
+        trace: bool,
+        /// A unit map (TOML, as maps/*.toml) whose entries replace the built-in map's.
+        #[arg(long, value_name = "MAP.toml")]
+        units: Option<PathBuf>,
+        /// Trip count of the branch to LABEL: a loop body runs N times; a forward branch
+        /// with 0 is never taken, otherwise always (repeatable; EXIT for a predicated exit).
+        #[arg(long = "trip", value_name = "LABEL=N")]
+        trips: Vec<String>,
+        /// Threads per block: the warps of one block are the instance's W.
+        #[arg(long, conflicts_with = "warps")]
+        block_threads: Option<i64>,
+        /// Warps of the block (instead of --block-threads).
+        #[arg(long)]
+        warps: Option<i64>,
+        /// The SM: `tx2` (32 load/store units, 128 CUDA cores, warps of 32) or
+        /// `L,C,S` unit counts.
+        #[arg(long, default_value = "tx2")]
+        sm: String,
+        /// The architecture (`sm_62`) when the file does not state it (chooses the SASS map).
+        #[arg(long)]
+        arch: Option<String>,
+        /// Write the instance file here instead of standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Print the instance and its provenance as JSON instead of TOML.
+        #[arg(long)]
+        json: bool,
+    },
     /// Write the benchmark suite (instance files) into a directory.
     BenchSuite {
         /// Directory to write into.

@@ -137,6 +137,21 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             }
         }
         Command::Sweep(cli) => sweep(cli, &progress, stop)?,
+        Command::Import { file, format, entry, trace, units, trips, block_threads, warps, sm, arch, out: out_path, json: as_json } => {
+            let text = gpu_makespan::files::read_text(&file)?;
+            let origin = gpu_makespan::files::origin(&file);
+            let format = gpu_makespan::import::Format::pick(&format, &origin, &text)?;
+            let request = crate::options::import_request(entry, trace, units.as_deref(), &trips, block_threads, warps, &sm, arch)?;
+            let imported = gpu_makespan::import::import(&text, &origin, format, &request)?;
+            let toml_text = gpu_makespan::import::to_toml(&imported);
+            // What import writes, every command reads: the phases must build.
+            gpu_makespan::model::program::Program::from_file_data(&gpu_makespan::files::parse_toml(&toml_text, "the imported instance")?)?;
+            let text = if as_json { json(&imported) } else { toml_text };
+            match out_path {
+                Some(p) => write_text(&p, &text, "--out")?,
+                None => out(&text)?,
+            }
+        }
         Command::BenchSuite { out: dir, seed } => {
             let suite = gpu_makespan::experiments::bench::suite(seed);
             let mut listing = String::new();

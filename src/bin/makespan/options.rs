@@ -93,3 +93,48 @@ pub(crate) fn rta_request(
         launch: if file_order { Launch::FileOrder } else { Launch::AnyOrder },
     })
 }
+
+/// What `import` asks for, from its options: trip counts `LABEL=N`, the SM (`tx2` or
+/// `L,C,S`), `W` from `--block-threads` (whole warps) or `--warps`, a user map.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn import_request(
+    entry: Option<String>,
+    trace: bool,
+    units: Option<&std::path::Path>,
+    trips: &[String],
+    block_threads: Option<i64>,
+    warps: Option<i64>,
+    sm: &str,
+    arch: Option<String>,
+) -> Result<gpu_makespan::import::Request, InputError> {
+    use gpu_makespan::model::sm::SmCounts;
+    let sm = match sm.trim().to_ascii_lowercase().as_str() {
+        "tx2" => gpu_makespan::rta::wcet::TX2_SM,
+        other => {
+            let v: Vec<Option<i64>> = other.split(',').map(|x| x.trim().parse().ok()).collect();
+            match v.as_slice() {
+                [Some(l), Some(c), Some(s)] => SmCounts { load_store_units: *l, cuda_cores: *c, warp_size: *s },
+                _ => return Err(InputError::option("sm", sm, "give tx2, or L,C,S unit counts such as 32,128,32")),
+            }
+        }
+    };
+    let warps = match (block_threads, warps) {
+        (Some(b), None) if (1..=1 << 20).contains(&b) && sm.warp_size > 0 => (b + sm.warp_size - 1) / sm.warp_size,
+        (Some(b), None) => return Err(InputError::option("block-threads", b, "must be from 1 to 1048576 (with a positive warp size)")),
+        (None, Some(w)) => w,
+        _ => return Err(InputError::option("block-threads", "(missing)", "give --block-threads N or --warps W (the warps of one block)")),
+    };
+    let mut map = std::collections::HashMap::new();
+    for t in trips {
+        let (label, n) = t.split_once('=').ok_or_else(|| InputError::option("trip", t, "write LABEL=N"))?;
+        let n: u64 = n.trim().parse().map_err(|_| InputError::option("trip", t, "N must be a whole number >= 0"))?;
+        if map.insert(label.trim().to_string(), n).is_some() {
+            return Err(InputError::option("trip", t, "this label has a trip count already"));
+        }
+    }
+    let units = units
+        .map(|p| gpu_makespan::import::units::UnitMap::from_toml(&gpu_makespan::files::read_text(p)?, &gpu_makespan::files::origin(p)))
+        .transpose()
+        .map_err(InputError::as_option)?;
+    Ok(gpu_makespan::import::Request { entry, trace, trips: map, units, arch, warps, sm, block_threads })
+}

@@ -1,0 +1,190 @@
+//! From a function's listing to the instruction string one warp executes.
+//!
+//! - A trace (`trace`) is one executed path: every instruction in file order, branches
+//!   counted as instructions and not followed.
+//! - Static code is walked from its first instruction. An unconditional forward branch
+//!   is followed. A branch to a label with a trip count (`--trip LABEL=N`): backward,
+//!   the loop body runs `N` times (taken `N - 1` times, then it falls through, and the
+//!   count restarts for the next entry to the loop); forward, `0` means never taken and
+//!   any other value always taken. A predicated `exit`/`ret` is a branch to `EXIT`. Any
+//!   other branch is refused, naming it and the two ways forward.
+//! - Predicated instructions other than branches are counted (a warp issues them
+//!   whatever the predicate); `@!PT` ones never execute and are skipped. Barriers
+//!   become `|`; branches and exits taken on the path are issued on the cores (`C`).
+
+use crate::error::InputError;
+use crate::import::listing::{Function, Instr, Item, Target};
+use crate::import::units::{Class, UnitMap};
+use std::collections::{BTreeMap, HashMap};
+
+/// Most instructions a walk visits (loops unrolled).
+pub const MAX_WALK: usize = 1_000_000;
+
+/// The executed path as the model sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Path {
+    /// `L`/`C` with `|` at barriers.
+    pub kernel: String,
+    /// Instructions on the path per class name (`L`, `C`, `none`, `barrier`, `branch`, `exit`).
+    pub classes: BTreeMap<String, u64>,
+    /// Instructions on the path per map key (opcode class), e.g. `ld`, `fma`, `ld.param`.
+    pub opcodes: BTreeMap<String, u64>,
+}
+
+impl Path {
+    fn push(&mut self, class: Class, key: &str) {
+        *self.classes.entry(class.name().to_string()).or_default() += 1;
+        *self.opcodes.entry(key.to_string()).or_default() += 1;
+        match class {
+            Class::L => self.kernel.push('L'),
+            Class::C | Class::Branch | Class::Exit => self.kernel.push('C'),
+            Class::Barrier => self.kernel.push('|'),
+            Class::Skip => {}
+        }
+    }
+}
+
+/// The path of `f` under `map` (`origin` names the file in errors).
+pub fn walk(f: &Function, map: &UnitMap, trace: bool, trips: &HashMap<String, u64>, origin: &str) -> Result<Path, InputError> {
+    let instrs: Vec<(usize, &Instr)> =
+        f.items.iter().enumerate().filter_map(|(i, it)| if let Item::Instr(x) = it { Some((i, x)) } else { None }).collect();
+    let classify = |x: &Instr| {
+        map.class(&x.opcode).ok_or_else(|| {
+            InputError::new(
+                "opcode",
+                &x.opcode,
+                format!(
+                    "{origin}:{}: not in the unit map {}; add it to a map given with --units, or set default = \"C\" (or \"L\") there",
+                    x.line, map.name
+                ),
+            )
+        })
+    };
+    let mut path = Path::default();
+    if trace {
+        for (_, x) in &instrs {
+            let (class, key) = classify(x)?;
+            if !x.never {
+                path.push(class, &key);
+            }
+        }
+        return Ok(path);
+    }
+    let labels: HashMap<&str, usize> =
+        f.items.iter().enumerate().filter_map(|(i, it)| if let Item::Label(l) = it { Some((l.as_str(), i)) } else { None }).collect();
+    let addresses: HashMap<u64, usize> = instrs.iter().filter_map(|(i, x)| x.address.map(|a| (a, *i))).collect();
+    let mut taken: HashMap<usize, u64> = HashMap::new();
+    let mut pc = 0usize;
+    let mut steps = 0usize;
+    while pc < f.items.len() {
+        let Item::Instr(x) = &f.items[pc] else {
+            pc += 1;
+            continue;
+        };
+        steps += 1;
+        if steps > MAX_WALK {
+            return Err(InputError::new("trip", origin, format!("the path passes {MAX_WALK} instructions; give smaller trip counts")));
+        }
+        let (class, key) = classify(x)?;
+        if x.never {
+            pc += 1;
+            continue;
+        }
+        path.push(class, &key);
+        match class {
+            Class::Exit if !x.predicated => return Ok(path),
+            Class::Exit => match decide(x, "EXIT", false, pc, trips, &mut taken, origin)? {
+                true => return Ok(path),
+                false => pc += 1,
+            },
+            Class::Branch => {
+                let (name, to) = resolve(x, &labels, &addresses, origin)?;
+                pc = if decide(x, &name, to <= pc, pc, trips, &mut taken, origin)? { to } else { pc + 1 };
+            }
+            _ => pc += 1,
+        }
+    }
+    Ok(path)
+}
+
+/// The label name and item index a branch goes to.
+fn resolve(x: &Instr, labels: &HashMap<&str, usize>, addresses: &HashMap<u64, usize>, origin: &str) -> Result<(String, usize), InputError> {
+    let missing =
+        |what: String| InputError::new("branch", &x.opcode, format!("{origin}:{}: target {what} not found in the function", x.line));
+    match &x.target {
+        Some(Target::Label(l)) => labels.get(l.as_str()).map(|&i| (l.clone(), i)).ok_or_else(|| missing(l.clone())),
+        Some(Target::Address(a)) => addresses.get(a).map(|&i| (format!("{a:#x}"), i)).ok_or_else(|| missing(format!("{a:#x}"))),
+        None => Err(InputError::new(
+            "branch",
+            &x.opcode,
+            format!("{origin}:{}: an indirect branch cannot be followed; import a trace of the executed path (--trace)", x.line),
+        )),
+    }
+}
+
+/// Whether the branch at item `pc` to `label` is taken this time.
+fn decide(
+    x: &Instr,
+    label: &str,
+    backward: bool,
+    pc: usize,
+    trips: &HashMap<String, u64>,
+    taken: &mut HashMap<usize, u64>,
+    origin: &str,
+) -> Result<bool, InputError> {
+    match trips.get(label) {
+        Some(&n) if backward => {
+            let count = taken.entry(pc).or_default();
+            if *count + 1 < n {
+                *count += 1;
+                Ok(true)
+            } else {
+                *count = 0;
+                Ok(false)
+            }
+        }
+        Some(&n) => Ok(n > 0),
+        None if !x.predicated && !backward => Ok(true),
+        None => Err(InputError::new(
+            "branch",
+            format!("{} to {label}", x.opcode),
+            format!(
+                "{origin}:{}: a {} branch the model cannot follow on its own; give --trip {label}=N ({}) or import a trace of the executed path (--trace)",
+                x.line,
+                if backward { "loop" } else { "conditional" },
+                if backward { "the loop body runs N times" } else { "0: never taken, 1: always taken" }
+            ),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::ptx;
+
+    fn path(text: &str, trips: &[(&str, u64)], trace: bool) -> Result<String, InputError> {
+        let l = ptx::read(text);
+        let trips = trips.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+        walk(&l.functions[0], &UnitMap::built_in("ptx"), trace, &trips, "t.ptx").map(|p| p.kernel)
+    }
+
+    const LOOP: &str = ".entry k()\n{\nld.param.u64 %rd1, [p];\n$L_loop:\nld.global.f32 %f1, [%rd1];\nadd.f32 %f2, %f2, %f1;\nbar.sync 0;\n@%p1 bra $L_loop;\n@%p2 bra $L_end;\nst.global.f32 [%rd1], %f2;\n$L_end:\nret;\n}\n";
+
+    #[test]
+    fn loops_unroll_and_guards_need_a_trip() {
+        assert_eq!(path(LOOP, &[("$L_loop", 3), ("$L_end", 0)], false).unwrap(), "LC|CLC|CLC|CCLC");
+        assert_eq!(path(LOOP, &[("$L_loop", 1), ("$L_end", 1)], false).unwrap(), "LC|CCC");
+        let e = path(LOOP, &[("$L_end", 0)], false).unwrap_err();
+        assert!(e.reason.contains("--trip $L_loop=N") && e.reason.contains("--trace") && e.reason.contains("t.ptx:8"), "{e}");
+        let e = path(LOOP, &[("$L_loop", 2)], false).unwrap_err();
+        assert!(e.reason.contains("0: never taken"), "{e}");
+        assert_eq!(path(LOOP, &[], true).unwrap(), "LC|CCLC");
+    }
+
+    #[test]
+    fn unknown_opcodes_name_the_line() {
+        let e = path(".entry k()\n{\nadd.s32 %r1, %r1, 1;\nfrob.b32 %r2;\n}\n", &[], false).unwrap_err();
+        assert!(e.to_string().contains("frob.b32") && e.reason.contains("t.ptx:4"), "{e}");
+    }
+}

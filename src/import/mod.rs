@@ -1,0 +1,214 @@
+//! Real kernels in: PTX (`nvcc -ptx`) and SASS (`cuobjdump -sass`, `nvdisasm`) read into
+//! the instruction string of the model, through a unit map that is data
+//! ([`units`], `maps/*.toml`), with block barriers as `|` and loops unrolled by trip
+//! counts ([`flow`]). The result is an instance file every command reads, with its
+//! provenance.
+
+pub mod flow;
+pub mod listing;
+pub mod ptx;
+pub mod sass;
+pub mod units;
+
+use crate::error::InputError;
+use crate::model::sm::SmCounts;
+use listing::Listing;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use units::UnitMap;
+
+/// The source format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    /// PTX.
+    Ptx,
+    /// SASS.
+    Sass,
+}
+
+impl Format {
+    /// `ptx`, `sass` or `auto` (by extension, then by content).
+    pub fn pick(given: &str, path: &str, text: &str) -> Result<Format, InputError> {
+        match given.to_ascii_lowercase().as_str() {
+            "ptx" => Ok(Format::Ptx),
+            "sass" => Ok(Format::Sass),
+            "auto" => {
+                let lower = path.to_ascii_lowercase();
+                if lower.ends_with(".ptx") || text.contains(".entry") || text.contains(".version") {
+                    Ok(Format::Ptx)
+                } else if lower.ends_with(".sass") || text.contains("/*0000*/") || text.contains("Function :") {
+                    Ok(Format::Sass)
+                } else {
+                    Err(InputError::option("format", "auto", "cannot tell PTX from SASS; give --format ptx or --format sass"))
+                }
+            }
+            other => Err(InputError::option("format", other, "must be ptx, sass or auto")),
+        }
+    }
+}
+
+/// What `import` is asked to do (the library's view of its options).
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// The kernel to take, when the file holds several.
+    pub entry: Option<String>,
+    /// The file is one executed path.
+    pub trace: bool,
+    /// Trip counts per label.
+    pub trips: HashMap<String, u64>,
+    /// A user's unit map on top of the built-in one.
+    pub units: Option<UnitMap>,
+    /// The architecture, when the file does not say (`sm_62`).
+    pub arch: Option<String>,
+    /// Warps of the block.
+    pub warps: i64,
+    /// The SM's unit counts.
+    pub sm: SmCounts,
+    /// Threads per block, when given that way.
+    pub block_threads: Option<i64>,
+}
+
+/// Where an imported kernel comes from.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Provenance {
+    /// The source file.
+    pub source: String,
+    /// The kernel taken.
+    pub entry: String,
+    /// `ptx` or `sass`.
+    pub format: Format,
+    /// The architecture (`sm_62`), as the file or `--arch` states it.
+    pub arch: String,
+    /// The unit map(s) used.
+    pub map: String,
+    /// Whether the file was read as an executed path.
+    pub trace: bool,
+    /// Trip counts used (`LABEL=N`).
+    pub trips: Vec<String>,
+    /// Threads per block, when given.
+    pub block_threads: Option<i64>,
+    /// Barriers on the path.
+    pub barriers: u64,
+    /// Instructions on the path per class (`L`, `C`, `none`, `barrier`, `branch`, `exit`).
+    pub classes: BTreeMap<String, u64>,
+    /// Instructions on the path per map key (the opcode class that classified them).
+    pub opcodes: BTreeMap<String, u64>,
+}
+
+/// An instance file written by `import`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Imported {
+    /// One line for people.
+    pub description: String,
+    /// The instruction string, `|` at barriers.
+    pub kernel: String,
+    /// `W`.
+    pub warps: i64,
+    /// The warps are one block.
+    pub warps_per_block: i64,
+    /// The SM.
+    pub sm: SmCounts,
+    /// Where it came from.
+    pub provenance: Provenance,
+}
+
+/// Reads `text` (the file `origin`) as `format` into an instance.
+pub fn import(text: &str, origin: &str, format: Format, req: &Request) -> Result<Imported, InputError> {
+    let listing = match format {
+        Format::Ptx => ptx::read(text),
+        Format::Sass => sass::read(text),
+    };
+    let f = pick_entry(&listing, req.entry.as_deref(), origin)?;
+    let arch = req.arch.clone().or(listing.arch.clone());
+    let map = built_in_map(format, arch.as_deref())?;
+    let map = match &req.units {
+        Some(user) => map.overridden_by(user.clone()),
+        None => map,
+    };
+    for label in req.trips.keys().filter(|k| *k != "EXIT") {
+        let known = f.items.iter().any(|i| matches!(i, listing::Item::Label(l) if l == label));
+        if !known {
+            return Err(InputError::option("trip", label, format!("no label {label} in {}", f.name)));
+        }
+    }
+    let path = flow::walk(f, &map, req.trace, &req.trips, origin)?;
+    if !path.kernel.contains(['L', 'C']) {
+        return Err(InputError::new("entry", &f.name, "no instruction of the model on its path"));
+    }
+    let mut trips: Vec<String> = req.trips.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    trips.sort();
+    let arch = arch.unwrap_or_else(|| "unknown".into());
+    Ok(Imported {
+        description: format!(
+            "{} from {origin} ({}, {arch}), imported by makespan import",
+            f.name,
+            if format == Format::Ptx { "PTX" } else { "SASS" }
+        ),
+        kernel: path.kernel.clone(),
+        warps: req.warps,
+        warps_per_block: req.warps,
+        sm: req.sm,
+        provenance: Provenance {
+            source: origin.to_string(),
+            entry: f.name.clone(),
+            format,
+            arch,
+            map: map.name.clone(),
+            trace: req.trace,
+            trips,
+            block_threads: req.block_threads,
+            barriers: path.classes.get("barrier").copied().unwrap_or(0),
+            classes: path.classes,
+            opcodes: path.opcodes,
+        },
+    })
+}
+
+/// The built-in map of a format and architecture: PTX, SASS of sm_5x/sm_6x, or of sm_7x
+/// and later.
+fn built_in_map(format: Format, arch: Option<&str>) -> Result<UnitMap, InputError> {
+    if format == Format::Ptx {
+        return Ok(UnitMap::built_in("ptx"));
+    }
+    let n: Option<u32> =
+        arch.and_then(|a| a.strip_prefix("sm_")).and_then(|d| d.trim_end_matches(|c: char| c.is_alphabetic()).parse().ok());
+    match n {
+        Some(50..=69) => Ok(UnitMap::built_in("sass-sm6x")),
+        Some(70..=99) => Ok(UnitMap::built_in("sass-sm7x")),
+        _ => Err(InputError::option(
+            "arch",
+            arch.unwrap_or("(not in the file)"),
+            "SASS maps are shipped for sm_50 to sm_69 and sm_70 to sm_99; give --arch sm_NN (and --units for others)",
+        )),
+    }
+}
+
+/// The function to import: the one named, or the only one; several without a name
+/// are listed.
+fn pick_entry<'a>(listing: &'a Listing, entry: Option<&str>, origin: &str) -> Result<&'a listing::Function, InputError> {
+    let names: Vec<&str> = listing.functions.iter().map(|f| f.name.as_str()).collect();
+    match entry {
+        Some(e) => listing.functions.iter().find(|f| f.name == e).ok_or_else(|| {
+            InputError::option(
+                "entry",
+                e,
+                format!("not a kernel of {origin}; it has: {}", if names.is_empty() { "none".into() } else { names.join(", ") }),
+            )
+        }),
+        None => match listing.functions.as_slice() {
+            [one] => Ok(one),
+            [] => Err(InputError::new("file", origin, "no kernel found (PTX .entry, or a SASS function)")),
+            _ => Err(InputError::option(
+                "entry",
+                "(missing)",
+                format!("{origin} has {} kernels: {}; choose one", names.len(), names.join(", ")),
+            )),
+        },
+    }
+}
+
+/// The instance file text of `imp` (TOML, with its provenance).
+pub fn to_toml(imp: &Imported) -> String {
+    toml::to_string(imp).expect("an imported instance serialises")
+}

@@ -1,0 +1,160 @@
+//! Reads PTX as `nvcc -ptx` writes it: directives, `.entry`/`.func` bodies, labels,
+//! predicated instructions (`@%p1 bra $L__BB0_2;`), vector and modifier suffixes, line
+//! and block comments.
+
+use crate::import::listing::{predicate, Function, Instr, Item, Listing, Target};
+
+/// Removes `//` and `/* */` comments, keeping line breaks (so line numbers hold).
+fn strip_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    let mut block = false;
+    while let Some(c) = chars.next() {
+        if block {
+            if c == '*' && chars.peek() == Some(&'/') {
+                chars.next();
+                block = false;
+            } else if c == '\n' {
+                out.push('\n');
+            }
+            continue;
+        }
+        match (c, chars.peek()) {
+            ('/', Some('/')) => {
+                for d in chars.by_ref() {
+                    if d == '\n' {
+                        out.push('\n');
+                        break;
+                    }
+                }
+            }
+            ('/', Some('*')) => {
+                chars.next();
+                block = true;
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// The statements of `text` (split at `;`, `{`, `}` and after labels) with their line.
+fn statements(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut start = 1;
+    let mut line = 1;
+    for c in text.chars() {
+        if current.trim().is_empty() {
+            start = line;
+        }
+        match c {
+            ';' => out.push((start, std::mem::take(&mut current))),
+            '{' | '}' => {
+                out.push((start, std::mem::take(&mut current)));
+                out.push((line, c.to_string()));
+            }
+            ':' if !current.contains('(') && !current.trim().contains(char::is_whitespace) && !current.trim().is_empty() => {
+                current.push(':');
+                out.push((start, std::mem::take(&mut current)));
+            }
+            _ => current.push(c),
+        }
+        if c == '\n' {
+            line += 1;
+        }
+    }
+    out.push((start, current));
+    out.into_iter().map(|(l, s)| (l, s.trim().to_string())).filter(|(_, s)| !s.is_empty()).collect()
+}
+
+/// Reads a PTX module: its `.entry` kernels (`.func` device functions are not kernels)
+/// and its `.target`.
+pub fn read(text: &str) -> Listing {
+    let mut listing = Listing::default();
+    let mut depth = 0usize;
+    let mut header: Option<(String, usize)> = None;
+    let mut current: Option<Function> = None;
+    for (line, st) in statements(&strip_comments(text)) {
+        match st.as_str() {
+            "{" => {
+                depth += 1;
+                if depth == 1 {
+                    if let Some((name, l)) = header.take() {
+                        current = Some(Function { name, line: l, items: Vec::new() });
+                    }
+                }
+                continue;
+            }
+            "}" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    listing.functions.extend(current.take());
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if depth == 0 {
+            if let Some(at) = st.find(".target") {
+                let t = &st[at + ".target".len()..];
+                listing.arch = t.split([',', ' ', '\t', '\n']).map(str::trim).find(|a| a.starts_with("sm_")).map(str::to_string);
+            }
+            if let Some(rest) = entry_name(&st) {
+                header = Some((rest, line));
+            }
+            continue;
+        }
+        let Some(f) = current.as_mut() else { continue };
+        if let Some(label) = st.strip_suffix(':') {
+            f.items.push(Item::Label(label.trim().to_string()));
+            continue;
+        }
+        if st.starts_with('.') {
+            continue;
+        }
+        let (predicated, never, rest) = predicate(&st);
+        let opcode = rest.split_whitespace().next().unwrap_or("").to_string();
+        let target = opcode
+            .to_ascii_lowercase()
+            .starts_with("bra")
+            .then(|| rest.split_whitespace().last().map(|t| Target::Label(t.trim_end_matches(',').to_string())))
+            .flatten();
+        f.items.push(Item::Instr(Instr { opcode, line, predicated, never, target, address: None }));
+    }
+    listing
+}
+
+/// The kernel name of a `.entry NAME(` header (`.visible .entry saxpy(`).
+fn entry_name(st: &str) -> Option<String> {
+    let at = st.find(".entry")?;
+    let rest = st[at + ".entry".len()..].trim_start();
+    let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$').collect();
+    (!name.is_empty()).then_some(name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_entries_labels_and_predicates() {
+        let text = ".version 6.0\n.target sm_60 // x\n.visible .entry k(\n .param .u32 a\n)\n{\n .reg .pred %p<2>;\n /* c */ ld.param.u32 %r1, [a];\n @%p1 bra $L1;\n add.s32 %r2, %r1, 1; mul.lo.s32 %r3, %r2, 2;\n$L1:\n ret;\n}\n";
+        let l = read(text);
+        assert_eq!(l.arch.as_deref(), Some("sm_60"));
+        assert_eq!(l.functions.len(), 1);
+        let f = &l.functions[0];
+        assert_eq!(f.name, "k");
+        let ops: Vec<String> = f
+            .items
+            .iter()
+            .map(|i| match i {
+                Item::Label(l) => format!("{l}:"),
+                Item::Instr(x) => format!("{}@{}{}", x.opcode, x.line, if x.predicated { "?" } else { "" }),
+            })
+            .collect();
+        assert_eq!(ops, vec!["ld.param.u32@8", "bra@9?", "add.s32@10", "mul.lo.s32@10", "$L1:", "ret@12"]);
+        let Item::Instr(b) = &f.items[1] else { panic!() };
+        assert_eq!(b.target, Some(Target::Label("$L1".into())));
+    }
+}
