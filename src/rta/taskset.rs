@@ -7,6 +7,7 @@ use crate::error::{positive, Error, InputError};
 use crate::exact::solve::SolveOptions;
 use crate::files::{origin, parse_toml, read_text};
 use crate::model::instance::Instance;
+use crate::model::program::Program;
 use crate::model::sm::SmCounts;
 use crate::rta::analysis::{Task, Workload};
 use crate::rta::gpu::{GpuSection, Profile};
@@ -31,6 +32,19 @@ pub struct KernelEntry {
     pub wcet: Option<Spanned<f64>>,
     /// Instruction string to compute `C_i` from.
     pub instructions: Option<String>,
+    /// A PTX or SASS file to compute `C_i` from (as `makespan import` reads it; a path
+    /// relative to the task-set file), instead of `instructions`.
+    pub kernel_file: Option<String>,
+    /// With `kernel_file`: the kernel to take when the file holds several.
+    pub entry: Option<String>,
+    /// With `kernel_file`: the file is one executed path.
+    pub trace: Option<bool>,
+    /// With `kernel_file`: a unit map on top of the built-in one (path relative to the task set).
+    pub units: Option<String>,
+    /// With `kernel_file`: trip counts per label.
+    pub trip: Option<std::collections::BTreeMap<String, u64>>,
+    /// With `kernel_file`: the architecture when the file does not state it.
+    pub arch: Option<String>,
     /// Which contention the computed `C_i` assumes (default `full-sm`).
     pub contention: Option<Contention>,
     /// SM profile for this kernel (default: `[gpu.sm]`).
@@ -181,7 +195,7 @@ pub fn from_text(
     let mut cache = WcetCache::default();
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
-        pending.push(entry(i, e, text, &gpu, &profile, cycle_time, limits, &mut cache)?);
+        pending.push(entry(i, e, text, origin, &gpu, &profile, cycle_time, limits, &mut cache)?);
     }
     let window_decimal = match window {
         Some(WindowRequest::Until(d)) => Some(d),
@@ -231,6 +245,7 @@ fn entry(
     i: usize,
     e: &KernelEntry,
     text: &str,
+    task_set: &str,
     gpu: &GpuSection,
     profile: &Profile,
     cycle_time: Decimal,
@@ -243,8 +258,20 @@ fn entry(
     let non_negative = |v: Option<i64>, f: &str| {
         u64::try_from(v.unwrap_or(0)).map_err(|_| InputError::new(field(f), v.unwrap_or(0), "must be zero or positive"))
     };
-    if e.contention.is_some() && e.instructions.is_none() {
-        return Err(InputError::new(field("contention"), "set", "contention only applies to kernels given by instructions").into());
+    let instructions = match (&e.instructions, &e.kernel_file) {
+        (Some(_), Some(_)) => {
+            return Err(
+                InputError::new(field("kernel_file"), "and instructions", "give either instructions or kernel_file, not both").into()
+            )
+        }
+        (Some(k), None) => Some(k.clone()),
+        (None, Some(f)) => Some(kernel_file(e, f, task_set, &field)?),
+        (None, None) => None,
+    };
+    if e.contention.is_some() && instructions.is_none() {
+        return Err(
+            InputError::new(field("contention"), "set", "contention only applies to kernels given by instructions or kernel_file").into()
+        );
     }
     let exact = |v: &Spanned<f64>, f: &str| Decimal::of_toml(text, v, &field(f));
     let period = exact(&e.period, "period")?;
@@ -256,7 +283,7 @@ fn entry(
         return Err(InputError::new(field("deadline"), 0, "must be positive").into());
     }
     let mut optimistic = false;
-    let (wcet, wcet_source) = match (&e.wcet, &e.instructions) {
+    let (wcet, wcet_source) = match (&e.wcet, &instructions) {
         (Some(w), None) => {
             let d = exact(w, "wcet")?;
             if d.digits == 0 {
@@ -270,19 +297,31 @@ fn entry(
             optimistic = contention == Contention::Isolated;
             let warp_size = positive(sm.warp_size, &field("sm.warp_size"))?;
             let warps = contention.warps(b, profile.platform.sm_threads, warp_size);
-            let inst = Instance::from_counts(instr, warps as i64, &sm).map_err(|err| {
+            let program = Program::build(instr, |phase| Instance::from_counts(phase, warps as i64, &sm)).map_err(|err| {
                 let f = field(&err.field);
                 err.in_field(f)
             })?;
-            let (cycles, how) = cache.block_cycles(&inst, limits)?;
+            if program.has_barriers() && warps as u64 != b.div_ceil(warp_size as u64) {
+                return Err(InputError::new(
+                    field("contention"),
+                    contention.name(),
+                    format!(
+                        "the kernel has barriers, which hold only the warps of their own block, and {warps} warps are several blocks of {b} threads: no proven bound for that; use contention = \"isolated\" (one block, optimistic) or a barrier-free kernel"
+                    ),
+                )
+                .into());
+            }
+            let (cycles, how) = phases_cycles(&program, cache, limits)?;
             let wcet = cycle_time.times(cycles as u128, &field("instructions"))?;
             let ct = Scale { decimals: cycle_time.decimals }.format(cycle_time.digits);
             (wcet, format!("{cycles} cycles x {ct}: {how}; {}", contention.assumption(warps)))
         }
         (Some(_), Some(_)) => {
-            return Err(InputError::new(field("wcet"), "and instructions", "give either wcet or instructions, not both").into())
+            return Err(
+                InputError::new(field("wcet"), "and instructions", "give either wcet or instructions (or kernel_file), not both").into()
+            )
         }
-        (None, None) => return Err(InputError::new(field("wcet"), "(missing)", "give wcet or instructions").into()),
+        (None, None) => return Err(InputError::new(field("wcet"), "(missing)", "give wcet, instructions or kernel_file").into()),
     };
     let task = Task {
         name: e.name.clone().unwrap_or_else(|| format!("K{}", i + 1)),
@@ -300,4 +339,58 @@ fn entry(
     };
     let release = e.release.as_ref().map_or(Ok(Decimal::ZERO), |r| exact(r, "release"))?;
     Ok(Pending { task, period, deadline, wcet, release })
+}
+
+/// The proven upper bound on a block's cycles of a kernel that may have barriers: the
+/// sum over its phases (one block; see [`crate::model::program`]), and what it rests on.
+fn phases_cycles(p: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> Result<(u64, String), Error> {
+    if !p.has_barriers() {
+        return cache.block_cycles(&p.phases[0], limits);
+    }
+    let mut total = 0u64;
+    let mut exact = 0;
+    for phase in &p.phases {
+        let (c, how) = cache.block_cycles(phase, limits)?;
+        total += c;
+        exact += usize::from(how.starts_with("exact"));
+    }
+    Ok((
+        total,
+        format!(
+            "sum over the {} barrier phases of one block of their proven bounds on T^({}), {exact} of them exact",
+            p.phases.len(),
+            p.warps()
+        ),
+    ))
+}
+
+/// The instruction string of a `kernel_file` (read as `makespan import` reads it; the
+/// path is relative to the task set named `origin`).
+fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str) -> String) -> Result<String, InputError> {
+    let base = std::path::Path::new(task_set).parent().filter(|_| task_set != "standard input").unwrap_or(std::path::Path::new(""));
+    let path = base.join(file);
+    let text = read_text(&path).map_err(|err| InputError::new(field("kernel_file"), file, err.reason))?;
+    let units = e
+        .units
+        .as_ref()
+        .map(|u| {
+            let p = base.join(u);
+            crate::import::units::UnitMap::from_toml(&read_text(&p)?, &origin(&p))
+        })
+        .transpose()?;
+    let request = crate::import::Request {
+        entry: e.entry.clone(),
+        trace: e.trace.unwrap_or(false),
+        trips: e.trip.clone().unwrap_or_default().into_iter().collect(),
+        units,
+        arch: e.arch.clone(),
+        warps: 1,
+        sm: TX2_SM,
+        block_threads: None,
+    };
+    let format = crate::import::Format::pick("auto", file, &text)?;
+    crate::import::import(&text, &origin(&path), format, &request).map(|imp| imp.kernel).map_err(|err| {
+        let f = field(&err.field);
+        err.in_field(f)
+    })
 }

@@ -29,6 +29,14 @@ impl Contention {
         u32::try_from(w).unwrap_or(u32::MAX)
     }
 
+    /// The name used in task-set files.
+    pub fn name(self) -> &'static str {
+        match self {
+            Contention::Isolated => "isolated",
+            Contention::FullSm => "full-sm",
+        }
+    }
+
     /// What a `C` computed with this contention rests on, for the report.
     pub fn assumption(self, warps: u32) -> String {
         match self {

@@ -636,3 +636,124 @@ fn rta_svg_draws_blocks_per_sm() {
     // Two rectangles per block (fill and edge), 43 blocks, plus legend swatches.
     assert!(s.matches("<rect").count() >= 86, "{}", s.matches("<rect").count());
 }
+
+// ---- import and barriers ----
+
+/// The block reduction imports without trip counts, and `solve --schedule` prints the
+/// phases' intervals, the exact total and the schedule with its barriers.
+#[test]
+fn import_reduction_then_solve_shows_the_barriers() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = dir.path().join("r.toml");
+    makespan()
+        .args(["import", "instances/real/reduction.ptx", "--block-threads", "256", "--sm", "tx2", "--out"])
+        .arg(&r)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&r).unwrap();
+    assert!(text.contains("warps = 8") && text.contains("barriers = 8") && text.contains("entry = \"block_sum\""), "{text}");
+    let out = makespan().arg("solve").arg(&r).arg("--schedule").output().unwrap();
+    assert!(out.status.success());
+    let s = String::from_utf8_lossy(&out.stdout);
+    assert!(s.contains("makespan          244  [exact") && s.contains("---- barrier: all 8 warps wait here"), "{s}");
+    let v = json_of(&["solve", r.to_str().unwrap()]);
+    assert_eq!((v["barriers"].clone(), v["exact"].clone()), (Value::from(8), Value::Bool(true)));
+    assert_eq!(v["phases"].as_array().unwrap().len(), 9);
+    let b = json_of(&["bound", r.to_str().unwrap()]);
+    assert!(b["lower_bound"].as_u64().unwrap() <= 244 && b["safe_horizon"].as_u64().unwrap() >= 244, "{b}");
+}
+
+/// What `import` writes every command reads: barrier-free kernels everywhere; kernels
+/// with barriers in solve (every method) and bound, refused elsewhere with exit 2 naming
+/// the commands that take them.
+#[test]
+fn imported_instances_are_read_by_every_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let saxpy = dir.path().join("s.toml");
+    makespan()
+        .args(["import", "instances/real/saxpy.ptx", "--warps", "4", "--trip", "$L__BB0_2=0", "--out"])
+        .arg(&saxpy)
+        .assert()
+        .success();
+    let s = saxpy.to_str().unwrap();
+    for args in [vec!["solve", s], vec!["bound", s], vec!["approx", s, "--x", "2"], vec!["converge", s, "--x-max", "2"]] {
+        makespan().args(&args).assert().success();
+    }
+    makespan().args(["compare-constraints", s, "--warps-max", "2", "--time-limit", "5"]).assert().success();
+    let red = dir.path().join("r.toml");
+    makespan().args(["import", "instances/real/stencil.ptx", "--warps", "3", "--out"]).arg(&red).assert().success();
+    let r = red.to_str().unwrap();
+    for method in ["search", "ilp", "both", "heuristic"] {
+        let v = json_of(&["solve", r, "--method", method]);
+        assert!(v["makespan"].as_u64().unwrap() <= v["upper_bound"].as_u64().unwrap(), "{method}");
+    }
+    for args in [vec!["approx", r, "--x", "2"], vec!["converge", r, "--x-max", "2"], vec!["compare-constraints", r, "--warps-max", "2"]] {
+        let err = input_error(&args, "kernel");
+        assert!(err.contains("barrier") && err.contains("solve, bound and rta"), "{err}");
+    }
+}
+
+/// Refusals name what is wrong: an unknown opcode with its file and line, a conditional
+/// branch with its two ways forward, several kernels without --entry, a missing W.
+#[test]
+fn import_refusals_name_the_way_forward() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = temp_file(
+        &dir,
+        "bad.ptx",
+        ".version 6.0\n.target sm_60\n.visible .entry k()\n{\nadd.s32 %r1, %r1, 1;\nfrob.b32 %r2, %r1;\nret;\n}\n",
+    );
+    let err = input_error(&["import", &bad, "--warps", "2"], "opcode");
+    assert!(err.contains("frob.b32") && err.contains("bad.ptx:6"), "{err}");
+    let map = temp_file(&dir, "map.toml", "default = \"C\"\n");
+    makespan().args(["import", &bad, "--warps", "2", "--units", &map]).assert().success();
+    let err = input_error(&["import", "instances/real/saxpy.ptx", "--warps", "2"], "branch");
+    assert!(err.contains("--trip $L__BB0_2=N") && err.contains("--trace"), "{err}");
+    let err = input_error(&["import", "instances/real/gemm-tiled.ptx", "--warps", "2"], "branch");
+    assert!(err.contains("loop"), "{err}");
+    let two = temp_file(
+        &dir,
+        "two.ptx",
+        ".version 6.0\n.target sm_60\n.visible .entry a()\n{\nret;\n}\n.visible .entry b()\n{\nadd.s32 %r1, %r1, 1;\nret;\n}\n",
+    );
+    let err = input_error(&["import", &two, "--warps", "2"], "--entry");
+    assert!(err.contains("a, b"), "{err}");
+    makespan().args(["import", &two, "--warps", "2", "--entry", "b"]).assert().success();
+    input_error(&["import", "instances/real/reduction.ptx"], "--block-threads");
+    input_error(&["import", "instances/real/saxpy.ptx", "--warps", "2", "--trip", "nolabel=1"], "--trip");
+}
+
+/// A trace of the executed path gives the same kernel as the static code with its trip
+/// count; SASS from nvdisasm is read with the sm_7x map.
+#[test]
+fn traces_match_trip_counts_and_sass_is_read() {
+    let kernel_of = |args: &[&str]| {
+        let v = json_of(args);
+        v["kernel"].as_str().unwrap().to_string()
+    };
+    let static_path = kernel_of(&["import", "instances/real/gemm-tiled.ptx", "--warps", "8", "--trip", "$L__BB0_1=4"]);
+    let trace = kernel_of(&["import", "instances/real/gemm-tiled.trace.ptx", "--warps", "8", "--trace"]);
+    assert_eq!(static_path, trace);
+    assert_eq!(static_path.matches('|').count(), 8);
+    let v = json_of(&["import", "instances/real/saxpy.sm75.sass", "--warps", "8", "--trip", "EXIT=0"]);
+    assert_eq!(v["provenance"]["map"], "sass-sm7x");
+    assert_eq!(v["provenance"]["arch"], "sm_75");
+    assert_eq!(v["kernel"], "CCCCCCCCCLLCLC");
+}
+
+/// `rta` computes C from a kernel file; a kernel with barriers over several blocks of
+/// full-SM contention is refused.
+#[test]
+fn rta_computes_c_from_kernel_files() {
+    let v = json_of(&["rta", "instances/rta-kernel-files.toml", "--time-limit", "2"]);
+    let src = v["kernels"][0]["wcet_source"].as_str().unwrap();
+    assert!(src.contains("244 cycles") && src.contains("9 barrier phases"), "{src}");
+    assert_eq!(v["verdict"], "optimistic");
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("instances/rta-kernel-files.toml")
+        .unwrap()
+        .replace("real/", &format!("{}/instances/real/", env!("CARGO_MANIFEST_DIR")));
+    let p = temp_file(&dir, "k.toml", &text.replace("contention = \"isolated\"", "contention = \"full-sm\""));
+    let err = input_error(&["rta", &p, "--time-limit", "1"], "kernels[0].contention");
+    assert!(err.contains("barriers"), "{err}");
+}
