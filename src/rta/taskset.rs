@@ -301,7 +301,7 @@ fn entry(
                 let f = field(&err.field);
                 err.in_field(f)
             })?;
-            if program.has_barriers() && warps as u64 != b.div_ceil(warp_size as u64) {
+            if program.has_barriers() && warps as u64 != b.div_ceil(warp_size) {
                 return Err(InputError::new(
                     field("contention"),
                     contention.name(),
