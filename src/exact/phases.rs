@@ -43,13 +43,27 @@ impl PhasedSolution {
     }
 }
 
-/// Solves every phase of `p` with `opts` (phases in parallel; the time limit applies to
-/// each, from now) and checks the concatenated witness against the barriers.
+/// Solves every distinct phase of `p` with `opts` (in parallel; the time limit applies
+/// to each, from now; a phase that occurs several times is solved once) and checks the
+/// concatenated witness against the barriers.
 pub fn solve_phases(p: &Program, opts: &SolveOptions) -> Result<PhasedSolution, Error> {
-    let at_once = rayon::current_num_threads().min(p.phases.len());
+    let mut distinct: Vec<&crate::model::instance::Instance> = Vec::new();
+    let index: Vec<usize> = p
+        .phases
+        .iter()
+        .map(|inst| match distinct.iter().position(|d| *d == inst) {
+            Some(i) => i,
+            None => {
+                distinct.push(inst);
+                distinct.len() - 1
+            }
+        })
+        .collect();
+    let at_once = rayon::current_num_threads().min(distinct.len());
     let budget = opts.budget.restarted().sharing_memory(at_once);
     let phase_opts = SolveOptions { budget, ..opts.clone() };
-    let phases = p.phases.par_iter().map(|inst| solve(inst, &phase_opts)).collect::<Result<Vec<_>, _>>()?;
+    let solved = distinct.par_iter().map(|inst| solve(inst, &phase_opts)).collect::<Result<Vec<_>, _>>()?;
+    let phases: Vec<Solution> = index.iter().map(|&i| solved[i].clone()).collect();
     let mut cycles = vec![Vec::with_capacity(p.len()); p.warps() as usize];
     let mut offset = 0;
     for sol in &phases {

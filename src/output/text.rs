@@ -34,6 +34,18 @@ fn eq5_label(inst: &Instance) -> &'static str {
     }
 }
 
+/// A status as printed (as in `--json`).
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Optimal => "optimal",
+        Status::TimeLimit => "time_limit",
+        Status::MaxStates => "max_states",
+        Status::MaxMemory => "max_memory",
+        Status::LowerBound => "lower_bound",
+        Status::Interrupted => "interrupted",
+    }
+}
+
 /// The `bound` report.
 pub fn bounds_table(inst: &Instance) -> String {
     let mut s = String::new();
@@ -64,14 +76,7 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
         None => format!("{:?}", sol.method).to_lowercase(),
     };
     let _ = writeln!(s, "method       {method}");
-    let status = match sol.status() {
-        Status::Optimal => "optimal",
-        Status::TimeLimit => "time_limit",
-        Status::MaxStates => "max_states",
-        Status::MaxMemory => "max_memory",
-        Status::LowerBound => "lower_bound",
-        Status::Interrupted => "interrupted",
-    };
+    let status = status_name(sol.status());
     let _ = writeln!(s, "status       {status}{}", o.stop().stopped_by().map(|b| format!(" (stopped by {b})")).unwrap_or_default());
     let label = if sol.exact() { "[exact T^(W), schedule re-checked]" } else { "[lower bound: longest checked schedule found]" };
     let _ = writeln!(s, "makespan     {:>8}  {label}", o.lower_bound());
@@ -254,7 +259,7 @@ pub fn phased_table(p: &crate::model::program::Program, sol: &crate::exact::phas
     );
     let _ = writeln!(s, "{:>5} {:>6} {:>9} {:>9}  {:<12} kernel", "phase", "I", "makespan", "upper", "status");
     for (k, (inst, ph)) in p.phases.iter().zip(&sol.phases).enumerate() {
-        let status = if ph.exact() { "exact".to_string() } else { format!("{:?}", ph.status()).to_lowercase() };
+        let status = if ph.exact() { "exact".to_string() } else { status_name(ph.status()).to_string() };
         let _ = writeln!(
             s,
             "{:>5} {:>6} {:>9} {:>9}  {status:<12} {}",
