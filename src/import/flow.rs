@@ -54,7 +54,7 @@ pub fn walk(f: &Function, map: &UnitMap, trace: bool, trips: &HashMap<String, u6
                 "opcode",
                 &x.opcode,
                 format!(
-                    "{origin}:{}: not in the unit map {}; add it to a map given with --units, or set default = \"C\" (or \"L\") there",
+                    "{origin}:{}: not in the unit map {}; add it to a unit map of your own (units), or set default = \"C\" (or \"L\") there",
                     x.line, map.name
                 ),
             )
@@ -117,7 +117,7 @@ fn resolve(x: &Instr, labels: &HashMap<&str, usize>, addresses: &HashMap<u64, us
         None => Err(InputError::new(
             "branch",
             &x.opcode,
-            format!("{origin}:{}: an indirect branch cannot be followed; import a trace of the executed path (--trace)", x.line),
+            format!("{origin}:{}: an indirect branch cannot be followed; import a trace of the executed path (trace)", x.line),
         )),
     }
 }
@@ -149,7 +149,7 @@ fn decide(
             "branch",
             format!("{} to {label}", x.opcode),
             format!(
-                "{origin}:{}: a {} branch the model cannot follow on its own; give --trip {label}=N ({}) or import a trace of the executed path (--trace)",
+                "{origin}:{}: a {} branch the model cannot follow on its own; give the trip count {label}=N ({}; trip) or import a trace of the executed path (trace)",
                 x.line,
                 if backward { "loop" } else { "conditional" },
                 if backward { "the loop body runs N times" } else { "0: never taken, 1: always taken" }
@@ -176,7 +176,7 @@ mod tests {
         assert_eq!(path(LOOP, &[("$L_loop", 3), ("$L_end", 0)], false).unwrap(), "LC|CLC|CLC|CCLC");
         assert_eq!(path(LOOP, &[("$L_loop", 1), ("$L_end", 1)], false).unwrap(), "LC|CCC");
         let e = path(LOOP, &[("$L_end", 0)], false).unwrap_err();
-        assert!(e.reason.contains("--trip $L_loop=N") && e.reason.contains("--trace") && e.reason.contains("t.ptx:8"), "{e}");
+        assert!(e.reason.contains("$L_loop=N") && e.reason.contains("trace") && e.reason.contains("t.ptx:8"), "{e}");
         let e = path(LOOP, &[("$L_loop", 2)], false).unwrap_err();
         assert!(e.reason.contains("0: never taken"), "{e}");
         assert_eq!(path(LOOP, &[], true).unwrap(), "LC|CCLC");

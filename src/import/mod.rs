@@ -40,7 +40,7 @@ impl Format {
                 } else if lower.ends_with(".sass") || text.contains("/*0000*/") || text.contains("Function :") {
                     Ok(Format::Sass)
                 } else {
-                    Err(InputError::option("format", "auto", "cannot tell PTX from SASS; give --format ptx or --format sass"))
+                    Err(InputError::option("format", "auto", "cannot tell PTX from SASS; name the format (ptx or sass)"))
                 }
             }
             other => Err(InputError::option("format", other, "must be ptx, sass or auto")),
@@ -179,7 +179,7 @@ fn built_in_map(format: Format, arch: Option<&str>) -> Result<UnitMap, InputErro
         _ => Err(InputError::option(
             "arch",
             arch.unwrap_or("(not in the file)"),
-            "SASS maps are shipped for sm_50 to sm_69 and sm_70 to sm_99; give --arch sm_NN (and --units for others)",
+            "SASS maps are shipped for sm_50 to sm_69 and sm_70 to sm_99; name the architecture (sm_NN), and give a unit map for others",
         )),
     }
 }

@@ -291,7 +291,7 @@ pub fn phased_chart(p: &crate::model::program::Program, sol: &crate::exact::phas
     for (k, (inst, ph)) in p.phases.iter().zip(&sol.phases).enumerate() {
         let w = ph.outcome.witness();
         if k > 0 {
-            let _ = writeln!(s, "---- barrier: all {} warps wait here (after cycle {offset}) ----", p.warps());
+            let _ = writeln!(s, "==== barrier: all {} warps wait here (after cycle {offset}) ====", p.warps());
         }
         let _ = writeln!(s, "phase {} (cycles {} to {}):", k + 1, offset + 1, offset + w.makespan());
         s.push_str(&w.schedule().chart(&inst.kernel));

@@ -142,7 +142,12 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             let origin = gpu_makespan::files::origin(&file);
             let format = gpu_makespan::import::Format::pick(&format, &origin, &text)?;
             let request = crate::options::import_request(entry, trace, units.as_deref(), &trips, block_threads, warps, &sm, arch)?;
-            let imported = gpu_makespan::import::import(&text, &origin, format, &request)?;
+            let imported = gpu_makespan::import::import(&text, &origin, format, &request).map_err(|mut e| {
+                if matches!(e.field.as_str(), "branch" | "opcode") {
+                    e.reason.push_str(" (options --trip LABEL=N, --trace, --units MAP.toml)");
+                }
+                e
+            })?;
             let toml_text = gpu_makespan::import::to_toml(&imported);
             // What import writes, every command reads: the phases must build.
             gpu_makespan::model::program::Program::from_file_data(&gpu_makespan::files::parse_toml(&toml_text, "the imported instance")?)?;
