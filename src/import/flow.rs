@@ -117,7 +117,7 @@ fn resolve(x: &Instr, labels: &HashMap<&str, usize>, addresses: &HashMap<u64, us
         None => Err(InputError::new(
             "branch",
             &x.opcode,
-            format!("{origin}:{}: an indirect branch cannot be followed; import a trace of the executed path (trace)", x.line),
+            format!("{origin}:{}: a call or an indirect branch cannot be followed; import a trace of the executed path (trace)", x.line),
         )),
     }
 }

@@ -719,6 +719,13 @@ fn import_refusals_name_the_way_forward() {
     let err = input_error(&["import", &two, "--warps", "2"], "--entry");
     assert!(err.contains("a, b"), "{err}");
     makespan().args(["import", &two, "--warps", "2", "--entry", "b"]).assert().success();
+    let call = temp_file(
+        &dir,
+        "call.ptx",
+        ".version 6.0\n.target sm_60\n.visible .entry k()\n{\nadd.s32 %r1, %r1, 1;\ncall.uni f, (%r1);\nret;\n}\n",
+    );
+    let err = input_error(&["import", &call, "--warps", "2"], "branch");
+    assert!(err.contains("a call") && err.contains("trace"), "{err}");
     input_error(&["import", "instances/real/reduction.ptx"], "--block-threads");
     input_error(&["import", "instances/real/saxpy.ptx", "--warps", "2", "--trip", "nolabel=1"], "--trip");
 }
