@@ -764,3 +764,32 @@ fn rta_computes_c_from_kernel_files() {
     let err = input_error(&["rta", &p, "--time-limit", "1"], "kernels[0].contention");
     assert!(err.contains("barriers"), "{err}");
 }
+
+// ---- output plumbing ----
+
+/// A closed standard output is an error (the results would be lost), not a silent
+/// success; no subcommand is a usage error.
+#[test]
+fn closed_stdout_and_no_subcommand_are_errors() {
+    let bin = assert_cmd::cargo::cargo_bin("makespan");
+    let out =
+        std::process::Command::new("sh").arg("-c").arg(format!("'{}' solve instances/fig2-llc.toml >&-", bin.display())).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("standard output"), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = makespan().output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+/// An output path that is an input, or another output, is refused before any work.
+#[test]
+fn outputs_never_overwrite_inputs_or_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let inst = temp_file(&dir, "f.toml", &std::fs::read_to_string("instances/fig2-llc.toml").unwrap());
+    let err = input_error(&["converge", &inst, "--x-max", "2", "--csv", &inst], "--csv");
+    assert!(err.contains("overwritten"), "{err}");
+    assert!(std::fs::read_to_string(&inst).unwrap().contains("kernel = \"LLC\""));
+    let same = dir.path().join("x.out");
+    let same = same.to_str().unwrap();
+    let err = input_error(&["compare-constraints", &inst, "--warps-max", "2", "--csv", same, "--svg", same], "--svg");
+    assert!(err.contains("--csv"), "{err}");
+}

@@ -81,7 +81,7 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             }
         }
         Command::Converge { instance, x_max, solver, threads, csv, svg: svg_path, log_time } => {
-            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
+            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")], &instance.file.as_deref().into_iter().collect::<Vec<_>>())?;
             let inst = instance.load()?;
             let x_max = approx::check_x(&inst, x_max, "--x-max")?;
             let opts = solver.options_with_default_limit(stop)?;
@@ -100,7 +100,7 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             ));
         }
         Command::CompareConstraints { instance, warps_max, time_limit, csv, svg: svg_path, log_time } => {
-            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
+            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")], &instance.file.as_deref().into_iter().collect::<Vec<_>>())?;
             let inst = instance.load()?;
             let warps_max = convergence::check_warps_max(warps_max, "--warps-max")?;
             let opts = SolveOptions { budget: budget(Some(time_limit), None, stop)?, ..SolveOptions::default() };
@@ -114,7 +114,7 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             out(&text)?;
         }
         Command::Rta { file, deadline, window, file_order, gpu, json: as_json, svg: svg_path, time_limit, max_states, max_memory } => {
-            prepare(&[(&svg_path, "--svg")])?;
+            prepare(&[(&svg_path, "--svg")], &[file.as_path()].into_iter().chain(gpu.as_deref()).collect::<Vec<_>>())?;
             let limits = SolveOptions {
                 budget: budget(Some(time_limit), max_memory.as_deref(), stop)?,
                 max_states: positive_states(max_states)?,

@@ -22,14 +22,23 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind::*;
-            if matches!(e.kind(), DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(e.kind(), DisplayHelp | DisplayVersion) {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
+            }
+            if e.kind() == DisplayHelpOnMissingArgumentOrSubcommand {
+                // No subcommand: the help on stderr, and a usage error.
+                let _ = write!(std::io::stderr(), "{}", e.render());
+                return ExitCode::from(2);
             }
             let _ = writeln!(std::io::stderr(), "{}", one_line(&e.render().to_string()));
             return ExitCode::from(2);
         }
     };
+    if !terminal::stdout_is_open() {
+        let _ = writeln!(std::io::stderr(), "error: cannot write standard output: it is closed (the results would be lost)");
+        return ExitCode::from(2);
+    }
     let stop = StopFlag::new();
     interrupt::install(&stop);
     let failure = match run(cli, &stop) {

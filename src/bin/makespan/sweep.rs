@@ -88,7 +88,7 @@ pub(crate) fn sweep_report(
     let default = |ext: &str| files[0].with_extension(ext);
     let csv = csv.map(|p| p.unwrap_or_else(|| default("csv")));
     let svg_path = svg_path.map(|p| p.unwrap_or_else(|| default("svg")));
-    prepare(&[(&csv, "--csv"), (&svg_path, "--svg")])?;
+    prepare(&[(&csv, "--csv"), (&svg_path, "--svg")], &files.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
     let rows = summary::rows(&gpu_makespan::sweep::results::merge(files)?);
     if let Some(p) = &csv {
         write_text(p, &summary::csv(&rows), "--csv")?;

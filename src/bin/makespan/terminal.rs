@@ -66,6 +66,34 @@ impl<E: Into<Error>> From<E> for Failure {
 }
 
 /// Writes `text` to standard output; a closed pipe ends the program quietly.
+/// Whether standard output was closed when the process started (`makespan ... >&-`).
+/// Rust's runtime reopens a closed descriptor 1 on /dev/null before `main`, so the check
+/// runs earlier, as a constructor (Linux).
+static STDOUT_CLOSED_AT_START: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+#[used]
+#[link_section = ".init_array"]
+static CHECK_STDOUT: extern "C" fn() = {
+    extern "C" fn check() {
+        extern "C" {
+            fn fcntl(fd: i32, cmd: i32, ...) -> i32;
+        }
+        const F_GETFD: i32 = 1;
+        // SAFETY: fcntl(F_GETFD) only queries the descriptor's flags.
+        if unsafe { fcntl(1, F_GETFD) } == -1 {
+            STDOUT_CLOSED_AT_START.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+    check
+};
+
+/// Whether standard output is usable: it was open at start (what is written to a
+/// closed one would be lost without an error).
+pub(crate) fn stdout_is_open() -> bool {
+    !STDOUT_CLOSED_AT_START.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 pub(crate) fn out(text: &str) -> Result<(), Failure> {
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes()).and_then(|_| stdout.flush()).map_err(|e| match e.kind() {
@@ -87,14 +115,38 @@ pub(crate) fn json<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string_pretty(v).expect("serialisable") + "\n"
 }
 
-/// Checks every output path given before any work starts.
-pub(crate) fn prepare(outputs: &[(&Option<PathBuf>, &str)]) -> Result<(), InputError> {
-    for (path, field) in outputs {
-        if let Some(p) = path {
-            prepare_output(p, field)?;
+/// Checks every output path given before any work starts: none is one of the `inputs`
+/// or another output (one would overwrite the other), and each can be written.
+pub(crate) fn prepare(outputs: &[(&Option<PathBuf>, &str)], inputs: &[&Path]) -> Result<(), InputError> {
+    let given: Vec<(&PathBuf, &str)> = outputs.iter().filter_map(|(p, f)| p.as_ref().map(|p| (p, *f))).collect();
+    for (i, (p, field)) in given.iter().enumerate() {
+        if let Some(input) = inputs.iter().find(|input| same_path(p, input)) {
+            return Err(InputError::new(*field, p.display(), format!("is the input {}; it would be overwritten", input.display())));
+        }
+        if let Some((_, other)) = given[..i].iter().find(|(q, _)| same_path(p, q)) {
+            return Err(InputError::new(*field, p.display(), format!("is also the {other} file; give two different paths")));
         }
     }
+    for (p, field) in given {
+        prepare_output(p, field)?;
+    }
     Ok(())
+}
+
+/// Whether two paths name the same file (compared after resolving the directory; `-`
+/// is never a file).
+fn same_path(a: &Path, b: &Path) -> bool {
+    let resolve = |p: &Path| -> Option<PathBuf> {
+        if p.as_os_str() == "-" {
+            return None;
+        }
+        if let Ok(c) = p.canonicalize() {
+            return Some(c);
+        }
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        Some(dir.canonicalize().ok()?.join(p.file_name()?))
+    };
+    matches!((resolve(a), resolve(b)), (Some(x), Some(y)) if x == y)
 }
 
 /// Draws an SVG with `draw` into a prepared path; errors name `--svg`.
