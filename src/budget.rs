@@ -171,6 +171,17 @@ impl Budget {
         Budget { deadline: deadline.or(self.deadline), ..self.clone() }
     }
 
+    /// The same budget, but ending no later than `most` from now: the earlier of its
+    /// deadline and now + `most`.
+    pub fn at_most(&self, most: Duration) -> Budget {
+        let cap = deadline_after(Some(most));
+        let deadline = match (self.deadline, cap) {
+            (Some(d), Some(c)) => Some(d.min(c)),
+            (d, c) => d.or(c),
+        };
+        Budget { deadline, ..self.clone() }
+    }
+
     /// The same budget, but ending no earlier than `least` from now: the later of its
     /// deadline and now + `least` (no deadline stays no deadline).
     pub fn at_least(&self, least: Duration) -> Budget {

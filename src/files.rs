@@ -35,7 +35,9 @@ pub fn read_text(path: &Path) -> Result<String, InputError> {
     if bytes.len() as u64 > MAX_INPUT_BYTES {
         return Err(fail(format!("larger than the input cap of {} MiB", MAX_INPUT_BYTES >> 20)));
     }
-    String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))
+    let text = String::from_utf8(bytes).map_err(|_| fail("not UTF-8 text".into()))?;
+    // A UTF-8 byte-order mark is not part of the content (JSON parsers refuse it).
+    Ok(text.strip_prefix('\u{feff}').map(str::to_string).unwrap_or(text))
 }
 
 /// Parses TOML into `T`, turning the (multi-line) TOML diagnostics into one line that

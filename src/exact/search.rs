@@ -108,6 +108,9 @@ pub struct SearchResult {
 /// The witness is re-checked; the upper bound is never above the safe horizon.
 pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
     let t = Transitions::new(inst);
+    if let Some(answer) = quick_answer(inst, &t, &limits) {
+        return outcome(inst, answer);
+    }
     // The bounds' end games and automata get at most a part of the time, the search the rest.
     let bound = standard_until(inst, &limits.budget.part(Part::BoundBuilding));
     if limits.dense && dense::fits(inst, crate::model::bounds::safe_horizon(inst), dense_table_states(&limits)) {
@@ -126,6 +129,21 @@ pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
     }
     let r = search_encoded(inst, &t, &bound, limits)?;
     outcome(inst, r)
+}
+
+/// How long [`quick_answer`] may take.
+pub const QUICK: Duration = Duration::from_millis(10);
+
+/// Cheap first: the per-state bounds without their end games and automata (a few
+/// milliseconds) and rollouts for at most [`QUICK`]; when the longest rollout meets the
+/// bound at the start state, that is `T^(W)`, proven, without building the expensive
+/// bounds. `None` when the interval is still open.
+fn quick_answer(inst: &Instance, t: &Transitions, limits: &SearchLimits) -> Option<SearchResult> {
+    let cheap = standard_until(inst, &limits.budget.with_time_limit(Some(Duration::ZERO)));
+    let upper = cheap.upper(&t.start()).min(crate::model::bounds::safe_horizon(inst));
+    let trace = crate::exact::heuristic::longest_rollout_until(t, &cheap, 8, 0x7175_6963, &limits.budget.at_most(QUICK));
+    let stats = SearchStats { expansions: 0, stored_states: 0, initial_lower_bound: trace.cycles(), beam_lower_bound: 0, dense_states: 0 };
+    (trace.cycles() >= upper).then_some(SearchResult { trace, upper_bound: upper, stop: Stop::Completed, stats })
 }
 
 /// Stored states of the branch and bound that [`solve`] runs before the dense programme.

@@ -280,16 +280,29 @@ fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
     search::solve(inst, limits)
 }
 
-/// Rollouts and beams only (stopping at the time limit); the upper bound is the search's
-/// per-state bound at the start state, at most the safe horizon (the tail bound's end
-/// games get at most a quarter of the time limit).
+/// Rollouts and beams only, in rounds of doubling length until the time limit (one
+/// round without a limit), or until a schedule meets the upper bound (then it is exact and nothing can improve it);
+/// the upper bound is the search's per-state bound at the start state, at most the safe
+/// horizon (the tail bound's end games get at most a quarter of the time limit).
 fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
     let work = working_budget(inst, &opts.budget);
     let bound = state_bounds::standard_until(inst, &work.part(Part::BoundBuilding));
     let t = Transitions::new(inst);
-    let trace = longest_rollout_until(&t, &bound, 64, 0x6865_7572, &work);
-    let witness = Witness::check(inst, "heuristic", trace.schedule(inst.warps, inst.len()), Some(trace.cycles()))?;
     let upper = bound.upper(&t.start()).min(bounds::safe_horizon(inst));
+    let mut round = std::time::Duration::from_millis(10);
+    let mut seed = 0x6865_7572u64;
+    // Without a time limit: one round of 64 rollouts and the priority rules, to the end.
+    let first = if work.time_left().is_some() { work.at_most(round) } else { work.clone() };
+    let mut trace = longest_rollout_until(&t, &bound, 64, seed, &first);
+    while trace.cycles() < upper && work.time_left().is_some_and(|left| !left.is_zero()) && !work.interrupted() {
+        round *= 2;
+        seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let next = longest_rollout_until(&t, &bound, 64, seed, &work.at_most(round));
+        if next.cycles() > trace.cycles() {
+            trace = next;
+        }
+    }
+    let witness = Witness::check(inst, "heuristic", trace.schedule(inst.warps, inst.len()), Some(trace.cycles()))?;
     let stop = if opts.budget.interrupted() { Stop::Interrupted } else { Stop::Completed };
     Ok(Outcome::new(witness, upper, stop, Stats::default())?)
 }

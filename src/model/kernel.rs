@@ -39,7 +39,7 @@ impl Kernel {
     /// long kernels can be grouped). Errors name the field `field` and the bad value.
     pub fn parse_field(text: &str, field: &str) -> Result<Kernel, InputError> {
         let mut units = Vec::with_capacity(text.len());
-        for ch in text.chars() {
+        for (position, ch) in text.chars().enumerate() {
             match ch {
                 'L' | 'l' => units.push(Unit::L),
                 'C' | 'c' => units.push(Unit::C),
@@ -55,7 +55,7 @@ impl Kernel {
                     return Err(InputError::new(
                         field,
                         format!("{text:?}"),
-                        format!("unknown instruction {other:?}: only L (load/store) and C (CUDA core) are allowed"),
+                        format!("unknown instruction {other:?} at character {}: only L (load/store) and C (CUDA core) are allowed", position + 1),
                     ))
                 }
             }

@@ -209,14 +209,19 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
     if let Some(m) = &b.sm_mask {
         return Err(refuse("sm_mask", m, "SM masks restrict where blocks may go, which this analysis does not model"));
     }
-    let iterations = b.max_iterations.or(default_iterations).unwrap_or(0);
-    if iterations != 1 {
-        return Err(refuse("max_iterations", &iterations, "only one iteration (one job per kernel) is analysed; set max_iterations = 1"));
+    match b.max_iterations.or(default_iterations) {
+        Some(1) => {}
+        Some(n) => return Err(refuse("max_iterations", &n, "only one iteration (one job per kernel) is analysed; set max_iterations = 1")),
+        None => {
+            return Err(refuse(
+                "max_iterations",
+                &"(missing)",
+                "the config does not say how many iterations run (the examiner's default runs until max_time); set max_iterations = 1",
+            ))
+        }
     }
-    let threads = dims(&b.thread_count)
-        .ok_or_else(|| refuse("thread_count", &b.thread_count, "must be a positive integer or an array of up to 3"))?;
-    let blocks =
-        dims(&b.block_count).ok_or_else(|| refuse("block_count", &b.block_count, "must be a positive integer or an array of up to 3"))?;
+    let threads = dims(&b.thread_count).map_err(|why| refuse("thread_count", &b.thread_count, why))?;
+    let blocks = dims(&b.block_count).map_err(|why| refuse("block_count", &b.block_count, why))?;
     let spin = spin_ns(b.additional_info.as_ref()).ok_or_else(|| {
         refuse(
             "additional_info",
@@ -241,7 +246,12 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
         release: 0,
         launch_order: None,
         wcet_source: format!(
-            "timer_spin: {spin} ns per block (the spin time; launch and dispatch overheads only as the GPU profile's launch_overhead and block_overhead)"
+            "timer_spin: {spin} ns per block (the spin time{}; launch and dispatch overheads only as the GPU profile's launch_overhead and block_overhead)",
+            if matches!(&b.additional_info, None | Some(Value::Null)) || b.additional_info.as_ref().and_then(Value::as_str).is_some_and(|s| s.trim().is_empty()) {
+                ", timer_spin's default: additional_info absent or empty"
+            } else {
+                ""
+            }
         ),
         wcet_optimistic: false,
     };
@@ -249,11 +259,19 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
 }
 
 /// A block or grid size: a positive integer or an array of 1-3 positive integers (their
-/// product).
-fn dims(v: &Value) -> Option<u64> {
-    let one = |x: &Value| x.as_u64().filter(|&n| n > 0);
+/// product); the error says which rule is broken.
+fn dims(v: &Value) -> Result<u64, &'static str> {
+    const SHAPE: &str = "must be a positive integer or an array of up to 3";
+    let one = |x: &Value| match x {
+        Value::Number(n) if n.as_u64().is_some_and(|n| n > 0) => Ok(n.as_u64().unwrap_or(1)),
+        Value::Number(n) if n.as_f64().is_some_and(|f| f >= 1.0 && f.fract() == 0.0) => Err("too large (more than 2^64)"),
+        _ => Err(SHAPE),
+    };
     match v {
-        Value::Array(a) if (1..=3).contains(&a.len()) => a.iter().try_fold(1u64, |p, x| one(x).and_then(|n| p.checked_mul(n))),
+        Value::Array(a) if (1..=3).contains(&a.len()) => {
+            a.iter().try_fold(1u64, |p, x| one(x).and_then(|n| p.checked_mul(n).ok_or("the product is too large (more than 2^64)")))
+        }
+        Value::Array(_) => Err(SHAPE),
         x => one(x),
     }
 }
@@ -276,10 +294,11 @@ mod tests {
 
     #[test]
     fn sizes_and_spin_times() {
-        assert_eq!(dims(&json!(512)), Some(512));
-        assert_eq!(dims(&json!([16, 2, 2])), Some(64));
-        assert_eq!(dims(&json!([16, 2, 2, 2])), None);
-        assert_eq!(dims(&json!(0)), None);
+        assert_eq!(dims(&json!(512)), Ok(512));
+        assert_eq!(dims(&json!([16, 2, 2])), Ok(64));
+        assert!(dims(&json!([16, 2, 2, 2])).is_err());
+        assert!(dims(&json!(0)).is_err());
+        assert!(dims(&json!([4294967296u64, 4294967296u64])).unwrap_err().contains("too large"));
         assert_eq!(spin_ns(None), Some(DEFAULT_SPIN_NS));
         assert_eq!(spin_ns(Some(&json!("500000000"))), Some(500_000_000));
         assert_eq!(spin_ns(Some(&json!(4000000000u64))), Some(4_000_000_000));

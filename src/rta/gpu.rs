@@ -376,12 +376,12 @@ pub struct GpuSection {
     pub register_sub_partitions: Option<i64>,
     /// Time from a kernel's release to its first block's dispatch, at most (in the
     /// input's time unit; default 0).
-    pub launch_overhead: Option<toml::Spanned<f64>>,
+    pub launch_overhead: Option<toml::Spanned<crate::rta::time::Number>>,
     /// Time added to every block's `C` (dispatch and teardown), at most (in the input's
     /// time unit; default 0).
-    pub block_overhead: Option<toml::Spanned<f64>>,
+    pub block_overhead: Option<toml::Spanned<crate::rta::time::Number>>,
     /// Period units per cycle, for C computed from instructions (task-set files only).
-    pub cycle_time: Option<toml::Spanned<f64>>,
+    pub cycle_time: Option<toml::Spanned<crate::rta::time::Number>>,
     /// SM profile for `instructions` kernels (task-set files only).
     pub sm: Option<crate::model::sm::SmCounts>,
     /// A name for the profile, ignored by the model.
@@ -409,7 +409,9 @@ impl GpuSection {
     /// The profile these fields describe (`text` is the file they were read from, for
     /// exact decimals).
     pub fn profile(&self, text: &str) -> Result<Profile, InputError> {
-        let time = |v: &Option<toml::Spanned<f64>>, field: &str| v.as_ref().map_or(Ok(Decimal::ZERO), |v| Decimal::of_toml(text, v, field));
+        let time = |v: &Option<toml::Spanned<crate::rta::time::Number>>, field: &str| {
+            v.as_ref().map_or(Ok(Decimal::ZERO), |v| Decimal::of_toml(text, v, field))
+        };
         Ok(Profile {
             platform: self.platform()?,
             launch_overhead: time(&self.launch_overhead, "gpu.launch_overhead")?,

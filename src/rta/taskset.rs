@@ -25,11 +25,11 @@ pub struct KernelEntry {
     /// Name (default `K<i>`).
     pub name: Option<String>,
     /// `T_i`, the time between jobs (used with an analysis window).
-    pub period: Spanned<f64>,
+    pub period: Spanned<crate::rta::time::Number>,
     /// Relative deadline of each job (default: the period).
-    pub deadline: Option<Spanned<f64>>,
+    pub deadline: Option<Spanned<crate::rta::time::Number>>,
     /// `C_i` given directly.
-    pub wcet: Option<Spanned<f64>>,
+    pub wcet: Option<Spanned<crate::rta::time::Number>>,
     /// Instruction string to compute `C_i` from.
     pub instructions: Option<String>,
     /// A PTX or SASS file to compute `C_i` from (as `makespan import` reads it; a path
@@ -58,7 +58,7 @@ pub struct KernelEntry {
     /// Registers per thread (default 0: not limiting).
     pub registers_per_thread: Option<i64>,
     /// `r_i` (default 0).
-    pub release: Option<Spanned<f64>>,
+    pub release: Option<Spanned<crate::rta::time::Number>>,
     /// Launch order among kernels released at the same time (lower first); give it on
     /// every kernel or on none.
     pub launch_order: Option<i64>,
@@ -273,7 +273,7 @@ fn entry(
             InputError::new(field("contention"), "set", "contention only applies to kernels given by instructions or kernel_file").into()
         );
     }
-    let exact = |v: &Spanned<f64>, f: &str| Decimal::of_toml(text, v, &field(f));
+    let exact = |v: &Spanned<crate::rta::time::Number>, f: &str| Decimal::of_toml(text, v, &field(f));
     let period = exact(&e.period, "period")?;
     if period.digits == 0 {
         return Err(InputError::new(field("period"), e.period.get_ref(), "must be positive").into());

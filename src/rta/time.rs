@@ -101,7 +101,7 @@ impl Decimal {
 
     /// A number of a TOML file exactly as written there: `v` read with its span from
     /// `text` (integers in hexadecimal, octal or binary by their value).
-    pub fn of_toml(text: &str, v: &toml::Spanned<f64>, field: &str) -> Result<Decimal, InputError> {
+    pub fn of_toml(text: &str, v: &toml::Spanned<Number>, field: &str) -> Result<Decimal, InputError> {
         match text.get(v.span()) {
             Some(raw)
                 if !raw.trim_start_matches(['+', '-']).starts_with("0x")
@@ -110,7 +110,7 @@ impl Decimal {
             {
                 Decimal::parse_number(raw, field)
             }
-            _ => Decimal::of_f64(*v.get_ref(), field),
+            _ => Decimal::of_f64(v.get_ref().0, field),
         }
     }
 
@@ -118,6 +118,45 @@ impl Decimal {
     pub fn times(self, n: u128, field: &str) -> Result<Decimal, InputError> {
         let digits = self.digits.checked_mul(n).ok_or_else(|| InputError::new(field, n, "the product is too large"))?;
         Ok(Decimal { digits, decimals: self.decimals })
+    }
+}
+
+/// A number of an input file, integer (of any size) or float; its exact value is read
+/// from the text ([`Decimal::of_toml`]), the `f64` is for messages.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Number(pub f64);
+
+impl<'de> serde::Deserialize<'de> for Number {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Number, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Number;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Number, E> {
+                Ok(Number(v))
+            }
+            fn visit_i64<E>(self, v: i64) -> Result<Number, E> {
+                Ok(Number(v as f64))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Number, E> {
+                Ok(Number(v as f64))
+            }
+            fn visit_i128<E>(self, v: i128) -> Result<Number, E> {
+                Ok(Number(v as f64))
+            }
+            fn visit_u128<E>(self, v: u128) -> Result<Number, E> {
+                Ok(Number(v as f64))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+impl std::fmt::Display for Number {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        write!(f, "{}", self.0)
     }
 }
 
@@ -203,8 +242,8 @@ mod tests {
         let text = "a = 0.123456789012345678\nb = 0x10\n";
         #[derive(serde::Deserialize)]
         struct T {
-            a: toml::Spanned<f64>,
-            b: toml::Spanned<f64>,
+            a: toml::Spanned<Number>,
+            b: toml::Spanned<Number>,
         }
         let t: T = toml::from_str(text).unwrap();
         assert_eq!(Decimal::of_toml(text, &t.a, "a").unwrap(), Decimal { digits: 123_456_789_012_345_678, decimals: 18 });

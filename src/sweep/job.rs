@@ -210,8 +210,12 @@ impl std::str::FromStr for Shard {
     fn from_str(s: &str) -> Result<Shard, InputError> {
         let bad = |why: &str| InputError::option("shard", s, why);
         let (i, n) = s.split_once('/').ok_or_else(|| bad("must be I/N, e.g. 2/4"))?;
-        let (index, count): (u32, u32) = match (i.trim().parse(), n.trim().parse()) {
-            (Ok(i), Ok(n)) => (i, n),
+        let whole = |t: &str| t.trim().parse::<u128>().ok();
+        let (index, count): (u32, u32) = match (whole(i), whole(n)) {
+            (Some(i), Some(n)) => match (u32::try_from(i), u32::try_from(n)) {
+                (Ok(i), Ok(n)) => (i, n),
+                _ => return Err(bad(&format!("I and N must be at most {} shards", u32::MAX))),
+            },
             _ => return Err(bad("must be I/N with whole numbers, e.g. 2/4")),
         };
         if count == 0 || index == 0 || index > count {

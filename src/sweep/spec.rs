@@ -26,13 +26,29 @@ use std::path::{Path, PathBuf};
 pub const MAX_JOBS: u64 = 100_000;
 
 /// One value or a list of values.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone)]
 pub enum OneOrMany<T> {
     /// `warps = 4`.
     One(T),
     /// `warps = [2, 4]`.
     Many(Vec<T>),
+}
+
+impl<'de, T: serde::de::DeserializeOwned> Deserialize<'de> for OneOrMany<T> {
+    /// A value or a list; an entry of the wrong type is named by its position and type
+    /// (e.g. `sigma_l = ["1/2"]`: entry 1, a string where an integer is expected).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        match toml::Value::deserialize(d)? {
+            toml::Value::Array(items) => items
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| T::deserialize(v.clone()).map_err(|e| D::Error::custom(format!("entry {} ({v}): {}", i + 1, e.message()))))
+                .collect::<Result<Vec<T>, _>>()
+                .map(OneOrMany::Many),
+            v => T::deserialize(v.clone()).map(OneOrMany::One).map_err(|e| D::Error::custom(format!("{v}: {}", e.message()))),
+        }
+    }
 }
 
 impl<T> Default for OneOrMany<T> {
@@ -83,8 +99,8 @@ pub struct Spec {
     pub time_limit: Option<f64>,
     /// Search limit in stored states.
     pub max_states: Option<i64>,
-    /// Search memory limit in bytes (`2G`, `512M`).
-    pub max_memory: Option<String>,
+    /// Search memory limit (`"2G"`, `"512M"`, or a number of bytes).
+    pub max_memory: Option<toml::Value>,
     /// Free text, ignored.
     pub description: Option<String>,
 }
@@ -154,7 +170,12 @@ impl Spec {
             seconds(t, "time_limit")?;
         }
         let max_states = self.max_states.map(|n| positive(n, "max_states").map(|v| v as usize)).transpose()?;
-        let max_memory = self.max_memory.as_deref().map(|m| bytes(m, "max_memory")).transpose()?;
+        let max_memory = match &self.max_memory {
+            None => None,
+            Some(toml::Value::String(m)) => Some(bytes(m, "max_memory")?),
+            Some(toml::Value::Integer(n)) => Some(bytes(&n.to_string(), "max_memory")?),
+            Some(other) => return Err(InputError::new("max_memory", other, "a size such as \"2G\" or \"512M\", or a number of bytes")),
+        };
         Ok(Settings { methods, time_limit, max_states, max_memory })
     }
 
@@ -178,7 +199,11 @@ impl Spec {
     fn instances(&self) -> Result<Vec<(Instance, Option<String>)>, InputError> {
         let (kernels, files) = (self.kernels.values(), self.files.values());
         if kernels.is_empty() && files.is_empty() {
-            return Err(InputError::new("kernels", "(missing)", "give kernels and/or files"));
+            return Err(InputError::new(
+                "kernels",
+                "(none)",
+                "the spec has no kernels and no files: give a non-empty kernels = [...] and/or files = [...]",
+            ));
         }
         let warps = self.warps.values();
         if !kernels.is_empty() && warps.is_empty() {

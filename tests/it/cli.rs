@@ -793,3 +793,37 @@ fn outputs_never_overwrite_inputs_or_each_other() {
     let err = input_error(&["compare-constraints", &inst, "--warps-max", "2", "--csv", same, "--svg", same], "--svg");
     assert!(err.contains("--csv"), "{err}");
 }
+
+/// Each message names the real problem.
+#[test]
+fn messages_name_the_real_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = input_error(&["rta", "instances/examiner/thesis-order1.json", "--deadline", "-1"], "--deadline");
+    assert!(err.contains("must be positive"), "{err}");
+    let big = temp_file(&dir, "big.toml", "[[kernels]]\nperiod = 1e30\nwcet = 100000000000000000000\nblocks = 1\nthreads_per_block = 32\n");
+    assert_eq!(json_of(&["rta", &big])["kernels"][0]["response_exact"], "100000000000000000000");
+    let config = |benchmark: &str, top: &str| {
+        format!("{{\"name\": \"x\", {top}\"benchmarks\": [{{\"filename\": \"./bin/timer_spin.so\", \"thread_count\": 32, {benchmark}\"additional_info\": 1000}}]}}")
+    };
+    let err = rta_input_error(&config("\"block_count\": [4294967296, 4294967296], ", "\"max_iterations\": 1, "), "json", "block_count");
+    assert!(err.contains("too large"), "{err}");
+    let err = rta_input_error(&config("\"block_count\": 1, ", ""), "json", "max_iterations");
+    assert!(err.contains("(missing)"), "{err}");
+    let bom = temp_file(&dir, "bom.json", &format!("\u{feff}{}", config("\"block_count\": 1, ", "\"max_iterations\": 1, ")));
+    assert_eq!(json_of(&["rta", &bom])["kernels"][0]["blocks"], 1);
+    let err = input_error(&["sweep", "instances/sweeps/small.toml", "--out", "x.jsonl", "--shard", "1/18446744073709551615"], "--shard");
+    assert!(err.contains("at most"), "{err}");
+    let spec = |body: &str| temp_file(&dir, "spec.toml", &format!("command = \"solve\"\n{body}"));
+    let err = input_error(&["sweep", &spec("kernels = [\"LLC\"]\nwarps = [2]\nsigma_l = [\"1/2\"]\n"), "--out", "x.jsonl"], "file");
+    assert!(err.contains("entry 1") && err.contains("1/2"), "{err}");
+    let err = input_error(&["sweep", &spec("kernels = []\nwarps = [2]\n"), "--out", "x.jsonl"], "kernels");
+    assert!(err.contains("no kernels and no files"), "{err}");
+    let out = makespan()
+        .args(["sweep", &spec("kernels = [\"LLC\"]\nwarps = [2]\nmax_memory = 2000000000\n"), "--out", "x.jsonl", "--dry-run"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    makespan().args(["compare-constraints", "--kernel", "LLC", "--warps-max", "2"]).assert().success();
+    let err = input_error(&["solve", "--kernel", &format!("{}X", "L".repeat(5000)), "--warps", "2"], "kernel");
+    assert!(err.contains("at character 5001"), "{err}");
+}

@@ -282,7 +282,8 @@ pub(crate) struct InstanceArgs {
 #[derive(Args, Clone)]
 pub(crate) struct SolverArgs {
     /// Exact method: `search` (combinatorial, default), `ilp` (paper's ILP with HiGHS),
-    /// `both` (cross-check), `heuristic` (lower bound only).
+    /// `both` (cross-check), `heuristic` (lower bound only; `solve` only: approx and
+    /// converge need exact values).
     #[arg(long, default_value = "search", value_parser = PossibleValuesParser::new(Method::NAMES).map(|s| s.parse::<Method>().expect("listed")))]
     pub(crate) method: Method,
     /// ILP work-conserving constraints: short (eqs. 34/37) or long (33/36).

@@ -99,7 +99,11 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
                 gpu_makespan::model::bounds::safe_horizon(&inst)
             ));
         }
-        Command::CompareConstraints { instance, warps_max, time_limit, csv, svg: svg_path, log_time } => {
+        Command::CompareConstraints { mut instance, warps_max, time_limit, csv, svg: svg_path, log_time } => {
+            // W runs from 1 to --warps-max: a kernel string needs no --warps here.
+            if instance.kernel.is_some() && instance.warps.is_none() {
+                instance.warps = Some(1);
+            }
             prepare(&[(&csv, "--csv"), (&svg_path, "--svg")], &instance.file.as_deref().into_iter().collect::<Vec<_>>())?;
             let inst = instance.load()?;
             let warps_max = convergence::check_warps_max(warps_max, "--warps-max")?;

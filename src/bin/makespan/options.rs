@@ -80,7 +80,12 @@ pub(crate) fn rta_request(
     window: Option<&str>,
     file_order: bool,
 ) -> Result<Request, InputError> {
-    let exact = |text: &str, name: &str| Decimal::parse_number(text, name).map_err(InputError::as_option);
+    let exact = |text: &str, name: &str| {
+        if text.trim().starts_with('-') {
+            return Err(InputError::option(name, text, "must be positive"));
+        }
+        Decimal::parse_number(text, name).map_err(InputError::as_option)
+    };
     let window = match window {
         None => None,
         Some(w) if w.trim().eq_ignore_ascii_case("hyperperiod") => Some(WindowRequest::Hyperperiod),

@@ -51,16 +51,26 @@ pub fn longest_rollout(t: &Transitions, bound: &impl StateBound, rounds: usize, 
 /// at most [`PRIORITY_ROLLOUTS`] rollouts without a deadline, fewer on large
 /// instances), then [`beam::beams_until`] in the
 /// time left before `deadline`. The laggard rollout always runs, so there is always a
-/// schedule; the leader rollout runs if there is time.
+/// schedule; the leader rollout runs if there is time. Once a schedule meets `bound` at
+/// the start state nothing can be longer: the priority rules and beams are skipped.
 pub fn longest_rollout_until(t: &Transitions, bound: &impl StateBound, rounds: usize, seed: u64, budget: &Budget) -> Trace {
+    let upper = bound.upper(&t.start());
     let mut best = rollouts_until(t, bound, rounds, seed, budget);
-    priority::search_share(t, seed, budget, Part::PriorityRules, PRIORITY_ROLLOUTS, &|| false, &mut |tr| {
+    if best.cycles() >= upper {
+        return best;
+    }
+    let longest = std::cell::Cell::new(best.cycles());
+    priority::search_share(t, seed, budget, Part::PriorityRules, PRIORITY_ROLLOUTS, &|| longest.get() >= upper, &mut |tr| {
         if tr.cycles() > best.cycles() {
+            longest.set(tr.cycles());
             best = tr;
         }
     });
+    if best.cycles() >= upper {
+        return best;
+    }
     let tables = Tables::new_for(t);
-    match beam::beams_until(t, bound, &tables, bound.upper(&t.start()), seed, budget) {
+    match beam::beams_until(t, bound, &tables, upper, seed, budget) {
         Some(b) if b.cycles() > best.cycles() => b,
         _ => best,
     }
