@@ -15,6 +15,8 @@ use std::sync::Mutex;
 const MAX_CONFIGS: usize = 200_000;
 /// Most warps an abstract queue may hold before a side is given up.
 const MAX_QUEUE: u32 = 24;
+/// Most bytes of queue configurations held (64 MiB).
+const MAX_CONFIG_BYTES: usize = 64 << 20;
 /// Most end-game states the idle-cycle DP may visit before a side is given up.
 const MAX_END_STATES: usize = 500_000;
 
@@ -160,7 +162,7 @@ impl Side {
         let key = (units.to_vec(), t.sigmas(), paced, root.clone());
         let found = if cached { CACHE.lock().ok().and_then(|c| c.as_ref().and_then(|(m, _)| m.get(&key).cloned())) } else { None };
         let (queued, g) = found.unwrap_or_else(|| {
-            let configs = queue_configs(root, &starts, sigma_q);
+            let configs = queue_configs(root, &starts, sigma_q, budget);
             let queued = configs.as_ref().map(|c| c.iter().map(|n| n.iter().sum::<u32>() as usize).max().unwrap_or(0));
             let g = configs.and_then(|c| end_games(units, runs, paced, &c)).and_then(|e| idle_dp(t, paced, &e, budget));
             let cut = g.is_none() && budget.is_over();
@@ -203,12 +205,14 @@ impl Side {
 /// Every queue configuration (`n[r]` warps with `r` instructions left in their run,
 /// `r >= 1`) reachable from `root` in the abstract system of step 2, or `None` when
 /// there are more than [`MAX_CONFIGS`] or a queue exceeds [`MAX_QUEUE`].
-fn queue_configs(root: Vec<u32>, starts: &[usize], sigma: u32) -> Option<HashSet<Vec<u32>>> {
+fn queue_configs(root: Vec<u32>, starts: &[usize], sigma: u32, budget: &Budget) -> Option<HashSet<Vec<u32>>> {
+    // Each configuration is a vector as long as the longest run: cap them by bytes too.
+    let most = MAX_CONFIGS.min(MAX_CONFIG_BYTES / (4 * root.len().max(1)));
     let mut seen = HashSet::from([root.clone()]);
     let mut todo = vec![root];
     let mut lowered = Vec::new();
     while let Some(n) = todo.pop() {
-        if n.iter().sum::<u32>() > MAX_QUEUE || seen.len() > MAX_CONFIGS {
+        if n.iter().sum::<u32>() > MAX_QUEUE || seen.len() > most || seen.len() % 1024 == 0 && budget.is_over() {
             return None;
         }
         let q: u32 = n.iter().sum();
