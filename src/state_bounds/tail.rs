@@ -399,7 +399,7 @@ mod tests {
         // Runs of 2 arriving at most once a cycle, sigma 2: the C work queued never
         // exceeds max(Phi0, D^2) = 4 (the queue bound's step 2), and the queue {1, 2} is
         // reached (empty -> {2} -> {1} + a new {2}).
-        let configs = queue_configs(vec![0, 0, 0], &[2], 2).unwrap();
+        let configs = queue_configs(vec![0, 0, 0], &[2], 2, &Budget::default()).unwrap();
         assert!(configs.contains(&vec![0, 0, 0]) && configs.contains(&vec![0, 1, 1]));
         assert!(configs.iter().all(|n| n[1] + 2 * n[2] <= 4), "{configs:?}");
         // The same at sigma 1 grows without end: given up.
