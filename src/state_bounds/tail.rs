@@ -403,7 +403,7 @@ mod tests {
         assert!(configs.contains(&vec![0, 0, 0]) && configs.contains(&vec![0, 1, 1]));
         assert!(configs.iter().all(|n| n[1] + 2 * n[2] <= 4), "{configs:?}");
         // The same at sigma 1 grows without end: given up.
-        assert!(queue_configs(vec![0, 0, 0], &[2], 1).is_none());
+        assert!(queue_configs(vec![0, 0, 0], &[2], 1, &Budget::default()).is_none());
     }
 
     #[test]
