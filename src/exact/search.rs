@@ -131,6 +131,10 @@ pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
     outcome(inst, r)
 }
 
+/// Most successors of one state the branch and bound lists (each is a state in memory);
+/// a state with more stops the search with the memory limit as reason.
+pub const MAX_EXPANDED_CHOICES: u128 = 1 << 20;
+
 /// How long [`quick_answer`] may take.
 pub const QUICK: Duration = Duration::from_millis(10);
 
@@ -434,6 +438,12 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
         if self.orders.len() <= level {
             self.orders.resize_with(level + 1, Vec::new);
             self.path.resize_with(level + 1, Counts::default);
+        }
+        if self.t.choice_count(s) > MAX_EXPANDED_CHOICES {
+            // Too many successors to hold: the state keeps its proven bound `ub`, and the
+            // search can no longer be exact (stopped by memory).
+            self.stop = Stop::MaxMemory;
+            return (ub, false);
         }
         let mut order = std::mem::take(&mut self.orders[level]);
         let n = self.t.choices(s, &mut self.scratch);

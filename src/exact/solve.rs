@@ -6,7 +6,7 @@
 //! disagreement into a result: those are [`Error::Inconsistent`].
 
 use crate::budget::{Budget, Part};
-use crate::error::Error;
+use crate::error::{Error, TooLarge};
 use crate::exact::heuristic::{longest_rollout_of, longest_rollout_until};
 use crate::exact::ilp::{self, ConstraintForm, IlpOptions};
 use crate::exact::outcome::{Outcome, Stats, Stop, Witness};
@@ -217,6 +217,7 @@ pub fn solve_alone(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Err
 
 /// Computes `T^(W)` (or bounds on it) for `inst` with `opts`.
 pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
+    check_witness_size(inst, &opts.budget)?;
     let started = Instant::now();
     let safe = bounds::safe_horizon(inst);
     let mut notes = eq5_notes(inst);
@@ -261,6 +262,32 @@ fn eq5_notes(inst: &Instance) -> Vec<String> {
         bounds::pessimistic(inst),
         bounds::safe_horizon(inst)
     )]
+}
+
+/// Bytes a witness takes per issued instruction while it is built and re-checked (its
+/// cycle, the rollout's trace, the checker's tables).
+pub const WITNESS_BYTES_PER_ISSUE: u64 = 32;
+
+/// Every method returns a re-checked schedule of `W x I` issues: refused (too large,
+/// naming `warps`) when that alone would exceed the memory limit, instead of being
+/// killed by the system. The closed-form bounds (`bound`) need no schedule.
+fn check_witness_size(inst: &Instance, budget: &Budget) -> Result<(), TooLarge> {
+    let issues = (inst.warps as u64).saturating_mul(inst.len() as u64);
+    let bytes = issues.saturating_mul(WITNESS_BYTES_PER_ISSUE);
+    if bytes > budget.max_memory() as u64 {
+        return Err(TooLarge {
+            field: "warps".into(),
+            value: inst.warps.to_string(),
+            reason: format!(
+                "a checked schedule of {} warps x {} instructions ({issues} issues, about {} MB) does not fit the memory limit of {} MB; the bound command gives the proven closed-form bounds",
+                inst.warps,
+                inst.len(),
+                bytes >> 20,
+                budget.max_memory() >> 20
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The budget a method may spend before its witness is turned into a schedule and

@@ -142,6 +142,9 @@ impl<B: StateBound> Beam<'_, B> {
             if stop() {
                 return None;
             }
+            if self.t.choice_count(s) > crate::exact::heuristic::MAX_LISTED_CHOICES {
+                continue;
+            }
             let n = self.t.choices(s, &mut self.scratch);
             for j in sample(n, &mut self.rng) {
                 self.t.successor(s, &mut self.scratch, j, &mut self.next);

@@ -104,7 +104,13 @@ fn rollout(t: &Transitions, bound: &impl StateBound, policy: Policy, rng: &mut S
         if trace.cycles() % 64 == 63 && budget.is_over() {
             return None;
         }
+        // A step with too many choices to list takes the laggard's or the leader's.
+        let listable = matches!(policy, Policy::Laggard | Policy::Leader) || t.choice_count(&s) <= MAX_LISTED_CHOICES;
         match policy {
+            _ if !listable => {
+                let moves = t.extreme(&s, rng.random_bool(0.5), &mut scratch, &mut next);
+                trace.push_cycle(moves);
+            }
             Policy::Laggard | Policy::Leader => {
                 let moves = t.extreme(&s, matches!(policy, Policy::Laggard), &mut scratch, &mut next);
                 trace.push_cycle(moves);
@@ -125,6 +131,10 @@ fn rollout(t: &Transitions, bound: &impl StateBound, policy: Policy, rng: &mut S
     }
     Some(trace)
 }
+
+/// Most choices a randomised rollout lists in one step (a step with more takes the
+/// laggard's or the leader's moves).
+pub const MAX_LISTED_CHOICES: u128 = 1 << 16;
 
 /// Most successors the greedy policy weighs in one step (a random sample beyond that).
 const GREEDY_SAMPLE: usize = 256;
