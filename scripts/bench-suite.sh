@@ -4,9 +4,15 @@
 # and upper bound on T^(W), gap, wall-clock seconds and peak memory (GNU time).
 # Usage: scripts/bench-suite.sh [TIME_LIMIT_SECONDS] [DIR]   (defaults: 10, instances/bench)
 set -euo pipefail
-cd "$(dirname "$0")/.."
 limit="${1:-10}"
-dir="${2:-instances/bench}"
+# DIR is relative to where the script is called from (the default to the repository).
+if [ -n "${2:-}" ]; then
+  dir=$(cd "$2" 2>/dev/null && pwd) || { echo "error: DIR $2 is not a directory" >&2; exit 2; }
+fi
+cd "$(dirname "$0")/.."
+dir="${dir:-instances/bench}"
+compgen -G "$dir/*.toml" >/dev/null || { echo "error: no *.toml instance in $dir" >&2; exit 2; }
+failed=0
 bin=target/release/makespan
 [ -x "$bin" ] || cargo build --release --quiet
 command -v /usr/bin/time >/dev/null || { echo "error: needs GNU time (apt-get install -y time)" >&2; exit 1; }
@@ -14,7 +20,7 @@ echo "| instance | I | W | sigma_L/sigma_C | lower | upper | gap % | seconds | p
 echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 for f in "$dir"/*.toml; do
   out=$(mktemp)
-  /usr/bin/time -f "%e %M" -o "$out.time" "$bin" solve "$f" --time-limit "$limit" --json --quiet >"$out" || true
+  /usr/bin/time -f "%e %M" -o "$out.time" "$bin" solve "$f" --time-limit "$limit" --json --quiet >"$out" || failed=1
   python3 - "$f" "$out" "$out.time" <<'PY'
 import json, sys, os
 name, out, tim = sys.argv[1], sys.argv[2], sys.argv[3]
@@ -29,3 +35,4 @@ print(f"| {os.path.basename(name)[:-5]} | {len(v['kernel'])} | {v['warps']} | {v
 PY
   rm -f "$out" "$out.time"
 done
+exit $failed

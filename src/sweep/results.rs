@@ -105,10 +105,14 @@ pub fn resume(path: &Path) -> Result<(Vec<String>, u64), InputError> {
     Ok((records.into_iter().map(|r| r.id).collect(), removed))
 }
 
-/// The records of `path`, and the line number of a cut-off last line if there is one.
+/// The records of `path` (`-`: standard input), and the line number of a cut-off last
+/// line if there is one.
 fn read_lines(path: &Path) -> Result<(Vec<Record>, Option<usize>), InputError> {
-    let file = std::fs::File::open(path).map_err(|e| InputError::new("file", path.display(), e.to_string()))?;
-    let mut reader = BufReader::new(file);
+    let mut reader: Box<dyn BufRead> = if crate::files::is_stdin(path) {
+        Box::new(BufReader::new(std::io::stdin()))
+    } else {
+        Box::new(BufReader::new(std::fs::File::open(path).map_err(|e| InputError::new("file", path.display(), e.to_string()))?))
+    };
     let mut records = Vec::new();
     let mut line = String::new();
     for number in 1.. {

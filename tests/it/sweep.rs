@@ -61,6 +61,17 @@ fn three_shards_merge_to_exactly_the_unsharded_results() {
     // Merging the unsharded run with the shards finds no conflict either.
     sweep(&["merge", &path("merged.jsonl"), &path("all.jsonl"), "--out", &path("both.jsonl")]);
     assert_eq!(by_id(Path::new(&path("both.jsonl"))).len(), 24);
+    // Standard input as a results file, for merge and report.
+    let piped = makespan()
+        .args(["sweep", "merge", "-", "--out", &path("piped.jsonl")])
+        .write_stdin(std::fs::read_to_string(path("all.jsonl")).unwrap())
+        .output()
+        .unwrap();
+    assert!(piped.status.success(), "{}", String::from_utf8_lossy(&piped.stderr));
+    assert_eq!(by_id(Path::new(&path("piped.jsonl"))).len(), 24);
+    let report =
+        makespan().args(["sweep", "report", "-"]).write_stdin(std::fs::read_to_string(path("all.jsonl")).unwrap()).output().unwrap();
+    assert!(report.status.success() && String::from_utf8_lossy(&report.stdout).contains("optimal"));
 }
 
 #[test]
