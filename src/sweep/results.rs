@@ -160,9 +160,17 @@ pub fn comparable(v: &Value) -> Value {
 }
 
 /// The first place where `a` and `b` differ, as `path: a vs b`, ignoring [`VOLATILE`]
-/// fields; `None` when they agree.
+/// fields and the instance file a job was read from (`job.file`: not part of a job's
+/// identity, as in its id); `None` when they agree.
 pub fn difference(a: &Value, b: &Value) -> Option<String> {
-    diff_at(&comparable(a), &comparable(b), "")
+    let without_file = |v: &Value| {
+        let mut v = comparable(v);
+        if let Some(job) = v.get_mut("job").and_then(Value::as_object_mut) {
+            job.remove("file");
+        }
+        v
+    };
+    diff_at(&without_file(a), &without_file(b), "")
 }
 
 fn diff_at(a: &Value, b: &Value, path: &str) -> Option<String> {

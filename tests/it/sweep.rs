@@ -265,3 +265,19 @@ fn records_are_read_back_typed_and_records_without_results_refused() {
         temp_file(&dir, "honest.jsonl", &format!("{}\n", approx.replace("\"estimate_is_bound\":true", "\"estimate_is_bound\":false")));
     assert!(matches!(results::read(Path::new(&honest)).unwrap()[0].result, results::JobResult::Approx(_)));
 }
+
+/// A job given as a kernel in one run and read from an instance file in another is one
+/// job: the same id, and merge keeps one record without a conflict.
+#[test]
+fn a_job_from_a_kernel_or_a_file_is_one_job() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = env!("CARGO_MANIFEST_DIR");
+    let by_kernel = temp_file(&dir, "k.toml", "command = \"solve\"\nkernels = [\"LLC\"]\nwarps = [4]\n");
+    let by_file = temp_file(&dir, "f.toml", &format!("command = \"solve\"\nfiles = [\"{root}/instances/fig2-llc.toml\"]\n"));
+    let (a, b, m) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"), dir.path().join("m.jsonl"));
+    sweep(&[&by_kernel, "--out", a.to_str().unwrap()]);
+    sweep(&[&by_file, "--out", b.to_str().unwrap()]);
+    assert_eq!(by_id(&a).keys().collect::<Vec<_>>(), by_id(&b).keys().collect::<Vec<_>>());
+    sweep(&["merge", a.to_str().unwrap(), b.to_str().unwrap(), "--out", m.to_str().unwrap()]);
+    assert_eq!(by_id(&m).len(), 1);
+}
