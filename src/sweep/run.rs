@@ -43,6 +43,35 @@ pub struct Resumed {
     pub removed_bytes: u64,
 }
 
+/// An exclusive lock on a results file, held while a sweep writes it (released when
+/// dropped, or when the process ends however it ends): two sweeps on one file would run
+/// every job twice.
+#[derive(Debug)]
+pub struct OutLock(#[allow(dead_code)] std::fs::File);
+
+/// Takes the lock of `out` (creating it empty if needed), or refuses when another
+/// process holds it.
+pub fn lock(out: &Path) -> Result<OutLock, InputError> {
+    ensure_parent(out, "out").map_err(InputError::as_option)?;
+    if out.is_dir() {
+        return Err(InputError::option("out", out.display(), "is a directory"));
+    }
+    let f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .map_err(|e| InputError::option("out", out.display(), e.to_string()))?;
+    match f.try_lock() {
+        Ok(()) => Ok(OutLock(f)),
+        Err(std::fs::TryLockError::WouldBlock) => Err(InputError::option(
+            "out",
+            out.display(),
+            "another sweep is writing this file (it holds its lock); wait for it to end, or use another file",
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(InputError::option("out", out.display(), e.to_string())),
+    }
+}
+
 /// Checks the results file before any work. Without `resume`, a non-empty `out` is
 /// refused (no results are overwritten); with it, the ids already there are returned
 /// (and a cut-off last line is removed, see [`results::resume`]).
@@ -106,4 +135,22 @@ pub fn run(jobs: &[Job], out: &Path, stop: &StopFlag, on_end: &(dyn Fn(&Job, Job
         Ok::<(), InputError>(())
     })?;
     Ok(Summary { ran: ran.into_inner(), refused: refused.into_inner(), internal_errors: internal.into_inner() })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_sweep_at_a_time_per_results_file() {
+        let dir = std::env::temp_dir().join(format!("makespan-lock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let out = dir.join("r.jsonl");
+        let held = lock(&out).unwrap();
+        let e = lock(&out).unwrap_err();
+        assert!(e.reason.contains("another sweep"), "{e}");
+        drop(held);
+        assert!(lock(&out).is_ok());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

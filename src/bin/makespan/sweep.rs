@@ -30,6 +30,7 @@ pub(crate) fn sweep_run(cli: SweepCli, progress: &Progress, stop: &StopFlag) -> 
         return out(&lines);
     }
     let pool = pool(cli.threads)?;
+    let _lock = run::lock(&out_path)?;
     let resumed = run::open(&out_path, cli.resume)?;
     if resumed.removed_bytes > 0 {
         progress.note(&format!(
