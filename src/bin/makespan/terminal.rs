@@ -32,6 +32,7 @@ impl Progress {
         }
         let pb = indicatif::ProgressBar::new_spinner();
         pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        pb.set_style(indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]").expect("valid template"));
         pb.set_message(msg.to_string());
         pb.enable_steady_tick(Duration::from_millis(200));
         pb
