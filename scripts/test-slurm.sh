@@ -32,4 +32,17 @@ else
     tail -n 5 "$tmp"/slurm/*.log >&2 || true
     exit 1
 fi
+# A shard that fails: --wait returns non-zero naming it (the merge job is cancelled).
+cat >"$tmp/failing" <<WRAP
+#!/usr/bin/env bash
+for a in "\$@"; do [ "\$a" = "2/2" ] && ! [[ " \$* " == *" --dry-run "* ]] && { echo "error: injected failure" >&2; exit 1; }; done
+exec '$(cd "$(dirname "$bin")" && pwd)/makespan' "\$@"
+WRAP
+chmod +x "$tmp/failing"
+if MAKESPAN_BIN="$tmp/failing" timeout 300 bash scripts/slurm-sweep.sh "$spec" 2 --out "$tmp/failing-run" --wait 2>"$tmp/failing.err"; then
+    echo "error: slurm-sweep.sh --wait returned 0 although shard 2 failed" >&2
+    exit 1
+fi
+grep -q "shard task(s) 2 " "$tmp/failing.err" || { echo "error: the failed shard is not named:" >&2; cat "$tmp/failing.err" >&2; exit 1; }
+echo "slurm sweep with a failed shard: --wait exits non-zero naming shard 2" >&2
 rm -rf "$tmp"
