@@ -124,7 +124,6 @@ pub struct PhasedJson {
 /// The `solve --json` object of a kernel with barriers.
 pub fn phased_json(p: &Program, sol: &PhasedSolution, with_schedule: bool) -> PhasedJson {
     let phases: Vec<SolutionJson> = p.phases.iter().zip(&sol.phases).map(|(inst, s)| solution(inst, s, false)).collect();
-    let whole = crate::model::kernel::Kernel::parse(&p.kernel().replace('|', "")).ok();
     PhasedJson {
         kernel: p.kernel(),
         source_kernel: p.source_kernel.clone(),
@@ -139,6 +138,9 @@ pub fn phased_json(p: &Program, sol: &PhasedSolution, with_schedule: bool) -> Ph
         safe_horizon: phases.iter().map(|j| j.safe_horizon).sum(),
         seconds: sol.phases.iter().map(|s| s.seconds).fold(0.0, f64::max),
         phases,
-        schedule: with_schedule.then(|| whole.map(|k| sol.schedule.issues(&k)).unwrap_or_default()),
+        schedule: with_schedule.then(|| {
+            let units: Vec<crate::model::kernel::Unit> = p.phases.iter().flat_map(|ph| ph.kernel.units().iter().copied()).collect();
+            sol.schedule.issues_of_units(&units)
+        }),
     }
 }

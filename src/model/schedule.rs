@@ -40,10 +40,16 @@ impl Schedule {
 
     /// All issues, warp by warp, in instruction order.
     pub fn issues(&self, kernel: &Kernel) -> Vec<Issue> {
+        self.issues_of_units(kernel.units())
+    }
+
+    /// [`Schedule::issues`] for instructions of the given units (e.g. the phases of a
+    /// kernel with barriers, one after the other).
+    pub fn issues_of_units(&self, units: &[Unit]) -> Vec<Issue> {
         let mut out = Vec::new();
         for (w, row) in self.cycles.iter().enumerate() {
             for (i, &t) in row.iter().enumerate() {
-                out.push(Issue { warp: w + 1, instruction: i + 1, unit: kernel.unit(i), cycle: t });
+                out.push(Issue { warp: w + 1, instruction: i + 1, unit: units[i], cycle: t });
             }
         }
         out

@@ -102,14 +102,9 @@ impl Decimal {
     /// A number of a TOML file exactly as written there: `v` read with its span from
     /// `text` (integers in hexadecimal, octal or binary by their value).
     pub fn of_toml(text: &str, v: &toml::Spanned<Number>, field: &str) -> Result<Decimal, InputError> {
+        let radix = |raw: &str| ["0x", "0o", "0b"].iter().any(|p| raw.trim_start_matches(['+', '-']).starts_with(p));
         match text.get(v.span()) {
-            Some(raw)
-                if !raw.trim_start_matches(['+', '-']).starts_with("0x")
-                    && !raw.trim_start_matches(['+', '-']).starts_with("0o")
-                    && !raw.trim_start_matches(['+', '-']).starts_with("0b") =>
-            {
-                Decimal::parse_number(raw, field)
-            }
+            Some(raw) if !radix(raw) => Decimal::parse_number(raw, field),
             _ => Decimal::of_f64(v.get_ref().0, field),
         }
     }

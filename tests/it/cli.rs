@@ -659,6 +659,9 @@ fn import_reduction_then_solve_shows_the_barriers() {
     let v = json_of(&["solve", r.to_str().unwrap()]);
     assert_eq!((v["barriers"].clone(), v["exact"].clone()), (Value::from(8), Value::Bool(true)));
     assert_eq!(v["phases"].as_array().unwrap().len(), 9);
+    // The checked schedule of all phases, instructions numbered across the barriers.
+    let issues = json_of(&["solve", r.to_str().unwrap(), "--schedule"])["schedule"].as_array().unwrap().len();
+    assert_eq!(issues, 8 * 56);
     let b = json_of(&["bound", r.to_str().unwrap()]);
     assert!(b["lower_bound"].as_u64().unwrap() <= 244 && b["safe_horizon"].as_u64().unwrap() >= 244, "{b}");
 }
