@@ -4,6 +4,10 @@
 //! defined here, and handed down; the parts of it that each stage may use are named in
 //! [`Part`], the one place where the time is split.
 //!
+//! A command that runs many solves may also have an *overall* deadline (its
+//! `--total-time-limit`): every restarted solve ends by it, and
+//! [`Budget::overall_over`] tells the command to start no more.
+//!
 //! Guarantees: a deadline that would not fit in an [`Instant`] (a time limit of
 //! centuries) is no deadline, never a panic; [`Budget::is_over`] is true once the
 //! deadline has passed or the stop flag is set, and stays true.
@@ -11,6 +15,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+use crate::watch::Watch;
 
 /// The default memory limit of a solve's state tables: 2 GiB.
 pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
@@ -84,8 +90,10 @@ impl Part {
 pub struct Budget {
     time_limit: Option<Duration>,
     deadline: Option<Instant>,
+    overall: Option<Instant>,
     max_memory: usize,
     stop: StopFlag,
+    watch: Option<Arc<Watch>>,
 }
 
 impl Default for Budget {
@@ -99,7 +107,7 @@ impl Budget {
     /// A budget of `time_limit` from now (none: no deadline) and `max_memory` bytes, with
     /// a stop flag of its own.
     pub fn new(time_limit: Option<Duration>, max_memory: usize) -> Budget {
-        Budget { time_limit, deadline: deadline_after(time_limit), max_memory, stop: StopFlag::new() }
+        Budget { time_limit, deadline: deadline_after(time_limit), overall: None, max_memory, stop: StopFlag::new(), watch: None }
     }
 
     /// The same budget, stopped by `stop` (e.g. the interrupt flag of the program).
@@ -107,15 +115,56 @@ impl Budget {
         Budget { stop, ..self }
     }
 
+    /// The same budget, reporting its work's proven interval to `watch` (for progress).
+    pub fn watched(self, watch: Arc<Watch>) -> Budget {
+        Budget { watch: Some(watch), ..self }
+    }
+
+    /// The same budget without a watch (for solves of other instances than the one
+    /// watched, such as the `T^(y)` of the approximation).
+    pub fn unwatched(&self) -> Budget {
+        Budget { watch: None, ..self.clone() }
+    }
+
+    /// Reports a checked schedule of `cycles` to the watch, if any.
+    pub fn found(&self, cycles: u64) {
+        if let Some(w) = &self.watch {
+            w.lower_is_at_least(cycles);
+        }
+    }
+
+    /// Reports a proven upper bound to the watch, if any.
+    pub fn proved(&self, upper: u64) {
+        if let Some(w) = &self.watch {
+            w.upper_is_at_most(upper);
+        }
+    }
+
     /// The same limits with the time limit starting now (for each of many solves that
-    /// get the limit each), sharing the stop flag.
+    /// get the limit each), sharing the stop flag; never past the overall deadline.
     pub fn restarted(&self) -> Budget {
         self.with_time_limit(self.time_limit)
     }
 
-    /// The same budget with `time_limit` (from now) instead.
+    /// The same budget with `time_limit` (from now) instead, never past the overall
+    /// deadline.
     pub fn with_time_limit(&self, time_limit: Option<Duration>) -> Budget {
-        Budget { time_limit, deadline: deadline_after(time_limit), ..self.clone() }
+        Budget { time_limit, deadline: earlier(deadline_after(time_limit), self.overall), ..self.clone() }
+    }
+
+    /// The same budget with an overall limit of `total` from now (none: no overall
+    /// limit) for a command that runs many solves: the current deadline and every
+    /// restarted one end by it.
+    pub fn with_overall_limit(&self, total: Option<Duration>) -> Budget {
+        let overall = deadline_after(total);
+        Budget { overall, deadline: earlier(self.deadline, overall), ..self.clone() }
+    }
+
+    /// Whether a command that runs many solves must start no more: its overall
+    /// deadline has passed or the stop flag is set. (A budget without an overall limit
+    /// is over only when interrupted.)
+    pub fn overall_over(&self) -> bool {
+        self.interrupted() || self.overall.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The time limit the budget was made with.
@@ -174,23 +223,19 @@ impl Budget {
     /// The same budget, but ending no later than `most` from now: the earlier of its
     /// deadline and now + `most`.
     pub fn at_most(&self, most: Duration) -> Budget {
-        let cap = deadline_after(Some(most));
-        let deadline = match (self.deadline, cap) {
-            (Some(d), Some(c)) => Some(d.min(c)),
-            (d, c) => d.or(c),
-        };
-        Budget { deadline, ..self.clone() }
+        Budget { deadline: earlier(self.deadline, deadline_after(Some(most))), ..self.clone() }
     }
 
     /// The same budget, but ending no earlier than `least` from now: the later of its
-    /// deadline and now + `least` (no deadline stays no deadline).
+    /// deadline and now + `least` (no deadline stays no deadline), but never past the
+    /// overall deadline.
     pub fn at_least(&self, least: Duration) -> Budget {
         let floor = deadline_after(Some(least));
         let deadline = match (self.deadline, floor) {
             (Some(d), Some(f)) => Some(d.max(f)),
             (d, _) => d,
         };
-        Budget { deadline, ..self.clone() }
+        Budget { deadline: earlier(deadline, self.overall), ..self.clone() }
     }
 
     /// The memory the dense programme's table may take: half of the memory limit (the
@@ -203,6 +248,14 @@ impl Budget {
     /// memory: `max_memory / at_once` each (`at_once` 0 counts as 1).
     pub fn sharing_memory(&self, at_once: usize) -> Budget {
         Budget { max_memory: self.max_memory / at_once.max(1), ..self.clone() }
+    }
+}
+
+/// The earlier of two deadlines (none is never).
+fn earlier(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 
@@ -253,6 +306,20 @@ mod tests {
         flag.set();
         assert!(part.is_over() && again.is_over() && b.interrupted());
         assert!(!part.past_deadline());
+    }
+
+    #[test]
+    fn the_overall_limit_caps_every_restart() {
+        let b = Budget::new(Some(Duration::from_secs(100)), 1 << 20).with_overall_limit(Some(Duration::from_secs(2)));
+        for budget in [b.clone(), b.restarted(), b.at_least(Duration::from_secs(50)), b.with_time_limit(None)] {
+            let left = budget.time_left().unwrap();
+            assert!(left <= Duration::from_secs(2), "{left:?}");
+        }
+        assert!(!b.overall_over());
+        let over = b.with_overall_limit(Some(Duration::ZERO));
+        assert!(over.overall_over() && over.restarted().is_over());
+        let none = Budget::new(Some(Duration::ZERO), 1 << 20);
+        assert!(none.is_over() && !none.overall_over());
     }
 
     #[test]

@@ -19,3 +19,4 @@ pub mod rta;
 pub mod state;
 pub mod state_bounds;
 pub mod sweep;
+pub mod watch;

@@ -60,7 +60,7 @@ pub fn solve_phases(p: &Program, opts: &SolveOptions) -> Result<PhasedSolution, 
         })
         .collect();
     let at_once = rayon::current_num_threads().min(distinct.len());
-    let budget = opts.budget.restarted().sharing_memory(at_once);
+    let budget = opts.budget.restarted().sharing_memory(at_once).unwatched();
     let phase_opts = SolveOptions { budget, ..opts.clone() };
     let solved = distinct.par_iter().map(|inst| solve(inst, &phase_opts)).collect::<Result<Vec<_>, _>>()?;
     let phases: Vec<Solution> = index.iter().map(|&i| solved[i].clone()).collect();

@@ -146,6 +146,8 @@ fn quick_answer(inst: &Instance, t: &Transitions, limits: &SearchLimits) -> Opti
     let cheap = standard_until(inst, &limits.budget.with_time_limit(Some(Duration::ZERO)));
     let upper = cheap.upper(&t.start()).min(crate::model::bounds::safe_horizon(inst));
     let trace = crate::exact::heuristic::longest_rollout_until(t, &cheap, 8, 0x7175_6963, &limits.budget.at_most(QUICK));
+    limits.budget.proved(upper);
+    limits.budget.found(trace.cycles());
     let stats = SearchStats { expansions: 0, stored_states: 0, initial_lower_bound: trace.cycles(), beam_lower_bound: 0, dense_states: 0 };
     (trace.cycles() >= upper).then_some(SearchResult { trace, upper_bound: upper, stop: Stop::Completed, stats })
 }
@@ -209,6 +211,7 @@ fn solve_dense(inst: &Instance, limits: &SearchLimits) -> Result<Option<Outcome>
 /// if the system cannot give that stack, the instance is [`TooLarge`] for the search.
 pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, limits: SearchLimits) -> Result<SearchResult, TooLarge> {
     let root_bound = bound.upper(&t.start());
+    limits.budget.proved(root_bound);
     let too_large = |reason: String| TooLarge { field: "warps".into(), value: t.warps().to_string(), reason };
     if root_bound > MAX_VALUE {
         // The memo keeps values in 32 bits: a larger one would be cut and prune wrongly.
@@ -319,6 +322,7 @@ fn run<E: Encoding, B: StateBound>(
     with_beam: bool,
 ) -> SearchResult {
     let seed = rollouts_until(t, bound, limits.rollouts, 0x6d61_6b65, &limits.budget.part(Part::Rollouts));
+    limits.budget.found(seed.cycles());
     let shared = Shared { best: AtomicU64::new(0), trace: Mutex::new(None), done: AtomicBool::new(false) };
     let end = limits.budget.clone();
     let mut result = std::thread::scope(|scope| {
@@ -528,6 +532,7 @@ impl<E: Encoding, B: StateBound> Search<'_, E, B> {
             self.work = 0;
             // A longer schedule found by the beam thread prunes like one found here.
             self.best = self.best.max(self.shared.best.load(Ordering::Acquire));
+            self.limits.budget.found(self.best);
             if self.limits.budget.interrupted() {
                 self.stop = Stop::Interrupted;
             } else if self.limits.budget.time_left().is_some_and(|left| left <= self.freeing_time()) {

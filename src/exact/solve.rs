@@ -220,6 +220,8 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
     check_witness_size(inst, &opts.budget)?;
     let started = Instant::now();
     let safe = bounds::safe_horizon(inst);
+    opts.budget.proved(safe);
+    opts.budget.found(bounds::lower_bound(inst));
     let mut notes = eq5_notes(inst);
     let (outcome, constraints, horizon) = match opts.method {
         Method::Search => (run_search(inst, opts)?, None, safe),
@@ -250,6 +252,8 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
             (out, Some(opts.form), safe)
         }
     };
+    opts.budget.found(outcome.lower_bound());
+    opts.budget.proved(outcome.upper_bound());
     Ok(Solution { method: opts.method, constraints, horizon, outcome, notes, seconds: started.elapsed().as_secs_f64() })
 }
 
@@ -316,6 +320,7 @@ fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error>
     let bound = state_bounds::standard_until(inst, &work.part(Part::BoundBuilding));
     let t = Transitions::new(inst);
     let upper = bound.upper(&t.start()).min(bounds::safe_horizon(inst));
+    work.proved(upper);
     let mut round = std::time::Duration::from_millis(10);
     let mut seed = 0x6865_7572u64;
     // Without a time limit: one round of 64 rollouts and the priority rules, to the end.
@@ -324,6 +329,7 @@ fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error>
     while trace.cycles() < upper && work.time_left().is_some_and(|left| !left.is_zero()) && !work.interrupted() {
         round *= 2;
         seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        work.found(trace.cycles());
         let next = longest_rollout_until(&t, &bound, 64, seed, &work.at_most(round));
         if next.cycles() > trace.cycles() {
             trace = next;

@@ -10,6 +10,7 @@
 
 use crate::error::{Error, InputError};
 use crate::exact::solve::{solve, solve_alone, Method, SolveOptions};
+use crate::experiments::RunStatus;
 use crate::model::bounds;
 use crate::model::instance::Instance;
 use rayon::prelude::*;
@@ -83,38 +84,53 @@ pub struct Approx {
     pub safe_horizon: u64,
     /// Wall-clock seconds.
     pub seconds: f64,
+    /// `complete`, or how the run ended early (`total_time_limit`, `interrupted`); the
+    /// rows are those finished, the estimate their minimum. (Records written before the
+    /// field existed read as `complete`.)
+    #[serde(default)]
+    pub status: RunStatus,
     /// Caveats.
     pub notes: Vec<String>,
 }
 
 /// Computes `T^(y)` for every `y` in `ys` in parallel (in the current rayon pool),
-/// calling `progress` after each; each solve gets the whole time limit of `opts`. The
-/// memory limit of `opts` is shared by the solves that run at
+/// calling `progress` after each; each solve gets the whole time limit of `opts`, but
+/// ends by its overall deadline, after which no solve starts (the first `y` of `ys`
+/// always runs, so that a table is never empty). The rows returned are those finished,
+/// in the order of `ys`. The memory limit of `opts` is shared by the solves that run at
 /// once (at most the pool's threads, at most `ys.len()`): each gets its share
 /// ([`SolveOptions::sharing_memory`]).
 pub fn table(inst: &Instance, ys: &[u32], opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Vec<Row>, Error> {
-    let opts = &opts.sharing_memory(rayon::current_num_threads().min(ys.len()));
-    ys.par_iter()
-        .map(|&y| {
+    let shared = opts.sharing_memory(rayon::current_num_threads().min(ys.len()));
+    let opts = &SolveOptions { budget: shared.budget.unwatched(), ..shared };
+    let rows: Vec<Option<Row>> = ys
+        .par_iter()
+        .enumerate()
+        .map(|(i, &y)| {
+            if i > 0 && opts.budget.overall_over() {
+                return Ok(None);
+            }
             let started = Instant::now();
             let sol = solve(&inst.with_warps(y), &opts.restarted())?;
             progress();
             let o = &sol.outcome;
-            Ok(Row {
+            Ok(Some(Row {
                 y,
                 makespan: o.lower_bound(),
                 upper_bound: o.upper_bound(),
                 exact: o.exact(),
                 scaled: (inst.warps as u64).div_ceil(y as u64) * o.upper_bound(),
                 seconds: started.elapsed().as_secs_f64(),
-            })
+            }))
         })
-        .collect()
+        .collect::<Result<_, Error>>()?;
+    Ok(rows.into_iter().flatten().collect())
 }
 
-/// `T_approx(x)` and its argmin over `rows` with `y <= x`.
+/// `T_approx(x)` and its argmin over the `rows` with `y <= x` (all `y = 1..=x` when the
+/// run completed; those finished when it stopped early; `rows` holds `y = 1`).
 pub fn estimate(rows: &[Row], x: u32) -> (u64, u32) {
-    rows.iter().filter(|r| r.y <= x).map(|r| (r.scaled, r.y)).min().expect("x >= 1")
+    rows.iter().filter(|r| r.y <= x).map(|r| (r.scaled, r.y)).min().expect("the table holds y = 1")
 }
 
 /// Checks an `x` (or `x_max`) against `W`.
@@ -127,13 +143,19 @@ pub fn check_x(inst: &Instance, x: i64, field: &str) -> Result<u32, InputError> 
 
 /// The full `approx` computation: the table for `y = 1..x`, the estimate, and the
 /// proven upper bound from a search on `T^(W)` limited by the time limit of `opts`.
+/// When the overall limit of `opts` ends the table early, the estimate is the minimum
+/// over the rows finished (status and a note say so); the proven upper bound still comes
+/// from the safe horizon or a search (which starts even then, with its cheap bounds).
 pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Approx, Error> {
     if opts.method == Method::Heuristic {
         return Err(InputError::option("method", "heuristic", "the approximation needs exact T^(y): use search, ilp or both").into());
     }
     let started = Instant::now();
+    opts.budget.proved(bounds::safe_horizon(inst));
+    opts.budget.found(bounds::lower_bound(inst));
     let ys: Vec<u32> = (1..=x).collect();
     let rows = table(inst, &ys, opts, progress)?;
+    let status = RunStatus::of(rows.len() == ys.len(), &opts.budget);
     let (est, argmin) = estimate(&rows, x);
     let safe = bounds::safe_horizon(inst);
     let whole = solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.restarted() });
@@ -156,6 +178,7 @@ pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn()
             notes.push(format!("here the estimate {est} is below the exact T^(W) = {t}: it would have been unsafe"));
         }
     }
+    notes.extend(status.note(&format!("{} of the {x} T^(y)", x as usize - rows.len())));
     if rows.iter().any(|r| !r.exact) {
         notes.push("some T^(y) hit the time limit; their rows use the proven upper bound in `scaled`".into());
     }
@@ -173,6 +196,7 @@ pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn()
         pessimistic: bounds::pessimistic(inst),
         safe_horizon: safe,
         seconds: started.elapsed().as_secs_f64(),
+        status,
         notes,
     })
 }
@@ -190,5 +214,19 @@ mod tests {
         assert_eq!(a.exact_makespan, Some(9));
         assert_eq!(a.safe_upper_bound, 9);
         assert!(a.notes.iter().any(|n| n.contains("below the exact")));
+        assert_eq!(a.status, RunStatus::Complete);
+    }
+
+    #[test]
+    fn an_overall_limit_keeps_the_rows_finished() {
+        let inst = Instance::new("LLCLLC", 64, 1, 1).unwrap();
+        let mut opts = SolveOptions::default();
+        opts.budget = opts.budget.with_overall_limit(Some(std::time::Duration::ZERO));
+        let a = approx(&inst, 64, &opts, &|| {}).unwrap();
+        assert_eq!(a.status, RunStatus::TotalTimeLimit);
+        assert_eq!(a.rows.len(), 1, "only y = 1 runs after the limit");
+        assert_eq!((a.estimate, a.argmin_y), (a.rows[0].scaled, 1));
+        assert!(a.safe_upper_bound >= a.lower_bound.unwrap_or(0));
+        assert!(a.notes.iter().any(|n| n.contains("63 of the 64 T^(y) not computed")), "{:?}", a.notes);
     }
 }

@@ -5,6 +5,7 @@ use crate::error::{Error, Inconsistency};
 use crate::exact::ilp::ConstraintForm;
 use crate::exact::solve::{solve, solve_alone, Method, SolveOptions, Status};
 use crate::experiments::approx::{estimate, table};
+use crate::experiments::RunStatus;
 use crate::model::bounds;
 use crate::model::instance::Instance;
 use serde::Serialize;
@@ -31,17 +32,23 @@ pub struct ConvergeRow {
 /// the time limit (the line the estimates converge to).
 #[derive(Debug, Clone, Serialize)]
 pub struct ConvergeRun {
-    /// One row per `x`.
+    /// One row per `x` finished (every `x` when `status` is `complete`).
     pub rows: Vec<ConvergeRow>,
     /// Exact `T^(W)`, if known.
     pub exact_makespan: Option<u64>,
+    /// `complete`, or how the run ended early.
+    pub status: RunStatus,
 }
 
 /// Runs the convergence experiment for `x = 1..=x_max` (in parallel), and the search on
-/// `T^(W)` within the same time limit.
+/// `T^(W)` within the same time limit. An overall limit in `opts` ends it early with
+/// the rows finished (`x = 1` always runs); the search on `T^(W)` is then skipped.
 pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<ConvergeRun, Error> {
+    opts.budget.proved(bounds::safe_horizon(inst));
+    opts.budget.found(bounds::lower_bound(inst));
     let ys: Vec<u32> = (1..=x_max).collect();
     let rows = table(inst, &ys, opts, progress)?;
+    let status = RunStatus::of(rows.len() == ys.len(), &opts.budget);
     let rows: Vec<ConvergeRow> = rows
         .iter()
         .map(|r| ConvergeRow {
@@ -53,12 +60,15 @@ pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dy
             seconds: r.seconds,
         })
         .collect();
+    if opts.budget.overall_over() {
+        return Ok(ConvergeRun { rows, exact_makespan: None, status });
+    }
     let exact_makespan = match solve_alone(inst, &SolveOptions { method: Method::Search, ..opts.restarted() }) {
         Ok(s) => s.exact().then(|| s.outcome.lower_bound()),
         Err(Error::TooLarge(_)) => None,
         Err(e) => return Err(e),
     };
-    Ok(ConvergeRun { rows, exact_makespan })
+    Ok(ConvergeRun { rows, exact_makespan, status })
 }
 
 /// CSV of a convergence run, with the pessimistic bound and the safe horizon repeated
@@ -108,15 +118,51 @@ pub fn check_warps_max(warps_max: i64, field: &str) -> Result<u32, crate::error:
         .ok_or_else(|| crate::error::InputError::new(field, warps_max, format!("must be from 1 to {max}")))
 }
 
+/// A constraint-form comparison: the rows finished, how the run ended, and why it
+/// stopped before `warps_max` if it did.
+#[derive(Debug, Clone, Serialize)]
+pub struct FormRun {
+    /// One row per `W` finished, from 1 up.
+    pub rows: Vec<FormRow>,
+    /// `complete`, or how the run ended early (an overall limit or an interrupt).
+    pub status: RunStatus,
+    /// Why the run stopped before `warps_max`, if it did.
+    pub stopped: Option<String>,
+}
+
+impl FormRun {
+    /// A run ended by the overall limit or an interrupt before `W = w`.
+    fn ended_early(rows: Vec<FormRow>, w: u32, warps_max: u32, budget: &crate::budget::Budget) -> FormRun {
+        let status = RunStatus::of(false, budget);
+        FormRun { rows, status, stopped: status.note(&format!("W = {w} to {warps_max}")) }
+    }
+}
+
 /// ILP solve times of both constraint forms for `W = 1..=warps_max`, sequentially
 /// (so that the times are not disturbed by each other). Fails if both forms prove
-/// optimality with different values.
-pub fn compare_constraints(inst: &Instance, warps_max: u32, opts: &SolveOptions, progress: &dyn Fn()) -> Result<Vec<FormRow>, Error> {
+/// optimality with different values. Stops, keeping the rows finished, when the overall
+/// limit of `opts` ends (a `W` whose solves it cut short is left out) or at the first
+/// `W` whose ILP is too large to build.
+pub fn compare_constraints(inst: &Instance, warps_max: u32, opts: &SolveOptions, progress: &dyn Fn()) -> Result<FormRun, Error> {
     let mut out = Vec::new();
     for w in 1..=warps_max {
+        if opts.budget.overall_over() {
+            return Ok(FormRun::ended_early(out, w, warps_max, &opts.budget));
+        }
         let i = inst.with_warps(w);
         let run = |form| solve(&i, &SolveOptions { method: Method::Ilp, form, ..opts.restarted() });
-        let (s, l) = (run(ConstraintForm::Short)?, run(ConstraintForm::Long)?);
+        let (s, l) = match (run(ConstraintForm::Short), run(ConstraintForm::Long)) {
+            (Ok(s), Ok(l)) => (s, l),
+            (Err(Error::TooLarge(e)), _) | (_, Err(Error::TooLarge(e))) => {
+                let stopped = format!("stopped at W = {w}: {e}");
+                return Ok(FormRun { rows: out, status: RunStatus::TooLarge, stopped: Some(stopped) });
+            }
+            (Err(e), _) | (_, Err(e)) => return Err(e),
+        };
+        if opts.budget.overall_over() && !(s.exact() && l.exact()) {
+            // Cut short by the overall limit, not by the per-solve one: its times would mislead.
+            return Ok(FormRun::ended_early(out, w, warps_max, &opts.budget));
+        }
         let (sm, lm) = (s.outcome.lower_bound(), l.outcome.lower_bound());
         if s.exact() && l.exact() && sm != lm {
             return Err(Inconsistency::Disagreement(format!("W = {w}: short form {sm} vs long form {lm}")).into());
@@ -131,7 +177,7 @@ pub fn compare_constraints(inst: &Instance, warps_max: u32, opts: &SolveOptions,
             makespan: sm.max(lm),
         });
     }
-    Ok(out)
+    Ok(FormRun { rows: out, status: RunStatus::Complete, stopped: None })
 }
 
 /// CSV of the constraint-form comparison.

@@ -76,7 +76,7 @@ impl WcetCache {
 }
 
 fn block_cycles(inst: &Instance, limits: &SolveOptions) -> Result<(u64, String), Error> {
-    let opts = SolveOptions { method: Method::Search, ..limits.restarted() };
+    let opts = SolveOptions { method: Method::Search, budget: limits.budget.restarted().unwatched(), ..limits.clone() };
     match solve(inst, &opts).map(|s| s.outcome) {
         Ok(o) if o.exact() => Ok((o.upper_bound(), format!("exact T^({}) of {}", inst.warps, inst.kernel))),
         Ok(o) => {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 /// The top-level modules of `src/`, lowest layer first.
 const LAYERS: &[&str] =
-    &["error", "budget", "files", "model", "import", "state", "state_bounds", "exact", "experiments", "rta", "sweep", "output"];
+    &["error", "watch", "budget", "files", "model", "import", "state", "state_bounds", "exact", "experiments", "rta", "sweep", "output"];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {

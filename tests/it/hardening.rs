@@ -226,3 +226,39 @@ fn a_dense_table_the_system_refuses_falls_back_to_the_branch_and_bound() {
     assert_eq!(v["search_stats"]["dense_states"], 0);
     assert!(v["makespan"].as_u64().unwrap() <= v["upper_bound"].as_u64().unwrap());
 }
+
+#[test]
+fn a_total_time_limit_ends_many_solves_with_the_rows_finished() {
+    // A million T^(y): without --total-time-limit this runs for hours.
+    let v =
+        json_of(&["approx", "--kernel", "LLC", "--warps", "1000000", "--x", "1000000", "--time-limit", "0.01", "--total-time-limit", "1"]);
+    assert_eq!(v["status"], "total_time_limit");
+    let rows = v["rows"].as_array().unwrap();
+    assert!(!rows.is_empty() && rows.len() < 1_000_000 && rows[0]["y"] == 1);
+    let est = v["estimate"].as_u64().unwrap();
+    assert_eq!(est, rows.iter().map(|r| r["scaled"].as_u64().unwrap()).min().unwrap());
+    assert!(v["notes"].to_string().contains("not computed"));
+
+    let out = makespan()
+        .args(["converge", "--kernel", "LLC", "--warps", "100000", "--x-max", "100000", "--time-limit", "0.01", "--total-time-limit", "1"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let lines = String::from_utf8_lossy(&out.stdout).lines().count();
+    assert!(lines > 1 && lines < 100_001, "{lines} lines");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the total time limit ended the run"));
+
+    input_error(&["approx", "--kernel", "LLC", "--warps", "2", "--x", "2", "--total-time-limit", "0"], "--total-time-limit");
+}
+
+#[test]
+fn compare_constraints_keeps_its_rows_when_the_ilp_gets_too_large() {
+    // 800 instructions: W = 1 builds, W = 2 passes the ILP's model cap.
+    let kernel = "LC".repeat(400);
+    let out = makespan().args(["compare-constraints", "--kernel", &kernel, "--warps-max", "50", "--time-limit", "5"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(text.lines().nth(1).unwrap().ends_with(",true,800"), "{text}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stopped at W = 2: too large"));
+}

@@ -375,3 +375,26 @@ fn known_values_and_root_bounds() {
     assert_eq!(PerWarp::new(&tables).upper(&start), bounds::safe_horizon(&i));
     assert_eq!(state_bounds::lower_bound(&tables, &start), bounds::lower_bound(&i));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 150, ..ProptestConfig::default() })]
+
+    /// The progress line's interval always holds T^(W) (from the plain DP), whether the
+    /// solve ends exact or is cut short by a tiny state limit, and it ends at the
+    /// solution's bounds or inside them.
+    #[test]
+    fn the_watched_interval_always_holds_the_makespan(inst in instance(), max_states in prop_oneof![Just(1usize), Just(1_000_000)], heuristic in any::<bool>()) {
+        use gpu_makespan::exact::solve::{solve, Method, SolveOptions};
+        let t = Transitions::new(&inst);
+        let exact_value = plain_dp(&t, &t.start(), &mut HashMap::new());
+        let watch = std::sync::Arc::new(gpu_makespan::watch::Watch::new());
+        let method = if heuristic { Method::Heuristic } else { Method::Search };
+        let opts = SolveOptions { method, max_states, dense: false, budget: gpu_makespan::budget::Budget::default().watched(watch.clone()), ..SolveOptions::default() };
+        let sol = solve(&inst, &opts).unwrap();
+        let (lower, upper) = watch.interval();
+        let upper = upper.expect("a solve always reports an upper bound");
+        prop_assert!(lower <= exact_value && exact_value <= upper, "[{lower}, {upper}] misses {exact_value}");
+        // The closed-form lower bound may lie above a cut-short witness.
+        prop_assert!(lower >= sol.outcome.lower_bound() && upper <= sol.outcome.upper_bound());
+    }
+}

@@ -57,6 +57,8 @@ pub(crate) enum Command {
         x: i64,
         #[command(flatten)]
         solver: SolverArgs,
+        #[command(flatten)]
+        total: TotalArgs,
         /// Worker threads for the T^(y) (default: all cores; at most 256).
         #[arg(long, allow_hyphen_values = true)]
         threads: Option<i64>,
@@ -73,6 +75,8 @@ pub(crate) enum Command {
         x_max: i64,
         #[command(flatten)]
         solver: SolverArgs,
+        #[command(flatten)]
+        total: TotalArgs,
         /// Worker threads (default: all cores; at most 256).
         #[arg(long, allow_hyphen_values = true)]
         threads: Option<i64>,
@@ -96,6 +100,8 @@ pub(crate) enum Command {
         /// Time limit per ILP solve in seconds.
         #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_ILP.as_secs_f64(), allow_hyphen_values = true)]
         time_limit: f64,
+        #[command(flatten)]
+        total: TotalArgs,
         /// Write the rows as CSV.
         #[arg(long)]
         csv: Option<PathBuf>,
@@ -137,6 +143,10 @@ pub(crate) enum Command {
         /// Time limit per distinct kernel when C is computed from instructions.
         #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64(), allow_hyphen_values = true)]
         time_limit: f64,
+        /// Overall limit in seconds of the WCET solves: each ends by it with its proven
+        /// upper bound (C stays safe, possibly larger). Default: none.
+        #[arg(long, allow_hyphen_values = true)]
+        total_time_limit: Option<f64>,
         /// Search limit (stored states) when C is computed from instructions.
         #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
         max_states: usize,
@@ -310,4 +320,14 @@ pub(crate) struct SolverArgs {
     /// Never use the search's dense table of all C(I+W, W) states (branch and bound only).
     #[arg(long)]
     pub(crate) no_dense: bool,
+}
+
+/// The overall limit of the commands that run many solves.
+#[derive(Args, Clone)]
+pub(crate) struct TotalArgs {
+    /// Overall limit in seconds: no solve starts after it and running ones end by it;
+    /// the rows finished are printed with status `total_time_limit`. Default: none (each
+    /// solve has its --time-limit).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) total_time_limit: Option<f64>,
 }

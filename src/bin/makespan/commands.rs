@@ -1,7 +1,7 @@
 //! Each subcommand: load its input, call the library, print.
 
 use crate::args::{Cli, Command};
-use crate::options::{budget, max_states as positive_states, rta_request};
+use crate::options::{budget, max_states as positive_states, rta_request, with_total};
 use crate::sweep::sweep;
 use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
 use clap::CommandFactory;
@@ -12,6 +12,8 @@ use gpu_makespan::files::write_text;
 use gpu_makespan::output::{plot, text as report};
 use gpu_makespan::rta::analysis as rta;
 use gpu_makespan::rta::taskset;
+use gpu_makespan::watch::Watch;
+use std::sync::Arc;
 
 /// Runs the subcommand of `cli`; `stop` is set by an interrupt (Ctrl-C), and work that
 /// sees it ends with the best proven results so far.
@@ -30,11 +32,15 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
                 return Ok(());
             }
             let inst = program.single("bound")?;
-            if as_json {
-                out(&json(&gpu_makespan::state_bounds::report::BoundsReport::of(&inst)))?;
-            } else {
-                out(&report::bounds_table(&inst))?;
-            }
+            // The closed forms first, on the progress line, while the per-state bounds build.
+            let watch = Arc::new(Watch::new());
+            watch.upper_is_at_most(gpu_makespan::model::bounds::safe_horizon(&inst));
+            watch.lower_is_at_least(gpu_makespan::model::bounds::lower_bound(&inst));
+            let pb = progress.watching("building the bounds", &watch);
+            let text =
+                if as_json { json(&gpu_makespan::state_bounds::report::BoundsReport::of(&inst)) } else { report::bounds_table(&inst) };
+            pb.finish_and_clear();
+            out(&text)?;
         }
         Command::Solve { instance, solver, schedule, json: as_json } => {
             let program = instance.load_program()?;
@@ -49,7 +55,9 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             if !opts.method.uses_ilp() && opts.horizon != Horizon::Safe {
                 progress.note("note: --horizon applies to the ILP only; the search is never truncated");
             }
-            let pb = progress.spinner(&format!("solving with {:?}", opts.method).to_lowercase());
+            let watch = Arc::new(Watch::new());
+            let opts = SolveOptions { budget: opts.budget.watched(watch.clone()), ..opts };
+            let pb = progress.watching(&format!("solving with {:?}", opts.method).to_lowercase(), &watch);
             let result = solve::solve(&inst, &opts);
             pb.finish_and_clear();
             let sol = result?;
@@ -65,12 +73,15 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
                 }
             }
         }
-        Command::Approx { instance, x, solver, threads, json: as_json } => {
+        Command::Approx { instance, x, solver, total, threads, json: as_json } => {
             let inst = instance.load()?;
             let x = approx::check_x(&inst, x, "--x")?;
-            let opts = solver.options_with_default_limit(stop)?;
+            let mut opts = solver.options_with_default_limit(stop)?;
+            opts.budget = with_total(opts.budget, total.total_time_limit)?;
             let pool = pool(threads)?;
-            let pb = progress.bar(x as u64, "T^(y)");
+            let watch = Arc::new(Watch::new());
+            opts.budget = opts.budget.watched(watch.clone());
+            let pb = progress.bar_watching(x as u64, "T^(y)", &watch);
             let a = pool.install(|| approx::approx(&inst, x, &opts, &|| pb.inc(1)));
             pb.finish_and_clear();
             let a = a?;
@@ -80,13 +91,16 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
                 out(&report::approx_table(&inst, &a))?;
             }
         }
-        Command::Converge { instance, x_max, solver, threads, csv, svg: svg_path, log_time } => {
+        Command::Converge { instance, x_max, solver, total, threads, csv, svg: svg_path, log_time } => {
             prepare(&[(&csv, "--csv"), (&svg_path, "--svg")], &instance.file.as_deref().into_iter().collect::<Vec<_>>())?;
             let inst = instance.load()?;
             let x_max = approx::check_x(&inst, x_max, "--x-max")?;
-            let opts = solver.options_with_default_limit(stop)?;
+            let mut opts = solver.options_with_default_limit(stop)?;
+            opts.budget = with_total(opts.budget, total.total_time_limit)?;
             let pool = pool(threads)?;
-            let pb = progress.bar(x_max as u64, "T^(x)");
+            let watch = Arc::new(Watch::new());
+            opts.budget = opts.budget.watched(watch.clone());
+            let pb = progress.bar_watching(x_max as u64, "T^(x)", &watch);
             let run = pool.install(|| convergence::converge(&inst, x_max, &opts, &|| pb.inc(1)));
             pb.finish_and_clear();
             let run = run?;
@@ -94,12 +108,15 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
             svg(svg_path.as_deref(), |p| plot::convergence(p, &inst, &run, log_time))?;
             out(&text)?;
+            if let Some(note) = run.status.note(&format!("{} of the {x_max} x", x_max as usize - run.rows.len())) {
+                progress.note(&format!("note: {note}; the rows above are complete"));
+            }
             progress.note(&format!(
                 "estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}",
                 gpu_makespan::model::bounds::safe_horizon(&inst)
             ));
         }
-        Command::CompareConstraints { mut instance, warps_max, time_limit, csv, svg: svg_path, log_time } => {
+        Command::CompareConstraints { mut instance, warps_max, time_limit, total, csv, svg: svg_path, log_time } => {
             // W runs from 1 to --warps-max: a kernel string needs no --warps here.
             if instance.kernel.is_some() && instance.warps.is_none() {
                 instance.warps = Some(1);
@@ -107,20 +124,36 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             prepare(&[(&csv, "--csv"), (&svg_path, "--svg")], &instance.file.as_deref().into_iter().collect::<Vec<_>>())?;
             let inst = instance.load()?;
             let warps_max = convergence::check_warps_max(warps_max, "--warps-max")?;
-            let opts = SolveOptions { budget: budget(Some(time_limit), None, stop)?, ..SolveOptions::default() };
+            let budget = with_total(budget(Some(time_limit), None, stop)?, total.total_time_limit)?;
+            let opts = SolveOptions { budget, ..SolveOptions::default() };
             let pb = progress.bar(warps_max as u64, "W");
-            let rows = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
+            let run = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
             pb.finish_and_clear();
-            let rows = rows?;
-            let text = convergence::forms_csv(&rows);
+            let run = run?;
+            let text = convergence::forms_csv(&run.rows);
             csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
-            svg(svg_path.as_deref(), |p| plot::constraint_forms(p, &inst, &rows, log_time))?;
+            svg(svg_path.as_deref(), |p| plot::constraint_forms(p, &inst, &run.rows, log_time))?;
             out(&text)?;
+            if let Some(stopped) = &run.stopped {
+                progress.note(&format!("note: {stopped}; the rows above are complete"));
+            }
         }
-        Command::Rta { file, deadline, window, file_order, gpu, json: as_json, svg: svg_path, time_limit, max_states, max_memory } => {
+        Command::Rta {
+            file,
+            deadline,
+            window,
+            file_order,
+            gpu,
+            json: as_json,
+            svg: svg_path,
+            time_limit,
+            total_time_limit,
+            max_states,
+            max_memory,
+        } => {
             prepare(&[(&svg_path, "--svg")], &[file.as_path()].into_iter().chain(gpu.as_deref()).collect::<Vec<_>>())?;
             let limits = SolveOptions {
-                budget: budget(Some(time_limit), max_memory.as_deref(), stop)?,
+                budget: with_total(budget(Some(time_limit), max_memory.as_deref(), stop)?, total_time_limit)?,
                 max_states: positive_states(max_states)?,
                 ..SolveOptions::default()
             };

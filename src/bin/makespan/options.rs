@@ -41,6 +41,12 @@ pub(crate) fn budget(time_limit: Option<f64>, max_memory: Option<&str>, stop: &S
     Ok(Budget::new(time_limit, max_memory).with_stop(stop.clone()))
 }
 
+/// `budget` with the overall limit `--total-time-limit` (seconds), if given.
+pub(crate) fn with_total(budget: Budget, total: Option<f64>) -> Result<Budget, InputError> {
+    let total = total.map(|t| seconds(t, "--total-time-limit")).transpose()?;
+    Ok(budget.with_overall_limit(total))
+}
+
 /// `--max-states`, which must be positive.
 pub(crate) fn max_states(n: usize) -> Result<usize, InputError> {
     if n == 0 {

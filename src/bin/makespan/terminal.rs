@@ -5,8 +5,10 @@
 use crate::args::MAX_THREADS;
 use gpu_makespan::error::{Error, InputError};
 use gpu_makespan::files::prepare_output;
+use gpu_makespan::watch::Watch;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Progress on stderr (hidden with `--quiet`).
@@ -16,23 +18,41 @@ pub(crate) struct Progress {
 
 impl Progress {
     pub(crate) fn bar(&self, len: u64, what: &str) -> indicatif::ProgressBar {
-        if self.quiet {
-            return indicatif::ProgressBar::hidden();
-        }
-        let pb = indicatif::ProgressBar::with_draw_target(Some(len), indicatif::ProgressDrawTarget::stderr());
-        pb.set_style(indicatif::ProgressStyle::with_template("{spinner} {pos}/{len} {msg} [{elapsed}]").expect("valid template"));
-        pb.set_message(what.to_string());
-        pb.enable_steady_tick(Duration::from_millis(200));
-        pb
+        self.line(Some(len), what, None)
     }
 
     pub(crate) fn spinner(&self, msg: &str) -> indicatif::ProgressBar {
+        self.line(None, msg, None)
+    }
+
+    /// A spinner whose line shows the proven interval `watch` holds, as it narrows.
+    pub(crate) fn watching(&self, msg: &str, watch: &Arc<Watch>) -> indicatif::ProgressBar {
+        self.line(None, msg, Some(watch))
+    }
+
+    /// A bar of `len` steps whose line also shows the proven interval on `T^(W)` that
+    /// `watch` holds.
+    pub(crate) fn bar_watching(&self, len: u64, what: &str, watch: &Arc<Watch>) -> indicatif::ProgressBar {
+        self.line(Some(len), what, Some(watch))
+    }
+
+    /// A progress line on stderr: a bar of `len` steps or a spinner, its message, the
+    /// elapsed time, and the interval of `watch` if given.
+    fn line(&self, len: Option<u64>, msg: &str, watch: Option<&Arc<Watch>>) -> indicatif::ProgressBar {
         if self.quiet {
             return indicatif::ProgressBar::hidden();
         }
-        let pb = indicatif::ProgressBar::new_spinner();
-        pb.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        pb.set_style(indicatif::ProgressStyle::with_template("{spinner} {msg} [{elapsed}]").expect("valid template"));
+        let count = if len.is_some() { "{pos}/{len} " } else { "" };
+        let interval = if watch.is_some() { ": T^(W) {interval}" } else { "" };
+        let template = format!("{{spinner}} {count}{{msg}}{interval} [{{elapsed}}]");
+        let mut style = indicatif::ProgressStyle::with_template(&template).expect("valid template");
+        if let Some(watch) = watch.cloned() {
+            style = style.with_key("interval", move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&watch.text());
+            });
+        }
+        let pb = indicatif::ProgressBar::with_draw_target(len, indicatif::ProgressDrawTarget::stderr());
+        pb.set_style(style);
         pb.set_message(msg.to_string());
         pb.enable_steady_tick(Duration::from_millis(200));
         pb
