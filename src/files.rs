@@ -84,6 +84,19 @@ pub fn prepare_output(path: &Path, field: &str) -> Result<(), InputError> {
         .map_err(|e| InputError::new(field, path.display(), e.to_string()))
 }
 
+/// Writes `lines` to `path`, each followed by a newline, through a buffer (no copy of
+/// the whole text in memory); errors as [`write_text`].
+pub fn write_lines<'a>(path: &Path, lines: impl Iterator<Item = &'a str>, field: &str) -> Result<(), InputError> {
+    use std::io::Write;
+    ensure_parent(path, field)?;
+    let fail = |e: std::io::Error| InputError::new(field, path.display(), e.to_string());
+    let mut w = std::io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
+    for line in lines {
+        w.write_all(line.as_bytes()).and_then(|()| w.write_all(b"\n")).map_err(fail)?;
+    }
+    w.flush().map_err(fail)
+}
+
 /// Writes `text` to the output file given in `field`, creating its directory.
 pub fn write_text(path: &Path, text: &str, field: &str) -> Result<(), InputError> {
     ensure_parent(path, field)?;

@@ -65,10 +65,19 @@ pub struct Record {
     pub job: JobParams,
     /// The job's result.
     pub result: JobResult,
-    /// The whole record as written (kept for merging and the conflict check).
-    pub value: Value,
+    /// The record's line as written, without its newline (kept for merging and, parsed
+    /// again only when an id repeats, the conflict check: a parsed JSON value takes
+    /// several times the memory of its text).
+    pub text: String,
     /// Where it was read: `file:line`.
     pub at: String,
+}
+
+impl Record {
+    /// The whole record as a JSON value (parsed again from its text).
+    pub fn value(&self) -> Value {
+        serde_json::from_str(&self.text).expect("a record's text was read as JSON")
+    }
 }
 
 /// Reads every record of `path`. Every line must be a JSON object with a string `id`
@@ -76,13 +85,14 @@ pub struct Record {
 pub fn read(path: &Path) -> Result<Vec<Record>, InputError> {
     let (records, partial) = read_lines(path)?;
     match partial {
-        Some(line) => Err(InputError::new(
-            "file",
-            path.display(),
-            format!("line {line} is cut off (an interrupted run?); resume the sweep, which drops it"),
-        )),
+        Some(line) => Err(cut_off(path, line)),
         None => Ok(records),
     }
+}
+
+/// The error of a results file whose line `line` is cut off.
+fn cut_off(path: &Path, line: usize) -> InputError {
+    InputError::new("file", path.display(), format!("line {line} is cut off (an interrupted run?); resume the sweep, which drops it"))
 }
 
 /// The ids already in a results file, for `--resume`. A last line cut off by an
@@ -108,12 +118,23 @@ pub fn resume(path: &Path) -> Result<(Vec<String>, u64), InputError> {
 /// The records of `path` (`-`: standard input), and the line number of a cut-off last
 /// line if there is one.
 fn read_lines(path: &Path) -> Result<(Vec<Record>, Option<usize>), InputError> {
+    let mut records = Vec::new();
+    let partial = for_each_record(path, &mut |r| {
+        records.push(r);
+        Ok(())
+    })?;
+    Ok((records, partial))
+}
+
+/// Calls `each` with every record of `path` (`-`: standard input) as it is read, one
+/// line in memory at a time; returns the line number of a cut-off last line if there is
+/// one.
+fn for_each_record(path: &Path, each: &mut dyn FnMut(Record) -> Result<(), InputError>) -> Result<Option<usize>, InputError> {
     let mut reader: Box<dyn BufRead> = if crate::files::is_stdin(path) {
         Box::new(BufReader::new(std::io::stdin()))
     } else {
         Box::new(BufReader::new(std::fs::File::open(path).map_err(|e| InputError::new("file", path.display(), e.to_string()))?))
     };
-    let mut records = Vec::new();
     let mut line = String::new();
     for number in 1.. {
         line.clear();
@@ -125,12 +146,12 @@ fn read_lines(path: &Path) -> Result<(Vec<Record>, Option<usize>), InputError> {
             continue;
         }
         match parse_record(&line, path, number) {
-            Ok(r) => records.push(r),
-            Err(_) if !line.ends_with('\n') => return Ok((records, Some(number))),
+            Ok(r) => each(r)?,
+            Err(_) if !line.ends_with('\n') => return Ok(Some(number)),
             Err(e) => return Err(e),
         }
     }
-    Ok((records, None))
+    Ok(None)
 }
 
 fn parse_record(line: &str, path: &Path, number: usize) -> Result<Record, InputError> {
@@ -145,7 +166,8 @@ fn parse_record(line: &str, path: &Path, number: usize) -> Result<Record, InputE
     if typed.result.command().is_some_and(|c| c != typed.job.command) {
         return Err(bad("the result is not of the job's command"));
     }
-    Ok(Record { id: typed.id, job: typed.job, result: typed.result, value, at })
+    let text = line.trim_end().to_string();
+    Ok(Record { id: typed.id, job: typed.job, result: typed.result, text, at })
 }
 
 /// `v` without the [`VOLATILE`] fields, at any depth.
@@ -202,21 +224,27 @@ fn join(path: &str, key: &str) -> String {
 
 /// Merges results files: one record per id, sorted by id. Two records of one id must
 /// agree (apart from [`VOLATILE`] fields); the first is kept. A conflict is an error
-/// naming the id, both places and the first differing field.
+/// naming the id, both places and the first differing field. The files are read one
+/// record at a time: the memory is that of the records kept (their text and typed
+/// result), not of every file at once.
 pub fn merge(inputs: &[PathBuf]) -> Result<Vec<Record>, InputError> {
     let mut by_id: BTreeMap<String, Record> = BTreeMap::new();
     for path in inputs {
-        for r in read(path)? {
+        let partial = for_each_record(path, &mut |r| {
             match by_id.get(&r.id) {
                 None => {
                     by_id.insert(r.id.clone(), r);
                 }
                 Some(kept) => {
-                    if let Some(d) = difference(&kept.value, &r.value) {
+                    if let Some(d) = difference(&kept.value(), &r.value()) {
                         return Err(InputError::new("id", &r.id, format!("conflicting results in {} and {}: {d}", kept.at, r.at)));
                     }
                 }
             }
+            Ok(())
+        })?;
+        if let Some(line) = partial {
+            return Err(cut_off(path, line));
         }
     }
     Ok(by_id.into_values().collect())
@@ -224,7 +252,12 @@ pub fn merge(inputs: &[PathBuf]) -> Result<Vec<Record>, InputError> {
 
 /// Records as JSON Lines.
 pub fn to_jsonl(records: &[Record]) -> String {
-    records.iter().map(|r| format!("{}\n", r.value)).collect()
+    let mut out = String::with_capacity(records.iter().map(|r| r.text.len() + 1).sum());
+    for r in records {
+        out.push_str(&r.text);
+        out.push('\n');
+    }
+    out
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ fn sweep(args: &[&str]) {
 
 /// The records of a results file by id.
 fn by_id(path: &Path) -> BTreeMap<String, Value> {
-    results::read(path).unwrap().into_iter().map(|r| (r.id, r.value)).collect()
+    results::read(path).unwrap().into_iter().map(|r| (r.id.clone(), r.value())).collect()
 }
 
 #[test]
@@ -245,7 +245,8 @@ fn records_are_read_back_typed_and_records_without_results_refused() {
         other => panic!("not a solve result: {other:?}"),
     }
     let line = std::fs::read_to_string(&out).unwrap();
-    let job = &record.value["job"];
+    let value = record.value();
+    let job = &value["job"];
     let bad = [
         format!("{{\"id\":\"a\",\"job\":{job}}}\n"),
         "{\"id\":\"a\"}\n".to_string(),

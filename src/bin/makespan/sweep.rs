@@ -73,7 +73,7 @@ pub(crate) fn sweep_run(cli: SweepCli, progress: &Progress, stop: &StopFlag) -> 
 /// `makespan sweep merge FILES --out FILE`.
 pub(crate) fn sweep_merge(files: &[PathBuf], path: &Path, progress: &Progress) -> Result<(), Failure> {
     let merged = gpu_makespan::sweep::results::merge(files)?;
-    write_text(path, &gpu_makespan::sweep::results::to_jsonl(&merged), "--out")?;
+    gpu_makespan::files::write_lines(path, merged.iter().map(|r| r.text.as_str()), "--out")?;
     progress.note(&format!("{} records from {} files merged into {}", merged.len(), files.len(), path.display()));
     Ok(())
 }
