@@ -40,7 +40,7 @@ for _ in range(n):
     w = r.choice([1, 2, 8, 64, 1000, 100000, 1000000])
     sl, sc = r.choice([1, 1, 2, 4, 32]), r.choice([1, 1, 4, 32, 64])
     t = r.choice([0.5, 1, 2])
-    cmd = r.choice(["solve", "solve", "solve-heuristic", "bound", "approx"])
+    cmd = r.choice(["solve", "solve", "solve-heuristic", "bound", "approx", "approx-total", "converge-total"])
     print(cmd, k, w, sl, sc, t)
 PY
 i=0
@@ -52,6 +52,9 @@ while read -r cmd k w sl sc t; do
     solve-heuristic) run=(solve "${args[@]}" --method heuristic --time-limit "$t" --max-memory ${limit_mb}M --json) ;;
     bound) run=(bound "${args[@]}" --json); t=10 ;;
     approx) run=(approx "${args[@]}" --x 2 --time-limit "$t" --max-memory ${limit_mb}M --json) ;;
+    # Every y up to W, ended by the overall limit.
+    approx-total) run=(approx "${args[@]}" --x "$w" --time-limit "$t" --total-time-limit "$t" --max-memory ${limit_mb}M --json) ;;
+    converge-total) run=(converge "${args[@]}" --x-max "$w" --time-limit "$t" --total-time-limit "$t" --max-memory ${limit_mb}M) ;;
   esac
   # approx: --time-limit applies to each of its 3 solves (y = 1, 2 and W).
   solves=1
