@@ -19,4 +19,5 @@ pub mod rta;
 pub mod state;
 pub mod state_bounds;
 pub mod sweep;
+pub mod system;
 pub mod watch;

@@ -520,3 +520,51 @@ fn sweep_times(
     }
     Ok(())
 }
+
+/// Each chain's worst-case reaction as a timeline (`makespan system --svg`): a row per
+/// hop, first the longest wait for the task's next release (light), then its worst
+/// response (implicit: `R+`; LET: its period), the hops one after the other, so that the
+/// last bar ends at the chain's worst reaction bound. Times in ms.
+pub fn chain_timeline(path: &Path, rep: &crate::system::report::SystemReport) -> Result<(), String> {
+    let err = io_err(path);
+    let chains: Vec<_> = rep.chains.iter().filter(|c| !c.worst_hops.is_empty()).collect();
+    let rows: usize = chains.iter().map(|c| c.worst_hops.len() + 1).sum::<usize>().max(1);
+    let end = chains
+        .iter()
+        .map(|c| c.worst_hops.iter().map(|&(_, w, r)| crate::system::model::ms(w + r)).sum::<f64>())
+        .fold(0.0, f64::max)
+        .max(f64::MIN_POSITIVE);
+    let root = SVGBackend::new(path, (1100, 120 + 26 * rows as u32)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("Worst-case reaction of each chain ({:?}): wait for release, then response", rep.communication),
+            ("sans-serif", 18),
+        )
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(10)
+        .build_cartesian_2d(-end * 0.25..end * 1.02, -(rows as f64)..0.5)
+        .map_err(|e| err(&e))?;
+    chart.configure_mesh().x_desc("time (ms)").y_label_formatter(&|_| String::new()).disable_y_mesh().draw().map_err(|e| err(&e))?;
+    let font = ("sans-serif", 13).into_font();
+    let mut row = 0.0;
+    for (ci, c) in chains.iter().enumerate() {
+        chart.draw_series([Text::new(format!("chain {}", c.name), (-end * 0.25, row), font.clone())]).map_err(|e| err(&e))?;
+        let mut at = 0.0;
+        for (name, wait, response) in &c.worst_hops {
+            row -= 1.0;
+            let (w, r) = (crate::system::model::ms(*wait), crate::system::model::ms(*response));
+            chart.draw_series([Text::new(name.clone(), (-end * 0.24, row + 0.1), font.clone())]).map_err(|e| err(&e))?;
+            chart
+                .draw_series([Rectangle::new([(at, row + 0.15), (at + w, row + 0.85)], colour(ci).mix(0.25).filled())])
+                .map_err(|e| err(&e))?;
+            chart
+                .draw_series([Rectangle::new([(at + w, row + 0.15), (at + w + r, row + 0.85)], colour(ci).filled())])
+                .map_err(|e| err(&e))?;
+            at += w + r;
+        }
+        row -= 1.0;
+    }
+    root.present().map_err(|e| err(&e))
+}

@@ -314,3 +314,100 @@ pub fn phased_bounds_table(p: &crate::model::program::Program) -> String {
     let _ = writeln!(s, "lower bound  {:>8}  [proven lower bound]", sum(bounds::lower_bound));
     s
 }
+
+/// `makespan system`: one table per core, the GPU tasks, the chains, then the verdict,
+/// warnings and assumptions. Worst cases are `[proven upper bound]`, best cases
+/// `[proven lower bound]`, under the assumptions listed.
+pub fn system_tables(rep: &crate::system::report::SystemReport) -> String {
+    let mut s = String::new();
+    let opt = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.3}"));
+    let _ = writeln!(
+        s,
+        "communication {:?}, offloading {:?}; times in ms; R+ and C+ are proven upper bounds, R- and C- proven lower bounds",
+        rep.communication, rep.offload
+    );
+    for core in &rep.cores {
+        let _ = writeln!(
+            s,
+            "\ncore {} ({}, {:.3} GHz), priorities {:?}, utilization {:.3}",
+            core.unit, core.kind, core.frequency_ghz, core.priorities, core.utilization
+        );
+        let _ = writeln!(
+            s,
+            "{:<28} {:>4} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}  {:<15} verdict",
+            "task", "prio", "T", "D", "C-", "C+", "S+", "R-", "R+", "case"
+        );
+        for t in &core.tasks {
+            let prio = t.priority.map_or(format!("#{}", t.rank), |p| p.to_string());
+            let verdict = if t.schedulable {
+                "meets D"
+            } else if t.r_worst.is_none() {
+                "MISSES D (R+ > T: not analysed)"
+            } else {
+                "MISSES D"
+            };
+            let _ = writeln!(
+                s,
+                "{:<28} {:>4} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9} {:>9}  {:<15} {verdict}",
+                t.name,
+                prio,
+                t.period,
+                t.deadline,
+                t.c_best,
+                t.c_worst,
+                t.suspension,
+                opt(t.r_best),
+                opt(t.r_worst),
+                format!("{:?}", t.case)
+            );
+        }
+    }
+    if !rep.gpu.is_empty() {
+        let _ = writeln!(s, "\nGPU tasks (kernel-level RTA: {:?}, C {})", rep.gpu_bound, rep.gpu_verdict.as_deref().unwrap_or("-"));
+        let _ = writeln!(s, "{:<20} {:<28} {:>9} {:>9} {:>9} {:>9}  source", "task", "triggered by", "copies", "kernels", "R-", "R+");
+        for g in &rep.gpu {
+            let _ = writeln!(
+                s,
+                "{:<20} {:<28} {:>9.3} {:>9.3} {:>9.3} {:>9.3}  {}",
+                g.task,
+                g.triggered_by.as_deref().unwrap_or("-"),
+                g.copies,
+                g.kernel_response,
+                g.r_best,
+                g.r_worst,
+                g.source
+            );
+        }
+    }
+    for c in &rep.chains {
+        let _ = writeln!(s, "\nchain {}: {}", c.name, c.tasks.join(" -> "));
+        let _ = writeln!(s, "{:<8} {:>21} {:>21} {:>21}", "", "reaction [-, +]", "initial reaction", "age");
+        for (name, l) in [("implicit", &c.implicit), ("LET", &c.let_)] {
+            let cell = |r: crate::system::report::RangeMs| format!("[{:.3}, {:.3}]", r.best, r.worst);
+            match l {
+                Some(l) => {
+                    let _ = writeln!(s, "{name:<8} {:>21} {:>21} {:>21}", cell(l.reaction), cell(l.initial_reaction), cell(l.age));
+                }
+                None => {
+                    let _ = writeln!(s, "{name:<8} {:>21}", "-");
+                }
+            }
+        }
+        if let Some(req) = c.requirement {
+            let verdict = if c.meets_requirement == Some(true) { "met" } else { "NOT MET" };
+            let _ = writeln!(s, "requirement {req:.3} ms on the worst reaction: {verdict}");
+        }
+        for n in &c.notes {
+            let _ = writeln!(s, "note: {n}");
+        }
+    }
+    let verdict = if rep.schedulable { "every task meets its deadline and every chain its requirement" } else { "NOT schedulable" };
+    let _ = writeln!(s, "\nverdict      {verdict} ({})", rep.verdict);
+    for a in &rep.assumptions {
+        let _ = writeln!(s, "assumes      {a}");
+    }
+    for w in &rep.warnings {
+        let _ = writeln!(s, "warning      {w}");
+    }
+    s
+}

@@ -171,6 +171,24 @@ fn examiner_configs_never_panic_the_parser_or_the_analysis() {
         .unwrap();
 }
 
+#[test]
+fn systems_never_panic_the_readers_or_the_analysis() {
+    let mut seeds = seeds("instances/system", "toml", |n| n == "small.toml");
+    seeds.extend(self::seeds("instances/amalthea", "amxmi", |_| true));
+    runner(budget("FUZZ_CASES", 300))
+        .run(&input(seeds), |text| {
+            if let Ok(sys) = gpu_makespan::system::read(&text, "fuzz") {
+                let opts = gpu_makespan::system::report::Options {
+                    communication: gpu_makespan::system::report::Paradigm::Implicit,
+                    offload: gpu_makespan::system::cpu::OffloadMode::Model,
+                };
+                let _ = gpu_makespan::system::report::analyse(&sys, None, opts);
+            }
+            Ok(())
+        })
+        .unwrap();
+}
+
 /// A value that is usually one of `good` and sometimes one of `bad`.
 fn value(good: &[&'static str], bad: &[&'static str]) -> BoxedStrategy<String> {
     let pick = |v: &[&'static str]| prop::sample::select(v.to_vec()).prop_map(str::to_string);

@@ -14,3 +14,4 @@ mod ilp;
 mod rta;
 mod search;
 mod sweep;
+mod system;

@@ -155,6 +155,44 @@ pub(crate) enum Command {
         #[arg(long)]
         max_memory: Option<String>,
     },
+    /// CPU-GPU system analysis of an AMALTHEA model (.amxmi) or its TOML form: response
+    /// times per core (fixed priority), GPU tasks through the kernel-level RTA, and
+    /// end-to-end latencies of cause-effect chains.
+    System {
+        /// The model (`.amxmi` XML, or TOML; see instances/system/); `-` reads standard input.
+        model: PathBuf,
+        /// Kernels of the GPU tasks: an `rta` task set (TOML, unit s/ms/us/ns) whose kernels
+        /// are named after the GPU tasks (`SFM`, or `SFM/...` for several).
+        #[arg(long)]
+        kernels: Option<PathBuf>,
+        /// Cause-effect chains (TOML: `[[chains]]` with `name`, `tasks`, `requirement`).
+        #[arg(long)]
+        chains: Option<PathBuf>,
+        /// Map TASK to UNIT instead of the model's allocation (repeatable).
+        #[arg(long = "map", value_name = "TASK=UNIT")]
+        map: Vec<String>,
+        /// Map every task by unit number, in the model's task order (APP4RTA's integer
+        /// array): units are numbered CPUs first, then GPUs, in the model's order.
+        #[arg(long, value_name = "N,N,...")]
+        mapping: Option<String>,
+        /// Label communication: `implicit` (copy-in/copy-out, default), `direct`, or `let`
+        /// (implicit copies; chain verdicts from LET latencies).
+        #[arg(long, default_value = "implicit", value_parser = ["implicit", "direct", "let"])]
+        communication: String,
+        /// How offloading tasks wait: as the `model` says, or every one `sync` (active) or
+        /// `async` (passive).
+        #[arg(long, default_value = "model", value_parser = ["model", "sync", "async"])]
+        offload: String,
+        /// Print JSON instead of tables.
+        #[arg(long)]
+        json: bool,
+        /// Write each chain's worst-case reaction as an SVG timeline.
+        #[arg(long)]
+        svg: Option<PathBuf>,
+        /// Time limit per distinct GPU kernel when C is computed from instructions.
+        #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64(), allow_hyphen_values = true)]
+        time_limit: f64,
+    },
     /// Run a grid of jobs (spec TOML) in parallel, sharded and resumable, one JSON line
     /// per job; `sweep merge` and `sweep report` combine and summarise results.
     Sweep(SweepCli),

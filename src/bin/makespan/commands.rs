@@ -173,6 +173,25 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
                 out(&report::rta_table(&rep))?;
             }
         }
+        Command::System { model, kernels, chains, map, mapping, communication, offload, json: as_json, svg: svg_path, time_limit } => {
+            let inputs: Vec<&std::path::Path> =
+                [Some(model.as_path()), kernels.as_deref(), chains.as_deref()].into_iter().flatten().collect();
+            prepare(&[(&svg_path, "--svg")], &inputs)?;
+            let sys = crate::options::system_model(&model, chains.as_deref(), mapping.as_deref(), &map)?;
+            let opts = crate::options::system_options(&communication, &offload);
+            let limits = SolveOptions { budget: budget(Some(time_limit), None, stop)?, ..SolveOptions::default() };
+            let pb = progress.spinner("analysing the system");
+            let side = kernels.as_deref().map(|k| taskset::load(k, &taskset::Request::default(), &limits)).transpose();
+            let rep = side.and_then(|side| gpu_makespan::system::report::analyse(&sys, side.as_ref(), opts));
+            pb.finish_and_clear();
+            let rep = rep?;
+            svg(svg_path.as_deref(), |p| plot::chain_timeline(p, &rep))?;
+            if as_json {
+                out(&json(&rep))?;
+            } else {
+                out(&report::system_tables(&rep))?;
+            }
+        }
         Command::Sweep(cli) => sweep(cli, &progress, stop)?,
         Command::Import { file, format, entry, trace, units, trips, block_threads, warps, sm, arch, out: out_path, json: as_json } => {
             let text = gpu_makespan::files::read_text(&file)?;

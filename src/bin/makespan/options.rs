@@ -149,3 +149,47 @@ pub(crate) fn import_request(
         .map_err(InputError::as_option)?;
     Ok(gpu_makespan::import::Request { entry, trace, trips: map, units, arch, warps, sm, block_threads })
 }
+
+/// The system to analyse: the model file, then `--chains`, then the mapping options
+/// (`--mapping` first, `--map` over it).
+pub(crate) fn system_model(
+    model: &std::path::Path,
+    chains: Option<&std::path::Path>,
+    mapping: Option<&str>,
+    map: &[String],
+) -> Result<gpu_makespan::system::model::System, InputError> {
+    use gpu_makespan::files::{origin, read_text};
+    let mut sys = gpu_makespan::system::read(&read_text(model)?, &origin(model))?;
+    if let Some(path) = chains {
+        sys.chains.extend(gpu_makespan::system::toml_form::read_chains(&read_text(path)?, &origin(path))?);
+    }
+    if let Some(list) = mapping {
+        let numbers = list
+            .split(',')
+            .map(|n| n.trim().parse::<i64>().map_err(|_| InputError::new("--mapping", list, "a comma-separated list of unit numbers")))
+            .collect::<Result<Vec<_>, _>>()?;
+        sys.map_numbers(&numbers, "--mapping")?;
+    }
+    for m in map {
+        let (task, unit) = m.split_once('=').ok_or_else(|| InputError::new("--map", m, "must be TASK=UNIT"))?;
+        sys.map(task.trim(), unit.trim(), "--map")?;
+    }
+    Ok(sys)
+}
+
+/// `--communication` and `--offload` (values checked by clap).
+pub(crate) fn system_options(communication: &str, offload: &str) -> gpu_makespan::system::report::Options {
+    use gpu_makespan::system::cpu::OffloadMode;
+    use gpu_makespan::system::report::{Options, Paradigm};
+    let communication = match communication {
+        "direct" => Paradigm::Direct,
+        "let" => Paradigm::Let,
+        _ => Paradigm::Implicit,
+    };
+    let offload = match offload {
+        "sync" => OffloadMode::Sync,
+        "async" => OffloadMode::Async,
+        _ => OffloadMode::Model,
+    };
+    Options { communication, offload }
+}

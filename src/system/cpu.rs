@@ -1,0 +1,366 @@
+//! CPU tasks: their execution time per the four cases of the GSoC document, and their
+//! best and worst response times per core under fixed-priority preemptive scheduling.
+//!
+//! **Execution time** ([`entities`]), on the unit the task is mapped to, runnables'
+//! ticks plus label access costs ([`crate::system::cost`]), plus the implicit copies
+//! unless the communication is direct:
+//! 1. *Synchronous offloading* (active wait): `C = pre + post + R_gpu`; the core spins
+//!    while the GPU task runs, so its response is execution.
+//! 2. *Asynchronous offloading* (passive wait): `C = pre + post`, and the task suspends
+//!    for at most `R_gpu` (its suspension `S`). For itself the suspension counts as
+//!    execution (`R = C + S + interference`); for lower-priority tasks it is a release
+//!    jitter `J = R - C` of the task (the sound jitter of a self-suspending task; for a
+//!    task of equal priority, whose `R` is not yet known, `J = D - C`, valid when it meets
+//!    its deadline, which the report checks).
+//! 3. *A GPU task mapped to a CPU*: as in the GSoC document, the triggering task is not
+//!    scheduled on its own; the triggered task runs on its CPU at the trigger's period,
+//!    priority and deadline, with `C = trigger's pre + the task's computing runnables on
+//!    that CPU + trigger's post` (the copy runnables are dropped: no device memory).
+//! 4. *Ticks only*: `C = runnables`. The GSoC document leaves label costs out here; this
+//!    tool keeps them (a larger C is safe, the smaller one is not when labels are read).
+//!
+//! **Worst case**: `R = C + S + sum_{j in hep(i)} ceil((R + J_j) / T_j) C_j` by
+//! fixed-point iteration from `C + S`. The GSoC document prints `R_{i-1}` inside the
+//! ceiling; that is a typo for the current iterate `R^n_i` (the recurrence of Joseph and
+//! Pandya), which is used here. `hep(i)`: every other task of the core with equal or
+//! higher priority (equal priorities interfere both ways: safe for any tie order). The
+//! iteration stops when `R` passes `T`: beyond it a job may still run when the next one
+//! is released, which needs a busy-period analysis this tool does not do; the task is
+//! then reported without `R` and not schedulable. An `R` up to `T` is reported even
+//! when it passes `D` (the task misses its deadline).
+//!
+//! **Best case** (Redell and Sanfridson, as in the GSoC document):
+//! `R^{n+1} = C^- + S^- + sum_{j in hp(i)} ceil0((R^n - J_j - T_j) / T_j) C_j^-` from
+//! `R^0 = R^+` until it stops changing; `hp(i)` only strictly higher priorities (fewer
+//! interferers give a smaller value: still a lower bound).
+//!
+//! **Priorities**: the model's (larger is higher, as OSEK and AUTOSAR count) when they
+//! are not all equal on a core, else rate-monotonic (shorter period higher; equal
+//! periods equal priority); the report says which per core.
+
+use super::cost::{copy_cycles, cost, runnables, Communication, Cost};
+use super::gpu::GpuSide;
+use super::model::{Ps, System, Task, Unit, Wait, MAX_TIME};
+use crate::error::InputError;
+use serde::Serialize;
+
+/// How offloading tasks wait, whatever the model says (the GSoC analyser's switch).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OffloadMode {
+    /// As the model's wait events say.
+    Model,
+    /// Every offloading task waits actively.
+    Sync,
+    /// Every offloading task waits passively.
+    Async,
+}
+
+/// Which case of the GSoC document a task's execution time follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Case {
+    /// No offloading: its runnables.
+    Ticks,
+    /// Offloads and waits actively: `R_gpu` is in `C`.
+    SyncOffload,
+    /// Offloads and suspends: `R_gpu` is its suspension.
+    AsyncOffload,
+    /// Offloads and does not wait.
+    NoWaitOffload,
+    /// A GPU task mapped to a CPU, with its trigger's runnables.
+    GpuTaskOnCpu,
+}
+
+/// One task as its core schedules it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Entity {
+    /// Name (the triggered task's, for a GPU task on a CPU).
+    pub name: String,
+    /// Model tasks it stands for (itself, or the trigger and the triggered task).
+    pub tasks: Vec<String>,
+    /// Core.
+    pub unit: String,
+    /// Period, picoseconds.
+    pub period: Ps,
+    /// Relative deadline (the requirement, else the period).
+    pub deadline: Ps,
+    /// The model's priority, if any.
+    pub model_priority: Option<i64>,
+    /// Execution time.
+    pub c: Cost,
+    /// Suspension (asynchronous offloading), else zero.
+    pub suspension: Cost,
+    /// The case.
+    pub case: Case,
+    /// The GPU task it offloads to, if any.
+    pub gpu_task: Option<String>,
+}
+
+impl Entity {
+    /// A task of the ticks-only case on `Core0` with deadline = period and no model
+    /// priority (for tests and examples).
+    pub fn periodic(name: &str, period: Ps, c: Cost) -> Entity {
+        Entity {
+            name: name.into(),
+            tasks: vec![name.into()],
+            unit: "Core0".into(),
+            period,
+            deadline: period,
+            model_priority: None,
+            c,
+            suspension: Cost::default(),
+            case: Case::Ticks,
+            gpu_task: None,
+        }
+    }
+}
+
+/// A response-time result of one entity.
+#[derive(Debug, Clone, Serialize)]
+pub struct Response {
+    /// The entity.
+    pub entity: Entity,
+    /// Rank on its core: 0 is the highest priority (equal priorities share a rank).
+    pub rank: usize,
+    /// Worst-case response time, if it converged within `T`.
+    pub worst: Option<Ps>,
+    /// Best-case response time (with `worst`).
+    pub best: Option<Ps>,
+    /// `worst <= deadline`.
+    pub schedulable: bool,
+}
+
+/// The tasks each core schedules, with their execution times.
+pub fn entities(sys: &System, gpu: &GpuSide, comm: Communication, mode: OffloadMode) -> Result<Vec<Entity>, InputError> {
+    let mut out = Vec::new();
+    for t in &sys.tasks {
+        let unit = mapped(sys, t);
+        if unit.gpu || t.period.is_none() {
+            continue; // GPU tasks, and triggered tasks (handled with their trigger).
+        }
+        let e = entity(sys, t, unit, gpu, comm, mode)?;
+        let longest = e.period.max(e.deadline).max(e.c.worst + e.suspension.worst);
+        if longest > MAX_TIME {
+            return Err(InputError::new(
+                format!("tasks.{}", e.name),
+                format!("{longest} ps"),
+                "a period, deadline or C + S above 2^50 ps (about 18 minutes) is too large to analyse",
+            ));
+        }
+        out.push(e);
+    }
+    Ok(out)
+}
+
+fn mapped<'a>(sys: &'a System, t: &Task) -> &'a Unit {
+    sys.unit(t.unit.as_deref().unwrap_or("")).expect("checked by System::check")
+}
+
+fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, comm: Communication, mode: OffloadMode) -> Result<Entity, InputError> {
+    let period = t.period.expect("periodic");
+    let base = Entity {
+        name: t.name.clone(),
+        tasks: vec![t.name.clone()],
+        unit: unit.name.clone(),
+        period,
+        deadline: t.deadline.unwrap_or(period),
+        model_priority: t.priority,
+        c: Cost::default(),
+        suspension: Cost::default(),
+        case: Case::Ticks,
+        gpu_task: None,
+    };
+    let Some(o) = &t.offload else {
+        let rs = runnables(sys, &t.pre);
+        return Ok(Entity { c: cost(sys, &rs, unit, &t.name, copies(sys, &rs, unit, comm, &t.name)?)?, ..base });
+    };
+    let target = sys.task(&o.target).expect("checked");
+    let target_unit = mapped(sys, target);
+    if !target_unit.gpu {
+        let mut names = t.pre.clone();
+        names.extend(target.pre.iter().filter(|r| !sys.runnables[*r].is_copy()).cloned());
+        names.extend(t.post.iter().cloned());
+        let rs = runnables(sys, &names);
+        let c = cost(sys, &rs, target_unit, &target.name, copies(sys, &rs, target_unit, comm, &target.name)?)?;
+        return Ok(Entity {
+            name: target.name.clone(),
+            tasks: vec![t.name.clone(), target.name.clone()],
+            unit: target_unit.name.clone(),
+            c,
+            case: Case::GpuTaskOnCpu,
+            ..base
+        });
+    }
+    let mut names = t.pre.clone();
+    names.extend(t.post.iter().cloned());
+    let rs = runnables(sys, &names);
+    let own = cost(sys, &rs, unit, &t.name, copies(sys, &rs, unit, comm, &t.name)?)?;
+    let r_gpu = gpu.tasks.iter().find(|g| g.task == target.name).map(|g| g.response).expect("analysed with the GPU side");
+    let wait = match (mode, o.wait) {
+        (_, Wait::None) => Wait::None,
+        (OffloadMode::Sync, _) => Wait::Active,
+        (OffloadMode::Async, _) => Wait::Passive,
+        (OffloadMode::Model, w) => w,
+    };
+    let gpu_task = Some(target.name.clone());
+    Ok(match wait {
+        Wait::Active => Entity { c: own + r_gpu, case: Case::SyncOffload, gpu_task, ..base },
+        Wait::Passive => Entity { c: own, suspension: r_gpu, case: Case::AsyncOffload, gpu_task, ..base },
+        Wait::None => Entity { c: own, case: Case::NoWaitOffload, gpu_task, ..base },
+    })
+}
+
+fn copies(sys: &System, rs: &[&super::model::Runnable], unit: &Unit, comm: Communication, task: &str) -> Result<u128, InputError> {
+    match comm {
+        Communication::Direct => Ok(0),
+        Communication::Implicit => copy_cycles(sys, rs, unit, task),
+    }
+}
+
+/// How a core's priorities were chosen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Priorities {
+    /// The model's priorities (larger is higher).
+    Model,
+    /// Rate-monotonic: shorter period higher.
+    RateMonotonic,
+}
+
+/// The priority scheme of a core's entities and each one's rank (0 highest).
+pub fn ranks(on_core: &[&Entity]) -> (Priorities, Vec<usize>) {
+    let given: Vec<i64> = on_core.iter().filter_map(|e| e.model_priority).collect();
+    let model = given.len() == on_core.len() && given.iter().any(|&p| p != given[0]);
+    let key = |e: &Entity| if model { -(e.model_priority.unwrap_or(0) as i128) } else { e.period as i128 };
+    let mut keys: Vec<i128> = on_core.iter().map(|e| key(e)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    let ranks = on_core.iter().map(|e| keys.binary_search(&key(e)).expect("present")).collect();
+    (if model { Priorities::Model } else { Priorities::RateMonotonic }, ranks)
+}
+
+/// Most iterations of a response-time recurrence before it is declared divergent.
+pub const MAX_ITERATIONS: usize = 1_000_000;
+
+/// Response times of the entities of one core (see the module docs).
+pub fn analyse_core(on_core: &[&Entity]) -> (Priorities, Vec<Response>) {
+    let (scheme, rank) = ranks(on_core);
+    let mut order: Vec<usize> = (0..on_core.len()).collect();
+    order.sort_by_key(|&i| rank[i]);
+    let mut worst: Vec<Option<Ps>> = vec![None; on_core.len()];
+    for &i in &order {
+        let interferers: Vec<(Ps, Ps, Ps)> = (0..on_core.len())
+            .filter(|&j| j != i && rank[j] <= rank[i])
+            .map(|j| {
+                let e = on_core[j];
+                (e.period, e.c.worst, jitter(e, if rank[j] < rank[i] { worst[j] } else { None }))
+            })
+            .collect();
+        worst[i] = worst_case(on_core[i], &interferers);
+    }
+    let responses = (0..on_core.len())
+        .map(|i| {
+            let e = on_core[i];
+            let best = worst[i].map(|w| {
+                let hp: Vec<(Ps, Ps, Ps)> = (0..on_core.len())
+                    .filter(|&j| rank[j] < rank[i])
+                    .map(|j| (on_core[j].period, on_core[j].c.best, jitter(on_core[j], worst[j])))
+                    .collect();
+                best_case(e, w, &hp)
+            });
+            Response { entity: e.clone(), rank: rank[i], worst: worst[i], best, schedulable: worst[i].is_some_and(|w| w <= e.deadline) }
+        })
+        .collect();
+    (scheme, responses)
+}
+
+/// The release jitter a task causes lower-priority tasks: `R - C` for a suspending task
+/// whose `R` is known, `D - C` otherwise; zero for a task that does not suspend.
+fn jitter(e: &Entity, worst: Option<Ps>) -> Ps {
+    if e.case != Case::AsyncOffload {
+        return 0;
+    }
+    worst.unwrap_or(e.deadline).saturating_sub(e.c.worst)
+}
+
+/// The worst-case recurrence; `None` when it passes `T` or does not converge.
+pub fn worst_case(e: &Entity, interferers: &[(Ps, Ps, Ps)]) -> Option<Ps> {
+    let limit = e.period;
+    let own = e.c.worst + e.suspension.worst;
+    let mut r = own;
+    for _ in 0..MAX_ITERATIONS {
+        if r > limit {
+            return None;
+        }
+        let next = own + interferers.iter().map(|&(t, c, j)| (r + j).div_ceil(t) * c).sum::<Ps>();
+        if next == r {
+            return Some(r);
+        }
+        r = next;
+    }
+    None
+}
+
+/// The best-case recurrence from the worst case `from` (see the module docs).
+pub fn best_case(e: &Entity, from: Ps, hp: &[(Ps, Ps, Ps)]) -> Ps {
+    let own = e.c.best + e.suspension.best;
+    let mut r = from;
+    for _ in 0..MAX_ITERATIONS {
+        let next = own + hp.iter().map(|&(t, c, j)| ceil0(r as i128 - j as i128 - t as i128, t) * c).sum::<Ps>();
+        if next == r {
+            return r;
+        }
+        r = next;
+    }
+    own
+}
+
+/// `max(0, ceil(x / t))`.
+fn ceil0(x: i128, t: Ps) -> Ps {
+    if x <= 0 {
+        0
+    } else {
+        (x as u128).div_ceil(t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(name: &str, period: Ps, c: Ps) -> Entity {
+        Entity::periodic(name, period, Cost { best: c / 2, worst: c })
+    }
+
+    #[test]
+    fn the_textbook_example() {
+        // (T, C) = (7, 3), (12, 3), (20, 5): R = 3, 6, 20 (Buttazzo's example of RTA).
+        let (a, b, c) = (e("a", 7, 3), e("b", 12, 3), e("c", 20, 5));
+        let (scheme, r) = analyse_core(&[&c, &a, &b]);
+        assert_eq!(scheme, Priorities::RateMonotonic);
+        let worst: Vec<Option<Ps>> = r.iter().map(|x| x.worst).collect();
+        assert_eq!(worst, vec![Some(20), Some(3), Some(6)]);
+        assert!(r.iter().all(|x| x.schedulable));
+        let d = e("d", 20, 6);
+        let (_, r) = analyse_core(&[&a, &b, &d]);
+        assert_eq!(r[2].worst, None, "21 > T = 20: not analysed, not schedulable");
+        assert!(!r[2].schedulable);
+        let mut late = e("d", 20, 5);
+        late.deadline = 15;
+        let (_, r) = analyse_core(&[&a, &b, &late]);
+        assert_eq!((r[2].worst, r[2].schedulable), (Some(20), false), "R = 20 <= T but > D = 15");
+    }
+
+    #[test]
+    fn model_priorities_are_used_when_they_differ() {
+        let (mut a, mut b) = (e("a", 7, 3), e("b", 12, 3));
+        a.model_priority = Some(1);
+        b.model_priority = Some(2);
+        let (scheme, r) = analyse_core(&[&a, &b]);
+        assert_eq!(scheme, Priorities::Model);
+        assert_eq!((r[0].rank, r[1].rank), (1, 0));
+        assert_eq!(r[1].worst, Some(3));
+        assert_eq!(r[0].worst, Some(6));
+    }
+}

@@ -1,0 +1,341 @@
+//! The whole system analysis ([`analyse`]) and its report (`makespan system --json`):
+//! one table per core, one row per GPU task, one row per chain, each number labelled.
+
+use super::chains::{implicit, let_, Hop, Latencies};
+use super::cost::Communication;
+use super::cpu::{analyse_core, entities, OffloadMode, Priorities, Response};
+use super::gpu::{analyse_gpu, GpuSide};
+use super::model::{ms, Ps, System};
+use crate::error::Error;
+use crate::rta::analysis::Workload;
+use serde::Serialize;
+
+/// What the analysis is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// How labels are communicated: the copy costs in `C` and which chain latencies
+    /// give the chains' verdicts (LET chains use implicit copies).
+    pub communication: Paradigm,
+    /// How offloading tasks wait.
+    pub offload: OffloadMode,
+}
+
+/// The communication paradigm of the analysis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Paradigm {
+    /// Direct accesses; chain verdicts from the implicit bounds (which hold for direct
+    /// reads too in the worst case).
+    Direct,
+    /// Implicit communication (copy-in, copy-out).
+    Implicit,
+    /// Logical execution time: copies as implicit; chain verdicts from the LET latencies.
+    Let,
+}
+
+impl Paradigm {
+    fn copies(self) -> Communication {
+        match self {
+            Paradigm::Direct => Communication::Direct,
+            Paradigm::Implicit | Paradigm::Let => Communication::Implicit,
+        }
+    }
+}
+
+/// One task of a core (times in ms).
+#[derive(Debug, Clone, Serialize)]
+pub struct TaskRow {
+    /// Name.
+    pub name: String,
+    /// Model tasks it stands for.
+    pub tasks: Vec<String>,
+    /// Execution-time case.
+    pub case: super::cpu::Case,
+    /// The model's priority.
+    pub priority: Option<i64>,
+    /// Rank on the core (0 highest).
+    pub rank: usize,
+    /// Period.
+    pub period: f64,
+    /// Deadline (requirement, else period).
+    pub deadline: f64,
+    /// Execution time, best (lower bound).
+    pub c_best: f64,
+    /// Execution time, worst (upper bound).
+    pub c_worst: f64,
+    /// Suspension while its GPU task runs (asynchronous offloading), worst.
+    pub suspension: f64,
+    /// Its GPU task.
+    pub gpu_task: Option<String>,
+    /// Best-case response time (lower bound), if the worst case converged.
+    pub r_best: Option<f64>,
+    /// Worst-case response time (upper bound), `null` when it passes `T` (not analysed).
+    pub r_worst: Option<f64>,
+    /// `r_worst <= deadline`.
+    pub schedulable: bool,
+}
+
+/// One core.
+#[derive(Debug, Clone, Serialize)]
+pub struct CoreRow {
+    /// Name.
+    pub unit: String,
+    /// Definition (`A57`, `Denver`).
+    pub kind: String,
+    /// Clock in GHz.
+    pub frequency_ghz: f64,
+    /// `model` or `rate-monotonic`.
+    pub priorities: Priorities,
+    /// `sum (C + S) / T`, worst case.
+    pub utilization: f64,
+    /// Its tasks, highest priority first.
+    pub tasks: Vec<TaskRow>,
+}
+
+/// One GPU task (times in ms).
+#[derive(Debug, Clone, Serialize)]
+pub struct GpuRow {
+    /// Name.
+    pub task: String,
+    /// Its trigger's task.
+    pub triggered_by: Option<String>,
+    /// Its unit.
+    pub unit: String,
+    /// Its kernels in the kernel RTA.
+    pub kernels: Vec<String>,
+    /// Copies before and after its kernels, worst.
+    pub copies: f64,
+    /// Worst finish of its kernels (kernel RTA).
+    pub kernel_response: f64,
+    /// Best response (lower bound).
+    pub r_best: f64,
+    /// Worst response (upper bound under the kernel RTA's model).
+    pub r_worst: f64,
+    /// Where its kernels come from.
+    pub source: String,
+}
+
+/// One latency range in ms.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct RangeMs {
+    /// Lower bound.
+    pub best: f64,
+    /// Upper bound.
+    pub worst: f64,
+}
+
+/// A chain's latencies in ms.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct LatenciesMs {
+    /// Reaction.
+    pub reaction: RangeMs,
+    /// Initial reaction.
+    pub initial_reaction: RangeMs,
+    /// Age.
+    pub age: RangeMs,
+}
+
+/// One chain.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChainRow {
+    /// Name.
+    pub name: String,
+    /// Its tasks in order.
+    pub tasks: Vec<String>,
+    /// Required worst-case reaction, ms.
+    pub requirement: Option<f64>,
+    /// Under implicit communication (`null` when a task has no worst-case response).
+    pub implicit: Option<LatenciesMs>,
+    /// Under LET (`null` when a task may not finish within its period).
+    #[serde(rename = "let")]
+    pub let_: Option<LatenciesMs>,
+    /// The worst reaction of the analysis' paradigm meets the requirement (`null`
+    /// without a requirement; `false` when the latencies are unknown).
+    pub meets_requirement: Option<bool>,
+    /// Why some latencies are missing.
+    pub notes: Vec<String>,
+    /// The worst-case hops for the timeline (not serialised): (task, wait, response).
+    #[serde(skip)]
+    pub worst_hops: Vec<(String, Ps, Ps)>,
+}
+
+/// The report of `makespan system`.
+#[derive(Debug, Clone, Serialize)]
+pub struct SystemReport {
+    /// `direct`, `implicit` or `let`.
+    pub communication: Paradigm,
+    /// `model`, `sync` or `async`.
+    pub offload: OffloadMode,
+    /// Per CPU core with tasks, in the model's order.
+    pub cores: Vec<CoreRow>,
+    /// Per GPU task.
+    pub gpu: Vec<GpuRow>,
+    /// The kernel RTA's guarantee for the GPU responses (`exact-monotone`, `envelope`,
+    /// `tie-bound`; `null` without GPU tasks).
+    pub gpu_bound: Option<crate::rta::analysis::Bound>,
+    /// The kernel RTA's verdict on its C (`proven`, `optimistic`).
+    pub gpu_verdict: Option<String>,
+    /// Per chain.
+    pub chains: Vec<ChainRow>,
+    /// Every CPU task meets its deadline and every chain its requirement.
+    pub schedulable: bool,
+    /// `proven` when every number rests on the stated model only; `optimistic` when a
+    /// GPU C is known not to bound its blocks.
+    pub verdict: String,
+    /// Read from the model and left out, and choices made.
+    pub warnings: Vec<String>,
+    /// What the numbers assume.
+    pub assumptions: Vec<String>,
+}
+
+/// Analyses `sys` (checked here) with the kernels of `side` for its GPU tasks.
+pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<SystemReport, Error> {
+    sys.check()?;
+    let gpu = analyse_gpu(sys, side)?;
+    let ents = entities(sys, &gpu, opts.communication.copies(), opts.offload)?;
+    let mut cores = Vec::new();
+    let mut all: Vec<Response> = Vec::new();
+    for unit in sys.units.iter().filter(|u| !u.gpu) {
+        let on: Vec<_> = ents.iter().filter(|e| e.unit == unit.name).collect();
+        if on.is_empty() {
+            continue;
+        }
+        let (priorities, mut responses) = analyse_core(&on);
+        responses.sort_by_key(|r| r.rank);
+        let utilization = on.iter().map(|e| (e.c.worst + e.suspension.worst) as f64 / e.period as f64).sum();
+        cores.push(CoreRow {
+            unit: unit.name.clone(),
+            kind: unit.kind.clone(),
+            frequency_ghz: unit.frequency.ghz(),
+            priorities,
+            utilization,
+            tasks: responses.iter().map(task_row).collect(),
+        });
+        all.extend(responses);
+    }
+    let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, &all, &gpu, opts.communication)).collect();
+    let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(gpu_row).collect();
+    let schedulable = all.iter().all(|r| r.schedulable) && chains.iter().all(|c| c.meets_requirement != Some(false));
+    let optimistic = gpu.report.as_ref().is_some_and(|r| r.verdict != "proven");
+    Ok(SystemReport {
+        communication: opts.communication,
+        offload: opts.offload,
+        cores,
+        gpu: gpu_rows,
+        gpu_bound: gpu.report.as_ref().map(|r| r.bound),
+        gpu_verdict: gpu.report.as_ref().map(|r| r.verdict.clone()),
+        chains,
+        schedulable,
+        verdict: if optimistic { "optimistic".into() } else { "proven".into() },
+        warnings: sys.warnings.clone(),
+        assumptions: assumptions(&gpu),
+    })
+}
+
+fn task_row(r: &Response) -> TaskRow {
+    let e = &r.entity;
+    TaskRow {
+        name: e.name.clone(),
+        tasks: e.tasks.clone(),
+        case: e.case,
+        priority: e.model_priority,
+        rank: r.rank,
+        period: ms(e.period),
+        deadline: ms(e.deadline),
+        c_best: ms(e.c.best),
+        c_worst: ms(e.c.worst),
+        suspension: ms(e.suspension.worst),
+        gpu_task: e.gpu_task.clone(),
+        r_best: r.best.map(ms),
+        r_worst: r.worst.map(ms),
+        schedulable: r.schedulable,
+    }
+}
+
+fn gpu_row(g: &super::gpu::GpuResponse) -> GpuRow {
+    GpuRow {
+        task: g.task.clone(),
+        triggered_by: g.triggered_by.clone(),
+        unit: g.unit.clone(),
+        kernels: g.kernels.clone(),
+        copies: ms(g.copies.worst),
+        kernel_response: ms(g.kernel_response),
+        r_best: ms(g.response.best),
+        r_worst: ms(g.response.worst),
+        source: g.source.clone(),
+    }
+}
+
+/// The hop of a chain task: a CPU entity (by its name or a model task it stands for),
+/// or a GPU task (its trigger's period, its response as both C and R).
+fn hop(name: &str, sys: &System, all: &[Response], gpu: &GpuSide) -> Option<Hop> {
+    if let Some(r) = all.iter().find(|r| r.entity.tasks.iter().any(|t| t == name)) {
+        return Some(Hop { period: r.entity.period, c_best: r.entity.c.best, r_best: r.best.unwrap_or(r.entity.c.best), r_worst: r.worst });
+    }
+    let g = gpu.tasks.iter().find(|g| g.task == name)?;
+    let period = sys.trigger_of(name)?.period?;
+    Some(Hop { period, c_best: g.response.best, r_best: g.response.best, r_worst: Some(g.response.worst) })
+}
+
+fn chain_row(sys: &System, c: &super::model::Chain, all: &[Response], gpu: &GpuSide, paradigm: Paradigm) -> ChainRow {
+    let mut notes = Vec::new();
+    let hops: Vec<Hop> = c
+        .tasks
+        .iter()
+        .filter_map(|t| {
+            let h = hop(t, sys, all, gpu);
+            if h.is_none() {
+                notes.push(format!("{t} has no period (a GPU task whose trigger is not periodic)"));
+            }
+            h
+        })
+        .collect();
+    let complete = hops.len() == c.tasks.len();
+    let imp = implicit(&hops).filter(|_| complete);
+    let let_v = let_(&hops).filter(|_| complete);
+    if imp.is_none() {
+        notes.push("no implicit latencies: some task has no worst-case response within its period".into());
+    }
+    if let_v.is_none() {
+        notes.push("no LET latencies: some task may not finish within its period".into());
+    }
+    let chosen = if paradigm == Paradigm::Let { let_v } else { imp };
+    let meets_requirement = c.requirement.map(|req| chosen.is_some_and(|l| l.reaction.worst <= req));
+    let worst_hops = hops
+        .iter()
+        .zip(&c.tasks)
+        .map(|(h, name)| {
+            let response = if paradigm == Paradigm::Let { h.period } else { h.r_worst.unwrap_or(0) };
+            (name.clone(), h.period, response)
+        })
+        .collect();
+    ChainRow {
+        name: c.name.clone(),
+        tasks: c.tasks.clone(),
+        requirement: c.requirement.map(ms),
+        implicit: imp.map(latencies_ms),
+        let_: let_v.map(latencies_ms),
+        meets_requirement,
+        notes,
+        worst_hops,
+    }
+}
+
+fn latencies_ms(l: Latencies) -> LatenciesMs {
+    let r = |x: super::chains::Range| RangeMs { best: ms(x.best), worst: ms(x.worst) };
+    LatenciesMs { reaction: r(l.reaction), initial_reaction: r(l.initial_reaction), age: r(l.age) }
+}
+
+fn assumptions(gpu: &GpuSide) -> Vec<String> {
+    let mut out = vec![
+        "CPU cores: partitioned fixed-priority preemptive scheduling, each task pinned to its core; no blocking on shared resources, no cache or bus contention beyond the label access cost, no OS overhead beyond the model's tasks".to_string(),
+        "times: cycles over exact frequencies, worst cases rounded up and best cases down to the picosecond".to_string(),
+    ];
+    if !gpu.tasks.is_empty() {
+        out.push("GPU: every GPU task's kernels released together, in any launch order (the kernel-level RTA's model of the TX2's FIFO dispatch; that this is the worst release pattern is its assumption, not a theorem); no GPU preemption or time slicing".into());
+    }
+    if gpu.tasks.iter().any(|g| g.source.starts_with("ticks")) {
+        out.push("GPU tasks without a kernels file: their ticks are their time with every SM to themselves; they share no SM with another kernel".into());
+    }
+    out
+}

@@ -1,0 +1,198 @@
+//! The TOML form of a system (for tests, and for users without AMALTHEA), and the side
+//! file of cause-effect chains. See `instances/system/` and the README for
+//! an example. Times are strings with a unit (`"10 ms"`), frequencies likewise
+//! (`"2 GHz"`), label sizes a number of bytes or a string with a unit (`"1.5 MB"` is not
+//! allowed: whole numbers only, `"1500 kB"`).
+
+use super::model::{bytes_of, frequency_of, time_of, Chain, Offload, Runnable, System, Task, TickRange, Unit, Wait};
+use crate::error::InputError;
+use crate::files::parse_toml;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    units: Vec<UnitEntry>,
+    #[serde(default)]
+    labels: BTreeMap<String, Size>,
+    #[serde(default)]
+    runnables: Vec<RunnableEntry>,
+    #[serde(default)]
+    tasks: Vec<TaskEntry>,
+    #[serde(default)]
+    chains: Vec<ChainEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnitEntry {
+    name: String,
+    kind: String,
+    #[serde(default)]
+    gpu: bool,
+    frequency: String,
+    #[serde(default)]
+    read_latency: u64,
+    #[serde(default)]
+    write_latency: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Size {
+    Bytes(u64),
+    Text(String),
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum Ticks {
+    Exact(u64),
+    Range([u64; 2]),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RunnableEntry {
+    name: String,
+    #[serde(default)]
+    ticks: BTreeMap<String, Ticks>,
+    #[serde(default)]
+    reads: Vec<String>,
+    #[serde(default)]
+    writes: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TaskEntry {
+    name: String,
+    period: Option<String>,
+    deadline: Option<String>,
+    priority: Option<i64>,
+    unit: Option<String>,
+    #[serde(default)]
+    runnables: Vec<String>,
+    #[serde(default)]
+    pre: Vec<String>,
+    offload: Option<String>,
+    wait: Option<String>,
+    #[serde(default)]
+    post: Vec<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChainEntry {
+    name: String,
+    tasks: Vec<String>,
+    requirement: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChainsFile {
+    chains: Vec<ChainEntry>,
+}
+
+/// A time given as `"<value> <unit>"`.
+fn time(text: &str, field: &str) -> Result<u128, InputError> {
+    let mut parts = text.split_whitespace();
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(v), Some(u), None) => time_of(v, u, field),
+        _ => Err(InputError::new(field, text, "a time is a number and a unit, e.g. \"10 ms\"")),
+    }
+}
+
+/// Reads the TOML form in `text` (from `origin`).
+pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
+    let f: File = parse_toml(text, origin)?;
+    let mut sys = System::default();
+    for u in f.units {
+        let field = format!("units.{}.frequency", u.name);
+        let mut parts = u.frequency.split_whitespace();
+        let frequency = match (parts.next(), parts.next(), parts.next()) {
+            (Some(v), Some(unit), None) => frequency_of(v, unit, &field)?,
+            _ => return Err(InputError::new(&field, &u.frequency, "a frequency is a number and a unit, e.g. \"2 GHz\"")),
+        };
+        sys.units.push(Unit {
+            name: u.name,
+            kind: u.kind,
+            gpu: u.gpu,
+            frequency,
+            read_latency: u.read_latency,
+            write_latency: u.write_latency,
+        });
+    }
+    for (name, size) in f.labels {
+        let field = format!("labels.{name}");
+        let bytes = match size {
+            Size::Bytes(b) => b,
+            Size::Text(t) => {
+                let mut parts = t.split_whitespace();
+                match (parts.next(), parts.next(), parts.next()) {
+                    (Some(v), Some(u), None) => bytes_of(v, u, &field)?,
+                    _ => return Err(InputError::new(&field, &t, "a size is bytes, or a whole number and a unit, e.g. \"2 MB\"")),
+                }
+            }
+        };
+        sys.labels.insert(name, bytes);
+    }
+    for r in f.runnables {
+        let ticks = r
+            .ticks
+            .into_iter()
+            .map(|(k, t)| match t {
+                Ticks::Exact(v) => (k, TickRange { lower: v, upper: v }),
+                Ticks::Range([lower, upper]) => (k, TickRange { lower, upper }),
+            })
+            .collect();
+        sys.runnables.insert(r.name.clone(), Runnable { name: r.name, ticks, default_ticks: None, reads: r.reads, writes: r.writes });
+    }
+    for t in f.tasks {
+        sys.tasks.push(task(t)?);
+    }
+    sys.chains = f.chains.into_iter().map(chain).collect::<Result<_, _>>()?;
+    Ok(sys)
+}
+
+fn task(t: TaskEntry) -> Result<Task, InputError> {
+    let field = |f: &str| format!("tasks.{}.{f}", t.name);
+    if !t.runnables.is_empty() && (!t.pre.is_empty() || !t.post.is_empty()) {
+        return Err(InputError::new(field("runnables"), "(set)", "give runnables, or pre and post around an offload, not both"));
+    }
+    let wait = match t.wait.as_deref() {
+        None | Some("none") => Wait::None,
+        Some("active") => Wait::Active,
+        Some("passive") => Wait::Passive,
+        Some(other) => return Err(InputError::new(field("wait"), other, "must be active, passive or none")),
+    };
+    if t.offload.is_none() && (t.wait.is_some() || !t.post.is_empty()) {
+        return Err(InputError::new(field("offload"), "(missing)", "wait and post need an offload"));
+    }
+    let mut pre = t.pre;
+    pre.extend(t.runnables);
+    Ok(Task {
+        period: t.period.as_deref().map(|p| time(p, &field("period"))).transpose()?,
+        deadline: t.deadline.as_deref().map(|d| time(d, &field("deadline"))).transpose()?,
+        priority: t.priority,
+        unit: t.unit,
+        pre,
+        offload: t.offload.map(|target| Offload { target, wait }),
+        post: t.post,
+        name: t.name,
+    })
+}
+
+fn chain(c: ChainEntry) -> Result<Chain, InputError> {
+    let requirement = c.requirement.as_deref().map(|r| time(r, &format!("chains.{}.requirement", c.name))).transpose()?;
+    Ok(Chain { name: c.name, tasks: c.tasks, requirement })
+}
+
+/// Reads a chains file (`[[chains]]` tables with `name`, `tasks`, `requirement`).
+pub fn read_chains(text: &str, origin: &str) -> Result<Vec<Chain>, InputError> {
+    let f: ChainsFile = parse_toml(text, origin)?;
+    f.chains.into_iter().map(chain).collect()
+}

@@ -1,0 +1,250 @@
+//! The CPU-GPU system analysis: a small system computed by hand (every formula), the
+//! WATERS 2019 AMALTHEA model read with its counts, response times monotone in C, a GPU
+//! response moving the offloading task's response as the equations say, and bad input.
+
+use crate::common;
+
+use common::cli::{input_error, json_of, makespan, temp_file};
+use gpu_makespan::system::cost::Cost;
+use gpu_makespan::system::cpu::{analyse_core, Case, Entity, OffloadMode};
+use gpu_makespan::system::report::{analyse, Options, Paradigm, SystemReport};
+use gpu_makespan::system::{model::System, read};
+use proptest::prelude::*;
+
+const SMALL: &str = "instances/system/small.toml";
+const WATERS: &str = "instances/amalthea/waters-challenge-2019.amxmi";
+
+fn small() -> System {
+    read(&std::fs::read_to_string(SMALL).unwrap(), SMALL).unwrap()
+}
+
+fn run(sys: &System, communication: Paradigm, offload: OffloadMode) -> SystemReport {
+    analyse(sys, None, Options { communication, offload }).unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+/// The row of task `name` on any core.
+fn row<'a>(rep: &'a SystemReport, name: &str) -> &'a gpu_makespan::system::report::TaskRow {
+    rep.cores.iter().flat_map(|c| &c.tasks).find(|t| t.name == name).unwrap_or_else(|| panic!("no row {name}"))
+}
+
+#[test]
+fn the_small_system_by_hand() {
+    // 1 GHz: one cycle is 1 ns. T1: R1 = 1..2 M cycles, writes x (2 lines x 10 cycles),
+    // implicit copy-out of x (20 more): C+ = 2 000 040 ns, C- = 1 000 040 ns.
+    let rep = run(&small(), Paradigm::Implicit, OffloadMode::Model);
+    let t1 = row(&rep, "T1");
+    assert!(close(t1.c_worst, 2.00004) && close(t1.c_best, 1.00004), "{t1:?}");
+    assert!(close(t1.r_worst.unwrap(), 2.00004) && close(t1.r_best.unwrap(), 1.00004));
+    // T2: R2 = 0.5..1 M cycles, reads x (20), copy-in of x (20): C+ = 1.00004 ms.
+    // R+ = C2 + ceil(R / 5) C1 = 1.00004 + 2.00004 = 3.00008 ms (rate-monotonic, T1 first).
+    let t2 = row(&rep, "T2");
+    assert!(close(t2.c_worst, 1.00004) && close(t2.r_worst.unwrap(), 3.00008), "{t2:?}");
+    // Best case from R+: ceil0((3.00008 - 0 - 5) / 5) = 0 interferences: R- = C- = 0.50004.
+    assert!(close(t2.r_best.unwrap(), 0.50004), "{t2:?}");
+    // OFF offloads G (GPU ticks 2..3 M cycles, alone on the GPU: R_gpu = [2, 3] ms) and
+    // waits actively: C = pre + post + R_gpu = [1 + 1 + 2, 1 + 1 + 3].
+    let off = row(&rep, "OFF");
+    assert_eq!(off.case, Case::SyncOffload);
+    assert!(close(off.c_best, 4.0) && close(off.c_worst, 5.0) && close(off.r_worst.unwrap(), 5.0), "{off:?}");
+    assert!(close(rep.gpu[0].r_worst, 3.0) && close(rep.gpu[0].r_best, 2.0));
+    // The chain T1 -> T2, implicit: worst reaction (5 + 2.00004) + (10 + 3.00008); best
+    // R1- + C2- = 1.00004 + 0.50004; LET: 2 (5 + 10) and 5 + 10.
+    let c = &rep.chains[0];
+    let i = c.implicit.unwrap();
+    assert!(close(i.reaction.worst, 20.00012) && close(i.reaction.best, 1.50008), "{i:?}");
+    assert!(close(i.initial_reaction.worst, 2.00004 + 10.0 + 3.00008));
+    assert!(close(i.age.worst, 5.0 + i.initial_reaction.worst - i.initial_reaction.best));
+    let l = c.let_.unwrap();
+    assert!(close(l.reaction.worst, 30.0) && close(l.reaction.best, 15.0) && close(l.age.best, 10.0));
+    assert_eq!(c.meets_requirement, Some(true));
+    assert!(rep.schedulable);
+    // Direct communication: no copies (C1+ = 2 000 020 ns).
+    let direct = run(&small(), Paradigm::Direct, OffloadMode::Model);
+    assert!(close(row(&direct, "T1").c_worst, 2.00002));
+    // LET verdict: 30 ms > the 25 ms requirement.
+    let by_let = run(&small(), Paradigm::Let, OffloadMode::Model);
+    assert_eq!(by_let.chains[0].meets_requirement, Some(false));
+    assert!(!by_let.schedulable);
+}
+
+#[test]
+fn asynchronous_offloading_suspends_and_jitters() {
+    let rep = run(&small(), Paradigm::Implicit, OffloadMode::Async);
+    let off = row(&rep, "OFF");
+    assert_eq!(off.case, Case::AsyncOffload);
+    // C = pre + post, suspension = R_gpu: R+ = 2 + 3, R- = 2 + 2.
+    assert!(close(off.c_worst, 2.0) && close(off.suspension, 3.0) && close(off.r_worst.unwrap(), 5.0) && close(off.r_best.unwrap(), 4.0));
+    // A lower-priority task LOW (T = 40, C = 16) on OFF's core sees OFF (T = 20, C = 2)
+    // with the jitter R - C = 3: R = 16 + ceil((R + 3) / 20) 2: 16 -> 18 -> 20 -> 20
+    // (18 without the jitter).
+    let mut sys = small();
+    sys.runnables.insert(
+        "long".into(),
+        gpu_makespan::system::model::Runnable {
+            name: "long".into(),
+            ticks: [("A57".to_string(), gpu_makespan::system::model::TickRange { lower: 16_000_000, upper: 16_000_000 })].into(),
+            ..Default::default()
+        },
+    );
+    sys.tasks.push(gpu_makespan::system::model::Task {
+        name: "LOW".into(),
+        period: Some(40 * 1_000_000_000),
+        unit: Some("Core1".into()),
+        pre: vec!["long".into()],
+        ..Default::default()
+    });
+    let rep = run(&sys, Paradigm::Direct, OffloadMode::Async);
+    assert!(close(row(&rep, "LOW").r_worst.unwrap(), 20.0), "{:?}", row(&rep, "LOW"));
+    let sync = run(&sys, Paradigm::Direct, OffloadMode::Sync);
+    // Synchronous: OFF's C is 5 and no jitter: R = 16 + ceil(R / 20) 5: 16 -> 21 -> 26 -> 26.
+    assert!(close(row(&sync, "LOW").r_worst.unwrap(), 26.0), "{:?}", row(&sync, "LOW"));
+}
+
+#[test]
+fn a_longer_gpu_response_moves_the_offloading_task_by_as_much() {
+    let text = std::fs::read_to_string(SMALL).unwrap();
+    let slower = read(&text.replace("GPU_def = [2000000, 3000000]", "GPU_def = [2000000, 4000000]"), "slower").unwrap();
+    for mode in [OffloadMode::Sync, OffloadMode::Async] {
+        let (a, b) = (run(&small(), Paradigm::Implicit, mode), run(&slower, Paradigm::Implicit, mode));
+        assert!(close(b.gpu[0].r_worst - a.gpu[0].r_worst, 1.0));
+        let (ra, rb) = (row(&a, "OFF").r_worst.unwrap(), row(&b, "OFF").r_worst.unwrap());
+        assert!(close(rb - ra, 1.0), "{mode:?}: {ra} -> {rb}");
+    }
+}
+
+#[test]
+fn a_gpu_task_mapped_to_a_cpu_runs_with_its_trigger() {
+    let mut sys = small();
+    sys.map("G", "Core1", "--map").unwrap();
+    let rep = run(&sys, Paradigm::Implicit, OffloadMode::Model);
+    let g = row(&rep, "G");
+    assert_eq!(g.case, Case::GpuTaskOnCpu);
+    assert_eq!(g.tasks, vec!["OFF".to_string(), "G".to_string()]);
+    // pre + G's A57 ticks + post: [1 + 6 + 1, 1 + 8 + 1] ms at OFF's period.
+    assert!(close(g.c_best, 8.0) && close(g.c_worst, 10.0) && close(g.period, 20.0), "{g:?}");
+    assert!(rep.gpu.is_empty() && rep.cores.iter().flat_map(|c| &c.tasks).all(|t| t.name != "OFF"));
+}
+
+#[test]
+fn the_kernels_file_gives_the_gpu_response() {
+    let v = json_of(&["system", SMALL, "--kernels", "instances/system/small-kernels.toml"]);
+    // 4 blocks of 1024 threads, 1.5 ms each, 2 per SM on 2 SMs: all at once.
+    assert_eq!(v["gpu"][0]["kernel_response"], 1.5);
+    assert_eq!(v["gpu"][0]["source"], "kernels file");
+    let off =
+        v["cores"].as_array().unwrap().iter().flat_map(|c| c["tasks"].as_array().unwrap()).find(|t| t["name"] == "OFF").unwrap().clone();
+    assert_eq!(off["c_worst"], 3.5);
+    for key in ["communication", "offload", "cores", "gpu", "gpu_bound", "chains", "schedulable", "verdict", "warnings", "assumptions"] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+}
+
+#[test]
+fn the_waters_2019_model_is_read_with_its_counts() {
+    let sys = read(&std::fs::read_to_string(WATERS).unwrap(), WATERS).unwrap();
+    assert_eq!(sys.tasks.len(), 14);
+    assert_eq!(sys.tasks.iter().filter(|t| t.period.is_some()).count(), 10);
+    assert_eq!(sys.tasks.iter().filter(|t| t.offload.is_some()).count(), 4);
+    assert_eq!(sys.runnables.len(), 27);
+    assert_eq!(sys.labels.len(), 30);
+    assert_eq!(sys.stimuli.len(), 12);
+    assert_eq!(sys.stimuli.values().filter(|p| p.is_some()).count(), 8);
+    assert_eq!(sys.tasks.iter().filter(|t| t.deadline.is_some()).count(), 9);
+    let periods: Vec<u128> = sys.tasks.iter().filter_map(|t| t.period).collect();
+    assert_eq!(periods.iter().min(), Some(&5_000_000_000));
+    assert_eq!(periods.iter().max(), Some(&400_000_000_000));
+    assert_eq!(sys.units.iter().filter(|u| !u.gpu).count(), 6);
+    assert_eq!(sys.labels["Cloud_map_host"], 1_500_000);
+    let detection = sys.task("PRE_Detection_gpu_POST").unwrap();
+    assert_eq!(detection.offload.as_ref().unwrap().target, "Detection");
+    assert_eq!(detection.offload.as_ref().unwrap().wait, gpu_makespan::system::model::Wait::Passive);
+    assert_eq!(detection.post, vec!["AsyncOffloadingCosts".to_string(), "Detection_Postprocessing".to_string()]);
+    assert!(sys.warnings.iter().any(|w| w.contains("CacheDefinition")), "{:?}", sys.warnings);
+    // And analysed from the command line, with chains and a timeline.
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("chains.svg");
+    let out = makespan()
+        .args(["system", WATERS, "--chains", "instances/amalthea/waters-challenge-2019-chains.toml", "--json", "--svg"])
+        .arg(&svg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["gpu"].as_array().unwrap().len(), 4);
+    assert_eq!(v["chains"].as_array().unwrap().len(), 2);
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("lidar-to-steering"));
+}
+
+#[test]
+fn the_integer_mapping_numbers_cpus_then_gpus() {
+    let mut sys = small();
+    // Units: Core0 = 0, Core1 = 1, GPU = 2; tasks T1, T2, OFF, G.
+    sys.map_numbers(&[1, 1, 0, 2], "--mapping").unwrap();
+    let rep = run(&sys, Paradigm::Implicit, OffloadMode::Model);
+    assert_eq!(rep.cores.iter().find(|c| c.unit == "Core1").unwrap().tasks.len(), 2);
+    assert!(sys.map_numbers(&[1, 1, 0], "--mapping").is_err());
+    assert!(sys.map_numbers(&[1, 1, 0, 3], "--mapping").is_err());
+}
+
+#[test]
+fn bad_system_input_names_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(SMALL).unwrap();
+    let bad = temp_file(&dir, "bad.amxmi", "<am:Amalthea xmlns:am=\"http://app4mc.eclipse.org/amalthea/1.0.0\"><swModel>");
+    input_error(&["system", &bad], "not XML");
+    let no_unit = temp_file(&dir, "nounit.toml", &text.replace("unit = \"Core1\"\npre", "pre"));
+    input_error(&["system", &no_unit], "tasks.OFF.unit");
+    let bad_label = temp_file(&dir, "label.toml", &text.replace("reads = [\"x\"]", "reads = [\"z\"]"));
+    input_error(&["system", &bad_label], "runnables.R2");
+    let no_ticks = temp_file(&dir, "ticks.toml", &text.replace("name = \"R2\"\nticks = { A57", "name = \"R2\"\nticks = { A53"));
+    input_error(&["system", &no_ticks], "runnables.R2.ticks");
+    input_error(&["system", SMALL, "--map", "T1"], "--map");
+    input_error(&["system", SMALL, "--map", "T1=Core9"], "--map");
+    input_error(&["system", SMALL, "--mapping", "0,0"], "--mapping");
+    input_error(&["system", SMALL, "--communication", "telepathy"], "--communication");
+    let chains = temp_file(&dir, "chains.toml", "[[chains]]\nname = \"c\"\ntasks = [\"T1\", \"NOPE\"]\n");
+    input_error(&["system", SMALL, "--chains", &chains], "chains.c");
+    let old = temp_file(&dir, "old.amxmi", &std::fs::read_to_string(WATERS).unwrap().replace("activityGraph", "callGraph"));
+    input_error(&["system", &old], "0.9.8");
+    let coop = temp_file(
+        &dir,
+        "coop.amxmi",
+        &std::fs::read_to_string(WATERS).unwrap().replacen("preemption=\"preemptive\"", "preemption=\"cooperative\"", 1),
+    );
+    input_error(&["system", &coop], "preemption");
+    input_error(&["system", "instances/no-such-model.amxmi"], "no-such-model");
+}
+
+fn entity(period: u128, c: u128) -> Entity {
+    Entity::periodic(&format!("t{period}-{c}"), period, Cost { best: c / 2, worst: c })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// A longer execution time of any task never shortens any worst-case response, and
+    /// a task that had none (R > T) still has none.
+    #[test]
+    fn responses_are_monotone_in_c(tasks in prop::collection::vec((1u128..60, 1u128..20), 1..6), which in 0usize..6, more in 1u128..10) {
+        let ents: Vec<Entity> = tasks.iter().map(|&(t, c)| entity(t * 10, c)).collect();
+        let mut longer = ents.clone();
+        let k = which % ents.len();
+        longer[k].c.worst += more;
+        let (_, a) = analyse_core(&ents.iter().collect::<Vec<_>>());
+        let (_, b) = analyse_core(&longer.iter().collect::<Vec<_>>());
+        for (x, y) in a.iter().zip(&b) {
+            match (x.worst, y.worst) {
+                (Some(rx), Some(ry)) => prop_assert!(ry >= rx, "{} -> {}", rx, ry),
+                (None, Some(_)) => prop_assert!(false, "a longer C made an unanalysable task analysable"),
+                _ => {}
+            }
+            if let (Some(bx), Some(wx)) = (x.best, x.worst) {
+                prop_assert!(bx <= wx);
+            }
+        }
+    }
+}
