@@ -195,6 +195,13 @@ impl Reader {
                         .find(|x| x.has_tag_name("recurrence"))
                         .ok_or_else(|| InputError::new(&field, "(missing)", "a periodic stimulus needs a recurrence"))?;
                     self.take(r);
+                    if let Some(j) = c.children().find(|x| x.has_tag_name("jitter")) {
+                        return Err(InputError::new(
+                            format!("stimuliModel.{name}.jitter"),
+                            j.attribute("value").unwrap_or("?"),
+                            "release jitter of a periodic stimulus is not modelled",
+                        ));
+                    }
                     let period = time_of(self.attr(r, "value", &field)?, r.attribute("unit").unwrap_or("ps"), &field)?;
                     out.periodic.insert(name, period);
                 }

@@ -353,6 +353,36 @@ mod tests {
     }
 
     #[test]
+    fn the_best_case_recurrence_by_hand() {
+        // hp: T = 5, C- = 1. From R+ = 12 with C- = 3: 3 + ceil0((12 - 5) / 5) 1 = 5, then
+        // 3 + ceil0(0) = 3, then 3.
+        let hp = [(5, 1, 0)];
+        let me = Entity::periodic("me", 40, Cost { best: 3, worst: 6 });
+        assert_eq!(best_case(&me, 12, &hp), 3);
+        // From 30: 3 + ceil(25 / 5) = 8; 3 + ceil(3 / 5) = 4; 3 + 0 = 3.
+        assert_eq!(best_case(&me, 30, &hp), 3);
+        // A jitter shifts it: J = 4 from 30: 3 + ceil(21 / 5) = 8, 3 + 0 = 3.
+        assert_eq!(best_case(&me, 30, &[(5, 1, 4)]), 3);
+        // An interferer whose release the window must hold: T = 2, from 20:
+        // 3 + ceil(18 / 2) = 12, 3 + 5 = 8, 3 + 3 = 6, 3 + 2 = 5, 3 + 2 = 5.
+        assert_eq!(best_case(&me, 20, &[(2, 1, 0)]), 5);
+    }
+
+    #[test]
+    fn an_equal_priority_suspending_task_jitters_by_d_minus_c() {
+        let mut off = Entity::periodic("off", 20, Cost { best: 2, worst: 2 });
+        off.case = Case::AsyncOffload;
+        off.suspension = Cost { best: 3, worst: 3 };
+        let other = Entity::periodic("other", 20, Cost { best: 5, worst: 5 });
+        // Equal periods: equal priority under rate-monotonic. For `other`, off has
+        // J = D - C = 18: R = 5 + ceil((R + 18) / 20) 2: 7 -> 9 -> 9.
+        let (_, r) = analyse_core(&[&off, &other]);
+        assert_eq!(r[1].worst, Some(9));
+        // For `off`: R = 2 + 3 + ceil(R / 20) 5 = 10.
+        assert_eq!(r[0].worst, Some(10));
+    }
+
+    #[test]
     fn model_priorities_are_used_when_they_differ() {
         let (mut a, mut b) = (e("a", 7, 3), e("b", 12, 3));
         a.model_priority = Some(1);
