@@ -37,6 +37,8 @@ pub struct Settings {
     pub max_states: Option<usize>,
     /// Search memory limit in bytes, if given.
     pub max_memory: Option<usize>,
+    /// Overall seconds of an approx job (all its solves), if given.
+    pub total_time_limit: Option<f64>,
 }
 
 /// What defines a job. Everything but `file` enters the id, so an instance written as a
@@ -66,6 +68,10 @@ pub struct JobParams {
     pub max_states: Option<usize>,
     /// Search memory limit in bytes, when the spec sets one.
     pub max_memory: Option<usize>,
+    /// Overall seconds of an approx job, when the spec sets one (left out of the JSON,
+    /// and so of the id, when not set: older ids stay the same).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total_time_limit: Option<f64>,
 }
 
 impl JobParams {
@@ -90,6 +96,7 @@ impl JobParams {
             time_limit: settings.time_limit,
             max_states: settings.max_states,
             max_memory: settings.max_memory,
+            total_time_limit: settings.total_time_limit,
         }
     }
 
@@ -170,7 +177,8 @@ impl Job {
             budget: Budget::new(
                 p.time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok()),
                 p.max_memory.unwrap_or(d.budget.max_memory()),
-            ),
+            )
+            .with_overall_limit(p.total_time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok())),
             max_states: p.max_states.unwrap_or(d.max_states),
             ..d
         }

@@ -9,6 +9,7 @@
 //! method = ["search"]                # optional; not with bound
 //! x = [1, 2, 4]                      # approx only (or x_max = 8: every x from 1)
 //! time_limit = 5                     # seconds per solve (default 10)
+//! total_time_limit = 60              # approx only: seconds for all of a job's solves
 //! ```
 //! Every list may also be a single value. The grid is the product of the lists; jobs
 //! with `x > W` are left out (they are not defined).
@@ -97,6 +98,8 @@ pub struct Spec {
     pub x_max: Option<i64>,
     /// Seconds per solve (default [`DEFAULT_TIME_LIMIT_PER_SOLVE`], as `approx` and `converge`); not with `bound`.
     pub time_limit: Option<f64>,
+    /// Overall seconds of each approx job (all its solves; approx only).
+    pub total_time_limit: Option<f64>,
     /// Search limit in stored states.
     pub max_states: Option<i64>,
     /// Search memory limit (`"2G"`, `"512M"`, or a number of bytes).
@@ -176,7 +179,14 @@ impl Spec {
             Some(toml::Value::Integer(n)) => Some(bytes(&n.to_string(), "max_memory")?),
             Some(other) => return Err(InputError::new("max_memory", other, "a size such as \"2G\" or \"512M\", or a number of bytes")),
         };
-        Ok(Settings { methods, time_limit, max_states, max_memory })
+        let total_time_limit = self.total_time_limit;
+        if let Some(t) = total_time_limit {
+            if self.command != SweepCommand::Approx {
+                return Err(InputError::new("total_time_limit", t, "applies to approx jobs (many solves each); use time_limit"));
+            }
+            seconds(t, "total_time_limit")?;
+        }
+        Ok(Settings { methods, time_limit, max_states, max_memory, total_time_limit })
     }
 
     fn method_named(&self, i: usize, name: &str) -> Result<Method, InputError> {

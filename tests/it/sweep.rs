@@ -156,6 +156,8 @@ fn bad_specs_name_the_field() {
         ("command = \"bound\"\nkernels = \"LLC\"\nwarps = 2\nmethod = \"search\"\n", "method"),
         ("command = \"solve\"\nkernels = \"LLC\"\nwarps = 2\ntime_limit = -1\n", "time_limit"),
         ("command = \"solve\"\nkernels = \"LLC\"\nwarps = 2\nbogus = 1\n", "bogus"),
+        ("command = \"solve\"\nkernels = \"LLC\"\nwarps = 2\ntotal_time_limit = 5\n", "total_time_limit"),
+        ("command = \"approx\"\nkernels = \"LLC\"\nwarps = 2\nx = 1\ntotal_time_limit = 0\n", "total_time_limit"),
         ("command = \"fly\"\nkernels = \"LLC\"\nwarps = 2\n", "fly"),
         ("command = \"solve\"\nfiles = [\"no/such/file.toml\"]\n", "files[0]"),
         ("command = \"solve\"\nkernels = \"LLC\"\nwarps = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]\nsigma_c = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100]\nsigma_l = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63, 64, 65, 66, 67, 68, 69, 70, 71, 72, 73, 74, 75, 76, 77, 78, 79, 80, 81, 82, 83, 84, 85, 86, 87, 88, 89, 90, 91, 92, 93, 94, 95, 96, 97, 98, 99, 100, 101]\n", "sweep grid"),
@@ -171,6 +173,25 @@ fn bad_specs_name_the_field() {
     input_error(&["sweep", "merge", "no/such.jsonl", "--out", &out], "no/such.jsonl");
     let bad = temp_file(&dir, "bad.jsonl", "{\"id\": 1}\n");
     input_error(&["sweep", "report", &bad], "bad.jsonl:1");
+}
+
+#[test]
+fn approx_jobs_end_at_their_total_time_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = temp_file(
+        &dir,
+        "a.toml",
+        "command = \"approx\"\nkernels = \"LLC\"\nwarps = 1000000\nx = 1000000\ntime_limit = 0.01\ntotal_time_limit = 1\n",
+    );
+    let out = dir.path().join("a.jsonl");
+    sweep(&[&spec, "--out", out.to_str().unwrap()]);
+    let records = results::read(&out).unwrap();
+    let v = records[0].value();
+    assert_eq!(v["status"], "total_time_limit", "{v}");
+    assert_eq!(v["job"]["total_time_limit"], 1.0);
+    // Without the field the id (and the record's job) stay as before.
+    let plain: Spec = toml::from_str("command = \"solve\"\nkernels = [\"LLC\"]\nwarps = [2]\ntime_limit = 5\n").unwrap();
+    assert!(serde_json::to_value(&plain.jobs().unwrap()[0].params).unwrap().get("total_time_limit").is_none());
 }
 
 #[test]
