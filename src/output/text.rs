@@ -323,14 +323,19 @@ pub fn system_tables(rep: &crate::system::report::SystemReport) -> String {
     let opt = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.3}"));
     let _ = writeln!(
         s,
-        "communication {:?}, offloading {:?}; times in ms; R+ and C+ are proven upper bounds, R- and C- proven lower bounds",
-        rep.communication, rep.offload
+        "communication {}, offloading {}; times in ms; R+ and C+ are proven upper bounds, R- and C- proven lower bounds",
+        serde_name(&rep.communication),
+        serde_name(&rep.offload)
     );
     for core in &rep.cores {
         let _ = writeln!(
             s,
-            "\ncore {} ({}, {:.3} GHz), priorities {:?}, utilization {:.3}",
-            core.unit, core.kind, core.frequency_ghz, core.priorities, core.utilization
+            "\ncore {} ({}, {:.3} GHz), priorities {}, utilization {:.3}",
+            core.unit,
+            core.kind,
+            core.frequency_ghz,
+            serde_name(&core.priorities),
+            core.utilization
         );
         let _ = writeln!(
             s,
@@ -358,12 +363,13 @@ pub fn system_tables(rep: &crate::system::report::SystemReport) -> String {
                 t.suspension,
                 opt(t.r_best),
                 opt(t.r_worst),
-                format!("{:?}", t.case)
+                serde_name(&t.case)
             );
         }
     }
     if !rep.gpu.is_empty() {
-        let _ = writeln!(s, "\nGPU tasks (kernel-level RTA: {:?}, C {})", rep.gpu_bound, rep.gpu_verdict.as_deref().unwrap_or("-"));
+        let bound = rep.gpu_bound.as_ref().map_or("-".to_string(), serde_name);
+        let _ = writeln!(s, "\nGPU tasks (kernel-level RTA: {bound}, C {})", rep.gpu_verdict.as_deref().unwrap_or("-"));
         let _ = writeln!(s, "{:<20} {:<28} {:>9} {:>9} {:>9} {:>9}  source", "task", "triggered by", "copies", "kernels", "R-", "R+");
         for g in &rep.gpu {
             let _ = writeln!(
@@ -410,4 +416,9 @@ pub fn system_tables(rep: &crate::system::report::SystemReport) -> String {
         let _ = writeln!(s, "warning      {w}");
     }
     s
+}
+
+/// The name serde gives a unit variant (`rate-monotonic`, `sync_offload`).
+fn serde_name<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_value(v).ok().and_then(|x| x.as_str().map(str::to_string)).unwrap_or_default()
 }
