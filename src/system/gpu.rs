@@ -58,6 +58,8 @@ pub struct GpuSide {
     pub tasks: Vec<GpuResponse>,
     /// The kernel-level analysis (`None` when no task is mapped to a GPU).
     pub report: Option<RtaReport>,
+    /// Kernels of the side file that no GPU task claims (left out of the analysis).
+    pub unclaimed: Vec<String>,
 }
 
 /// Picoseconds per unit of a kernel task set's time unit.
@@ -83,7 +85,8 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Err
     let gpu_tasks: Vec<(&Task, &Unit)> =
         sys.tasks.iter().filter_map(|t| t.unit.as_deref().and_then(|u| sys.unit(u)).filter(|u| u.gpu).map(|u| (t, u))).collect();
     if gpu_tasks.is_empty() {
-        return Ok(GpuSide { tasks: Vec::new(), report: None });
+        let unclaimed = side.map(|w| w.tasks.iter().map(|k| k.name.clone()).collect()).unwrap_or_default();
+        return Ok(GpuSide { tasks: Vec::new(), report: None, unclaimed });
     }
     let ps = match side {
         Some(w) => ps_per_unit(&w.unit).ok_or_else(|| {
@@ -146,6 +149,9 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Err
         w.block_overhead = to_ps(s.block_overhead, s.scale, ps);
     }
     let report = analyse(&w, false)?;
+    let unclaimed = side
+        .map(|s| s.tasks.iter().filter(|k| !rows.iter().any(|r| r.kernels.contains(&k.name))).map(|k| k.name.clone()).collect())
+        .unwrap_or_default();
     for row in &mut rows {
         row.kernel_response = row
             .kernels
@@ -156,7 +162,7 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Err
             .unwrap_or(0);
         row.response.worst = row.copies.worst + row.kernel_response;
     }
-    Ok(GpuSide { tasks: rows, report: Some(report) })
+    Ok(GpuSide { tasks: rows, report: Some(report), unclaimed })
 }
 
 /// A GPU task known only by its ticks: one block per SM, each filling its SM (the most

@@ -227,7 +227,15 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
         chains,
         schedulable,
         verdict: if optimistic { "optimistic".into() } else { "proven".into() },
-        warnings: sys.warnings.clone(),
+        warnings: sys
+            .warnings
+            .iter()
+            .cloned()
+            .chain(
+                (!gpu.unclaimed.is_empty())
+                    .then(|| format!("kernels file: {} named after no GPU task of the system; left out", gpu.unclaimed.join(", "))),
+            )
+            .collect(),
         assumptions: assumptions(&gpu),
     })
 }

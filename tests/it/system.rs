@@ -135,6 +135,11 @@ fn the_kernels_file_gives_the_gpu_response() {
     // 4 blocks of 1024 threads, 1.5 ms each, 2 per SM on 2 SMs: all at once.
     assert_eq!(v["gpu"][0]["kernel_response"], 1.5);
     assert_eq!(v["gpu"][0]["source"], "kernels file");
+    assert!(v["warnings"].as_array().unwrap().is_empty(), "{}", v["warnings"]);
+    let dir = tempfile::tempdir().unwrap();
+    let kernels = std::fs::read_to_string("instances/system/small-kernels.toml").unwrap().replace("name = \"G\"", "name = \"X\"");
+    let other = json_of(&["system", SMALL, "--kernels", &temp_file(&dir, "k.toml", &kernels)]);
+    assert!(other["warnings"].to_string().contains("named after no GPU task"), "{}", other["warnings"]);
     let off =
         v["cores"].as_array().unwrap().iter().flat_map(|c| c["tasks"].as_array().unwrap()).find(|t| t["name"] == "OFF").unwrap().clone();
     assert_eq!(off["c_worst"], 3.5);
