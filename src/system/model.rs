@@ -320,6 +320,13 @@ impl System {
             _ => {}
         }
         if let Some(o) = &t.offload {
+            if self.unit(unit).is_some_and(|u| u.gpu) {
+                return Err(InputError::new(
+                    field("offload"),
+                    &o.target,
+                    format!("the task is mapped to the GPU {unit} and offloads again; nested offloading is not modelled"),
+                ));
+            }
             let target =
                 self.task(&o.target).ok_or_else(|| InputError::new(field("offload"), &o.target, "triggers no task of the model"))?;
             if target.offload.is_some() {
