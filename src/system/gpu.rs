@@ -1,6 +1,6 @@
 //! GPU tasks through the kernel-level RTA ([`crate::rta::analysis`]): every task mapped
 //! to a GPU becomes kernels of one TX2 FIFO analysis, and its response is its copies plus
-//! the finish of its last kernel.
+//! its kernels' responses, one after another.
 //!
 //! * A GPU task whose kernels a side file describes (an `rta` task set whose kernels are
 //!   named after the task: `SFM`, or `SFM/...` for several) uses them: blocks, threads,
@@ -13,7 +13,12 @@
 //!
 //! Every GPU task's kernels are released together at time 0 and launch in any order (the
 //! kernel RTA tries every order and reports the worst): a GPU task waits for the
-//! kernels of every other GPU task that may be queued before it. That a simultaneous
+//! kernels of every other GPU task that may be queued before it. The kernels of one GPU
+//! task run one after another (one stream), so its kernel time is the *sum* of their
+//! responses, each taken from a release at 0 with everything else queued (under the
+//! model's assumption that a simultaneous release is the worst case, a later release of
+//! the second kernel does not take longer); taking their latest finish instead would be
+//! too small when they cannot overlap. That a simultaneous
 //! release is the worst case for the TX2's FIFO dispatch is the kernel RTA's model, not a
 //! theorem; the report says so. Copies (the task's runnables without ticks, which only
 //! move labels between host and device) run before and after the kernels, at the GPU's
@@ -43,7 +48,7 @@ pub struct GpuResponse {
     pub kernels: Vec<String>,
     /// Copies before and after the kernels.
     pub copies: Cost,
-    /// Worst finish of its kernels from their release (kernel RTA), picoseconds.
+    /// Its kernels' time: the sum of their worst responses (kernel RTA), picoseconds.
     pub kernel_response: Ps,
     /// Best and worst response: copies plus kernels.
     pub response: Cost,
@@ -158,8 +163,7 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Err
             .iter()
             .filter_map(|k| report.kernels.iter().find(|r| &r.name == k))
             .map(|r| r.response_exact.parse::<u128>().expect("integer picoseconds"))
-            .max()
-            .unwrap_or(0);
+            .sum();
         row.response.worst = row.copies.worst + row.kernel_response;
     }
     Ok(GpuSide { tasks: rows, report: Some(report), unclaimed })

@@ -105,7 +105,7 @@ pub struct GpuRow {
     pub kernels: Vec<String>,
     /// Copies before and after its kernels, worst.
     pub copies: f64,
-    /// Worst finish of its kernels (kernel RTA).
+    /// Its kernels' time: the sum of their worst responses (kernel RTA; one stream).
     pub kernel_response: f64,
     /// Best response (lower bound).
     pub r_best: f64,

@@ -140,6 +140,11 @@ fn the_kernels_file_gives_the_gpu_response() {
     let kernels = std::fs::read_to_string("instances/system/small-kernels.toml").unwrap().replace("name = \"G\"", "name = \"X\"");
     let other = json_of(&["system", SMALL, "--kernels", &temp_file(&dir, "k.toml", &kernels)]);
     assert!(other["warnings"].to_string().contains("named after no GPU task"), "{}", other["warnings"]);
+    // Two kernels of G, G/a and G/b, that could run side by side on the two SMs: one
+    // stream runs them one after another, so G takes 1.5 + 1.5 ms, not 1.5.
+    let two = "unit = \"ms\"\n[[kernels]]\nname = \"G/a\"\nperiod = 20\nwcet = 1.5\nblocks = 1\nthreads_per_block = 1024\n[[kernels]]\nname = \"G/b\"\nperiod = 20\nwcet = 1.5\nblocks = 1\nthreads_per_block = 1024\n";
+    let serial = json_of(&["system", SMALL, "--kernels", &temp_file(&dir, "two.toml", two)]);
+    assert_eq!(serial["gpu"][0]["kernel_response"], 3.0, "{}", serial["gpu"]);
     let off =
         v["cores"].as_array().unwrap().iter().flat_map(|c| c["tasks"].as_array().unwrap()).find(|t| t["name"] == "OFF").unwrap().clone();
     assert_eq!(off["c_worst"], 3.5);
