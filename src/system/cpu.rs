@@ -11,7 +11,9 @@
 //!    execution (`R = C + S + interference`); for lower-priority tasks it is a release
 //!    jitter `J = R - C` of the task (the sound jitter of a self-suspending task; for a
 //!    task of equal priority, whose `R` is not yet known, `J = D - C`, valid when it meets
-//!    its deadline, which the report checks).
+//!    its deadline). When that does not hold (the suspending task has no `R`, or an
+//!    equal-priority one misses its deadline), the tasks it interferes with are reported
+//!    without `R`.
 //! 3. *A GPU task mapped to a CPU*: as in the GSoC document, the triggering task is not
 //!    scheduled on its own; the triggered task runs on its CPU at the trigger's period,
 //!    priority and deadline, with `C = trigger's pre + the task's computing runnables on
@@ -259,6 +261,23 @@ pub fn analyse_core(on_core: &[&Entity]) -> (Priorities, Vec<Response>) {
             .collect();
         worst[i] = worst_case(on_core[i], &interferers);
     }
+    // A suspending interferer's jitter rests on its own response: R - C when it has
+    // one, D - C for an equal priority, valid only when it meets its deadline. Where that
+    // fails, the tasks it interferes with are not analysed.
+    for i in 0..on_core.len() {
+        let unfounded = (0..on_core.len()).any(|j| {
+            j != i
+                && rank[j] <= rank[i]
+                && on_core[j].case == Case::AsyncOffload
+                && match worst[j] {
+                    None => true,
+                    Some(r) => rank[j] == rank[i] && r > on_core[j].deadline,
+                }
+        });
+        if unfounded {
+            worst[i] = None;
+        }
+    }
     let responses = (0..on_core.len())
         .map(|i| {
             let e = on_core[i];
@@ -380,6 +399,18 @@ mod tests {
         assert_eq!(r[1].worst, Some(9));
         // For `off`: R = 2 + 3 + ceil(R / 20) 5 = 10.
         assert_eq!(r[0].worst, Some(10));
+    }
+
+    #[test]
+    fn a_suspending_task_without_a_response_leaves_lower_ones_unanalysed() {
+        let mut off = Entity::periodic("off", 10, Cost { best: 2, worst: 2 });
+        off.case = Case::AsyncOffload;
+        off.suspension = Cost { best: 9, worst: 9 };
+        let low = Entity::periodic("low", 40, Cost { best: 1, worst: 1 });
+        // off: R = 2 + 9 = 11 > T = 10: no R; low's jitter term would rest on it.
+        let (_, r) = analyse_core(&[&off, &low]);
+        assert_eq!((r[0].worst, r[1].worst), (None, None));
+        assert!(!r[1].schedulable);
     }
 
     #[test]

@@ -305,6 +305,14 @@ impl System {
         if self.unit(unit).is_none() {
             return Err(InputError::new(field("unit"), unit, "no such unit"));
         }
+        let triggers = self.tasks.iter().filter(|x| x.offload.as_ref().is_some_and(|o| o.target == t.name)).count();
+        if triggers > 1 {
+            return Err(InputError::new(
+                field("stimuli"),
+                triggers,
+                "the task is triggered by several tasks; one trigger per GPU task is modelled",
+            ));
+        }
         match (t.period, self.trigger_of(&t.name)) {
             (Some(0), _) => return Err(InputError::new(field("period"), 0, "must be positive")),
             (None, None) => {

@@ -281,7 +281,7 @@ fn hop(name: &str, sys: &System, all: &[Response], gpu: &GpuSide) -> Option<Hop>
         return Some(Hop { period: r.entity.period, c_best: r.entity.c.best, r_best: r.best.unwrap_or(r.entity.c.best), r_worst: r.worst });
     }
     let g = gpu.tasks.iter().find(|g| g.task == name)?;
-    let period = sys.trigger_of(name)?.period?;
+    let period = sys.task(name)?.period.or_else(|| sys.trigger_of(name)?.period)?;
     Some(Hop { period, c_best: g.response.best, r_best: g.response.best, r_worst: Some(g.response.worst) })
 }
 

@@ -216,6 +216,8 @@ fn bad_system_input_names_the_field() {
     input_error(&["system", SMALL, "--map", "T1=Core9"], "--map");
     input_error(&["system", SMALL, "--mapping", "0,0"], "--mapping");
     input_error(&["system", SMALL, "--map", "OFF=GPU"], "tasks.OFF.offload");
+    let twice = temp_file(&dir, "twice.toml", &format!("{text}\n[[tasks]]\nname = \"OFF2\"\nperiod = \"40 ms\"\nunit = \"Core1\"\npre = [\"pre\"]\noffload = \"G\"\nwait = \"active\"\n"));
+    input_error(&["system", &twice], "tasks.G.stimuli");
     input_error(&["system", SMALL, "--communication", "telepathy"], "--communication");
     let chains = temp_file(&dir, "chains.toml", "[[chains]]\nname = \"c\"\ntasks = [\"T1\", \"NOPE\"]\n");
     input_error(&["system", SMALL, "--chains", &chains], "chains.c");
