@@ -45,8 +45,13 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
     if let Some(m) = part("mappingModel") {
         r.mapping(m, &schedulers)?;
     }
+    let event_model = part("eventModel");
+    let events = super::event_chains::event_tasks(event_model, &r.sys);
+    if let Some(e) = event_model {
+        r.take_all(e);
+    }
     if let Some(c) = part("constraintsModel") {
-        r.constraints(c)?;
+        r.constraints(c, &events)?;
     }
     r.warn_unread(root);
     Ok(r.sys)
@@ -514,7 +519,7 @@ impl Reader {
         Ok(())
     }
 
-    fn constraints(&mut self, c: Node) -> Result<(), InputError> {
+    fn constraints(&mut self, c: Node, events: &BTreeMap<String, Result<String, String>>) -> Result<(), InputError> {
         self.take(c);
         for r in c.children().filter(|x| x.has_tag_name("requirements") && xsi_type(*x) == "ProcessRequirement") {
             let Some(limit) = r.children().find(|l| l.has_tag_name("limit")) else { continue };
@@ -532,8 +537,13 @@ impl Reader {
             t.deadline = Some(t.deadline.map_or(deadline, |d| d.min(deadline)));
             self.take_all(r);
         }
-        if c.children().any(|x| x.has_tag_name("eventChains")) {
-            self.sys.warnings.push("the model's event chains are not read; give the chains in a chains file (the chains option)".into());
+        let (chains, warnings) = super::event_chains::read(c, events)?;
+        self.sys.chains.extend(chains);
+        self.sys.warnings.extend(warnings);
+        for x in c.children().filter(|x| {
+            x.has_tag_name("eventChains") || (x.has_tag_name("timingConstraints") && xsi_type(*x) == "EventChainLatencyConstraint")
+        }) {
+            self.take_all(x);
         }
         Ok(())
     }

@@ -5,7 +5,7 @@
 //! that document is ambiguous, and what is not modelled).
 //!
 //! Layers, bottom up: [`model`] (the system), [`amalthea`] and [`toml_form`] (reading
-//! it), [`cost`] (execution times), [`gpu`] (GPU tasks through [`crate::rta`]), [`cpu`]
+//! it; [`event_chains`] for the model's chains), [`cost`] (execution times), [`gpu`] (GPU tasks through [`crate::rta`]), [`cpu`]
 //! (execution-time cases and response times per core), [`chains`] (end-to-end
 //! latencies), [`report`] (all of it, as `makespan system` prints it).
 
@@ -13,6 +13,7 @@ pub mod amalthea;
 pub mod chains;
 pub mod cost;
 pub mod cpu;
+pub mod event_chains;
 pub mod gpu;
 pub mod model;
 pub mod report;

@@ -261,3 +261,33 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_models_event_chains_become_chains() {
+    let model = std::fs::read_to_string(WATERS).unwrap();
+    let events = r#"<eventModel>
+    <events xsi:type="am:ProcessEvent" name="lidar_end" eventType="terminate" entity="Lidar_Grabber?type=Task" />
+    <events xsi:type="am:RunnableEvent" name="planner_start" eventType="start" entity="Planner_Function?type=Runnable" />
+    <events xsi:type="am:ProcessEvent" name="planner_end" eventType="terminate" entity="Planner?type=Task" />
+    <events xsi:type="am:ProcessEvent" name="dasm_start" eventType="start" entity="DASM?type=Task" />
+    <events xsi:type="am:LabelEvent" name="grid_write" entity="Occupancy_grid_host?type=Label" />
+  </eventModel>
+  <constraintsModel>
+    <eventChains name="EC1" stimulus="lidar_end?type=ProcessEvent" response="dasm_start?type=ProcessEvent">
+      <items xsi:type="am:EventChainContainer"><eventChain name="s1" stimulus="lidar_end?type=ProcessEvent" response="planner_start?type=RunnableEvent" /></items>
+      <items xsi:type="am:EventChainContainer"><eventChain name="s2" stimulus="planner_end?type=ProcessEvent" response="dasm_start?type=ProcessEvent" /></items>
+    </eventChains>
+    <eventChains name="EC2" stimulus="grid_write?type=LabelEvent" response="dasm_start?type=ProcessEvent" />
+    <timingConstraints xsi:type="am:EventChainLatencyConstraint" name="L1" scope="EC1?type=EventChain" type="Reaction">
+      <maximum value="100" unit="ms" />
+    </timingConstraints>"#;
+    let with_chains = model.replacen("<constraintsModel>", events, 1);
+    let sys = read(&with_chains, "with-chains").unwrap();
+    assert_eq!(sys.chains.len(), 1, "{:?}", sys.chains);
+    assert_eq!(sys.chains[0].name, "EC1");
+    assert_eq!(sys.chains[0].tasks, vec!["Lidar_Grabber".to_string(), "Planner".to_string(), "DASM".to_string()]);
+    assert_eq!(sys.chains[0].requirement, Some(100 * 1_000_000_000));
+    assert!(sys.warnings.iter().any(|w| w.contains("event chain EC2 left out") && w.contains("LabelEvent")), "{:?}", sys.warnings);
+    let rep = run(&sys, Paradigm::Implicit, OffloadMode::Model);
+    assert!(rep.chains[0].implicit.is_some());
+}
