@@ -59,7 +59,7 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
 
 /// Element names, after its `?type=` suffix and percent-encoding are removed, of a
 /// reference attribute (space-separated list).
-fn refs(value: &str) -> Vec<String> {
+pub(super) fn refs(value: &str) -> Vec<String> {
     value.split_whitespace().map(|r| decode(r.split('?').next().unwrap_or(r))).collect()
 }
 
@@ -81,7 +81,8 @@ fn decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn xsi_type<'a>(n: Node<'a, '_>) -> &'a str {
+/// An element's `xsi:type`, without the `am:` prefix.
+pub(super) fn xsi_type<'a>(n: Node<'a, '_>) -> &'a str {
     n.attribute((XSI, "type")).map(|t| t.trim_start_matches("am:")).unwrap_or("")
 }
 

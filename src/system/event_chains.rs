@@ -14,19 +14,11 @@
 //! Requirements: an `EventChainLatencyConstraint` on the chain with `type = "Reaction"`
 //! (or no type) gives its `maximum` as the chain's requirement.
 
+use super::amalthea::{refs, xsi_type};
 use super::model::{time_of, Chain, System};
 use crate::error::InputError;
 use roxmltree::Node;
 use std::collections::BTreeMap;
-
-/// Reference names of a space-separated attribute (without `?type=...`).
-fn refs(value: &str) -> Vec<String> {
-    value.split_whitespace().map(|r| r.split('?').next().unwrap_or(r).to_string()).collect()
-}
-
-fn xsi_type<'a>(n: Node<'a, '_>) -> &'a str {
-    n.attribute(("http://www.w3.org/2001/XMLSchema-instance", "type")).map(|t| t.trim_start_matches("am:")).unwrap_or("")
-}
 
 /// The task of each event of `event_model` that names one, or why it does not.
 pub fn event_tasks(event_model: Option<Node>, sys: &System) -> BTreeMap<String, Result<String, String>> {
