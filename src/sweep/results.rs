@@ -83,7 +83,11 @@ impl Record {
 /// Reads every record of `path`. Every line must be a JSON object with a string `id`
 /// (blank lines are skipped); otherwise an error names the file and line.
 pub fn read(path: &Path) -> Result<Vec<Record>, InputError> {
-    let (records, partial) = read_lines(path)?;
+    let mut records = Vec::new();
+    let partial = for_each_record(path, &mut |r| {
+        records.push(r);
+        Ok(())
+    })?;
     match partial {
         Some(line) => Err(cut_off(path, line)),
         None => Ok(records),
@@ -102,7 +106,11 @@ pub fn resume(path: &Path) -> Result<(Vec<String>, u64), InputError> {
     if !path.exists() {
         return Ok((Vec::new(), 0));
     }
-    let (records, partial) = read_lines(path)?;
+    let mut ids = Vec::new();
+    let partial = for_each_record(path, &mut |r| {
+        ids.push(r.id);
+        Ok(())
+    })?;
     let mut removed = 0;
     if partial.is_some() {
         let text = std::fs::read(path).map_err(|e| InputError::option("out", path.display(), e.to_string()))?;
@@ -112,18 +120,7 @@ pub fn resume(path: &Path) -> Result<(Vec<String>, u64), InputError> {
             std::fs::OpenOptions::new().write(true).open(path).map_err(|e| InputError::option("out", path.display(), e.to_string()))?;
         file.set_len(keep as u64).map_err(|e| InputError::option("out", path.display(), e.to_string()))?;
     }
-    Ok((records.into_iter().map(|r| r.id).collect(), removed))
-}
-
-/// The records of `path` (`-`: standard input), and the line number of a cut-off last
-/// line if there is one.
-fn read_lines(path: &Path) -> Result<(Vec<Record>, Option<usize>), InputError> {
-    let mut records = Vec::new();
-    let partial = for_each_record(path, &mut |r| {
-        records.push(r);
-        Ok(())
-    })?;
-    Ok((records, partial))
+    Ok((ids, removed))
 }
 
 /// Calls `each` with every record of `path` (`-`: standard input) as it is read, one
@@ -248,16 +245,6 @@ pub fn merge(inputs: &[PathBuf]) -> Result<Vec<Record>, InputError> {
         }
     }
     Ok(by_id.into_values().collect())
-}
-
-/// Records as JSON Lines.
-pub fn to_jsonl(records: &[Record]) -> String {
-    let mut out = String::with_capacity(records.iter().map(|r| r.text.len() + 1).sum());
-    for r in records {
-        out.push_str(&r.text);
-        out.push('\n');
-    }
-    out
 }
 
 #[cfg(test)]
