@@ -67,18 +67,6 @@ pub struct GpuSide {
     pub unclaimed: Vec<String>,
 }
 
-/// Picoseconds per unit of a kernel task set's time unit.
-fn ps_per_unit(unit: &str) -> Option<u128> {
-    match unit {
-        "s" => Some(1_000_000_000_000),
-        "ms" => Some(1_000_000_000),
-        "us" | "µs" => Some(1_000_000),
-        "ns" => Some(1_000),
-        "ps" => Some(1),
-        _ => None,
-    }
-}
-
 /// `t` ticks of `side` (scale and unit) in picoseconds, rounded up.
 fn to_ps(t: u128, scale: Scale, ps: u128) -> Ps {
     (t * ps).div_ceil(10u128.pow(scale.decimals))
@@ -94,7 +82,7 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Err
         return Ok(GpuSide { tasks: Vec::new(), report: None, unclaimed });
     }
     let ps = match side {
-        Some(w) => ps_per_unit(&w.unit).ok_or_else(|| {
+        Some(w) => super::model::ps_digits(&w.unit).map(|d| 10u128.pow(d)).ok_or_else(|| {
             InputError::option(
                 "kernels",
                 &w.unit,

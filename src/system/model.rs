@@ -392,18 +392,25 @@ pub fn bytes_of(value: &str, unit: &str, field: &str) -> Result<u64, InputError>
     total.and_then(|b| u64::try_from(b).ok()).ok_or_else(|| InputError::new(field, format!("{value} {unit}"), "too large"))
 }
 
+/// Decimal digits of picoseconds in one `unit` (`s` 12, `ms` 9, `us`/`µs` 6, `ns` 3,
+/// `ps` 0), if it is a time unit.
+pub fn ps_digits(unit: &str) -> Option<u32> {
+    match unit.trim() {
+        "s" => Some(12),
+        "ms" => Some(9),
+        "us" | "µs" => Some(6),
+        "ns" => Some(3),
+        "ps" => Some(0),
+        _ => None,
+    }
+}
+
 /// A time in picoseconds from a decimal value and a unit (`s`, `ms`, `us`/`µs`, `ns`,
 /// `ps`), exact; a value finer than a picosecond is refused.
 pub fn time_of(value: &str, unit: &str, field: &str) -> Result<Ps, InputError> {
     let d = crate::rta::time::Decimal::parse(value.trim(), field)?;
-    let exp: u32 = match unit.trim() {
-        "s" => 12,
-        "ms" => 9,
-        "us" | "µs" => 6,
-        "ns" => 3,
-        "ps" => 0,
-        other => return Err(InputError::new(field, format!("{value} {other}"), "unknown time unit (s, ms, us, ns, ps)")),
-    };
+    let exp = ps_digits(unit)
+        .ok_or_else(|| InputError::new(field, format!("{value} {}", unit.trim()), "unknown time unit (s, ms, us, ns, ps)"))?;
     if d.decimals > exp {
         return Err(InputError::new(field, format!("{value} {unit}"), "finer than a picosecond"));
     }

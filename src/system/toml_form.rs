@@ -97,13 +97,19 @@ struct ChainsFile {
     chains: Vec<ChainEntry>,
 }
 
-/// A time given as `"<value> <unit>"`.
-fn time(text: &str, field: &str) -> Result<u128, InputError> {
+/// `"<value> <unit>"` split in two, or an error naming `field` with `reason`.
+fn value_unit<'a>(text: &'a str, field: &str, reason: &str) -> Result<(&'a str, &'a str), InputError> {
     let mut parts = text.split_whitespace();
     match (parts.next(), parts.next(), parts.next()) {
-        (Some(v), Some(u), None) => time_of(v, u, field),
-        _ => Err(InputError::new(field, text, "a time is a number and a unit, e.g. \"10 ms\"")),
+        (Some(v), Some(u), None) => Ok((v, u)),
+        _ => Err(InputError::new(field, text, reason)),
     }
+}
+
+/// A time given as `"<value> <unit>"`.
+fn time(text: &str, field: &str) -> Result<u128, InputError> {
+    let (v, u) = value_unit(text, field, "a time is a number and a unit, e.g. \"10 ms\"")?;
+    time_of(v, u, field)
 }
 
 /// Reads the TOML form in `text` (from `origin`).
@@ -112,11 +118,8 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
     let mut sys = System::default();
     for u in f.units {
         let field = format!("units.{}.frequency", u.name);
-        let mut parts = u.frequency.split_whitespace();
-        let frequency = match (parts.next(), parts.next(), parts.next()) {
-            (Some(v), Some(unit), None) => frequency_of(v, unit, &field)?,
-            _ => return Err(InputError::new(&field, &u.frequency, "a frequency is a number and a unit, e.g. \"2 GHz\"")),
-        };
+        let (v, unit) = value_unit(&u.frequency, &field, "a frequency is a number and a unit, e.g. \"2 GHz\"")?;
+        let frequency = frequency_of(v, unit, &field)?;
         sys.units.push(Unit {
             name: u.name,
             kind: u.kind,
@@ -131,11 +134,8 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
         let bytes = match size {
             Size::Bytes(b) => b,
             Size::Text(t) => {
-                let mut parts = t.split_whitespace();
-                match (parts.next(), parts.next(), parts.next()) {
-                    (Some(v), Some(u), None) => bytes_of(v, u, &field)?,
-                    _ => return Err(InputError::new(&field, &t, "a size is bytes, or a whole number and a unit, e.g. \"2 MB\"")),
-                }
+                let (v, u) = value_unit(&t, &field, "a size is bytes, or a whole number and a unit, e.g. \"2 MB\"")?;
+                bytes_of(v, u, &field)?
             }
         };
         sys.labels.insert(name, bytes);
