@@ -206,6 +206,13 @@ impl Solution {
     }
 }
 
+/// Reports the closed-form interval of `inst` (its lower bound and safe horizon, both
+/// proven) to `budget`'s watch: what a progress line shows before any search has run.
+pub fn show_closed_forms(inst: &Instance, budget: &Budget) {
+    budget.proved(bounds::safe_horizon(inst));
+    budget.found(bounds::lower_bound(inst));
+}
+
 /// [`solve`] on a thread of its own, never a rayon worker: the search then runs its
 /// second thread (beam searches beside the branch and bound, two threads for the dense
 /// programme), as from the command line, even when called inside a rayon pool (e.g. the
@@ -220,8 +227,7 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
     check_witness_size(inst, &opts.budget)?;
     let started = Instant::now();
     let safe = bounds::safe_horizon(inst);
-    opts.budget.proved(safe);
-    opts.budget.found(bounds::lower_bound(inst));
+    show_closed_forms(inst, &opts.budget);
     let mut notes = eq5_notes(inst);
     let (outcome, constraints, horizon) = match opts.method {
         Method::Search => (run_search(inst, opts)?, None, safe),

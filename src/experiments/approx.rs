@@ -9,7 +9,7 @@
 //! The `T^(y)` are computed in parallel with rayon, each by an exact method.
 
 use crate::error::{Error, InputError};
-use crate::exact::solve::{solve, solve_alone, Method, SolveOptions};
+use crate::exact::solve::{show_closed_forms, solve, solve_alone, Method, SolveOptions};
 use crate::experiments::RunStatus;
 use crate::model::bounds;
 use crate::model::instance::Instance;
@@ -151,8 +151,7 @@ pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn()
         return Err(InputError::option("method", "heuristic", "the approximation needs exact T^(y): use search, ilp or both").into());
     }
     let started = Instant::now();
-    opts.budget.proved(bounds::safe_horizon(inst));
-    opts.budget.found(bounds::lower_bound(inst));
+    show_closed_forms(inst, &opts.budget);
     let ys: Vec<u32> = (1..=x).collect();
     let rows = table(inst, &ys, opts, progress)?;
     let status = RunStatus::of(rows.len() == ys.len(), &opts.budget);

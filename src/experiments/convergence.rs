@@ -3,7 +3,7 @@
 
 use crate::error::{Error, Inconsistency};
 use crate::exact::ilp::ConstraintForm;
-use crate::exact::solve::{solve, solve_alone, Method, SolveOptions, Status};
+use crate::exact::solve::{show_closed_forms, solve, solve_alone, Method, SolveOptions, Status};
 use crate::experiments::approx::{estimate, table};
 use crate::experiments::RunStatus;
 use crate::model::bounds;
@@ -44,8 +44,7 @@ pub struct ConvergeRun {
 /// `T^(W)` within the same time limit. An overall limit in `opts` ends it early with
 /// the rows finished (`x = 1` always runs); the search on `T^(W)` is then skipped.
 pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<ConvergeRun, Error> {
-    opts.budget.proved(bounds::safe_horizon(inst));
-    opts.budget.found(bounds::lower_bound(inst));
+    show_closed_forms(inst, &opts.budget);
     let ys: Vec<u32> = (1..=x_max).collect();
     let rows = table(inst, &ys, opts, progress)?;
     let status = RunStatus::of(rows.len() == ys.len(), &opts.budget);

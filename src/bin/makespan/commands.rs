@@ -5,7 +5,7 @@ use crate::options::{budget, max_states as positive_states, rta_request, with_to
 use crate::sweep::sweep;
 use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
 use clap::CommandFactory;
-use gpu_makespan::budget::StopFlag;
+use gpu_makespan::budget::{Budget, StopFlag};
 use gpu_makespan::exact::solve::{self, Horizon, SolveOptions};
 use gpu_makespan::experiments::{approx, convergence};
 use gpu_makespan::files::write_text;
@@ -34,8 +34,7 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
             let inst = program.single("bound")?;
             // The closed forms first, on the progress line, while the per-state bounds build.
             let watch = Arc::new(Watch::new());
-            watch.upper_is_at_most(gpu_makespan::model::bounds::safe_horizon(&inst));
-            watch.lower_is_at_least(gpu_makespan::model::bounds::lower_bound(&inst));
+            solve::show_closed_forms(&inst, &Budget::default().watched(watch.clone()));
             let pb = progress.watching("building the bounds", &watch);
             let text =
                 if as_json { json(&gpu_makespan::state_bounds::report::BoundsReport::of(&inst)) } else { report::bounds_table(&inst) };
