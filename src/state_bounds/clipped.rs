@@ -30,7 +30,9 @@ pub const END_GAME_STATES: usize = 80_000;
 ///   the final run;
 /// * `F0` counts the warps that still have to issue the last Y before the kernel's final
 ///   run of X's (when it ends with X's after some Y);
-/// * `slack(u, q)` and `mu` come from the jam automaton ([`Jam`]), and
+/// * `slack(u, q)` and `mu` come from the jam automaton ([`Jam`]) with the entry values
+///   the kernel has (up to the largest `min(k, sigma)` over the runs of `k` Y's an X
+///   enters, [`Jam::with_entries`]), and
 ///   `M = sum over the warps, ranked j = 1, 2, ... from the one furthest behind, of
 ///   mu(max(j, sigma + 1)) * (runs of Y's the warp will still enter by an X)`.
 ///
@@ -61,7 +63,8 @@ pub const END_GAME_STATES: usize = 80_000;
 ///    1)` (the at most `sigma - 1` others have `psi >= -1`), and the small phase has at most
 ///    `Y's left at p` idle cycles (step 1). Both cases are within the `E` term.
 /// 4. The jam automaton bounds `sum over busy cycles of (e - c)` by
-///    `slack(u, q) + sum over entries of mu(u at that cycle)`. Write
+///    `slack(u, q) + sum over entries of mu(u at that cycle)` (every entry of the kernel has
+///    a value the automaton allows, so every schedule is one of its paths). Write
 ///    `mu(u_t) = sum over m >= u_t of (mu(m) - mu(m + 1))` (`mu` is non-increasing, and 0
 ///    above `W`): the entries made while `u <= m` are made by at most `m` warps, at most
 ///    the entries left to the `m` warps furthest behind now (the count never grows along a
@@ -106,6 +109,9 @@ struct Side {
     free: Vec<i64>,
     /// Runs of Y's a warp at `p` will still enter by an X.
     entries: Vec<u64>,
+    /// The largest entry value `min(k, sigma)` of any run of `k` Y's that an X enters (0
+    /// if none): the jam automaton needs no larger one.
+    entry_max: u64,
     /// The most of `sigma * queued_left[p'] - psi(p')` over `p <= p' < I` (`i64::MIN` at
     /// `I`).
     end_game: Vec<i64>,
@@ -204,6 +210,23 @@ impl Clipped {
             .collect()
     }
 
+    /// For each split of each side (paced unit X), the proof's bound on the jam gain `J`
+    /// (step 4: `slack(u, q) + M`, scaled by [`SCALE`]) of any schedule from `s` over the
+    /// cycles with more than its floor of warps left; `None` when at most the floor is
+    /// left. Exposed so tests can check the jam automaton against real schedules.
+    pub fn jam_allowance(&self, s: &Counts) -> Vec<(Unit, Option<i64>)> {
+        self.sides
+            .iter()
+            .flat_map(|side| {
+                let pass = side.pass(s);
+                side.splits
+                    .iter()
+                    .zip(pass.m)
+                    .map(move |(split, m)| (side.paced, (pass.u > split.floor).then(|| split.jam.slack(pass.u, pass.q) + m)))
+            })
+            .collect()
+    }
+
     /// Every split with its side.
     fn splits(&self) -> impl Iterator<Item = (&Side, &Split)> {
         self.sides.iter().flat_map(|side| side.splits.iter().map(move |split| (side, split)))
@@ -229,8 +252,12 @@ impl Side {
         };
         // Suffix tables: A(p), entries(p), and whether a Y lies at or after p.
         let (mut a, mut entries, mut y_after) = (vec![0i64; len + 1], vec![0u64; len + 1], vec![false; len + 1]);
+        let mut entry_max = 0;
         for p in (0..len).rev() {
             let starts_next = at_y(p + 1) && !at_y(p);
+            if starts_next {
+                entry_max = entry_max.max(runs[p + 1].min(sigma));
+            }
             a[p] = a[p + 1] + if starts_next { clip(p + 1) } else { 0 };
             entries[p] = entries[p + 1] + starts_next as u64;
             y_after[p] = y_after[p + 1] || at_y(p);
@@ -264,6 +291,7 @@ impl Side {
             psi,
             free,
             entries,
+            entry_max,
             end_game,
             splits: Vec::new(),
         };
@@ -275,7 +303,7 @@ impl Side {
     /// is not solved before `deadline`.
     fn split(&self, warps: u32, ends: Option<EndGame>, budget: &Budget) -> Option<Split> {
         let floor = ends.as_ref().map_or(self.sigma, |e| e.warps);
-        let jam = Jam::with_floor(self.sigma, warps, floor, budget)?;
+        let jam = Jam::with_entries(self.sigma, self.entry_max, warps, floor, budget)?;
         let rank_mu = (0..=warps as u64)
             .scan(0i64, |sum, j| {
                 *sum += if j == 0 { 0 } else { jam.mu(j.max(floor + 1)) };

@@ -14,6 +14,7 @@ use gpu_makespan::model::kernel::Unit;
 use gpu_makespan::state::sparse::Sparse;
 use gpu_makespan::state::transitions::{Scratch, Transitions};
 use gpu_makespan::state::Counts;
+use gpu_makespan::state_bounds::helpers::jam::SCALE;
 use gpu_makespan::state_bounds::{
     self, clipped::Clipped, last_warp::LastWarp, per_warp::PerWarp, period::Period, queue::Queue, stretch::Stretch, tail::Tail, StateBound,
     Tables,
@@ -294,6 +295,47 @@ proptest! {
     }
 }
 
+/// Kernels shaped like real code: a first run of 3-5 C's (every warp starts in it), then
+/// L's and runs of C's shorter than sigma_C, so the jam automaton sees only small entry
+/// values (`Clipped` leaves out the larger ones); sigma_C 2-4, 5-10 warps.
+fn first_run_then_short_runs() -> impl Strategy<Value = Instance> {
+    (3usize..=5, prop::collection::vec((1usize..=2, 1usize..=3), 1..=2), 5i64..=10, 2i64..=4).prop_map(|(first, rest, w, c)| {
+        let mut k = "C".repeat(first);
+        for (l, run) in rest {
+            k += &"L".repeat(l);
+            k += &"C".repeat(run.min(c as usize - 1));
+        }
+        common::inst(&k, w, 1, c)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+
+    /// The clipped bound, both splits, on kernels whose entries are all below sigma_C (the
+    /// jam automaton with fewer entry values): it holds at every state the plain DP
+    /// visits, and so do the core claims of both splits.
+    #[test]
+    fn clipped_bound_with_small_entries_holds_at_every_state((inst, paced_l) in (first_run_then_short_runs(), any::<bool>())) {
+        let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
+        let paced = if paced_l { Unit::L } else { Unit::C };
+        let sigma_y = if paced_l { inst.sigma_c } else { inst.sigma_l } as u64;
+        let m = (sigma_y + 1).min((inst.warps as u64).saturating_sub(1)).max(sigma_y);
+        let cap = state_bounds::helpers::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
+        let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, &gpu_makespan::budget::Budget::default());
+        let mut idle = HashMap::new();
+        for (s, &v) in &memo {
+            prop_assert!(clipped.upper(s) >= v, "bound {} < {} at {:?}", clipped.upper(s), v, s);
+            for ((unit, floor, _), (_, claim)) in clipped.floors().iter().zip(clipped.big_phase_idle(s)) {
+                if *unit == paced {
+                    let n0 = max_big_idle(&trans, s, paced, *floor, idle.entry(*floor).or_insert_with(HashMap::new));
+                    prop_assert!(n0 <= claim.unwrap_or(0), "idle {} > {:?} (floor {}) at {:?}", n0, claim, floor, s);
+                }
+            }
+        }
+    }
+}
+
 /// Both sigmas 1 (the last-warp bound has no end game there), up to 12 instructions and
 /// 2-12 warps.
 fn both_paced() -> impl Strategy<Value = Instance> {
@@ -397,4 +439,101 @@ proptest! {
         // The closed-form lower bound may lie above a cut-short witness.
         prop_assert!(lower >= sol.outcome.lower_bound() && upper <= sol.outcome.upper_bound());
     }
+}
+
+/// The most jam gain `J` (sum over busy cycles of `e - c` while more than `floor` warps are
+/// left, `e` the entry value of the L issued, `c` the C's issued) of any schedule from
+/// `counts` (warps per position, sigma_L = 1), by exhaustive recursion over every choice
+/// of the L and of the C's: independent of the search's transitions and of the automaton.
+fn max_jam_gain(units: &[Unit], sigma: u64, floor: u64, counts: Vec<u32>, memo: &mut HashMap<Vec<u32>, i64>) -> i64 {
+    let len = units.len();
+    let u: u64 = counts.iter().map(|&n| n as u64).sum();
+    if u <= floor {
+        return 0;
+    }
+    if let Some(&v) = memo.get(&counts) {
+        return v;
+    }
+    let ls: Vec<usize> = (0..len).filter(|&p| counts[p] > 0 && units[p] == Unit::L).collect();
+    let cs: Vec<usize> = (0..len).filter(|&p| counts[p] > 0 && units[p] == Unit::C).collect();
+    let ready: u64 = cs.iter().map(|&p| counts[p] as u64).sum();
+    let c = sigma.min(ready);
+    let entry = |p: usize| -> i64 {
+        let run = units[p + 1..].iter().take_while(|&&x| x == Unit::C).count() as u64;
+        run.min(sigma) as i64
+    };
+    // Every multiset of c C-ready warps, by how many leave each C position.
+    let mut picks: Vec<Vec<u32>> = vec![vec![]];
+    for &p in &cs {
+        picks = picks.into_iter().flat_map(|pick| (0..=counts[p]).map(move |k| [pick.clone(), vec![k]].concat())).collect();
+    }
+    picks.retain(|pick| pick.iter().map(|&k| k as u64).sum::<u64>() == c);
+    let l_choices: Vec<Option<usize>> = if ls.is_empty() { vec![None] } else { ls.iter().map(|&p| Some(p)).collect() };
+    let mut best = i64::MIN;
+    for l in &l_choices {
+        for pick in &picks {
+            let mut next = counts.clone();
+            let mut moved: Vec<(usize, u32)> = cs.iter().zip(pick).map(|(&p, &k)| (p, k)).collect();
+            moved.extend(l.map(|p| (p, 1)));
+            for &(p, k) in &moved {
+                next[p] -= k;
+            }
+            for &(p, k) in &moved {
+                if p + 1 < len {
+                    next[p + 1] += k;
+                }
+            }
+            let gain = l.map_or(0, |p| entry(p) - c as i64);
+            best = best.max(gain + max_jam_gain(units, sigma, floor, next, memo));
+        }
+    }
+    memo.insert(counts, best);
+    best
+}
+
+/// The jam automaton's allowance (`slack(u, q) + M`, the clipped bound's step 4) against
+/// the most jam gain of real schedules, at every reachable state of kernels whose entries
+/// are below sigma_C (where `Clipped` gives the automaton fewer entry values) and of
+/// jam-prone ones: it must never be exceeded, and it is reached somewhere. Giving the
+/// automaton one entry value less than the kernel has makes this fail (checked by hand:
+/// `CCCCLCLCC`, W = 8, a gain of 1 against 0).
+#[test]
+fn jam_automaton_bounds_real_jam_gains() {
+    let mut closest = i64::MAX;
+    let cases = [
+        ("CCCLCC", 9, 4),
+        ("CCCCLCLCC", 8, 4),
+        ("CCCLCCLC", 10, 4),
+        ("CCCLLCCLCC", 8, 3),
+        ("LCCLCCCLC", 7, 4),
+        ("LCCCLCC", 9, 3),
+        ("CCLCLCLC", 9, 2),
+    ];
+    for (k, w, c) in cases {
+        let inst = common::inst(k, w, 1, c);
+        let (inst, trans, memo) = sigma_one_instance(inst, true);
+        let cap = state_bounds::helpers::end_game::states_of_at_most(inst.len() as u64, c as u64 + 1).unwrap() as usize;
+        let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, &gpu_makespan::budget::Budget::default());
+        let units = trans.units().to_vec();
+        let mut gains: Vec<HashMap<Vec<u32>, i64>> = vec![HashMap::new(); 2];
+        let mut tight = i64::MAX;
+        for s in memo.keys() {
+            let mut counts = vec![0u32; units.len()];
+            s.slots().iter().for_each(|&(p, n)| counts[p as usize] = n);
+            for (split, ((unit, floor, _), (_, allowance))) in clipped.floors().into_iter().zip(clipped.jam_allowance(s)).enumerate() {
+                let Some(allowance) = allowance.filter(|_| unit == Unit::L) else { continue };
+                let gain = max_jam_gain(&units, c as u64, floor, counts.clone(), &mut gains[split]);
+                assert!(
+                    gain * SCALE <= allowance,
+                    "{k} W {w}: jam gain {gain} > {} at {s:?} (floor {floor})",
+                    allowance as f64 / SCALE as f64
+                );
+                tight = tight.min(allowance - gain * SCALE);
+            }
+        }
+        // The allowance is reached within one C somewhere (the automaton is not loose).
+        closest = closest.min(tight);
+    }
+    // The automaton is not loose here: some real schedule reaches its allowance exactly.
+    assert_eq!(closest, 0);
 }

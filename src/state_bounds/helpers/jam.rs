@@ -97,7 +97,8 @@ struct Covers {
 }
 
 impl Covers {
-    fn new(sigma: u64) -> Option<Covers> {
+    /// The covers reachable with entry values up to `entry_max` (`<= sigma`).
+    fn new(entry_max: u64) -> Option<Covers> {
         let step = |c: &[u64], a: u64| {
             let mut n: Vec<u64> = c.iter().filter(|&&r| r >= 1).map(|&r| r - 1).collect();
             if a >= 1 {
@@ -112,7 +113,7 @@ impl Covers {
         let mut i = 0;
         while i < list.len() {
             let mut row = Vec::new();
-            for a in 0..=sigma {
+            for a in 0..=entry_max {
                 let n = step(&list[i], a);
                 let k = *index.entry(n.clone()).or_insert_with(|| {
                     list.push(n);
@@ -156,16 +157,25 @@ impl Jam {
     /// or fewer are not needed (their idle cycles are counted otherwise), and `mu` is only
     /// needed above `floor`.
     pub fn with_floor(sigma: u64, warps: u32, floor: u64, budget: &Budget) -> Option<Jam> {
-        if warps > MAX_WARPS || sigma == 0 || floor < sigma {
+        Jam::with_entries(sigma, sigma, warps, floor, budget)
+    }
+
+    /// [`Jam::with_floor`] for a kernel whose X's enter only runs of Y's with entry value
+    /// `min(k, sigma) <= entry_max` (from the states the bound is used at): the moves with
+    /// larger entries are left out, which keeps every real schedule a path (fact 3 with
+    /// `e` in `1..=entry_max`), so the proof is unchanged; fewer moves can only lower the
+    /// slack and the entry weights.
+    pub fn with_entries(sigma: u64, entry_max: u64, warps: u32, floor: u64, budget: &Budget) -> Option<Jam> {
+        if warps > MAX_WARPS || sigma == 0 || floor < sigma || entry_max > sigma {
             return None;
         }
-        let covers = Covers::new(sigma)?;
+        let covers = Covers::new(entry_max)?;
         let top = warps as u64;
         let mut mu = vec![0i64; top as usize + 2];
         let mut layers: Vec<Vec<i64>> = vec![Vec::new(); top as usize + 1];
         let mut budget = Work { budget, work_left: MAX_WORK };
         for u in floor + 1..=top {
-            let (m, layer) = solve_layer(&covers, (sigma, floor), u, &layers, &mut budget)?;
+            let (m, layer) = solve_layer(&covers, (sigma, floor, entry_max), u, &layers, &mut budget)?;
             mu[u as usize] = m;
             layers[u as usize] = layer;
         }
@@ -212,14 +222,21 @@ fn first_guess(sigma: u64, u: u64) -> i64 {
 /// Solves the layer of `u` (the layers below solved in `lower`): `(mu(u), values)`, with
 /// the values indexed by `q * covers + cover`; `None` if no weight in the tried range
 /// makes it converge.
-fn solve_layer(covers: &Covers, (sigma, floor): (u64, u64), u: u64, lower: &[Vec<i64>], budget: &mut Work) -> Option<(i64, Vec<i64>)> {
+fn solve_layer(
+    covers: &Covers,
+    (sigma, floor, entry_max): (u64, u64, u64),
+    u: u64,
+    lower: &[Vec<i64>],
+    budget: &mut Work,
+) -> Option<(i64, Vec<i64>)> {
     let ramp = (sigma * (sigma + 1) / 2) as i64 + 1;
     // The weight removes the negative cycles within the layer, which the floor does not
-    // change: the same first guess.
-    let mut g = first_guess(sigma, u);
+    // change: the same first guess. With smaller entries the least weight can be lower:
+    // the search starts at 0.
+    let mut g = if entry_max == sigma { first_guess(sigma, u) } else { 0 };
     while g <= ramp * u as i64 {
         let m = (g * SCALE + u as i64 - 1) / u as i64;
-        if let Some(values) = iterate(covers, (sigma, floor), u, m, lower, budget)? {
+        if let Some(values) = iterate(covers, (sigma, floor, entry_max), u, m, lower, budget)? {
             return Some((m, values));
         }
         g += 1;
@@ -230,13 +247,20 @@ fn solve_layer(covers: &Covers, (sigma, floor): (u64, u64), u: u64, lower: &[Vec
 /// Value iteration on the layer of `u` with entry weight `m`: `Some(Some(fixed point))`,
 /// `Some(None)` when it does not settle within the Bellman-Ford bound (a negative
 /// cycle), `None` when the budget runs out.
-fn iterate(covers: &Covers, (sigma, floor): (u64, u64), u: u64, m: i64, lower: &[Vec<i64>], budget: &mut Work) -> Option<Option<Vec<i64>>> {
+fn iterate(
+    covers: &Covers,
+    (sigma, floor, entry_max): (u64, u64, u64),
+    u: u64,
+    m: i64,
+    lower: &[Vec<i64>],
+    budget: &mut Work,
+) -> Option<Option<Vec<i64>>> {
     let n = covers.len();
     let valid = |u: u64, q: u64, k: usize| q <= u && u - q >= covers.size[k];
     let mut values = vec![0i64; (u as usize + 1) * n];
     let states = (0..=u).map(|q| (0..n).filter(|&k| valid(u, q, k)).count()).sum::<usize>();
     // Moves per state: (run ends, finishes) pairs times (sigma entries + 2 others).
-    let moves = (sigma + 1) * (sigma + 2) / 2 * (sigma + 2);
+    let moves = (sigma + 1) * (sigma + 2) / 2 * (entry_max + 2);
     for _ in 0..states + 2 {
         if !budget.take(states as u64 * moves) {
             return None;
@@ -247,7 +271,7 @@ fn iterate(covers: &Covers, (sigma, floor): (u64, u64), u: u64, m: i64, lower: &
                 if !valid(u, q, k) {
                     continue;
                 }
-                let best = best_move(covers, (sigma, floor), (u, q, k), m, &values, lower);
+                let best = best_move(covers, (sigma, floor, entry_max), (u, q, k), m, &values, lower);
                 let slot = &mut values[q as usize * n + k];
                 if best < *slot {
                     *slot = best;
@@ -263,7 +287,14 @@ fn iterate(covers: &Covers, (sigma, floor): (u64, u64), u: u64, m: i64, lower: &
 }
 
 /// `min(0, min over moves of weight + value of the target)` at state `(u, q, k)`.
-fn best_move(covers: &Covers, (sigma, floor): (u64, u64), (u, q, k): (u64, u64, usize), m: i64, same: &[i64], lower: &[Vec<i64>]) -> i64 {
+fn best_move(
+    covers: &Covers,
+    (sigma, floor, entry_max): (u64, u64, u64),
+    (u, q, k): (u64, u64, usize),
+    m: i64,
+    same: &[i64],
+    lower: &[Vec<i64>],
+) -> i64 {
     let n = covers.len();
     let value = |u2: u64, q2: u64, k2: usize| -> Option<i64> {
         if u2 <= floor {
@@ -291,7 +322,7 @@ fn best_move(covers: &Covers, (sigma, floor): (u64, u64), (u, q, k): (u64, u64, 
                 consider(0, value(u2, r, covers.next[k][0]));
                 continue;
             }
-            for a in 1..=sigma {
+            for a in 1..=entry_max {
                 consider((c as i64 - a as i64) * SCALE + m, value(u2, q - 1 + r, covers.next[k][a as usize]));
             }
             let none = covers.next[k][0];
@@ -338,6 +369,18 @@ mod tests {
         assert!(Jam::until(4, 8, &Budget::default()).is_some());
         // sigma 6: its covers are many more and its layers need more than the budget.
         assert!(Jam::until(6, 64, &Budget::default()).is_none());
+    }
+
+    #[test]
+    fn fewer_entry_values_give_less_slack() {
+        // Entries of at most one Y (sigma 4): the warp an entry brings covers the next
+        // cycle, so the ramp of 4 + 3 + 2 + 1 is gone and so are the entry weights.
+        let (all, ones) = (Jam::new(4, 24).unwrap(), Jam::with_entries(4, 1, 24, 4, &Budget::default()).unwrap());
+        assert!(ones.slack(24, 24) < all.slack(24, 24));
+        assert!((5..=24).all(|u| ones.mu(u) <= all.mu(u)));
+        assert_eq!(ones.mu(5), 0);
+        // More than sigma is refused.
+        assert!(Jam::with_entries(4, 5, 24, 4, &Budget::default()).is_none());
     }
 
     #[test]
