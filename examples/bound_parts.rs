@@ -46,5 +46,18 @@ fn main() {
         ];
         let shown: Vec<String> = parts.iter().map(|(n, v)| if *v == u64::MAX { format!("{n}=n/a") } else { format!("{n}={v}") }).collect();
         println!("W={w} {}", shown.join(" "));
+        // The clipped bound's splits: the floor of the phase of few warps, the big phase's
+        // idle cycles it allows, and the jam automaton's allowance (slack + M, in Y's).
+        let c = gpu_makespan::state_bounds::clipped::Clipped::with_end_games_until(
+            &Transitions::new(&inst),
+            &gpu_makespan::state_bounds::Tables::new(&inst),
+            gpu_makespan::state_bounds::clipped::END_GAME_STATES,
+            &gpu_makespan::budget::Budget::default(),
+        );
+        let scale = gpu_makespan::state_bounds::helpers::jam::SCALE as f64;
+        for (((unit, floor, exact), (_, big)), (_, jam)) in c.floors().into_iter().zip(c.big_phase_idle(&s)).zip(c.jam_allowance(&s)) {
+            let jam = jam.map_or("-".to_string(), |j| format!("{:.1}", j as f64 / scale));
+            println!("  clipped paced {unit:?} floor {floor} exact_end_games {exact}: big-phase idle <= {big:?}, slack + M = {jam}");
+        }
     }
 }

@@ -18,21 +18,20 @@ pub const END_GAME_STATES: usize = 80_000;
 
 /// For the *paced* unit X with `sigma_X = 1` (L, C, or both, taking the smaller bound) and
 /// the other unit Y (`sigma = sigma_Y`): `R_X + y` when at most `sigma` warps are left,
-/// else `R_X + max(0, floor((Phi + F0 + slack(u, q) + M + E) / sigma))`, where
+/// else `R_X + max(0, floor((Phi + slack(u, q) + M + E) / sigma))`, where
 /// * `y` is the most Y's a warp has left, `u` the unfinished warps, `q` the X-ready ones;
 /// * `E = max(0, sigma - 1 + max over positions p >= the furthest-behind warp's, p < I, of
 ///   (sigma * Y's left at p - psi(p)))` (at most `sigma + sigma y`);
-/// * `Phi` sums `psi` over the warps: a finished warp 0; a warp at an X with no Y after
-///   it (the kernel's final run of X's) 0; another warp at an X `-1 + A(p)`; a warp at a Y
+/// * `Phi` sums `psi` over the warps: a finished warp 0; a warp at an X `-1 + A(p)`
+///   (also in the kernel's final run of X's, where `A = 0`); a warp at a Y
 ///   with `left` Y's left in its run `left - 1 + A(p)` (`left + A(p)` in the kernel's
 ///   final run of Y's). `A(p)` sums, over the runs of Y's starting after `p`, the
 ///   *clipped* length: `max(0, k - sigma)` for a run of `k`, `max(1, k + 1 - sigma)` for
 ///   the final run;
-/// * `F0` counts the warps that still have to issue the last Y before the kernel's final
-///   run of X's (when it ends with X's after some Y);
 /// * `slack(u, q)` and `mu` come from the jam automaton ([`Jam`]) with the entry values
 ///   the kernel has (up to the largest `min(k, sigma)` over the runs of `k` Y's an X
-///   enters, [`Jam::with_entries`]), and
+///   enters, and a value of 1 for a warp's last X when the kernel ends with an X:
+///   [`Jam::with_entries`]), and
 ///   `M = sum over the warps, ranked j = 1, 2, ... from the one furthest behind, of
 ///   mu(max(j, sigma + 1)) * (runs of Y's the warp will still enter by an X)`.
 ///
@@ -46,17 +45,17 @@ pub const END_GAME_STATES: usize = 80_000;
 ///    C-ready warp issues each cycle, so each idle cycle issues a C of the warp that
 ///    finishes last: at most `y` idle cycles there. The rest, `N_big`, are in the *big*
 ///    phase (`u >= sigma + 1`), where an idle cycle issues `sigma` C's.
-/// 2. `Phi` changes, per cycle, by `e - c'`: `c'` counts the C's issued except the free
-///    ones (the last C before the final run of L's, after which `psi` stays 0: at most
-///    `F0` of them), and `e` is the entry value of the L issued (`min(k, sigma)` when it
-///    enters a run of `k` C's, else 0). Check per move: a C with more left lowers `psi`
-///    by one; the last C of a run followed by an L goes from `0 + A` to `-1 + A`; the
-///    last C of the final run from 1 to 0; an L followed by an L changes nothing (both
-///    `-1 + A`, or both 0 in the final run); an L entering a run of `k` goes from
+/// 2. `Phi` changes, per cycle, by `e - c`: `c` counts the C's issued, and `e` is the
+///    entry value of the L issued (`min(k, sigma)` when it enters a run of `k` C's, 1 when
+///    it is the warp's last instruction, else 0). Check per move: a C with more left
+///    lowers `psi` by one; the last C of a run followed by an L goes from `0 + A` to
+///    `-1 + A`; the last C of the final run from 1 to 0; an L followed by an L changes
+///    nothing (both `-1 + A`); the kernel's last L goes from -1 to 0 (finished); an L
+///    entering a run of `k` goes from
 ///    `-1 + A(p)` to `k - 1 + A(p + 1)` with `A(p) = A(p + 1) + max(0, k - sigma)`, a rise
 ///    of `min(k, sigma)`, and likewise for the final run (`k + 1 - max(1, k + 1 - sigma)`).
 /// 3. Over the big phase: `sigma N_big = sum over idle cycles of c
-///    <= Phi - Phi_end + sum over busy cycles of (e - c) + F0`. If every warp finishes in
+///    = Phi - Phi_end + sum over busy cycles of (e - c)`. If every warp finishes in
 ///    the big phase, `Phi_end = 0` and there is no small phase. Else let `p` be the
 ///    position, when the small phase begins, of the warp that finishes last (at or after
 ///    the furthest-behind warp's position now, before `I`): `Phi_end >= psi(p) - (sigma -
@@ -64,7 +63,8 @@ pub const END_GAME_STATES: usize = 80_000;
 ///    `Y's left at p` idle cycles (step 1). Both cases are within the `E` term.
 /// 4. The jam automaton bounds `sum over busy cycles of (e - c)` by
 ///    `slack(u, q) + sum over entries of mu(u at that cycle)` (every entry of the kernel has
-///    a value the automaton allows, so every schedule is one of its paths). Write
+///    a value the automaton allows, and its move for a warp's last X has the value 1
+///    exactly when the kernel ends with an X, so every schedule is one of its paths). Write
 ///    `mu(u_t) = sum over m >= u_t of (mu(m) - mu(m + 1))` (`mu` is non-increasing, and 0
 ///    above `W`): the entries made while `u <= m` are made by at most `m` warps, at most
 ///    the entries left to the `m` warps furthest behind now (the count never grows along a
@@ -74,7 +74,7 @@ pub const END_GAME_STATES: usize = 80_000;
 /// moves the phase of few warps from `sigma` to `m` warps (`sigma <= m`, as large as the
 /// states of at most `m` warps, all solved exactly by [`EndGame`], fit a cap). Its bound is
 /// `R_X + G(s)` at a state of at most `m` warps (`G(s)` the most idle cycles of X from
-/// `s`, exact), else `R_X + max(0, floor((Phi + F0 + slack_m(u, q) + M_m + E_m) /
+/// `s`, exact), else `R_X + max(0, floor((Phi + slack_m(u, q) + M_m + E_m) /
 /// sigma))`, where `slack_m` and `mu_m` come from the automaton with paths stopped at `m`
 /// warps or fewer ([`Jam::with_floor`]), `M_m` is `M` with `mu_m(max(j, m + 1))`, and
 /// `E_m` is the most of `sigma G(s') - Phi(s')` over the states `s'` of at most `m` warps
@@ -82,8 +82,8 @@ pub const END_GAME_STATES: usize = 80_000;
 /// them). Proof: steps 1, 2 and 4 hold for any phase of more than `m >= sigma` warps (its
 /// idle cycles issue `sigma` Y's). Let `s'` be the state when at most `m` warps are first
 /// left (the finished state if the schedule ends before). Step 3 up to `s'` gives `sigma
-/// N_big <= Phi - Phi(s') + J + F0`, and the idle cycles from `s'` on are at most `G(s')`;
-/// so `sigma N0 <= Phi + J + F0 + sigma G(s') - Phi(s')`, and `s'` has its warps at or
+/// N_big <= Phi - Phi(s') + J`, and the idle cycles from `s'` on are at most `G(s')`;
+/// so `sigma N0 <= Phi + J + sigma G(s') - Phi(s')`, and `s'` has its warps at or
 /// after the furthest-behind position now. The bound takes the least of both splits.
 #[derive(Debug, Clone)]
 pub struct Clipped {
@@ -105,13 +105,13 @@ struct Side {
     at_x: Vec<bool>,
     /// `psi(p)`.
     psi: Vec<i64>,
-    /// 1 if a warp at `p` still has the free Y to issue.
-    free: Vec<i64>,
     /// Runs of Y's a warp at `p` will still enter by an X.
     entries: Vec<u64>,
     /// The largest entry value `min(k, sigma)` of any run of `k` Y's that an X enters (0
     /// if none): the jam automaton needs no larger one.
     entry_max: u64,
+    /// Whether the kernel ends with an X (whose issue raises `psi` from -1 to 0).
+    finish: bool,
     /// The most of `sigma * queued_left[p'] - psi(p')` over `p <= p' < I` (`i64::MIN` at
     /// `I`).
     end_game: Vec<i64>,
@@ -138,7 +138,7 @@ struct Split {
 }
 
 /// What one pass over the slots of a state gives a side: `R_X`, the unfinished and the
-/// X-ready warps, `(Phi + F0)`, and `M` (scaled) for each split.
+/// X-ready warps, `Phi`, and `M` (scaled) for each split.
 struct Pass {
     rx: u64,
     u: u64,
@@ -251,7 +251,7 @@ impl Side {
             }
         };
         // Suffix tables: A(p), entries(p), and whether a Y lies at or after p.
-        let (mut a, mut entries, mut y_after) = (vec![0i64; len + 1], vec![0u64; len + 1], vec![false; len + 1]);
+        let (mut a, mut entries) = (vec![0i64; len + 1], vec![0u64; len + 1]);
         let mut entry_max = 0;
         for p in (0..len).rev() {
             let starts_next = at_y(p + 1) && !at_y(p);
@@ -260,19 +260,12 @@ impl Side {
             }
             a[p] = a[p + 1] + if starts_next { clip(p + 1) } else { 0 };
             entries[p] = entries[p + 1] + starts_next as u64;
-            y_after[p] = y_after[p + 1] || at_y(p);
         }
         let psi: Vec<i64> = (0..=len)
             .map(|p| match (p == len, at_y(p)) {
                 (true, _) => 0,
                 (false, true) => runs[p] as i64 - 1 + final_run(p) as i64 + a[p],
-                (false, false) => {
-                    if y_after[p] {
-                        a[p] - 1
-                    } else {
-                        0
-                    }
-                }
+                (false, false) => a[p] - 1,
             })
             .collect();
         let mut end_game = vec![i64::MIN; len + 1];
@@ -280,7 +273,6 @@ impl Side {
             end_game[p] = end_game[p + 1].max(sigma as i64 * view.queued_left[p] as i64 - psi[p]);
         }
         let ends_with_x = len > 0 && !at_y(len - 1);
-        let free = (0..=len).map(|p| (ends_with_x && y_after[p]) as i64).collect();
         let at_x = (0..=len).map(|p| p < len && !at_y(p)).collect();
         let mut side = Side {
             paced,
@@ -289,9 +281,9 @@ impl Side {
             queued_left: view.queued_left.to_vec(),
             at_x,
             psi,
-            free,
             entries,
             entry_max,
+            finish: ends_with_x,
             end_game,
             splits: Vec::new(),
         };
@@ -303,7 +295,7 @@ impl Side {
     /// is not solved before `deadline`.
     fn split(&self, warps: u32, ends: Option<EndGame>, budget: &Budget) -> Option<Split> {
         let floor = ends.as_ref().map_or(self.sigma, |e| e.warps);
-        let jam = Jam::with_entries(self.sigma, self.entry_max, warps, floor, budget)?;
+        let jam = Jam::with_entries(self.sigma, (self.entry_max, self.finish), warps, floor, budget)?;
         let rank_mu = (0..=warps as u64)
             .scan(0i64, |sum, j| {
                 *sum += if j == 0 { 0 } else { jam.mu(j.max(floor + 1)) };
@@ -332,13 +324,13 @@ impl Side {
         self.splits.iter().zip(&pass.m).map(split_bound).min().unwrap_or(u64::MAX)
     }
 
-    /// `max(0, floor((Phi + floor + F0 + slack + M) / sigma))` (step 3 with
+    /// `max(0, floor((Phi + floor + slack + M) / sigma))` (step 3 with
     /// `Phi_end >= -floor`), or `None` when at most `floor` warps are left.
     fn big_phase_idle(&self, split: &Split, pass: &Pass, m: i64) -> Option<u64> {
         self.paid(split, pass, m).map(|paid| div_floor(paid + split.floor as i64 * SCALE, self.sigma as i64))
     }
 
-    /// `(Phi + F0) SCALE + slack + M` of `split`, or `None` when at most its `floor` warps
+    /// `Phi SCALE + slack + M` of `split`, or `None` when at most its `floor` warps
     /// are left.
     fn paid(&self, split: &Split, pass: &Pass, m: i64) -> Option<i64> {
         (pass.u > split.floor).then(|| pass.phi * SCALE + split.jam.slack(pass.u, pass.q) + m)
@@ -356,7 +348,7 @@ impl Side {
             pass.rx += n * self.paced_left[p];
             pass.u += n;
             pass.q += if self.at_x[p] { n } else { 0 };
-            pass.phi += n as i64 * (self.psi[p] + self.free[p]);
+            pass.phi += n as i64 * self.psi[p];
         }
         pass
     }
@@ -426,15 +418,15 @@ mod tests {
     fn tables_of_a_tx2_kernel() {
         // LCCCCCLCCCCCCCLL, sigma_C = 4: clipped lengths 1 (CCCCC) and 3 (7 C's, not
         // final: the kernel ends with LL). psi(0) = -1 + 4; at the first C of CCCCC,
-        // 5 - 1 + 3 = 7; at the final LL, 0. The last C before LL is free.
+        // 5 - 1 + 3 = 7; at the final LL, -1 (its last L raises psi from -1 to 0).
         let s = side("LCCCCCLCCCCCCCLL", 64, 4);
         assert_eq!(s.psi[0], 3);
         assert_eq!(s.psi[1], 7);
         assert_eq!(s.psi[6], 2);
         assert_eq!(s.psi[7], 6);
         assert_eq!(s.psi[13], 0);
-        assert_eq!(&s.psi[14..], &[0, 0, 0]);
-        assert_eq!(&s.free[12..], &[1, 1, 0, 0, 0]);
+        assert_eq!(&s.psi[14..], &[-1, -1, 0]);
+        assert!(s.finish);
         assert_eq!(&s.entries[..8], &[2, 1, 1, 1, 1, 1, 1, 0]);
     }
 
@@ -446,19 +438,19 @@ mod tests {
         assert_eq!(s.psi[0], 2);
         assert_eq!(s.psi[1], 6);
         assert_eq!(s.psi[6], 1);
-        assert_eq!(s.free, vec![0; 8]);
+        assert!(!s.finish);
     }
 
     #[test]
     fn start_value() {
-        // LCCCCCLCCCCCCCLL, W = 64: Phi + F0 = 64 * (3 + 1) = 256, slack(64, 64) (the
+        // LCCCCCLCCCCCCCLL, W = 64: Phi = 64 * 3 = 192, slack(64, 64) (the
         // ramp and a little more); M = 2 entries per warp times
         // (5 mu(5) + mu(6) + ... + mu(16)).
         let s = side("LCCCCCLCCCCCCCLL", 64, 4);
         let (split, pass) = (&s.splits[0], s.pass(&Counts::start(64)));
         let idle = s.big_phase_idle(split, &pass, pass.m[0]).unwrap();
         let mu_sum: i64 = 5 * split.jam.mu(5) + (6..=16).map(|u| split.jam.mu(u)).sum::<i64>();
-        let expect = ((256 + 4) * SCALE + split.jam.slack(64, 64) + 2 * mu_sum) / (4 * SCALE);
+        let expect = ((192 + 4) * SCALE + split.jam.slack(64, 64) + 2 * mu_sum) / (4 * SCALE);
         assert_eq!(idle, expect as u64);
         // The end game: E = 3 + max(4 * 12 - 3, ...) = 48 = 4 + 4 * 11: one cycle less than
         // sigma + sigma y.
@@ -470,15 +462,16 @@ mod tests {
     #[test]
     fn exact_end_games_of_a_tx2_kernel() {
         // LCCCCCLCCCCCCCLL, W = 64: the end games of at most 6 warps fit 80 000 states
-        // (C(22, 6) = 74 613), and the split with them is 3 cycles lower at the start than
-        // the formula's alone (339 against 342).
+        // (C(22, 6) = 74 613), and the split with them is 1 cycle lower at the start than
+        // the formula's alone (337 against 338; 339 and 342 when the last C before the
+        // final LL was free instead of the last L having an entry value of 1).
         let inst = Instance::new("LCCCCCLCCCCCCCLL", 64, 1, 4).unwrap();
         let t = Transitions::new(&inst);
         let clipped = Clipped::with_end_games_until(&t, &Tables::new(&inst), 80_000, &Budget::default());
         assert_eq!(clipped.floors(), vec![(Unit::L, 4, false), (Unit::L, 6, true)]);
         let start = Counts::start(64);
-        assert_eq!(Clipped::new(&Tables::new(&inst), 64).upper(&start), 342);
-        assert_eq!(clipped.upper(&start), 339);
+        assert_eq!(Clipped::new(&Tables::new(&inst), 64).upper(&start), 338);
+        assert_eq!(clipped.upper(&start), 337);
         // Exact at a state of at most 6 warps: 6 warps at the start take 38 cycles.
         assert_eq!(clipped.upper(&Counts::start(6)), 38);
     }

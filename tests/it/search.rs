@@ -442,7 +442,8 @@ proptest! {
 }
 
 /// The most jam gain `J` (sum over busy cycles of `e - c` while more than `floor` warps are
-/// left, `e` the entry value of the L issued, `c` the C's issued) of any schedule from
+/// left, `e` the entry value of the L issued (1 for the kernel's last L), `c` the C's
+/// issued) of any schedule from
 /// `counts` (warps per position, sigma_L = 1), by exhaustive recursion over every choice
 /// of the L and of the C's: independent of the search's transitions and of the automaton.
 fn max_jam_gain(units: &[Unit], sigma: u64, floor: u64, counts: Vec<u32>, memo: &mut HashMap<Vec<u32>, i64>) -> i64 {
@@ -458,9 +459,15 @@ fn max_jam_gain(units: &[Unit], sigma: u64, floor: u64, counts: Vec<u32>, memo: 
     let cs: Vec<usize> = (0..len).filter(|&p| counts[p] > 0 && units[p] == Unit::C).collect();
     let ready: u64 = cs.iter().map(|&p| counts[p] as u64).sum();
     let c = sigma.min(ready);
+    // The clipped bound's entry values: min(k, sigma) into a run of k C's, 1 for the
+    // kernel's last L (a warp's psi goes from -1 to 0 there), else 0.
     let entry = |p: usize| -> i64 {
         let run = units[p + 1..].iter().take_while(|&&x| x == Unit::C).count() as u64;
-        run.min(sigma) as i64
+        if p + 1 == len {
+            1
+        } else {
+            run.min(sigma) as i64
+        }
     };
     // Every multiset of c C-ready warps, by how many leave each C position.
     let mut picks: Vec<Vec<u32>> = vec![vec![]];
@@ -501,6 +508,9 @@ fn max_jam_gain(units: &[Unit], sigma: u64, floor: u64, counts: Vec<u32>, memo: 
 fn jam_automaton_bounds_real_jam_gains() {
     let mut closest = i64::MAX;
     let cases = [
+        ("CCCLCCL", 9, 4),
+        ("LCCLCCLL", 8, 4),
+        ("CCCCLCL", 9, 3),
         ("CCCLCC", 9, 4),
         ("CCCCLCLCC", 8, 4),
         ("CCCLCCLC", 10, 4),

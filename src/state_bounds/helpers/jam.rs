@@ -6,7 +6,9 @@
 //! Y = C, sigma 4). In a cycle `t` let `u` be the unfinished warps, `q` the X-ready ones,
 //! `n = u - q` the Y-ready ones. The cycle is *idle* when `q = 0` (no X issued), *busy*
 //! otherwise. A busy cycle issues one X, which *enters* a run of `k` Y's (its *entry
-//! value* `e = min(k, sigma)`) or not (`e = 0`), and `c = min(sigma, n)` Y's. The quantity
+//! value* `e = min(k, sigma)`), or is the warp's last instruction (`e = 1` when the
+//! caller counts it so: [`Jam::with_entries`]), or neither (`e = 0`), and `c = min(sigma,
+//! n)` Y's. The quantity
 //! bounded here is the *jam gain* `J = sum over busy cycles of (e - c)`, while
 //! `u >= sigma + 1` (the *big phase*).
 //!
@@ -157,15 +159,17 @@ impl Jam {
     /// or fewer are not needed (their idle cycles are counted otherwise), and `mu` is only
     /// needed above `floor`.
     pub fn with_floor(sigma: u64, warps: u32, floor: u64, budget: &Budget) -> Option<Jam> {
-        Jam::with_entries(sigma, sigma, warps, floor, budget)
+        Jam::with_entries(sigma, (sigma, false), warps, floor, budget)
     }
 
     /// [`Jam::with_floor`] for a kernel whose X's enter only runs of Y's with entry value
     /// `min(k, sigma) <= entry_max` (from the states the bound is used at): the moves with
     /// larger entries are left out, which keeps every real schedule a path (fact 3 with
     /// `e` in `1..=entry_max`), so the proof is unchanged; fewer moves can only lower the
-    /// slack and the entry weights.
-    pub fn with_entries(sigma: u64, entry_max: u64, warps: u32, floor: u64, budget: &Budget) -> Option<Jam> {
+    /// slack and the entry weights. With `finish`, a warp's last X has the value 1 (its
+    /// move weighs `c - 1`; for a kernel that ends with an X, whose last X the clipped
+    /// bound's potential counts so), else 0.
+    pub fn with_entries(sigma: u64, (entry_max, finish): (u64, bool), warps: u32, floor: u64, budget: &Budget) -> Option<Jam> {
         if warps > MAX_WARPS || sigma == 0 || floor < sigma || entry_max > sigma {
             return None;
         }
@@ -175,7 +179,7 @@ impl Jam {
         let mut layers: Vec<Vec<i64>> = vec![Vec::new(); top as usize + 1];
         let mut budget = Work { budget, work_left: MAX_WORK };
         for u in floor + 1..=top {
-            let (m, layer) = solve_layer(&covers, (sigma, floor, entry_max), u, &layers, &mut budget)?;
+            let (m, layer) = solve_layer(&covers, (sigma, floor, entry_max, finish), u, &layers, &mut budget)?;
             mu[u as usize] = m;
             layers[u as usize] = layer;
         }
@@ -224,7 +228,7 @@ fn first_guess(sigma: u64, u: u64) -> i64 {
 /// makes it converge.
 fn solve_layer(
     covers: &Covers,
-    (sigma, floor, entry_max): (u64, u64, u64),
+    (sigma, floor, entry_max, finish): (u64, u64, u64, bool),
     u: u64,
     lower: &[Vec<i64>],
     budget: &mut Work,
@@ -236,7 +240,7 @@ fn solve_layer(
     let mut g = if entry_max == sigma { first_guess(sigma, u) } else { 0 };
     while g <= ramp * u as i64 {
         let m = (g * SCALE + u as i64 - 1) / u as i64;
-        if let Some(values) = iterate(covers, (sigma, floor, entry_max), u, m, lower, budget)? {
+        if let Some(values) = iterate(covers, (sigma, floor, entry_max, finish), u, m, lower, budget)? {
             return Some((m, values));
         }
         g += 1;
@@ -249,7 +253,7 @@ fn solve_layer(
 /// cycle), `None` when the budget runs out.
 fn iterate(
     covers: &Covers,
-    (sigma, floor, entry_max): (u64, u64, u64),
+    (sigma, floor, entry_max, finish): (u64, u64, u64, bool),
     u: u64,
     m: i64,
     lower: &[Vec<i64>],
@@ -271,7 +275,7 @@ fn iterate(
                 if !valid(u, q, k) {
                     continue;
                 }
-                let best = best_move(covers, (sigma, floor, entry_max), (u, q, k), m, &values, lower);
+                let best = best_move(covers, (sigma, floor, entry_max, finish), (u, q, k), m, &values, lower);
                 let slot = &mut values[q as usize * n + k];
                 if best < *slot {
                     *slot = best;
@@ -289,7 +293,7 @@ fn iterate(
 /// `min(0, min over moves of weight + value of the target)` at state `(u, q, k)`.
 fn best_move(
     covers: &Covers,
-    (sigma, floor, entry_max): (u64, u64, u64),
+    (sigma, floor, entry_max, finish): (u64, u64, u64, bool),
     (u, q, k): (u64, u64, usize),
     m: i64,
     same: &[i64],
@@ -328,7 +332,7 @@ fn best_move(
             let none = covers.next[k][0];
             consider(c as i64 * SCALE, value(u2, q + r, none));
             if u2 >= 1 {
-                consider(c as i64 * SCALE, value(u2 - 1, q - 1 + r, none));
+                consider((c as i64 - finish as i64) * SCALE, value(u2 - 1, q - 1 + r, none));
             }
         }
     }
@@ -375,12 +379,12 @@ mod tests {
     fn fewer_entry_values_give_less_slack() {
         // Entries of at most one Y (sigma 4): the warp an entry brings covers the next
         // cycle, so the ramp of 4 + 3 + 2 + 1 is gone and so are the entry weights.
-        let (all, ones) = (Jam::new(4, 24).unwrap(), Jam::with_entries(4, 1, 24, 4, &Budget::default()).unwrap());
+        let (all, ones) = (Jam::new(4, 24).unwrap(), Jam::with_entries(4, (1, false), 24, 4, &Budget::default()).unwrap());
         assert!(ones.slack(24, 24) < all.slack(24, 24));
         assert!((5..=24).all(|u| ones.mu(u) <= all.mu(u)));
         assert_eq!(ones.mu(5), 0);
         // More than sigma is refused.
-        assert!(Jam::with_entries(4, 5, 24, 4, &Budget::default()).is_none());
+        assert!(Jam::with_entries(4, (5, false), 24, 4, &Budget::default()).is_none());
     }
 
     #[test]
