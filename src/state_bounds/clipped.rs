@@ -33,7 +33,11 @@ pub const END_GAME_STATES: usize = 80_000;
 ///   enters, and a value of 1 for a warp's last X when the kernel ends with an X:
 ///   [`Jam::with_entries`]), and
 ///   `M = sum over the warps, ranked j = 1, 2, ... from the one furthest behind, of
-///   mu(max(j, sigma + 1)) * (runs of Y's the warp will still enter by an X)`.
+///   mu(max(j, sigma + 1)) * (runs of Y's the warp will still enter by an X)`;
+/// * when the furthest-behind warp is at a Y, `E`'s scenarios whose last warp is still in
+///   that warp's run of Y's when the phase of few warps begins are each capped by step 5
+///   (the laggard's bound), so the numerator is the most over the scenarios of the smaller
+///   of the two.
 ///
 /// `u64::MAX` when neither sigma is 1 or the automaton is too big (`W` above
 /// [`super::helpers::jam::MAX_WARPS`]). Unlike [`super::tail::Tail`] it holds from every state,
@@ -69,6 +73,24 @@ pub const END_GAME_STATES: usize = 80_000;
 ///    above `W`): the entries made while `u <= m` are made by at most `m` warps, at most
 ///    the entries left to the `m` warps furthest behind now (the count never grows along a
 ///    warp's path and is largest furthest behind). Summing by parts gives `M`.
+/// 5. The laggard's bound. Let `first` be the furthest-behind warp's position now, at a C,
+///    and `first..=end` its run of C's; let `s'` be the state when the small phase begins,
+///    and `v` a warp of `s'` at some `q <= end`. Every warp now is at or after `first`, so
+///    `v` is at a C of that run (C-ready) in every cycle of the big phase. In each of those
+///    cycles `v` issues a C, or the C unit issues `sigma` C's of other warps (work
+///    conservation); an idle cycle issues `sigma` C's. So the others' C's are
+///    `O >= sigma N_big + sigma B_big - sigma C_v`, with `B_big` the busy cycles and
+///    `C_v <= q - first` the C's `v` issues; with `O + C_v = R_C(s) - R_C(s')` and
+///    `B_big = R_L(s) - R_L(s')` (one L per busy cycle), `sigma N_big` is at most
+///    `R_C(s) - R_C(s') - sigma (R_L(s) - R_L(s')) + (sigma - 1)(q - first)`. In the
+///    formula's split `v` is the last warp, the small phase has at most `y(q)` idle
+///    cycles, `R_C(s') >= y(q)` and the at most `sigma - 1` others have at most the L's of
+///    `first` each; so that scenario has `sigma N0` at most `R_C(s) - sigma R_L(s) -
+///    (sigma - 1) first + sigma (sigma - 1) R_L(first) + (sigma - 1) y(q) + sigma R_L(q) +
+///    (sigma - 1) q`. When the L unit is the bottleneck (`sigma R_L > R_C`, as on the
+///    TX2) this is small or negative: a warp cannot lag in the first run while the others
+///    do their work, which removes the end game's worst scenarios on kernels that
+///    start with a long run of C's.
 ///
 /// **Exact end games** ([`Clipped::with_end_games_until`]): a second split per paced unit
 /// moves the phase of few warps from `sigma` to `m` warps (`sigma <= m`, as large as the
@@ -84,7 +106,11 @@ pub const END_GAME_STATES: usize = 80_000;
 /// left (the finished state if the schedule ends before). Step 3 up to `s'` gives `sigma
 /// N_big <= Phi - Phi(s') + J`, and the idle cycles from `s'` on are at most `G(s')`;
 /// so `sigma N0 <= Phi + J + sigma G(s') - Phi(s')`, and `s'` has its warps at or
-/// after the furthest-behind position now. The bound takes the least of both splits.
+/// after the furthest-behind position now. Step 5 caps the states `s'` whose
+/// furthest-behind warp is at some `q` in the run of `first` (`v` that warp, `G(s')` the
+/// small phase): `sigma N0 <= R_C(s) - sigma R_L(s) - (sigma - 1) first + sigma G(s') -
+/// R_C(s') + sigma R_L(s') + (sigma - 1) q`, tabled per `q`. The bound takes the least of
+/// both splits.
 #[derive(Debug, Clone)]
 pub struct Clipped {
     sides: Sides<Side>,
@@ -115,6 +141,11 @@ struct Side {
     /// The most of `sigma * queued_left[p'] - psi(p')` over `p <= p' < I` (`i64::MIN` at
     /// `I`).
     end_game: Vec<i64>,
+    /// At a Y position `p`, the last position of its run of Y's (`p` itself at an X).
+    run_end: Vec<usize>,
+    /// The laggard's term of position `p` ([`Side::end_term`]): `(sigma - 1) y(p) + sigma
+    /// X's left at p + (sigma - 1) p`.
+    lag: Vec<i64>,
     /// The splits into a big phase and a phase of few warps: the formula's (at sigma warps),
     /// then the one with exact end games, if solved. At most [`MAX_SPLITS`].
     splits: Vec<Split>,
@@ -137,10 +168,11 @@ struct Split {
     rank_mu: Vec<i64>,
 }
 
-/// What one pass over the slots of a state gives a side: `R_X`, the unfinished and the
+/// What one pass over the slots of a state gives a side: `R_X`, `R_Y`, the unfinished and the
 /// X-ready warps, `Phi`, and `M` (scaled) for each split.
 struct Pass {
     rx: u64,
+    ry: u64,
     u: u64,
     q: u64,
     phi: i64,
@@ -155,6 +187,12 @@ struct Ends {
     /// `best[p]`: the most of `sigma * G(s) - Phi(s)` over those `s` whose warps are all at
     /// positions `>= p` (the finished state, 0, included).
     best: Vec<i64>,
+    /// `at[q]`: the same over the `s` whose furthest-behind warp is at `q` (`i64::MIN` if
+    /// none).
+    at: Vec<i64>,
+    /// `lag[q]`: the most of `sigma G(s) - R_Y(s) + sigma R_X(s) + (sigma - 1) q` over those
+    /// `s` (step 5).
+    lag: Vec<i64>,
 }
 
 impl Clipped {
@@ -273,6 +311,10 @@ impl Side {
             end_game[p] = end_game[p + 1].max(sigma as i64 * view.queued_left[p] as i64 - psi[p]);
         }
         let ends_with_x = len > 0 && !at_y(len - 1);
+        let run_end = (0..=len).map(|p| if at_y(p) { p + runs[p] as usize - 1 } else { p }).collect();
+        let sig = sigma as i64;
+        let lag =
+            (0..=len).map(|p| (sig - 1) * view.queued_left[p] as i64 + sig * view.paced_left[p] as i64 + (sig - 1) * p as i64).collect();
         let at_x = (0..=len).map(|p| p < len && !at_y(p)).collect();
         let mut side = Side {
             paced,
@@ -285,6 +327,8 @@ impl Side {
             entry_max,
             finish: ends_with_x,
             end_game,
+            run_end,
+            lag,
             splits: Vec::new(),
         };
         side.splits.push(side.split(warps, None, budget)?);
@@ -302,7 +346,7 @@ impl Side {
                 Some(*sum)
             })
             .collect();
-        let ends = ends.map(|e| Ends::new(e, &self.psi, self.sigma));
+        let ends = ends.map(|e| Ends::new(e, self));
         Some(Split { floor, ends, jam, rank_mu })
     }
 
@@ -315,13 +359,48 @@ impl Side {
             let Some(paid) = self.paid(split, &pass, m) else {
                 return pass.rx + split.ends.as_ref().map_or(self.queued_left[first as usize], |ends| ends.idle[s]);
             };
-            let e = match &split.ends {
-                Some(ends) => ends.best[first as usize],
-                None => (sigma - 1 + self.end_game[first as usize]).max(0),
-            };
-            pass.rx + div_floor(paid + e * SCALE, sigma)
+            pass.rx + div_floor(self.end_term(split, &pass, first as usize, paid), sigma)
         };
         self.splits.iter().zip(&pass.m).map(split_bound).min().unwrap_or(u64::MAX)
+    }
+
+    /// `sigma N0` bounded, scaled: `paid + E SCALE` (step 3 of [`Clipped`]), each scenario
+    /// of a laggard in the furthest-behind warp's run of Y's capped by step 5.
+    fn end_term(&self, split: &Split, pass: &Pass, first: usize, paid: i64) -> i64 {
+        let sigma = self.sigma as i64;
+        let end = self.run_end[first];
+        // Step 5's constant: the Y's left minus sigma times the X's left, less (sigma - 1)
+        // times the position the laggard starts from at the latest.
+        let c0 = pass.ry as i64 - sigma * pass.rx as i64 - (sigma - 1) * first as i64;
+        let in_run = |p: usize| p < self.run_end.len() - 1 && self.queued_left[p] > 0 && !self.at_x[p];
+        let capped = |e: i64, lag: i64| (paid + e * SCALE).min(lag.saturating_mul(SCALE));
+        match &split.ends {
+            None => {
+                let after = if in_run(first) { self.end_game[end + 1] } else { self.end_game[first] };
+                let mut best = paid.max(paid.saturating_add((sigma - 1).saturating_add(after).saturating_mul(SCALE)));
+                if in_run(first) {
+                    // The others (at most sigma - 1) have at most the X's of `first` each.
+                    let k = c0 + sigma * (sigma - 1) * self.paced_left[first] as i64;
+                    for p in first..=end {
+                        let e = sigma - 1 + sigma * self.queued_left[p] as i64 - self.psi[p];
+                        best = best.max(capped(e, k + self.lag[p]));
+                    }
+                }
+                best
+            }
+            Some(ends) => {
+                if !in_run(first) {
+                    return paid + ends.best[first] * SCALE;
+                }
+                let mut best = paid + ends.best[end + 1] * SCALE;
+                for q in first..=end {
+                    if ends.at[q] > i64::MIN {
+                        best = best.max(capped(ends.at[q], c0 + ends.lag[q]));
+                    }
+                }
+                best
+            }
+        }
     }
 
     /// `max(0, floor((Phi + floor + slack + M) / sigma))` (step 3 with
@@ -338,7 +417,7 @@ impl Side {
 
     /// One pass over the slots of `s` for every split.
     fn pass(&self, s: &Counts) -> Pass {
-        let mut pass = Pass { rx: 0, u: 0, q: 0, phi: 0, m: [0; MAX_SPLITS] };
+        let mut pass = Pass { rx: 0, ry: 0, u: 0, q: 0, phi: 0, m: [0; MAX_SPLITS] };
         for &(p, n) in s.slots() {
             let (p, n) = (p as usize, n as u64);
             // Ranks u + 1 ..= u + n pay mu(max(rank, floor + 1)) per entry left.
@@ -346,6 +425,7 @@ impl Side {
                 *m += split.rank_weight(pass.u, pass.u + n) * self.entries[p] as i64;
             }
             pass.rx += n * self.paced_left[p];
+            pass.ry += n * self.queued_left[p];
             pass.u += n;
             pass.q += if self.at_x[p] { n } else { 0 };
             pass.phi += n as i64 * self.psi[p];
@@ -366,18 +446,24 @@ impl Split {
 }
 
 impl Ends {
-    fn new(end_game: EndGame, psi: &[i64], sigma: u64) -> Ends {
+    fn new(end_game: EndGame, side: &Side) -> Ends {
+        let (psi, sigma) = (&side.psi, side.sigma as i64);
         let len = psi.len() - 1;
-        let mut best = vec![i64::MIN; len + 1];
+        let (mut at, mut lag) = (vec![i64::MIN; len + 1], vec![i64::MIN; len + 1]);
         for (s, &g) in &end_game.idle {
             let first = s.slots().first().map_or(len, |&(p, _)| p as usize);
-            let phi: i64 = s.slots().iter().map(|&(p, n)| n as i64 * psi[p as usize]).sum();
-            best[first] = best[first].max(sigma as i64 * g as i64 - phi);
+            let sum = |t: &[i64]| -> i64 { s.slots().iter().map(|&(p, n)| n as i64 * t[p as usize]).sum() };
+            let left = |t: &[u64]| -> i64 { s.slots().iter().map(|&(p, n)| n as i64 * t[p as usize] as i64).sum() };
+            let (rx, ry) = (left(&side.paced_left), left(&side.queued_left));
+            let g = sigma * g as i64;
+            at[first] = at[first].max(g - sum(psi));
+            lag[first] = lag[first].max(g - ry + sigma * rx + (sigma - 1) * first as i64);
         }
+        let mut best = at.clone();
         for p in (0..len).rev() {
             best[p] = best[p].max(best[p + 1]);
         }
-        Ends { idle: end_game.idle, best }
+        Ends { idle: end_game.idle, best, at, lag }
     }
 }
 
@@ -457,6 +543,21 @@ mod tests {
         assert_eq!(s.end_game[0], 45);
         assert_eq!(s.upper(&Counts::start(64)), 256 + 12 + idle - 1);
         assert_eq!(s.upper(&Counts::start(4)), 16 + 12);
+    }
+
+    #[test]
+    fn laggard_in_the_first_run() {
+        // Kernels that start with a long run of C's, W = 64, sigma 1/4: the end game's worst
+        // scenario (the last warp still at the start of the run when the others are done)
+        // is ruled out by step 5, since 4 R_L exceeds R_C. CCCCCCCLC: 182 without it, 177
+        // (the truth is 162 = 2.5 W + 2 where measured, W = 8..24); the vector add
+        // CCCCCCCCCLCCLCLC: 346 without it, 340 (truth 325 = 5 W + 5 where measured).
+        for (kernel, bound) in [("CCCCCCCLC", 177), ("CCCCCCCCCLCCLCLC", 340)] {
+            let inst = Instance::new(kernel, 64, 1, 4).unwrap();
+            let t = Transitions::new(&inst);
+            let clipped = Clipped::with_end_games_until(&t, &Tables::new(&inst), END_GAME_STATES, &Budget::default());
+            assert_eq!(clipped.upper(&Counts::start(64)), bound, "{kernel}");
+        }
     }
 
     #[test]

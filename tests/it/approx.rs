@@ -47,12 +47,12 @@ fn estimate_matches_formula_on_ilp_values() {
 }
 
 /// The `T^(y)` solves that run at once share `max_memory`: the kernel below at W = 8 needs
-/// between 2 and 4 MB of search table (branch and bound alone), so with 4 MB it is exact
+/// between 1 and 2 MB of search table (branch and bound alone), so with 2 MB it is exact
 /// when the solves run one at a time and ends at the memory limit when two share it.
 #[test]
 fn solves_at_once_share_max_memory() {
     let i = inst("LCCCCCLCCCCCCCLL", 8, 1, 4);
-    let opts = SolveOptions { budget: Budget::new(None, 4 << 20), dense: false, ..SolveOptions::default() };
+    let opts = SolveOptions { budget: Budget::new(None, 2 << 20), dense: false, ..SolveOptions::default() };
     let in_pool = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| gpu_makespan::experiments::approx::table(&i, &[8, 8], &opts, &|| {})).unwrap()
