@@ -90,7 +90,14 @@ pub const END_GAME_STATES: usize = 80_000;
 ///    (sigma - 1) q`. When the L unit is the bottleneck (`sigma R_L > R_C`, as on the
 ///    TX2) this is small or negative: a warp cannot lag in the first run while the others
 ///    do their work, which removes the end game's worst scenarios on kernels that
-///    start with a long run of C's.
+///    start with a long run of C's. When `first` is at an L, two kinds of scenario are
+///    capped: a laggard still in `first`'s run of L's was L-ready in every big-phase cycle,
+///    so no cycle before the small phase is idle (`sigma N0 <= sigma y(q)`, or `sigma
+///    G(s')`); and a laggard in the run of C's `r0..` right after it was L-ready, so every
+///    cycle busy, until it entered that run, and from then on the argument above holds,
+///    with `R_C - sigma R_L` of that later state at most `sum over warps of sigma*(p)`
+///    (`sigma*(p)`: the most of `C's left - sigma L's left` over the positions from `p`
+///    on, as every warp is at or after its position now) and `C_v <= q - r0`.
 ///
 /// **Exact end games** ([`Clipped::with_end_games_until`]): a second split per paced unit
 /// moves the phase of few warps from `sigma` to `m` warps (`sigma <= m`, as large as the
@@ -141,8 +148,11 @@ struct Side {
     /// The most of `sigma * queued_left[p'] - psi(p')` over `p <= p' < I` (`i64::MIN` at
     /// `I`).
     end_game: Vec<i64>,
-    /// At a Y position `p`, the last position of its run of Y's (`p` itself at an X).
+    /// The last position of the run (of X's or of Y's) that `p` is in.
     run_end: Vec<usize>,
+    /// `sigma*(p)`: the most of `Y's left - sigma X's left` over the positions from `p` on
+    /// (step 5: what a warp at `p` can bring to `R_Y - sigma R_X` later).
+    reach: Vec<i64>,
     /// The laggard's term of position `p` ([`Side::end_term`]): `(sigma - 1) y(p) + sigma
     /// X's left at p + (sigma - 1) p`.
     lag: Vec<i64>,
@@ -168,11 +178,12 @@ struct Split {
     rank_mu: Vec<i64>,
 }
 
-/// What one pass over the slots of a state gives a side: `R_X`, `R_Y`, the unfinished and the
+/// What one pass over the slots of a state gives a side: `R_X`, `R_Y`, the sum of `sigma*`, the unfinished and the
 /// X-ready warps, `Phi`, and `M` (scaled) for each split.
 struct Pass {
     rx: u64,
     ry: u64,
+    reach: i64,
     u: u64,
     q: u64,
     phi: i64,
@@ -193,6 +204,8 @@ struct Ends {
     /// `lag[q]`: the most of `sigma G(s) - R_Y(s) + sigma R_X(s) + (sigma - 1) q` over those
     /// `s` (step 5).
     lag: Vec<i64>,
+    /// `idle_at[q]`: the most of `sigma G(s)` over those `s`.
+    idle_at: Vec<i64>,
 }
 
 impl Clipped {
@@ -311,8 +324,17 @@ impl Side {
             end_game[p] = end_game[p + 1].max(sigma as i64 * view.queued_left[p] as i64 - psi[p]);
         }
         let ends_with_x = len > 0 && !at_y(len - 1);
-        let run_end = (0..=len).map(|p| if at_y(p) { p + runs[p] as usize - 1 } else { p }).collect();
+        let mut run_end: Vec<usize> = (0..=len).map(|p| if at_y(p) { p + runs[p] as usize - 1 } else { p }).collect();
+        for p in (0..len).rev() {
+            if !at_y(p) && p + 1 < len && !at_y(p + 1) {
+                run_end[p] = run_end[p + 1];
+            }
+        }
         let sig = sigma as i64;
+        let mut reach = vec![0i64; len + 1];
+        for p in (0..len).rev() {
+            reach[p] = reach[p + 1].max(view.queued_left[p] as i64 - sig * view.paced_left[p] as i64);
+        }
         let lag =
             (0..=len).map(|p| (sig - 1) * view.queued_left[p] as i64 + sig * view.paced_left[p] as i64 + (sig - 1) * p as i64).collect();
         let at_x = (0..=len).map(|p| p < len && !at_y(p)).collect();
@@ -328,6 +350,7 @@ impl Side {
             finish: ends_with_x,
             end_game,
             run_end,
+            reach,
             lag,
             splits: Vec::new(),
         };
@@ -368,35 +391,44 @@ impl Side {
     /// of a laggard in the furthest-behind warp's run of Y's capped by step 5.
     fn end_term(&self, split: &Split, pass: &Pass, first: usize, paid: i64) -> i64 {
         let sigma = self.sigma as i64;
-        let end = self.run_end[first];
-        // Step 5's constant: the Y's left minus sigma times the X's left, less (sigma - 1)
-        // times the position the laggard starts from at the latest.
-        let c0 = pass.ry as i64 - sigma * pass.rx as i64 - (sigma - 1) * first as i64;
-        let in_run = |p: usize| p < self.run_end.len() - 1 && self.queued_left[p] > 0 && !self.at_x[p];
-        let capped = |e: i64, lag: i64| (paid + e * SCALE).min(lag.saturating_mul(SCALE));
+        let len = self.psi.len() - 1;
+        let capped = |e: i64, cap: i64| (paid + e * SCALE).min(cap.saturating_mul(SCALE));
+        // The laggard's scenarios (step 5): positions in the X-run of `first` (never idle
+        // before the phase of few warps), then in the run of Y's `runs` (that of `first`,
+        // or the one right after its X-run), with the constant `c0`; the rest uncapped.
+        let (x_run, runs, c0) = if self.at_x[first] {
+            let x_end = self.run_end[first];
+            let r0 = x_end + 1;
+            let runs = (r0 < len && !self.at_x[r0]).then(|| r0..=self.run_end[r0]);
+            (first..x_end + 1, runs, pass.reach - (sigma - 1) * r0 as i64)
+        } else if first < len {
+            (first..first, Some(first..=self.run_end[first]), pass.ry as i64 - sigma * pass.rx as i64 - (sigma - 1) * first as i64)
+        } else {
+            return paid;
+        };
+        let rest = runs.as_ref().map_or(x_run.end, |r| r.end() + 1);
         match &split.ends {
             None => {
-                let after = if in_run(first) { self.end_game[end + 1] } else { self.end_game[first] };
+                let e = |q: usize| sigma - 1 + sigma * self.queued_left[q] as i64 - self.psi[q];
+                let after = self.end_game[rest];
                 let mut best = paid.max(paid.saturating_add((sigma - 1).saturating_add(after).saturating_mul(SCALE)));
-                if in_run(first) {
-                    // The others (at most sigma - 1) have at most the X's of `first` each.
-                    let k = c0 + sigma * (sigma - 1) * self.paced_left[first] as i64;
-                    for p in first..=end {
-                        let e = sigma - 1 + sigma * self.queued_left[p] as i64 - self.psi[p];
-                        best = best.max(capped(e, k + self.lag[p]));
-                    }
+                for q in x_run {
+                    best = best.max(capped(e(q), sigma * self.queued_left[q] as i64));
+                }
+                // The others (at most sigma - 1) have at most the X's of `first` each.
+                let k = c0 + sigma * (sigma - 1) * self.paced_left[first] as i64;
+                for q in runs.into_iter().flatten() {
+                    best = best.max(capped(e(q), k + self.lag[q]));
                 }
                 best
             }
             Some(ends) => {
-                if !in_run(first) {
-                    return paid + ends.best[first] * SCALE;
+                let mut best = paid + ends.best[rest] * SCALE;
+                for q in x_run.filter(|&q| ends.at[q] > i64::MIN) {
+                    best = best.max(capped(ends.at[q], ends.idle_at[q]));
                 }
-                let mut best = paid + ends.best[end + 1] * SCALE;
-                for q in first..=end {
-                    if ends.at[q] > i64::MIN {
-                        best = best.max(capped(ends.at[q], c0 + ends.lag[q]));
-                    }
+                for q in runs.into_iter().flatten().filter(|&q| ends.at[q] > i64::MIN) {
+                    best = best.max(capped(ends.at[q], c0 + ends.lag[q]));
                 }
                 best
             }
@@ -417,7 +449,7 @@ impl Side {
 
     /// One pass over the slots of `s` for every split.
     fn pass(&self, s: &Counts) -> Pass {
-        let mut pass = Pass { rx: 0, ry: 0, u: 0, q: 0, phi: 0, m: [0; MAX_SPLITS] };
+        let mut pass = Pass { rx: 0, ry: 0, reach: 0, u: 0, q: 0, phi: 0, m: [0; MAX_SPLITS] };
         for &(p, n) in s.slots() {
             let (p, n) = (p as usize, n as u64);
             // Ranks u + 1 ..= u + n pay mu(max(rank, floor + 1)) per entry left.
@@ -426,6 +458,7 @@ impl Side {
             }
             pass.rx += n * self.paced_left[p];
             pass.ry += n * self.queued_left[p];
+            pass.reach += n as i64 * self.reach[p];
             pass.u += n;
             pass.q += if self.at_x[p] { n } else { 0 };
             pass.phi += n as i64 * self.psi[p];
@@ -449,7 +482,7 @@ impl Ends {
     fn new(end_game: EndGame, side: &Side) -> Ends {
         let (psi, sigma) = (&side.psi, side.sigma as i64);
         let len = psi.len() - 1;
-        let (mut at, mut lag) = (vec![i64::MIN; len + 1], vec![i64::MIN; len + 1]);
+        let (mut at, mut lag, mut idle_at) = (vec![i64::MIN; len + 1], vec![i64::MIN; len + 1], vec![i64::MIN; len + 1]);
         for (s, &g) in &end_game.idle {
             let first = s.slots().first().map_or(len, |&(p, _)| p as usize);
             let sum = |t: &[i64]| -> i64 { s.slots().iter().map(|&(p, n)| n as i64 * t[p as usize]).sum() };
@@ -458,12 +491,13 @@ impl Ends {
             let g = sigma * g as i64;
             at[first] = at[first].max(g - sum(psi));
             lag[first] = lag[first].max(g - ry + sigma * rx + (sigma - 1) * first as i64);
+            idle_at[first] = idle_at[first].max(g);
         }
         let mut best = at.clone();
         for p in (0..len).rev() {
             best[p] = best[p].max(best[p + 1]);
         }
-        Ends { idle: end_game.idle, best, at, lag }
+        Ends { idle: end_game.idle, best, at, lag, idle_at }
     }
 }
 
@@ -538,10 +572,15 @@ mod tests {
         let mu_sum: i64 = 5 * split.jam.mu(5) + (6..=16).map(|u| split.jam.mu(u)).sum::<i64>();
         let expect = ((192 + 4) * SCALE + split.jam.slack(64, 64) + 2 * mu_sum) / (4 * SCALE);
         assert_eq!(idle, expect as u64);
-        // The end game: E = 3 + max(4 * 12 - 3, ...) = 48 = 4 + 4 * 11: one cycle less than
-        // sigma + sigma y.
+        // The end game: without step 5, E = 3 + max(4 * 12 - 3, ...) = 48 (one cycle less
+        // than sigma + sigma y). With it, a last warp still at L0 when the phase of few
+        // warps begins leaves no idle cycle before it (48 Y's in all), and one in the first
+        // CCCCC at most 45 + 51 (no warp brings more to R_Y - 4 R_L than 0 from any
+        // position): E = 3 + max over the later positions = 3 + (4 * 7 - 2) = 29.
         assert_eq!(s.end_game[0], 45);
-        assert_eq!(s.upper(&Counts::start(64)), 256 + 12 + idle - 1);
+        assert_eq!(s.end_game[6], 26);
+        let paid = s.paid(split, &pass, pass.m[0]).unwrap();
+        assert_eq!(s.upper(&Counts::start(64)), 256 + ((paid + 29 * SCALE) / (4 * SCALE)) as u64);
         assert_eq!(s.upper(&Counts::start(4)), 16 + 12);
     }
 
@@ -564,15 +603,16 @@ mod tests {
     fn exact_end_games_of_a_tx2_kernel() {
         // LCCCCCLCCCCCCCLL, W = 64: the end games of at most 6 warps fit 80 000 states
         // (C(22, 6) = 74 613), and the split with them is 1 cycle lower at the start than
-        // the formula's alone (337 against 338; 339 and 342 when the last C before the
-        // final LL was free instead of the last L having an entry value of 1).
+        // the formula's alone (332 against 333; 337 and 338 without the laggard's cap, 339 and 342 when the
+        // last C before the final LL was free instead of the last L having an entry value
+        // of 1).
         let inst = Instance::new("LCCCCCLCCCCCCCLL", 64, 1, 4).unwrap();
         let t = Transitions::new(&inst);
         let clipped = Clipped::with_end_games_until(&t, &Tables::new(&inst), 80_000, &Budget::default());
         assert_eq!(clipped.floors(), vec![(Unit::L, 4, false), (Unit::L, 6, true)]);
         let start = Counts::start(64);
-        assert_eq!(Clipped::new(&Tables::new(&inst), 64).upper(&start), 338);
-        assert_eq!(clipped.upper(&start), 337);
+        assert_eq!(Clipped::new(&Tables::new(&inst), 64).upper(&start), 333);
+        assert_eq!(clipped.upper(&start), 332);
         // Exact at a state of at most 6 warps: 6 warps at the start take 38 cycles.
         assert_eq!(clipped.upper(&Counts::start(6)), 38);
     }
