@@ -45,7 +45,9 @@ proptest! {
             prop_assert_eq!(check(&inst, &b.schedule(inst.warps, inst.len())), Ok(b.cycles()));
         }
         let mut priority_ok = Ok(());
-        priority::search(&trans, 5, 20, &|| false, &mut |p| {
+        // Enough rollouts for four restarts (after `STALE` stale changes each), so the
+        // restarts with a starved warp run too.
+        priority::search(&trans, 5, 4 * priority::STALE as u64 + 20, &|| false, &mut |p| {
             if p.cycles() > t || check(&inst, &p.schedule(inst.warps, inst.len())) != Ok(p.cycles()) {
                 priority_ok = Err(p.cycles());
             }
