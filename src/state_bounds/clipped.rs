@@ -3,7 +3,7 @@
 //! plus what jams can add ([`super::helpers::jam`]).
 
 use super::helpers::end_game::EndGame;
-use super::helpers::jam::{Jam, SCALE};
+use super::helpers::jam::{Jam, Moves, SCALE};
 use super::sides::Sides;
 use super::{Paced, StateBound, Tables};
 use crate::budget::Budget;
@@ -34,10 +34,10 @@ pub const END_GAME_STATES: usize = 80_000;
 ///   [`Jam::with_entries`]), and
 ///   `M = sum over the warps, ranked j = 1, 2, ... from the one furthest behind, of
 ///   mu(max(j, sigma + 1)) * (runs of Y's the warp will still enter by an X)`;
-/// * when the furthest-behind warp is at a Y, `E`'s scenarios whose last warp is still in
-///   that warp's run of Y's when the phase of few warps begins are each capped by step 5
-///   (the laggard's bound), so the numerator is the most over the scenarios of the smaller
-///   of the two.
+/// * `E`'s scenarios whose last warp, when the phase of few warps begins, is still in the
+///   furthest-behind warp's run of Y's (or, when that warp is at an X, in its run of X's
+///   or the run of Y's right after) are each capped by step 5 (the laggard's bound), so
+///   the numerator is the most over the scenarios of the smaller of the two.
 ///
 /// `u64::MAX` when neither sigma is 1 or the automaton is too big (`W` above
 /// [`super::helpers::jam::MAX_WARPS`]). Unlike [`super::tail::Tail`] it holds from every state,
@@ -114,10 +114,12 @@ pub const END_GAME_STATES: usize = 80_000;
 /// N_big <= Phi - Phi(s') + J`, and the idle cycles from `s'` on are at most `G(s')`;
 /// so `sigma N0 <= Phi + J + sigma G(s') - Phi(s')`, and `s'` has its warps at or
 /// after the furthest-behind position now. Step 5 caps the states `s'` whose
-/// furthest-behind warp is at some `q` in the run of `first` (`v` that warp, `G(s')` the
-/// small phase): `sigma N0 <= R_C(s) - sigma R_L(s) - (sigma - 1) first + sigma G(s') -
-/// R_C(s') + sigma R_L(s') + (sigma - 1) q`, tabled per `q`. The bound takes the least of
-/// both splits.
+/// furthest-behind warp is at some `q` in the runs it names (`v` that warp, `G(s')` the
+/// small phase): in the run of C's of `first`, `sigma N0` is at most `R_C(s) - sigma
+/// R_L(s) - (sigma - 1) first + sigma G(s') - R_C(s') + sigma R_L(s') + (sigma - 1) q`
+/// (with the sum of `sigma*` in place of the first two terms and `r0` in place of `first`
+/// for the run after an X-run, and `sigma G(s')` in an X-run), tabled per `q`. The bound
+/// takes the least of both splits.
 #[derive(Debug, Clone)]
 pub struct Clipped {
     sides: Sides<Side>,
@@ -178,8 +180,8 @@ struct Split {
     rank_mu: Vec<i64>,
 }
 
-/// What one pass over the slots of a state gives a side: `R_X`, `R_Y`, the sum of `sigma*`, the unfinished and the
-/// X-ready warps, `Phi`, and `M` (scaled) for each split.
+/// What one pass over the slots of a state gives a side: `R_X`, `R_Y`, the sum of
+/// `sigma*`, the unfinished and the X-ready warps, `Phi`, and `M` (scaled) for each split.
 struct Pass {
     rx: u64,
     ry: u64,
@@ -252,13 +254,7 @@ impl Clipped {
     /// [`Clipped::floors`]); `None` when at most `floor` warps are left.
     /// Exposed so tests can check it without the slack of `y` and `R_X`.
     pub fn big_phase_idle(&self, s: &Counts) -> Vec<(Unit, Option<u64>)> {
-        self.sides
-            .iter()
-            .flat_map(|side| {
-                let pass = side.pass(s);
-                side.splits.iter().enumerate().map(move |(k, split)| (side.paced, side.big_phase_idle(split, &pass, pass.m[k])))
-            })
-            .collect()
+        self.per_split(s, |side, split, pass, m| side.big_phase_idle(split, pass, m))
     }
 
     /// For each split of each side (paced unit X), the proof's bound on the jam gain `J`
@@ -266,16 +262,18 @@ impl Clipped {
     /// cycles with more than its floor of warps left; `None` when at most the floor is
     /// left. Exposed so tests can check the jam automaton against real schedules.
     pub fn jam_allowance(&self, s: &Counts) -> Vec<(Unit, Option<i64>)> {
-        self.sides
-            .iter()
-            .flat_map(|side| {
-                let pass = side.pass(s);
-                side.splits
-                    .iter()
-                    .zip(pass.m)
-                    .map(move |(split, m)| (side.paced, (pass.u > split.floor).then(|| split.jam.slack(pass.u, pass.q) + m)))
-            })
-            .collect()
+        self.per_split(s, |_, split, pass, m| (pass.u > split.floor).then(|| split.jam.slack(pass.u, pass.q) + m))
+    }
+
+    /// `f(side, split, pass over s, M of the split)` for each split of each side, in the
+    /// order of [`Clipped::floors`].
+    fn per_split<T>(&self, s: &Counts, f: impl Fn(&Side, &Split, &Pass, i64) -> T) -> Vec<(Unit, T)> {
+        let mut out = Vec::new();
+        for side in self.sides.iter() {
+            let pass = side.pass(s);
+            out.extend(side.splits.iter().zip(pass.m).map(|(split, m)| (side.paced, f(side, split, &pass, m))));
+        }
+        out
     }
 
     /// Every split with its side.
@@ -301,7 +299,7 @@ impl Side {
                 (k - sigma as i64).max(0)
             }
         };
-        // Suffix tables: A(p), entries(p), and whether a Y lies at or after p.
+        // Suffix tables: A(p), entries(p), and the largest entry value.
         let (mut a, mut entries) = (vec![0i64; len + 1], vec![0u64; len + 1]);
         let mut entry_max = 0;
         for p in (0..len).rev() {
@@ -362,7 +360,7 @@ impl Side {
     /// is not solved before `deadline`.
     fn split(&self, warps: u32, ends: Option<EndGame>, budget: &Budget) -> Option<Split> {
         let floor = ends.as_ref().map_or(self.sigma, |e| e.warps);
-        let jam = Jam::with_entries(self.sigma, (self.entry_max, self.finish), warps, floor, budget)?;
+        let jam = Jam::with_entries(self.sigma, Moves { entry_max: self.entry_max, finish: self.finish }, warps, floor, budget)?;
         let rank_mu = (0..=warps as u64)
             .scan(0i64, |sum, j| {
                 *sum += if j == 0 { 0 } else { jam.mu(j.max(floor + 1)) };
@@ -388,7 +386,8 @@ impl Side {
     }
 
     /// `sigma N0` bounded, scaled: `paid + E SCALE` (step 3 of [`Clipped`]), each scenario
-    /// of a laggard in the furthest-behind warp's run of Y's capped by step 5.
+    /// of a laggard in the runs step 5 names capped by it. `first` is the furthest-behind
+    /// warp's position (below `I`: a state holds unfinished warps only).
     fn end_term(&self, split: &Split, pass: &Pass, first: usize, paid: i64) -> i64 {
         let sigma = self.sigma as i64;
         let len = self.psi.len() - 1;
@@ -401,10 +400,8 @@ impl Side {
             let r0 = x_end + 1;
             let runs = (r0 < len && !self.at_x[r0]).then(|| r0..=self.run_end[r0]);
             (first..x_end + 1, runs, pass.reach - (sigma - 1) * r0 as i64)
-        } else if first < len {
-            (first..first, Some(first..=self.run_end[first]), pass.ry as i64 - sigma * pass.rx as i64 - (sigma - 1) * first as i64)
         } else {
-            return paid;
+            (first..first, Some(first..=self.run_end[first]), pass.ry as i64 - sigma * pass.rx as i64 - (sigma - 1) * first as i64)
         };
         let rest = runs.as_ref().map_or(x_run.end, |r| r.end() + 1);
         match &split.ends {
@@ -485,11 +482,10 @@ impl Ends {
         let (mut at, mut lag, mut idle_at) = (vec![i64::MIN; len + 1], vec![i64::MIN; len + 1], vec![i64::MIN; len + 1]);
         for (s, &g) in &end_game.idle {
             let first = s.slots().first().map_or(len, |&(p, _)| p as usize);
-            let sum = |t: &[i64]| -> i64 { s.slots().iter().map(|&(p, n)| n as i64 * t[p as usize]).sum() };
-            let left = |t: &[u64]| -> i64 { s.slots().iter().map(|&(p, n)| n as i64 * t[p as usize] as i64).sum() };
-            let (rx, ry) = (left(&side.paced_left), left(&side.queued_left));
+            let sum = |per: &dyn Fn(usize) -> i64| -> i64 { s.slots().iter().map(|&(p, n)| n as i64 * per(p as usize)).sum() };
+            let (rx, ry) = (sum(&|p| side.paced_left[p] as i64), sum(&|p| side.queued_left[p] as i64));
             let g = sigma * g as i64;
-            at[first] = at[first].max(g - sum(psi));
+            at[first] = at[first].max(g - sum(&|p| psi[p]));
             lag[first] = lag[first].max(g - ry + sigma * rx + (sigma - 1) * first as i64);
             idle_at[first] = idle_at[first].max(g);
         }

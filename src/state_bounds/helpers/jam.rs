@@ -50,6 +50,27 @@ use std::collections::HashMap;
 /// Scale of the integer weights: `lcm(1..=16)`, so `mu(u) = g / u` is exact for `u <= 16`.
 pub const SCALE: i64 = 720_720;
 
+/// Which X moves the automaton has, beyond those every kernel has.
+#[derive(Debug, Clone, Copy)]
+pub struct Moves {
+    /// The largest entry value of an X that enters a run of Y's (`<= sigma`): for a kernel
+    /// whose X's enter only runs with `min(k, sigma) <= entry_max`, the moves with larger
+    /// entries are left out, which keeps every real schedule a path (fact 3 with `e` in
+    /// `1..=entry_max`); fewer moves can only lower the slack and the entry weights.
+    pub entry_max: u64,
+    /// A warp's last X has the value 1 (its move weighs `c - 1`: for a kernel that ends
+    /// with an X, whose last X the clipped bound's potential counts so), else 0.
+    pub finish: bool,
+}
+
+/// [`Moves`] with sigma and the floor, as the solver passes them on.
+#[derive(Debug, Clone, Copy)]
+struct Rules {
+    sigma: u64,
+    floor: u64,
+    moves: Moves,
+}
+
 /// More reachable covers than this make the automaton too big: no bound.
 const MAX_COVERS: usize = 4096;
 
@@ -159,27 +180,23 @@ impl Jam {
     /// or fewer are not needed (their idle cycles are counted otherwise), and `mu` is only
     /// needed above `floor`.
     pub fn with_floor(sigma: u64, warps: u32, floor: u64, budget: &Budget) -> Option<Jam> {
-        Jam::with_entries(sigma, (sigma, false), warps, floor, budget)
+        Jam::with_entries(sigma, Moves { entry_max: sigma, finish: false }, warps, floor, budget)
     }
 
-    /// [`Jam::with_floor`] for a kernel whose X's enter only runs of Y's with entry value
-    /// `min(k, sigma) <= entry_max` (from the states the bound is used at): the moves with
-    /// larger entries are left out, which keeps every real schedule a path (fact 3 with
-    /// `e` in `1..=entry_max`), so the proof is unchanged; fewer moves can only lower the
-    /// slack and the entry weights. With `finish`, a warp's last X has the value 1 (its
-    /// move weighs `c - 1`; for a kernel that ends with an X, whose last X the clipped
-    /// bound's potential counts so), else 0.
-    pub fn with_entries(sigma: u64, (entry_max, finish): (u64, bool), warps: u32, floor: u64, budget: &Budget) -> Option<Jam> {
-        if warps > MAX_WARPS || sigma == 0 || floor < sigma || entry_max > sigma {
+    /// [`Jam::with_floor`] with the entry values and the last X's value of [`Moves`] (the
+    /// proof is unchanged: every real schedule of such a kernel stays a path).
+    pub fn with_entries(sigma: u64, moves: Moves, warps: u32, floor: u64, budget: &Budget) -> Option<Jam> {
+        if warps > MAX_WARPS || sigma == 0 || floor < sigma || moves.entry_max > sigma {
             return None;
         }
-        let covers = Covers::new(entry_max)?;
+        let rules = Rules { sigma, floor, moves };
+        let covers = Covers::new(moves.entry_max)?;
         let top = warps as u64;
         let mut mu = vec![0i64; top as usize + 2];
         let mut layers: Vec<Vec<i64>> = vec![Vec::new(); top as usize + 1];
         let mut budget = Work { budget, work_left: MAX_WORK };
         for u in floor + 1..=top {
-            let (m, layer) = solve_layer(&covers, (sigma, floor, entry_max, finish), u, &layers, &mut budget)?;
+            let (m, layer) = solve_layer(&covers, rules, u, &layers, &mut budget)?;
             mu[u as usize] = m;
             layers[u as usize] = layer;
         }
@@ -226,13 +243,8 @@ fn first_guess(sigma: u64, u: u64) -> i64 {
 /// Solves the layer of `u` (the layers below solved in `lower`): `(mu(u), values)`, with
 /// the values indexed by `q * covers + cover`; `None` if no weight in the tried range
 /// makes it converge.
-fn solve_layer(
-    covers: &Covers,
-    (sigma, floor, entry_max, finish): (u64, u64, u64, bool),
-    u: u64,
-    lower: &[Vec<i64>],
-    budget: &mut Work,
-) -> Option<(i64, Vec<i64>)> {
+fn solve_layer(covers: &Covers, rules: Rules, u: u64, lower: &[Vec<i64>], budget: &mut Work) -> Option<(i64, Vec<i64>)> {
+    let Rules { sigma, moves: Moves { entry_max, .. }, .. } = rules;
     let ramp = (sigma * (sigma + 1) / 2) as i64 + 1;
     // The weight removes the negative cycles within the layer, which the floor does not
     // change: the same first guess. With smaller entries the least weight can be lower:
@@ -240,7 +252,7 @@ fn solve_layer(
     let mut g = if entry_max == sigma { first_guess(sigma, u) } else { 0 };
     while g <= ramp * u as i64 {
         let m = (g * SCALE + u as i64 - 1) / u as i64;
-        if let Some(values) = iterate(covers, (sigma, floor, entry_max, finish), u, m, lower, budget)? {
+        if let Some(values) = iterate(covers, rules, u, m, lower, budget)? {
             return Some((m, values));
         }
         g += 1;
@@ -251,22 +263,16 @@ fn solve_layer(
 /// Value iteration on the layer of `u` with entry weight `m`: `Some(Some(fixed point))`,
 /// `Some(None)` when it does not settle within the Bellman-Ford bound (a negative
 /// cycle), `None` when the budget runs out.
-fn iterate(
-    covers: &Covers,
-    (sigma, floor, entry_max, finish): (u64, u64, u64, bool),
-    u: u64,
-    m: i64,
-    lower: &[Vec<i64>],
-    budget: &mut Work,
-) -> Option<Option<Vec<i64>>> {
+fn iterate(covers: &Covers, rules: Rules, u: u64, m: i64, lower: &[Vec<i64>], budget: &mut Work) -> Option<Option<Vec<i64>>> {
+    let Rules { sigma, moves: Moves { entry_max, .. }, .. } = rules;
     let n = covers.len();
     let valid = |u: u64, q: u64, k: usize| q <= u && u - q >= covers.size[k];
     let mut values = vec![0i64; (u as usize + 1) * n];
     let states = (0..=u).map(|q| (0..n).filter(|&k| valid(u, q, k)).count()).sum::<usize>();
     // Moves per state: (run ends, finishes) pairs times (sigma entries + 2 others).
-    let moves = (sigma + 1) * (sigma + 2) / 2 * (entry_max + 2);
+    let per_state = (sigma + 1) * (sigma + 2) / 2 * (entry_max + 2);
     for _ in 0..states + 2 {
-        if !budget.take(states as u64 * moves) {
+        if !budget.take(states as u64 * per_state) {
             return None;
         }
         let mut changed = false;
@@ -275,7 +281,7 @@ fn iterate(
                 if !valid(u, q, k) {
                     continue;
                 }
-                let best = best_move(covers, (sigma, floor, entry_max, finish), (u, q, k), m, &values, lower);
+                let best = best_move(covers, rules, (u, q, k), m, &values, lower);
                 let slot = &mut values[q as usize * n + k];
                 if best < *slot {
                     *slot = best;
@@ -291,14 +297,8 @@ fn iterate(
 }
 
 /// `min(0, min over moves of weight + value of the target)` at state `(u, q, k)`.
-fn best_move(
-    covers: &Covers,
-    (sigma, floor, entry_max, finish): (u64, u64, u64, bool),
-    (u, q, k): (u64, u64, usize),
-    m: i64,
-    same: &[i64],
-    lower: &[Vec<i64>],
-) -> i64 {
+fn best_move(covers: &Covers, rules: Rules, (u, q, k): (u64, u64, usize), m: i64, same: &[i64], lower: &[Vec<i64>]) -> i64 {
+    let Rules { sigma, floor, moves: Moves { entry_max, finish } } = rules;
     let n = covers.len();
     let value = |u2: u64, q2: u64, k2: usize| -> Option<i64> {
         if u2 <= floor {
@@ -379,12 +379,13 @@ mod tests {
     fn fewer_entry_values_give_less_slack() {
         // Entries of at most one Y (sigma 4): the warp an entry brings covers the next
         // cycle, so the ramp of 4 + 3 + 2 + 1 is gone and so are the entry weights.
-        let (all, ones) = (Jam::new(4, 24).unwrap(), Jam::with_entries(4, (1, false), 24, 4, &Budget::default()).unwrap());
+        let moves = Moves { entry_max: 1, finish: false };
+        let (all, ones) = (Jam::new(4, 24).unwrap(), Jam::with_entries(4, moves, 24, 4, &Budget::default()).unwrap());
         assert!(ones.slack(24, 24) < all.slack(24, 24));
         assert!((5..=24).all(|u| ones.mu(u) <= all.mu(u)));
         assert_eq!(ones.mu(5), 0);
         // More than sigma is refused.
-        assert!(Jam::with_entries(4, (5, false), 24, 4, &Budget::default()).is_none());
+        assert!(Jam::with_entries(4, Moves { entry_max: 5, ..moves }, 24, 4, &Budget::default()).is_none());
     }
 
     #[test]
