@@ -270,31 +270,38 @@ proptest! {
     /// `floor((Phi + m + F0 + slack + M) / sigma_Y)`.
     #[test]
     fn clipped_bound_with_end_games_holds_at_every_state((inst, paced_l, extra) in (prop_oneof![instances(10, 12, 1, 4), jam_prone()], any::<bool>(), 0u64..4)) {
-        let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
-        let paced = if paced_l { Unit::L } else { Unit::C };
-        let sigma_y = if paced_l { inst.sigma_c } else { inst.sigma_l } as u64;
-        let m = (sigma_y + extra).min((inst.warps as u64).saturating_sub(1)).min(sigma_y * sigma_y).max(sigma_y);
-        let cap = state_bounds::helpers::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
-        let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, &gpu_makespan::budget::Budget::default());
-        let floors = clipped.floors();
-        let exact_side = floors.contains(&(paced, m, true));
-        prop_assert!(exact_side || inst.warps as u64 <= sigma_y || sigma_y < 2, "{:?} (m {})", floors, m);
-        let mut idle = HashMap::new();
-        for (s, &v) in &memo {
-            let b = clipped.upper(s);
-            prop_assert!(b >= v, "bound {} < {} at {:?}", b, v, s);
-            if exact_side && s.warps() <= m {
-                prop_assert_eq!(b, v, "not exact at {:?}", s);
-            }
-            // Every side's core claim, with its own floor.
-            for ((unit, floor, _), (_, claim)) in floors.iter().zip(clipped.big_phase_idle(s)) {
-                if *unit == paced {
-                    let n0 = max_big_idle(&trans, s, paced, *floor, idle.entry(*floor).or_insert_with(HashMap::new));
-                    prop_assert!(n0 <= claim.unwrap_or(0), "idle {} > {:?} (floor {}) at {:?}", n0, claim, floor, s);
-                }
+        clipped_with_end_games_holds(inst, paced_l, extra)?;
+    }
+}
+
+/// The test of `clipped_bound_with_end_games_holds_at_every_state` for one instance, paced
+/// unit and `m = sigma_Y + extra` (capped).
+fn clipped_with_end_games_holds(inst: Instance, paced_l: bool, extra: u64) -> Result<(), TestCaseError> {
+    let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
+    let paced = if paced_l { Unit::L } else { Unit::C };
+    let sigma_y = if paced_l { inst.sigma_c } else { inst.sigma_l } as u64;
+    let m = (sigma_y + extra).min((inst.warps as u64).saturating_sub(1)).min(sigma_y * sigma_y).max(sigma_y);
+    let cap = state_bounds::helpers::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
+    let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, &gpu_makespan::budget::Budget::default());
+    let floors = clipped.floors();
+    let exact_side = floors.contains(&(paced, m, true));
+    prop_assert!(exact_side || inst.warps as u64 <= sigma_y || sigma_y < 2, "{:?} (m {})", floors, m);
+    let mut idle = HashMap::new();
+    for (s, &v) in &memo {
+        let b = clipped.upper(s);
+        prop_assert!(b >= v, "bound {} < {} at {:?}", b, v, s);
+        if exact_side && s.warps() <= m {
+            prop_assert_eq!(b, v, "not exact at {:?}", s);
+        }
+        // Every side's core claim, with its own floor.
+        for ((unit, floor, _), (_, claim)) in floors.iter().zip(clipped.big_phase_idle(s)) {
+            if *unit == paced {
+                let n0 = max_big_idle(&trans, s, paced, *floor, idle.entry(*floor).or_insert_with(HashMap::new));
+                prop_assert!(n0 <= claim.unwrap_or(0), "idle {} > {:?} (floor {}) at {:?}", n0, claim, floor, s);
             }
         }
     }
+    Ok(())
 }
 
 /// Kernels shaped like real code: a first run of 3-5 C's (every warp starts in it), then
@@ -315,26 +322,12 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
 
     /// The clipped bound, both splits, on kernels whose entries are all below sigma_C (the
-    /// jam automaton with fewer entry values): it holds at every state the plain DP
-    /// visits, and so do the core claims of both splits.
+    /// jam automaton with fewer entry values) and that start with a long run of C's (the
+    /// laggard's cap): it holds at every state the plain DP visits, it is exact at the
+    /// states of at most `m = sigma_Y + 1` warps, and so do the core claims of both splits.
     #[test]
     fn clipped_bound_with_small_entries_holds_at_every_state((inst, paced_l) in (first_run_then_short_runs(), any::<bool>())) {
-        let (inst, trans, memo) = sigma_one_instance(inst, paced_l);
-        let paced = if paced_l { Unit::L } else { Unit::C };
-        let sigma_y = if paced_l { inst.sigma_c } else { inst.sigma_l } as u64;
-        let m = (sigma_y + 1).min((inst.warps as u64).saturating_sub(1)).max(sigma_y);
-        let cap = state_bounds::helpers::end_game::states_of_at_most(inst.len() as u64, m).unwrap() as usize;
-        let clipped = Clipped::with_end_games_until(&trans, &Tables::new(&inst), cap, &gpu_makespan::budget::Budget::default());
-        let mut idle = HashMap::new();
-        for (s, &v) in &memo {
-            prop_assert!(clipped.upper(s) >= v, "bound {} < {} at {:?}", clipped.upper(s), v, s);
-            for ((unit, floor, _), (_, claim)) in clipped.floors().iter().zip(clipped.big_phase_idle(s)) {
-                if *unit == paced {
-                    let n0 = max_big_idle(&trans, s, paced, *floor, idle.entry(*floor).or_insert_with(HashMap::new));
-                    prop_assert!(n0 <= claim.unwrap_or(0), "idle {} > {:?} (floor {}) at {:?}", n0, claim, floor, s);
-                }
-            }
-        }
+        clipped_with_end_games_holds(inst, paced_l, 1)?;
     }
 }
 
