@@ -6,12 +6,13 @@
 //! Run with `cargo bench --bench rta`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gpu_makespan::rta::analysis::{demands, Task, Workload};
 use gpu_makespan::rta::gpu::Platform;
-use gpu_makespan::rta::jobs::{sequence, Launch, Window};
+use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::list::{finishes, list_schedule, simulate_slots};
 use gpu_makespan::rta::ties::worst_over_orders;
 use gpu_makespan::rta::time::Scale;
+use gpu_makespan::rta::workload::{demands, Task, Workload};
+use gpu_makespan::rta::workload::{Launch, Window};
 use std::hint::black_box;
 use std::time::Duration;
 

@@ -4,12 +4,13 @@
 //! blocks count). Kernels in file order, one job each, so ties play no part.
 //! Run: `cargo run --release --example rta_envelope_ratio`.
 
-use gpu_makespan::rta::analysis::{demands, Task, Workload};
 use gpu_makespan::rta::gpu::Platform;
-use gpu_makespan::rta::jobs::{sequence, Launch, Window};
+use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::list::{finishes, simulate_slots, slot_thresholds};
 use gpu_makespan::rta::sms::{most_free_threads, simulate_sms};
 use gpu_makespan::rta::time::Scale;
+use gpu_makespan::rta::workload::{demands, Task, Workload};
+use gpu_makespan::rta::workload::{Launch, Window};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 

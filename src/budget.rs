@@ -12,7 +12,7 @@
 //! centuries) is no deadline, never a panic; [`Budget::is_over`] is true once the
 //! deadline has passed or the stop flag is set, and stays true.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,6 +27,52 @@ pub const DEFAULT_TIME_LIMIT_PER_SOLVE: Duration = Duration::from_secs(10);
 
 /// The default time limit of each ILP solve of the constraint-form experiment: 60 s.
 pub const DEFAULT_TIME_LIMIT_PER_ILP: Duration = Duration::from_secs(60);
+
+/// Where a budget reads the time: the system's monotonic clock, or a manual clock that
+/// moves only when told to (for tests of time limits that must not depend on the
+/// machine's speed). Cloning shares a manual clock.
+#[derive(Debug, Clone, Default)]
+pub struct Clock(Option<Arc<ManualTime>>);
+
+/// A manual clock's start and how far it has been moved (nanoseconds).
+#[derive(Debug)]
+struct ManualTime {
+    start: Instant,
+    elapsed_ns: AtomicU64,
+}
+
+impl Clock {
+    /// The system's monotonic clock ([`Instant::now`]).
+    pub fn system() -> Clock {
+        Clock(None)
+    }
+
+    /// A clock that stands still until [`Clock::advance`] moves it.
+    pub fn manual() -> Clock {
+        Clock(Some(Arc::new(ManualTime { start: Instant::now(), elapsed_ns: AtomicU64::new(0) })))
+    }
+
+    /// Moves a manual clock forward by `by` (the system clock cannot be moved: no effect).
+    pub fn advance(&self, by: Duration) {
+        if let Some(m) = &self.0 {
+            m.elapsed_ns.fetch_add(by.as_nanos().min(u64::MAX as u128) as u64, Ordering::SeqCst);
+        }
+    }
+
+    /// The time now.
+    pub fn now(&self) -> Instant {
+        match &self.0 {
+            None => Instant::now(),
+            Some(m) => m.start + Duration::from_nanos(m.elapsed_ns.load(Ordering::SeqCst)),
+        }
+    }
+
+    /// `now + limit`, or no deadline when there is no limit or it does not fit an
+    /// [`Instant`].
+    fn deadline_after(&self, limit: Option<Duration>) -> Option<Instant> {
+        limit.and_then(|l| self.now().checked_add(l))
+    }
+}
 
 /// A flag shared by everything that must stop when it is set (an interrupt). Cloning
 /// shares it.
@@ -94,6 +140,7 @@ pub struct Budget {
     max_memory: usize,
     stop: StopFlag,
     watch: Option<Arc<Watch>>,
+    clock: Clock,
 }
 
 impl Default for Budget {
@@ -107,7 +154,19 @@ impl Budget {
     /// A budget of `time_limit` from now (none: no deadline) and `max_memory` bytes, with
     /// a stop flag of its own.
     pub fn new(time_limit: Option<Duration>, max_memory: usize) -> Budget {
-        Budget { time_limit, deadline: deadline_after(time_limit), overall: None, max_memory, stop: StopFlag::new(), watch: None }
+        Budget::on_clock(Clock::system(), time_limit, max_memory)
+    }
+
+    /// [`Budget::new`] on `clock` (every deadline of the budget and of the budgets made
+    /// from it is read on it).
+    pub fn on_clock(clock: Clock, time_limit: Option<Duration>, max_memory: usize) -> Budget {
+        let deadline = clock.deadline_after(time_limit);
+        Budget { time_limit, deadline, overall: None, max_memory, stop: StopFlag::new(), watch: None, clock }
+    }
+
+    /// The clock the budget reads the time on.
+    pub fn clock(&self) -> &Clock {
+        &self.clock
     }
 
     /// The same budget, stopped by `stop` (e.g. the interrupt flag of the program).
@@ -149,14 +208,14 @@ impl Budget {
     /// The same budget with `time_limit` (from now) instead, never past the overall
     /// deadline.
     pub fn with_time_limit(&self, time_limit: Option<Duration>) -> Budget {
-        Budget { time_limit, deadline: earlier(deadline_after(time_limit), self.overall), ..self.clone() }
+        Budget { time_limit, deadline: earlier(self.clock.deadline_after(time_limit), self.overall), ..self.clone() }
     }
 
     /// The same budget with an overall limit of `total` from now (none: no overall
     /// limit) for a command that runs many solves: the current deadline and every
     /// restarted one end by it.
     pub fn with_overall_limit(&self, total: Option<Duration>) -> Budget {
-        let overall = deadline_after(total);
+        let overall = self.clock.deadline_after(total);
         Budget { overall, deadline: earlier(self.deadline, overall), ..self.clone() }
     }
 
@@ -164,7 +223,7 @@ impl Budget {
     /// deadline has passed or the stop flag is set. (A budget without an overall limit
     /// is over only when interrupted.)
     pub fn overall_over(&self) -> bool {
-        self.interrupted() || self.overall.is_some_and(|d| Instant::now() >= d)
+        self.interrupted() || self.overall.is_some_and(|d| self.clock.now() >= d)
     }
 
     /// The time limit the budget was made with.
@@ -184,7 +243,7 @@ impl Budget {
 
     /// The time left (zero once past the deadline), if there is a deadline.
     pub fn time_left(&self) -> Option<Duration> {
-        self.deadline.map(|d| d.saturating_duration_since(Instant::now()))
+        self.deadline.map(|d| d.saturating_duration_since(self.clock.now()))
     }
 
     /// Whether the stop flag is set.
@@ -194,7 +253,7 @@ impl Budget {
 
     /// Whether the deadline has passed.
     pub fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.deadline.is_some_and(|d| self.clock.now() >= d)
     }
 
     /// Whether the work must stop: the deadline has passed or the stop flag is set.
@@ -207,7 +266,7 @@ impl Budget {
     pub fn part(&self, part: Part) -> Budget {
         let (num, den) = part.fraction();
         let deadline = match self.time_left() {
-            Some(left) if num < den => deadline_after(Some(left * num / den)),
+            Some(left) if num < den => self.clock.deadline_after(Some(left * num / den)),
             _ => self.deadline,
         };
         Budget { deadline, ..self.clone() }
@@ -216,21 +275,21 @@ impl Budget {
     /// The same budget, ending `reserve` earlier (for work that must follow it, such as
     /// re-checking a witness), but never before half of the time left.
     pub fn keeping_back(&self, reserve: Duration) -> Budget {
-        let deadline = self.time_left().and_then(|left| deadline_after(Some(left - reserve.min(left / 2))));
+        let deadline = self.time_left().and_then(|left| self.clock.deadline_after(Some(left - reserve.min(left / 2))));
         Budget { deadline: deadline.or(self.deadline), ..self.clone() }
     }
 
     /// The same budget, but ending no later than `most` from now: the earlier of its
     /// deadline and now + `most`.
     pub fn at_most(&self, most: Duration) -> Budget {
-        Budget { deadline: earlier(self.deadline, deadline_after(Some(most))), ..self.clone() }
+        Budget { deadline: earlier(self.deadline, self.clock.deadline_after(Some(most))), ..self.clone() }
     }
 
     /// The same budget, but ending no earlier than `least` from now: the later of its
     /// deadline and now + `least` (no deadline stays no deadline), but never past the
     /// overall deadline.
     pub fn at_least(&self, least: Duration) -> Budget {
-        let floor = deadline_after(Some(least));
+        let floor = self.clock.deadline_after(Some(least));
         let deadline = match (self.deadline, floor) {
             (Some(d), Some(f)) => Some(d.max(f)),
             (d, _) => d,
@@ -259,11 +318,6 @@ fn earlier(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
     }
 }
 
-/// `now + limit`, or no deadline when there is no limit or it does not fit an [`Instant`].
-fn deadline_after(limit: Option<Duration>) -> Option<Instant> {
-    limit.and_then(|l| Instant::now().checked_add(l))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -276,24 +330,28 @@ mod tests {
         assert_eq!(b.time_limit(), Some(Duration::from_secs_f64(1e19)));
     }
 
+    /// A budget of `secs` on a clock that stands still (and that clock).
+    fn still(secs: u64) -> (Budget, Clock) {
+        let clock = Clock::manual();
+        (Budget::on_clock(clock.clone(), Some(Duration::from_secs(secs)), 1 << 20), clock)
+    }
+
     #[test]
     fn parts_split_the_time_left() {
-        let b = Budget::new(Some(Duration::from_secs(100)), 1 << 20);
-        let quarter = b.part(Part::BoundBuilding).time_left().unwrap();
-        assert!(quarter <= Duration::from_secs(25) && quarter > Duration::from_secs(24), "{quarter:?}");
-        let dense = b.part(Part::Dense).time_left().unwrap();
-        assert!(dense <= Duration::from_secs(75) && dense > Duration::from_secs(74), "{dense:?}");
+        let (b, _) = still(100);
+        assert_eq!(b.part(Part::BoundBuilding).time_left(), Some(Duration::from_secs(25)));
+        assert_eq!(b.part(Part::Dense).time_left(), Some(Duration::from_secs(75)));
         assert_eq!(b.part(Part::SearchOfBoth).deadline(), b.deadline());
         assert!(Budget::default().part(Part::Dense).deadline().is_none());
     }
 
     #[test]
     fn keeping_back_never_takes_more_than_half() {
-        let b = Budget::new(Some(Duration::from_secs(10)), 1 << 20);
-        let kept = b.keeping_back(Duration::from_secs(100)).time_left().unwrap();
-        assert!(kept <= Duration::from_secs(5) && kept > Duration::from_secs(4), "{kept:?}");
-        let small = b.keeping_back(Duration::from_secs(1)).time_left().unwrap();
-        assert!(small <= Duration::from_secs(9) && small > Duration::from_secs(8), "{small:?}");
+        let (b, clock) = still(10);
+        assert_eq!(b.keeping_back(Duration::from_secs(100)).time_left(), Some(Duration::from_secs(5)));
+        assert_eq!(b.keeping_back(Duration::from_secs(1)).time_left(), Some(Duration::from_secs(9)));
+        clock.advance(Duration::from_secs(8));
+        assert_eq!(b.keeping_back(Duration::from_secs(100)).time_left(), Some(Duration::from_secs(1)));
     }
 
     #[test]
@@ -310,16 +368,35 @@ mod tests {
 
     #[test]
     fn the_overall_limit_caps_every_restart() {
-        let b = Budget::new(Some(Duration::from_secs(100)), 1 << 20).with_overall_limit(Some(Duration::from_secs(2)));
+        let (b, clock) = still(100);
+        let b = b.with_overall_limit(Some(Duration::from_secs(2)));
         for budget in [b.clone(), b.restarted(), b.at_least(Duration::from_secs(50)), b.with_time_limit(None)] {
-            let left = budget.time_left().unwrap();
-            assert!(left <= Duration::from_secs(2), "{left:?}");
+            assert_eq!(budget.time_left(), Some(Duration::from_secs(2)));
         }
         assert!(!b.overall_over());
+        clock.advance(Duration::from_secs(1));
+        assert_eq!(b.restarted().time_left(), Some(Duration::from_secs(1)));
+        assert!(!b.overall_over() && !b.is_over());
+        clock.advance(Duration::from_secs(1));
+        assert!(b.overall_over() && b.restarted().is_over() && b.is_over());
         let over = b.with_overall_limit(Some(Duration::ZERO));
         assert!(over.overall_over() && over.restarted().is_over());
-        let none = Budget::new(Some(Duration::ZERO), 1 << 20);
+        let none = Budget::on_clock(clock, Some(Duration::ZERO), 1 << 20);
         assert!(none.is_over() && !none.overall_over());
+    }
+
+    #[test]
+    fn a_deadline_passes_exactly_when_its_time_is_up() {
+        let (b, clock) = still(10);
+        clock.advance(Duration::from_millis(9_999));
+        assert!(!b.is_over() && !b.past_deadline());
+        assert_eq!(b.time_left(), Some(Duration::from_millis(1)));
+        clock.advance(Duration::from_millis(1));
+        assert!(b.is_over() && b.past_deadline());
+        assert_eq!(b.time_left(), Some(Duration::ZERO));
+        // Budgets made from it read the same clock.
+        assert!(b.at_most(Duration::from_secs(5)).is_over());
+        assert!(!b.at_least(Duration::from_secs(5)).is_over());
     }
 
     #[test]

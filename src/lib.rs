@@ -1,11 +1,123 @@
-//! gpu-makespan: worst-case makespan of GPU warps on one streaming multiprocessor
-//! (Berezovskyi, Bletsas, Andersson 2012), with proven bounds, an exact ILP, an exact
-//! combinatorial search, an independent schedule checker, the paper's approximation,
-//! and the Jetson TX2 kernel-level response-time analysis.
+//! # gpu-makespan
 //!
-//! Every number the library returns is labelled: exact, proven bound, or estimate.
-//! Every method returns an [`exact::outcome::Outcome`]: a re-checked witness and a proven
-//! upper bound, with `exact` derived from the two.
+//! Worst-case makespan of GPU warps on one streaming multiprocessor (Berezovskyi,
+//! Bletsas and Andersson 2012): proven bounds, an exact combinatorial search, the
+//! paper's ILP (feature `ilp`), an independent schedule checker and the paper's
+//! approximation; real CUDA kernels read from PTX and SASS; the Jetson TX2 kernel-level
+//! response-time analysis; and a CPU-GPU system analysis of AMALTHEA models with
+//! end-to-end chains. The `makespan` command-line tool (feature `cli`) is a thin layer
+//! over this crate.
+//!
+//! **Every number is labelled.** A solve returns an [`Outcome`]: a schedule re-checked
+//! by the independent checker (its makespan is a proven *lower* bound on `T^(W)`) and a
+//! proven *upper* bound; `exact()` is derived from the two (lower = upper), never
+//! claimed. Response times come with the guarantee they carry ([`rta::Bound`]) and a
+//! [`rta::Verdict`] that says whether every per-block time they rest on is proven.
+//!
+//! ## Start here
+//!
+//! | task | entry point |
+//! | --- | --- |
+//! | an instance | [`Instance::new`] (instruction string, `W`, sigmas), [`Instance::from_path`], [`InstanceSource`] |
+//! | the exact worst case `T^(W)` | [`solve`] with [`SolveOptions`] (method, [`Budget`]) -> [`Solution`] |
+//! | closed forms and per-state bounds | [`safe_horizon`], [`lower_bound`], [`BoundsReport::of`] |
+//! | kernels with barriers | [`Program`], [`exact::phases::solve_phases`] |
+//! | CUDA code in | [`import()`] (PTX, SASS, traces) -> instance file text ([`import::to_toml`]) |
+//! | kernel response times on the TX2 | [`rta::analyse`] of an [`rta::Workload`] (task-set files: [`rta::taskset`]) |
+//! | a CPU-GPU system | [`system::read`], then [`system::report::analyse`] |
+//!
+//! Errors are one [`Error`] type: [`Error::is_input`] tells bad input (the message
+//! names the field and value) from a solver failure or an internal inconsistency, which
+//! is never hidden.
+//!
+//! ## Examples
+//!
+//! The exact worst case of the paper's Fig. 2 kernel, and the bounds around it:
+//!
+//! ```
+//! use gpu_makespan::{lower_bound, safe_horizon, solve, BoundsReport, Instance, SolveOptions};
+//!
+//! // Four warps of `LLC` on an SM with sigma_L = sigma_C = 1.
+//! let inst = Instance::new("LLC", 4, 1, 1)?;
+//! let sol = solve(&inst, &SolveOptions::default())?;
+//! assert!(sol.exact());
+//! assert_eq!(sol.outcome.lower_bound(), 9); // T^(4), with a checked schedule
+//! assert!(lower_bound(&inst) <= 9 && 9 <= safe_horizon(&inst));
+//! let bounds = BoundsReport::of(&inst);
+//! assert!(bounds.start_state_bound >= 9); // a proven upper bound
+//! # Ok::<(), gpu_makespan::Error>(())
+//! ```
+//!
+//! A PTX kernel into an instance (one block of 8 warps on the TX2's SM), then solved:
+//!
+//! ```
+//! use gpu_makespan::import::{import, to_toml, Format, Request};
+//! use gpu_makespan::rta::wcet::TX2_SM;
+//!
+//! let ptx = "
+//! .version 6.0
+//! .target sm_60
+//! .address_size 64
+//! .visible .entry copy(.param .u64 p)
+//! {
+//!     ld.param.u64 %rd1, [p];
+//!     ld.global.f32 %f1, [%rd1];
+//!     add.f32 %f2, %f1, %f1;
+//!     st.global.f32 [%rd1], %f2;
+//!     ret;
+//! }";
+//! let imported = import(ptx, "copy.ptx", Format::Ptx, &Request::new(8, TX2_SM))?;
+//! assert_eq!(imported.warps, 8);
+//! let inst = gpu_makespan::Instance::from_toml(&to_toml(&imported), "copy.toml")?;
+//! let sol = gpu_makespan::solve(&inst, &Default::default())?;
+//! assert!(sol.exact());
+//! # Ok::<(), gpu_makespan::Error>(())
+//! ```
+//!
+//! The TX2 kernel-level RTA of a task set (the thesis chapter's worked example, one
+//! block demand: the responses are exact for block times C and safe below them):
+//!
+//! ```
+//! use gpu_makespan::rta::{self, taskset, Bound, Verdict};
+//!
+//! let text = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
+//! let w = taskset::from_text(&text, "example", None, &Default::default(), None)?;
+//! let report = rta::analyse(&w, false)?;
+//! let finish: Vec<f64> = report.kernels.iter().map(|k| k.finish).collect();
+//! assert_eq!(finish, [4.0, 10.0, 12.0, 11.0]);
+//! assert_eq!((report.bound, report.verdict), (Bound::ExactMonotone, Verdict::Proven));
+//! assert_eq!(report.schedulable, Some(true));
+//! # Ok::<(), gpu_makespan::Error>(())
+//! ```
+//!
+//! A CPU-GPU system (TOML form of an AMALTHEA model): response times per core, GPU
+//! tasks through the kernel RTA, chain latencies:
+//!
+//! ```
+//! use gpu_makespan::system::{self, cpu::OffloadMode, report::{analyse, Options, Paradigm}};
+//!
+//! let text = std::fs::read_to_string("instances/system/small.toml").unwrap();
+//! let sys = system::read(&text, "small.toml")?;
+//! let opts = Options { communication: Paradigm::Implicit, offload: OffloadMode::Model };
+//! let report = analyse(&sys, None, opts)?;
+//! for core in &report.cores {
+//!     for task in &core.tasks {
+//!         // R+ is a proven upper bound on the task's response time (ms).
+//!         assert!(task.r_worst.is_none_or(|r| r >= task.c_worst));
+//!     }
+//! }
+//! # Ok::<(), gpu_makespan::Error>(())
+//! ```
+//!
+//! ## Features
+//!
+//! * `ilp` (default): the paper's ILP through good_lp + HiGHS, which builds from source
+//!   (cmake, a C++ compiler, libclang). Without it, [`exact::solve::Method::Ilp`] is
+//!   refused as an input error and everything else works.
+//! * `cli` (default): the `makespan` binary. The library never needs it:
+//!   `cargo build --no-default-features --lib` builds the library alone.
+
+#![warn(missing_docs)]
 
 pub mod budget;
 pub mod error;
@@ -14,10 +126,20 @@ pub mod experiments;
 pub mod files;
 pub mod import;
 pub mod model;
-pub mod output;
 pub mod rta;
 pub mod state;
 pub mod state_bounds;
 pub mod sweep;
 pub mod system;
 pub mod watch;
+
+pub use budget::Budget;
+pub use error::{Error, InputError};
+pub use exact::outcome::Outcome;
+pub use exact::solve::{solve, Method, Solution, SolveOptions};
+pub use import::import;
+pub use model::bounds::{lower_bound, safe_horizon};
+pub use model::instance::Instance;
+pub use model::program::Program;
+pub use model::source::InstanceSource;
+pub use state_bounds::report::BoundsReport;

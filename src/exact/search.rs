@@ -135,7 +135,7 @@ pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
 /// a state with more stops the search with the memory limit as reason.
 pub const MAX_EXPANDED_CHOICES: u128 = 1 << 20;
 
-/// How long [`quick_answer`] may take.
+/// How long `quick_answer` may take.
 pub const QUICK: Duration = Duration::from_millis(10);
 
 /// Cheap first: the per-state bounds without their end games and automata (a few
@@ -239,7 +239,7 @@ pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, li
 /// Nanoseconds kept back per boxed memo key for freeing it when the search ends.
 const FREE_NANOS_PER_KEY: u64 = 250;
 
-/// The largest remaining time the memo can hold ([`Entry`] keeps values in 32 bits);
+/// The largest remaining time the memo can hold (`Entry` keeps values in 32 bits);
 /// [`search`] refuses instances whose start-state bound is above it.
 pub const MAX_VALUE: u64 = u32::MAX as u64;
 

@@ -69,6 +69,15 @@ pub struct Request {
     pub block_threads: Option<i64>,
 }
 
+impl Request {
+    /// A request for `warps` warps of one block on an SM with `sm`'s unit counts, with
+    /// no trip counts, no entry, no unit map of the user's and the file's own
+    /// architecture: fill in the other fields as needed.
+    pub fn new(warps: i64, sm: SmCounts) -> Request {
+        Request { entry: None, trace: false, trips: HashMap::new(), units: None, arch: None, warps, sm, block_threads: None }
+    }
+}
+
 /// Where an imported kernel comes from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Provenance {

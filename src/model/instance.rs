@@ -4,7 +4,6 @@
 use crate::error::InputError;
 use crate::files::{origin, parse_toml, read_text};
 use crate::model::kernel::{Kernel, Unit};
-use crate::model::program::Program;
 use crate::model::sm::{SigmaModel, SmCounts};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -165,72 +164,11 @@ impl Instance {
     }
 }
 
-fn check_warps(warps: i64, field: &str) -> Result<(), InputError> {
+pub(crate) fn check_warps(warps: i64, field: &str) -> Result<(), InputError> {
     if !(1..=MAX_WARPS).contains(&warps) {
         return Err(InputError::new(field, warps, format!("the warp count must be from 1 to {MAX_WARPS}")));
     }
     Ok(())
-}
-
-/// Where an instance comes from, as a user gives it: a file (with an optional warp
-/// count overriding the file's), or an instruction string with `W` and integral sigmas.
-#[derive(Debug, Clone, Default)]
-pub struct InstanceSource {
-    /// Instance file.
-    pub file: Option<std::path::PathBuf>,
-    /// Instruction string (instead of a file).
-    pub kernel: Option<String>,
-    /// `W` (required with `kernel`; overrides the file's).
-    pub warps: Option<i64>,
-    /// sigma_L (only with `kernel`; default 1).
-    pub sigma_l: Option<i64>,
-    /// sigma_C (only with `kernel`; default 1).
-    pub sigma_c: Option<i64>,
-}
-
-impl InstanceSource {
-    /// Builds the instance, naming the command-line field that is wrong. A warp count
-    /// given with a file keeps the file's kernel as given (its provenance).
-    pub fn load(&self) -> Result<Instance, InputError> {
-        match (&self.file, &self.kernel) {
-            (Some(_), Some(k)) => Err(InputError::option("kernel", k, "give either an instance file or a kernel string, not both")),
-            (Some(path), None) => {
-                if let Some(v) = self.sigma_l.or(self.sigma_c) {
-                    return Err(InputError::option("sigma_l/sigma_c", v, "the SM comes from the file; edit the file instead"));
-                }
-                let inst = Instance::from_path(path)?;
-                match self.warps {
-                    Some(w) => inst.with_warp_count(w, "warps").map_err(InputError::as_option),
-                    None => Ok(inst),
-                }
-            }
-            (None, Some(k)) => {
-                let w = self.warps.ok_or_else(|| InputError::option("warps", "(missing)", "a kernel string needs a warp count"))?;
-                Instance::new(k, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1))
-            }
-            (None, None) => Err(InputError::new("FILE", "(missing)", "give an instance file, or a kernel string and a warp count")),
-        }
-    }
-
-    /// [`InstanceSource::load`] for kernels that may have barriers (`|`): the phases
-    /// ([`Program`]). A warp count given with a file makes the warps one block.
-    pub fn load_program(&self) -> Result<Program, InputError> {
-        match (&self.file, &self.kernel) {
-            (Some(path), None) if self.sigma_l.or(self.sigma_c).is_none() => {
-                let mut f: InstanceFile = parse_toml(&read_text(path)?, &origin(path))?;
-                if let Some(w) = self.warps {
-                    check_warps(w, "warps").map_err(InputError::as_option)?;
-                    (f.warps, f.warps_per_block) = (w, None);
-                }
-                Program::from_file_data(&f)
-            }
-            (None, Some(k)) if self.warps.is_some() => {
-                let w = self.warps.unwrap_or(1);
-                Program::build(k, |phase| Instance::new(phase, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1)))
-            }
-            _ => self.load().map(|inst| Program { source_kernel: inst.source_kernel.clone(), phases: vec![inst] }),
-        }
-    }
 }
 
 #[cfg(test)]

@@ -9,3 +9,4 @@ pub mod kernel;
 pub mod program;
 pub mod schedule;
 pub mod sm;
+pub mod source;

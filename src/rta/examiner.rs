@@ -10,9 +10,9 @@
 //! Configs carry no deadlines: `--deadline` gives every kernel one.
 
 use crate::error::{Error, InputError};
-use crate::rta::analysis::{Task, Workload};
 use crate::rta::gpu::Profile;
 use crate::rta::time::{Decimal, Scale};
+use crate::rta::workload::{Task, Workload};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;

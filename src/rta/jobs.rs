@@ -10,9 +10,9 @@
 //! analysed over every order, or bounded ([`crate::rta::ties`]).
 
 use crate::error::InputError;
-use crate::rta::analysis::{Task, Workload, MAX_TOTAL_BLOCKS};
 use crate::rta::gpu::Demand;
 use crate::rta::time::Ticks;
+use crate::rta::workload::{Launch, Task, Window, Workload, MAX_TOTAL_BLOCKS};
 use std::ops::Range;
 
 /// One kernel launch: `blocks` blocks of `wcet` ticks each, dispatchable from `ready`.
@@ -44,29 +44,6 @@ pub struct Class {
     pub exact: bool,
 }
 
-/// How jobs released at the same time launch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Launch {
-    /// In any order (the GPU's race), unless every kernel has a `launch_order`.
-    #[default]
-    AnyOrder,
-    /// In the order the input lists the kernels (one stream, or the user knows).
-    FileOrder,
-}
-
-/// Which jobs the analysis covers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Window {
-    /// One job per kernel, released at its release time.
-    #[default]
-    OneJob,
-    /// Every job released before this time (jobs at `release + m period`).
-    Until(Ticks),
-    /// Every job released before the largest release plus the hyperperiod (the least
-    /// common multiple of the periods).
-    Hyperperiod,
-}
-
 /// Most jobs of all kernels together in one analysis window.
 pub const MAX_JOBS: u64 = 1_000_000;
 
@@ -89,7 +66,8 @@ pub struct Sequence {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TieOrder {
-    /// Nothing: tied releases launch in any order.
+    /// Nothing: tied releases launch in any order (`any-order` in reports).
+    #[serde(rename = "any-order")]
     Free,
     /// The file order (`--file-order`).
     FileOrder,
@@ -97,7 +75,18 @@ pub enum TieOrder {
     LaunchOrder,
 }
 
-/// Builds the job sequence of `w` (demands from [`crate::rta::analysis::demands`]).
+impl std::fmt::Display for TieOrder {
+    /// The words of the report's `launch` field: `any-order`, `file-order`, `launch-order`.
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(match self {
+            TieOrder::Free => "any-order",
+            TieOrder::FileOrder => "file-order",
+            TieOrder::LaunchOrder => "launch-order",
+        })
+    }
+}
+
+/// Builds the job sequence of `w` (demands from [`crate::rta::workload::demands`]).
 /// Refuses a `launch_order` on some kernels but not all or repeated, a window without
 /// periods, more than [`MAX_JOBS`] jobs or [`MAX_TOTAL_BLOCKS`] blocks, and finish times
 /// that could exceed the tick range.

@@ -5,10 +5,10 @@
 //! are actually running. Each is a safe bound on the GPU's dispatch rules; see
 //! [`crate::rta::analysis`] for the proof and `docs/rta-model.md`.
 
-use crate::rta::analysis::Task;
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{Class, Job};
 use crate::rta::time::Ticks;
+use crate::rta::workload::Task;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
@@ -223,7 +223,7 @@ impl Running {
 
 /// The reported list schedule: jobs in the given (launch) order, each block starting at
 /// the first time, not before its job's `ready` nor the previous block's start, at which
-/// [`Running::has_room`] holds for the blocks of the list schedule still running.
+/// `Running::has_room` holds for the blocks of the list schedule still running.
 /// Returns the finish of each job (in the given order).
 ///
 /// It bounds the GPU (proof in [`crate::rta::analysis`]): the real blocks running when

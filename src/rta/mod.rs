@@ -1,14 +1,27 @@
-//! The kernel-level response-time analysis of the Jetson TX2 GPU scheduler: the
-//! analysis itself, GPU profiles, exact time, task-set and examiner files, and per-block
-//! execution times from the warp model.
+//! The kernel-level response-time analysis of the Jetson TX2 GPU scheduler, by role:
+//! what it takes in ([`workload`], read from task-set files by [`taskset`] and from
+//! examiner configs by [`examiner`]), the analysis ([`analysis`] over [`jobs`],
+//! [`list`], [`ties`] and [`sms`]), what it reports ([`report`]), GPU profiles
+//! ([`gpu`]), exact time ([`time`]) and per-block execution times from the warp model
+//! ([`wcet`]).
+//!
+//! Files depend on each other without a circle: `time`, `gpu` <- `workload` <- `jobs`
+//! <- `list` <- `ties`, `sms` <- `report` <- `analysis`; `taskset` and `examiner` build
+//! a `workload`.
 
 pub mod analysis;
 pub mod examiner;
 pub mod gpu;
 pub mod jobs;
 pub mod list;
+pub mod report;
 pub mod sms;
 pub mod taskset;
 pub mod ties;
 pub mod time;
 pub mod wcet;
+pub mod workload;
+
+pub use analysis::analyse;
+pub use report::{Bound, RtaReport, Verdict};
+pub use workload::{Task, Workload};

@@ -1,7 +1,7 @@
 //! Task-set files (TOML) for the RTA: kernels with a per-block WCET given directly
 //! (`wcet`) or computed from the warp-level model (`instructions`, see [`crate::rta::wcet`]).
 //! This module only reads files into a [`Workload`]; the model's checks are in
-//! [`crate::rta::analysis::demands`]. Times are read exactly ([`crate::rta::time`]).
+//! [`crate::rta::workload::demands`]. Times are read exactly ([`crate::rta::time`]).
 
 use crate::error::{positive, Error, InputError};
 use crate::exact::solve::SolveOptions;
@@ -9,11 +9,11 @@ use crate::files::{origin, parse_toml, read_text};
 use crate::model::instance::Instance;
 use crate::model::program::Program;
 use crate::model::sm::SmCounts;
-use crate::rta::analysis::{Task, Workload};
 use crate::rta::gpu::{GpuSection, Profile};
-use crate::rta::jobs::{Launch, Window};
 use crate::rta::time::{Decimal, Scale};
 use crate::rta::wcet::{Contention, WcetCache, TX2_SM};
+use crate::rta::workload::{Launch, Window};
+use crate::rta::workload::{Task, Workload};
 use serde::Deserialize;
 use std::path::Path;
 use toml::Spanned;

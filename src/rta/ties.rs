@@ -44,6 +44,14 @@ impl fmt::Display for Ties {
     }
 }
 
+/// Serialised as its words (`none`, `worst of N launch orders`, ...), as the report's
+/// JSON has always had them.
+impl serde::Serialize for Ties {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 /// Per job (indices of the nominal sequence): the reported finish, and for jobs in a
 /// free group, the group's order (job indices) that attains it.
 #[derive(Debug, Clone)]

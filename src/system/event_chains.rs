@@ -14,8 +14,8 @@
 //! Requirements: an `EventChainLatencyConstraint` on the chain with `type = "Reaction"`
 //! (or no type) gives its `maximum` as the chain's requirement.
 
-use super::amalthea::{refs, xsi_type};
 use super::model::{time_of, Chain, System};
+use super::xml::{refs, xsi_type};
 use crate::error::InputError;
 use roxmltree::Node;
 use std::collections::BTreeMap;

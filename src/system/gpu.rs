@@ -28,11 +28,14 @@
 //! side file adds nothing (its best case is not known), which keeps it a lower bound.
 
 use super::cost::{runnable_cycles, runnables, time, Cost};
+use super::kernel_time::{KernelClock, KernelTicks};
 use super::model::{Ps, System, Task, Unit};
-use crate::error::{Error, InputError};
-use crate::rta::analysis::{analyse, RtaReport, Task as Kernel, Workload};
+use crate::error::Error;
+use crate::rta::analysis::analyse;
 use crate::rta::gpu::Platform;
-use crate::rta::time::Scale;
+use crate::rta::report::RtaReport;
+use crate::rta::time::Ticks;
+use crate::rta::workload::{Task as Kernel, Workload};
 use serde::Serialize;
 
 /// One GPU task's response.
@@ -67,11 +70,6 @@ pub struct GpuSide {
     pub unclaimed: Vec<String>,
 }
 
-/// `t` ticks of `side` (scale and unit) in picoseconds, rounded up.
-fn to_ps(t: u128, scale: Scale, ps: u128) -> Ps {
-    (t * ps).div_ceil(10u128.pow(scale.decimals))
-}
-
 /// Analyses the GPU tasks of `sys` (mapped to a GPU unit) with the kernels of `side`
 /// (an `rta` workload, if given).
 pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Error> {
@@ -81,16 +79,9 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Err
         let unclaimed = side.map(|w| w.tasks.iter().map(|k| k.name.clone()).collect()).unwrap_or_default();
         return Ok(GpuSide { tasks: Vec::new(), report: None, unclaimed });
     }
-    let ps = match side {
-        Some(w) => super::model::ps_digits(&w.unit).map(|d| 10u128.pow(d)).ok_or_else(|| {
-            InputError::option(
-                "kernels",
-                &w.unit,
-                "the kernels file needs unit = \"s\", \"ms\", \"us\" or \"ns\" to meet the system's times",
-            )
-        })?,
-        None => 1,
-    };
+    let clock = side.map(KernelClock::of).transpose()?.unwrap_or(KernelClock::PICOSECONDS);
+    // The system's own kernel analysis runs in picoseconds.
+    let in_ps = |t: Ticks| clock.onto(KernelClock::PICOSECONDS, KernelTicks(t)).0;
     let platform = side.map_or(Platform::TX2, |w| w.platform);
     let mut kernels: Vec<Kernel> = Vec::new();
     let mut rows = Vec::new();
@@ -117,11 +108,10 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Err
                 work.best,
             )
         } else {
-            let scale = side.map(|w| w.scale).unwrap_or_default();
             let names = mine.iter().map(|k| k.name.clone()).collect();
             for k in mine {
-                let period = k.period.map(|p| to_ps(p, scale, ps));
-                kernels.push(Kernel { wcet: to_ps(k.wcet, scale, ps), release: 0, period, deadline: None, launch_order: None, ..k });
+                let period = k.period.map(in_ps);
+                kernels.push(Kernel { wcet: in_ps(k.wcet), release: 0, period, deadline: None, launch_order: None, ..k });
             }
             (names, "kernels file".to_string(), 0)
         };
@@ -136,10 +126,10 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Err
             source,
         });
     }
-    let mut w = Workload::new(kernels, platform, Scale { decimals: 0 }, "ps");
+    let mut w = Workload::new(kernels, platform, KernelClock::PICOSECONDS.scale(), "ps");
     if let Some(s) = side {
-        w.launch_overhead = to_ps(s.launch_overhead, s.scale, ps);
-        w.block_overhead = to_ps(s.block_overhead, s.scale, ps);
+        w.launch_overhead = in_ps(s.launch_overhead);
+        w.block_overhead = in_ps(s.block_overhead);
     }
     let report = analyse(&w, false)?;
     let unclaimed = side
@@ -150,7 +140,7 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Err
             .kernels
             .iter()
             .filter_map(|k| report.kernels.iter().find(|r| &r.name == k))
-            .map(|r| r.response_exact.parse::<u128>().expect("integer picoseconds"))
+            .map(|r| KernelClock::PICOSECONDS.to_ps(KernelTicks(r.response_ticks)))
             .sum();
         row.response.worst = row.copies.worst + row.kernel_response;
     }

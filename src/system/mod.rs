@@ -15,9 +15,11 @@ pub mod cost;
 pub mod cpu;
 pub mod event_chains;
 pub mod gpu;
+pub mod kernel_time;
 pub mod model;
 pub mod report;
 pub mod toml_form;
+pub mod xml;
 
 use crate::error::InputError;
 use model::System;

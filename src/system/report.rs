@@ -7,7 +7,8 @@ use super::cpu::{analyse_core, entities, OffloadMode, Priorities, Response};
 use super::gpu::{analyse_gpu, GpuSide};
 use super::model::{ms, Ps, System};
 use crate::error::Error;
-use crate::rta::analysis::Workload;
+use crate::rta::report::Verdict;
+use crate::rta::workload::Workload;
 use serde::Serialize;
 
 /// What the analysis is asked for.
@@ -172,16 +173,16 @@ pub struct SystemReport {
     pub gpu: Vec<GpuRow>,
     /// The kernel RTA's guarantee for the GPU responses (`exact-monotone`, `envelope`,
     /// `tie-bound`; `null` without GPU tasks).
-    pub gpu_bound: Option<crate::rta::analysis::Bound>,
+    pub gpu_bound: Option<crate::rta::report::Bound>,
     /// The kernel RTA's verdict on its C (`proven`, `optimistic`).
-    pub gpu_verdict: Option<String>,
+    pub gpu_verdict: Option<Verdict>,
     /// Per chain.
     pub chains: Vec<ChainRow>,
     /// Every CPU task meets its deadline and every chain its requirement.
     pub schedulable: bool,
     /// `proven` when every number rests on the stated model only; `optimistic` when a
     /// GPU C is known not to bound its blocks.
-    pub verdict: String,
+    pub verdict: Verdict,
     /// Read from the model and left out, and choices made.
     pub warnings: Vec<String>,
     /// What the numbers assume.
@@ -216,17 +217,16 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
     let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, &all, &gpu, opts.communication)).collect();
     let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(gpu_row).collect();
     let schedulable = all.iter().all(|r| r.schedulable) && chains.iter().all(|c| c.meets_requirement != Some(false));
-    let optimistic = gpu.report.as_ref().is_some_and(|r| r.verdict != "proven");
     Ok(SystemReport {
         communication: opts.communication,
         offload: opts.offload,
         cores,
         gpu: gpu_rows,
         gpu_bound: gpu.report.as_ref().map(|r| r.bound),
-        gpu_verdict: gpu.report.as_ref().map(|r| r.verdict.clone()),
+        gpu_verdict: gpu.report.as_ref().map(|r| r.verdict),
         chains,
         schedulable,
-        verdict: if optimistic { "optimistic".into() } else { "proven".into() },
+        verdict: Verdict::of(gpu.report.iter().map(|r| r.verdict == Verdict::Optimistic)),
         warnings: sys
             .warnings
             .iter()

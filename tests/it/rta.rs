@@ -4,13 +4,16 @@
 //! the reported list schedule against the static-threshold one and the tie bound
 //! against the worst over every order. (The CLI's RTA tests are in tests/it/cli.rs.)
 
-use gpu_makespan::rta::analysis::{analyse, demands, Bound, Task, Workload};
+use gpu_makespan::rta::analysis::analyse;
 use gpu_makespan::rta::gpu::Platform;
-use gpu_makespan::rta::jobs::{sequence, Job, Launch, Sequence, Window};
+use gpu_makespan::rta::jobs::{sequence, Job, Sequence};
 use gpu_makespan::rta::list::{closed_form_equal_c, finishes, list_schedule, simulate_slots, slot_thresholds};
+use gpu_makespan::rta::report::Bound;
 use gpu_makespan::rta::sms::simulate_sms;
 use gpu_makespan::rta::ties::{bound_over_orders, worst_over_orders};
 use gpu_makespan::rta::time::Scale;
+use gpu_makespan::rta::workload::{demands, Task, Workload};
+use gpu_makespan::rta::workload::{Launch, Window};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;

@@ -28,231 +28,282 @@ pub(crate) struct Cli {
 #[derive(Subcommand)]
 pub(crate) enum Command {
     /// Print the paper's pessimistic bound (eq. 5), the proven safe horizon and a lower bound.
-    Bound {
-        #[command(flatten)]
-        instance: InstanceArgs,
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-    },
+    Bound(BoundArgs),
     /// Compute the exact worst-case makespan T^(W) and a worst-case schedule.
-    Solve {
-        #[command(flatten)]
-        instance: InstanceArgs,
-        #[command(flatten)]
-        solver: SolverArgs,
-        /// Print the worst-case schedule (chart, or `schedule` array with --json).
-        #[arg(long)]
-        schedule: bool,
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-    },
+    Solve(SolveArgs),
     /// The paper's estimate min_y ceil(W/y) T^(y) (eqs. 42-43), with a proven bound beside it.
-    Approx {
-        #[command(flatten)]
-        instance: InstanceArgs,
-        /// Largest y (1 <= x <= W).
-        #[arg(long, allow_hyphen_values = true)]
-        x: i64,
-        #[command(flatten)]
-        solver: SolverArgs,
-        #[command(flatten)]
-        total: TotalArgs,
-        /// Worker threads for the T^(y) (default: all cores; at most 256).
-        #[arg(long, allow_hyphen_values = true)]
-        threads: Option<i64>,
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-    },
+    Approx(ApproxArgs),
     /// Convergence of T^(W,x) and T_approx(x) with x (paper Figs. 6-7), as CSV and SVG.
-    Converge {
-        #[command(flatten)]
-        instance: InstanceArgs,
-        /// Largest x (1 <= x_max <= W).
-        #[arg(long, allow_hyphen_values = true)]
-        x_max: i64,
-        #[command(flatten)]
-        solver: SolverArgs,
-        #[command(flatten)]
-        total: TotalArgs,
-        /// Worker threads (default: all cores; at most 256).
-        #[arg(long, allow_hyphen_values = true)]
-        threads: Option<i64>,
-        /// Write the rows as CSV.
-        #[arg(long)]
-        csv: Option<PathBuf>,
-        /// Write the plot as SVG.
-        #[arg(long)]
-        svg: Option<PathBuf>,
-        /// Plot the computation times on a logarithmic axis.
-        #[arg(long)]
-        log_time: bool,
-    },
+    Converge(ConvergeArgs),
     /// ILP solve time of the short vs long constraint forms as W grows (paper Fig. 5).
-    CompareConstraints {
-        #[command(flatten)]
-        instance: InstanceArgs,
-        /// Largest W.
-        #[arg(long, allow_hyphen_values = true)]
-        warps_max: i64,
-        /// Time limit per ILP solve in seconds.
-        #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_ILP.as_secs_f64(), allow_hyphen_values = true)]
-        time_limit: f64,
-        #[command(flatten)]
-        total: TotalArgs,
-        /// Write the rows as CSV.
-        #[arg(long)]
-        csv: Option<PathBuf>,
-        /// Write the plot as SVG.
-        #[arg(long)]
-        svg: Option<PathBuf>,
-        /// Plot the solve times on a logarithmic axis.
-        #[arg(long)]
-        log_time: bool,
-    },
+    CompareConstraints(CompareArgs),
     /// Kernel-level response-time analysis of the Jetson TX2 GPU scheduler for a task set
     /// (TOML) or a cuda_scheduling_examiner config (JSON).
-    Rta {
-        /// Task-set file (TOML; see instances/rta-*.toml) or examiner config (.json); `-` reads
-        /// standard input.
-        file: PathBuf,
-        /// Relative deadline in seconds for every kernel of an examiner config (which has
-        /// none); read exactly as written.
-        #[arg(long, allow_hyphen_values = true)]
-        deadline: Option<String>,
-        /// Analyse periodic jobs: every job released before TIME (in the task set's unit),
-        /// or `hyperperiod` (the largest release plus the least common multiple of the
-        /// periods). Default: one job per kernel.
-        #[arg(long, value_name = "TIME|hyperperiod", allow_hyphen_values = true)]
-        window: Option<String>,
-        /// Kernels released at the same time launch in the order the file lists them (one
-        /// stream, or an order you know). Default: any order, the worst reported.
-        #[arg(long)]
-        file_order: bool,
-        /// GPU profile file (a `[gpu]` table; see instances/gpu-tx2.toml). Default: the TX2.
-        #[arg(long)]
-        gpu: Option<PathBuf>,
-        /// Print JSON instead of a table.
-        #[arg(long)]
-        json: bool,
-        /// Write the block-slot timeline as SVG.
-        #[arg(long)]
-        svg: Option<PathBuf>,
-        /// Time limit per distinct kernel when C is computed from instructions.
-        #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64(), allow_hyphen_values = true)]
-        time_limit: f64,
-        /// Overall limit in seconds of the WCET solves: each ends by it with its proven
-        /// upper bound (C stays safe, possibly larger). Default: none.
-        #[arg(long, allow_hyphen_values = true)]
-        total_time_limit: Option<f64>,
-        /// Search limit (stored states) when C is computed from instructions.
-        #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
-        max_states: usize,
-        /// Search memory limit in bytes when C is computed from instructions (2G, 512M,
-        /// ...; default 2G).
-        #[arg(long)]
-        max_memory: Option<String>,
-    },
+    Rta(RtaArgs),
     /// CPU-GPU system analysis of an AMALTHEA model (.amxmi) or its TOML form: response
     /// times per core (fixed priority), GPU tasks through the kernel-level RTA, and
     /// end-to-end latencies of cause-effect chains.
-    System {
-        /// The model (`.amxmi` XML, or TOML; see instances/system/); `-` reads standard input.
-        model: PathBuf,
-        /// Kernels of the GPU tasks: an `rta` task set (TOML, unit s/ms/us/ns) whose kernels
-        /// are named after the GPU tasks (`SFM`, or `SFM/...` for several).
-        #[arg(long)]
-        kernels: Option<PathBuf>,
-        /// Cause-effect chains (TOML: `[[chains]]` with `name`, `tasks`, `requirement`).
-        #[arg(long)]
-        chains: Option<PathBuf>,
-        /// Map TASK to UNIT instead of the model's allocation (repeatable).
-        #[arg(long = "map", value_name = "TASK=UNIT")]
-        map: Vec<String>,
-        /// Map every task by unit number, in the model's task order (APP4RTA's integer
-        /// array): units are numbered CPUs first, then GPUs, in the model's order.
-        #[arg(long, value_name = "N,N,...")]
-        mapping: Option<String>,
-        /// Label communication: `implicit` (copy-in/copy-out, default), `direct`, or `let`
-        /// (implicit copies; chain verdicts from LET latencies).
-        #[arg(long, default_value = "implicit", value_parser = ["implicit", "direct", "let"])]
-        communication: String,
-        /// How offloading tasks wait: as the `model` says, or every one `sync` (active) or
-        /// `async` (passive).
-        #[arg(long, default_value = "model", value_parser = ["model", "sync", "async"])]
-        offload: String,
-        /// Print JSON instead of tables.
-        #[arg(long)]
-        json: bool,
-        /// Write each chain's worst-case reaction as an SVG timeline.
-        #[arg(long)]
-        svg: Option<PathBuf>,
-        /// Time limit per distinct GPU kernel when C is computed from instructions.
-        #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64(), allow_hyphen_values = true)]
-        time_limit: f64,
-    },
+    System(SystemArgs),
     /// Run a grid of jobs (spec TOML) in parallel, sharded and resumable, one JSON line
     /// per job; `sweep merge` and `sweep report` combine and summarise results.
     Sweep(SweepCli),
     /// Read a CUDA kernel (PTX from `nvcc -ptx`, SASS from `cuobjdump -sass` or
     /// `nvdisasm`) into an instance file: its instruction string through a unit map,
     /// barriers as `|`, loops unrolled by trip counts, with its provenance.
-    Import {
-        /// The PTX or SASS file (`-`: standard input).
-        file: PathBuf,
-        /// `ptx`, `sass` or `auto` (by extension, then by content).
-        #[arg(long, default_value = "auto")]
-        format: String,
-        /// The kernel to import, when the file holds several (they are listed otherwise).
-        #[arg(long)]
-        entry: Option<String>,
-        /// The file is one executed path: every instruction in file order, branches
-        /// counted and not followed.
-        #[arg(long)]
-        trace: bool,
-        /// A unit map (TOML, as maps/*.toml) whose entries replace the built-in map's.
-        #[arg(long, value_name = "MAP.toml")]
-        units: Option<PathBuf>,
-        /// Trip count of the branch to LABEL: a loop body runs N times; a forward branch
-        /// with 0 is never taken, otherwise always (repeatable; EXIT for a predicated exit).
-        #[arg(long = "trip", value_name = "LABEL=N")]
-        trips: Vec<String>,
-        /// Threads per block: the warps of one block are the instance's W.
-        #[arg(long, conflicts_with = "warps")]
-        block_threads: Option<i64>,
-        /// Warps of the block (instead of --block-threads).
-        #[arg(long)]
-        warps: Option<i64>,
-        /// The SM: `tx2` (32 load/store units, 128 CUDA cores, warps of 32) or
-        /// `L,C,S` unit counts.
-        #[arg(long, default_value = "tx2")]
-        sm: String,
-        /// The architecture (`sm_62`) when the file does not state it (chooses the SASS map).
-        #[arg(long)]
-        arch: Option<String>,
-        /// Write the instance file here instead of standard output.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Print the instance and its provenance as JSON instead of TOML.
-        #[arg(long)]
-        json: bool,
-    },
+    Import(ImportArgs),
     /// Write the benchmark suite (instance files) into a directory.
-    BenchSuite {
-        /// Directory to write into.
-        #[arg(long, default_value = "instances/bench")]
-        out: PathBuf,
-        /// Seed of the random kernels.
-        #[arg(long, default_value_t = 2026)]
-        seed: u64,
-    },
+    BenchSuite(BenchSuiteArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
     Completions {
         /// The shell.
         shell: clap_complete::Shell,
     },
+}
+
+/// `makespan bound`.
+#[derive(Args)]
+pub(crate) struct BoundArgs {
+    #[command(flatten)]
+    pub(crate) instance: InstanceArgs,
+    #[command(flatten)]
+    pub(crate) json: JsonArg,
+}
+
+/// `makespan solve`.
+#[derive(Args)]
+pub(crate) struct SolveArgs {
+    #[command(flatten)]
+    pub(crate) instance: InstanceArgs,
+    #[command(flatten)]
+    pub(crate) solver: SolverArgs,
+    /// Print the worst-case schedule (chart, or `schedule` array with --json).
+    #[arg(long)]
+    pub(crate) schedule: bool,
+    #[command(flatten)]
+    pub(crate) json: JsonArg,
+}
+
+/// `makespan approx`.
+#[derive(Args)]
+pub(crate) struct ApproxArgs {
+    #[command(flatten)]
+    pub(crate) instance: InstanceArgs,
+    /// Largest y (1 <= x <= W).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) x: i64,
+    #[command(flatten)]
+    pub(crate) solver: SolverArgs,
+    #[command(flatten)]
+    pub(crate) total: TotalArgs,
+    #[command(flatten)]
+    pub(crate) threads: ThreadsArg,
+    #[command(flatten)]
+    pub(crate) json: JsonArg,
+}
+
+/// `makespan converge`.
+#[derive(Args)]
+pub(crate) struct ConvergeArgs {
+    #[command(flatten)]
+    pub(crate) instance: InstanceArgs,
+    /// Largest x (1 <= x_max <= W).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) x_max: i64,
+    #[command(flatten)]
+    pub(crate) solver: SolverArgs,
+    #[command(flatten)]
+    pub(crate) total: TotalArgs,
+    #[command(flatten)]
+    pub(crate) threads: ThreadsArg,
+    #[command(flatten)]
+    pub(crate) plot: PlotArgs,
+}
+
+/// `makespan compare-constraints`.
+#[derive(Args)]
+pub(crate) struct CompareArgs {
+    #[command(flatten)]
+    pub(crate) instance: InstanceArgs,
+    /// Largest W.
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) warps_max: i64,
+    /// Time limit per ILP solve in seconds.
+    #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_ILP.as_secs_f64(), allow_hyphen_values = true)]
+    pub(crate) time_limit: f64,
+    #[command(flatten)]
+    pub(crate) total: TotalArgs,
+    #[command(flatten)]
+    pub(crate) plot: PlotArgs,
+}
+
+/// `makespan rta`.
+#[derive(Args)]
+pub(crate) struct RtaArgs {
+    /// Task-set file (TOML; see instances/rta-*.toml) or examiner config (.json); `-` reads
+    /// standard input.
+    pub(crate) file: PathBuf,
+    /// Relative deadline in seconds for every kernel of an examiner config (which has
+    /// none); read exactly as written.
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) deadline: Option<String>,
+    /// Analyse periodic jobs: every job released before TIME (in the task set's unit),
+    /// or `hyperperiod` (the largest release plus the least common multiple of the
+    /// periods). Default: one job per kernel.
+    #[arg(long, value_name = "TIME|hyperperiod", allow_hyphen_values = true)]
+    pub(crate) window: Option<String>,
+    /// Kernels released at the same time launch in the order the file lists them (one
+    /// stream, or an order you know). Default: any order, the worst reported.
+    #[arg(long)]
+    pub(crate) file_order: bool,
+    /// GPU profile file (a `[gpu]` table; see instances/gpu-tx2.toml). Default: the TX2.
+    #[arg(long)]
+    pub(crate) gpu: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) json: JsonArg,
+    /// Write the block-slot timeline as SVG.
+    #[arg(long)]
+    pub(crate) svg: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) wcet: WcetArgs,
+    /// Overall limit in seconds of the WCET solves: each ends by it with its proven
+    /// upper bound (C stays safe, possibly larger). Default: none.
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) total_time_limit: Option<f64>,
+    /// Search limit (stored states) when C is computed from instructions.
+    #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
+    pub(crate) max_states: usize,
+    /// Search memory limit in bytes when C is computed from instructions (2G, 512M,
+    /// ...; default 2G).
+    #[arg(long)]
+    pub(crate) max_memory: Option<String>,
+}
+
+/// `makespan system`.
+#[derive(Args)]
+pub(crate) struct SystemArgs {
+    /// The model (`.amxmi` XML, or TOML; see instances/system/); `-` reads standard input.
+    pub(crate) model: PathBuf,
+    /// Kernels of the GPU tasks: an `rta` task set (TOML, unit s/ms/us/ns) whose kernels
+    /// are named after the GPU tasks (`SFM`, or `SFM/...` for several).
+    #[arg(long)]
+    pub(crate) kernels: Option<PathBuf>,
+    /// Cause-effect chains (TOML: `[[chains]]` with `name`, `tasks`, `requirement`).
+    #[arg(long)]
+    pub(crate) chains: Option<PathBuf>,
+    /// Map TASK to UNIT instead of the model's allocation (repeatable).
+    #[arg(long = "map", value_name = "TASK=UNIT")]
+    pub(crate) map: Vec<String>,
+    /// Map every task by unit number, in the model's task order (APP4RTA's integer
+    /// array): units are numbered CPUs first, then GPUs, in the model's order.
+    #[arg(long, value_name = "N,N,...")]
+    pub(crate) mapping: Option<String>,
+    /// Label communication: `implicit` (copy-in/copy-out, default), `direct`, or `let`
+    /// (implicit copies; chain verdicts from LET latencies).
+    #[arg(long, default_value = "implicit", value_parser = ["implicit", "direct", "let"])]
+    pub(crate) communication: String,
+    /// How offloading tasks wait: as the `model` says, or every one `sync` (active) or
+    /// `async` (passive).
+    #[arg(long, default_value = "model", value_parser = ["model", "sync", "async"])]
+    pub(crate) offload: String,
+    #[command(flatten)]
+    pub(crate) json: JsonArg,
+    /// Write each chain's worst-case reaction as an SVG timeline.
+    #[arg(long)]
+    pub(crate) svg: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) wcet: WcetArgs,
+}
+
+/// `makespan import`.
+#[derive(Args)]
+pub(crate) struct ImportArgs {
+    /// The PTX or SASS file (`-`: standard input).
+    pub(crate) file: PathBuf,
+    /// `ptx`, `sass` or `auto` (by extension, then by content).
+    #[arg(long, default_value = "auto")]
+    pub(crate) format: String,
+    /// The kernel to import, when the file holds several (they are listed otherwise).
+    #[arg(long)]
+    pub(crate) entry: Option<String>,
+    /// The file is one executed path: every instruction in file order, branches
+    /// counted and not followed.
+    #[arg(long)]
+    pub(crate) trace: bool,
+    /// A unit map (TOML, as maps/*.toml) whose entries replace the built-in map's.
+    #[arg(long, value_name = "MAP.toml")]
+    pub(crate) units: Option<PathBuf>,
+    /// Trip count of the branch to LABEL: a loop body runs N times; a forward branch
+    /// with 0 is never taken, otherwise always (repeatable; EXIT for a predicated exit).
+    #[arg(long = "trip", value_name = "LABEL=N")]
+    pub(crate) trips: Vec<String>,
+    /// Threads per block: the warps of one block are the instance's W.
+    #[arg(long, conflicts_with = "warps")]
+    pub(crate) block_threads: Option<i64>,
+    /// Warps of the block (instead of --block-threads).
+    #[arg(long)]
+    pub(crate) warps: Option<i64>,
+    /// The SM: `tx2` (32 load/store units, 128 CUDA cores, warps of 32) or
+    /// `L,C,S` unit counts.
+    #[arg(long, default_value = "tx2")]
+    pub(crate) sm: String,
+    /// The architecture (`sm_62`) when the file does not state it (chooses the SASS map).
+    #[arg(long)]
+    pub(crate) arch: Option<String>,
+    /// Write the instance file here instead of standard output.
+    #[arg(long)]
+    pub(crate) out: Option<PathBuf>,
+    /// Print the instance and its provenance as JSON instead of TOML.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+/// `makespan bench-suite`.
+#[derive(Args)]
+pub(crate) struct BenchSuiteArgs {
+    /// Directory to write into.
+    #[arg(long, default_value = "instances/bench")]
+    pub(crate) out: PathBuf,
+    /// Seed of the random kernels.
+    #[arg(long, default_value_t = 2026)]
+    pub(crate) seed: u64,
+}
+
+/// `--json`, shared by the commands that print a table.
+#[derive(Args, Clone, Copy)]
+pub(crate) struct JsonArg {
+    /// Print JSON instead of the table(s).
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+/// `--threads`, shared by the commands that solve in parallel.
+#[derive(Args, Clone, Copy)]
+pub(crate) struct ThreadsArg {
+    /// Worker threads (default: all cores; at most 256).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) threads: Option<i64>,
+}
+
+/// `--csv`, `--svg` and `--log-time`, shared by the commands that plot rows.
+#[derive(Args, Clone)]
+pub(crate) struct PlotArgs {
+    /// Write the rows as CSV.
+    #[arg(long)]
+    pub(crate) csv: Option<PathBuf>,
+    /// Write the plot as SVG.
+    #[arg(long)]
+    pub(crate) svg: Option<PathBuf>,
+    /// Plot the times on a logarithmic axis.
+    #[arg(long)]
+    pub(crate) log_time: bool,
+}
+
+/// `--time-limit` of the commands that compute per-block WCETs from instructions.
+#[derive(Args, Clone, Copy)]
+pub(crate) struct WcetArgs {
+    /// Time limit per distinct kernel when C is computed from instructions.
+    #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64(), allow_hyphen_values = true)]
+    pub(crate) time_limit: f64,
 }
 
 /// `makespan sweep SPEC --out FILE [--shard I/N] [--resume] [--threads N]`, or a

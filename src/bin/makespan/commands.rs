@@ -1,7 +1,11 @@
-//! Each subcommand: load its input, call the library, print.
+//! Each subcommand, one function each: load its input, call the library, print.
 
-use crate::args::{Cli, Command};
+use crate::args::{
+    ApproxArgs, BenchSuiteArgs, BoundArgs, Cli, Command, CompareArgs, ConvergeArgs, ImportArgs, InstanceArgs, PlotArgs, RtaArgs, SolveArgs,
+    SystemArgs, ThreadsArg,
+};
 use crate::options::{budget, max_states as positive_states, rta_request, with_total};
+use crate::output::{plot, text as report};
 use crate::sweep::sweep;
 use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
 use clap::CommandFactory;
@@ -9,241 +13,141 @@ use gpu_makespan::budget::{Budget, StopFlag};
 use gpu_makespan::exact::solve::{self, Horizon, SolveOptions};
 use gpu_makespan::experiments::{approx, convergence};
 use gpu_makespan::files::write_text;
-use gpu_makespan::output::{plot, text as report};
-use gpu_makespan::rta::analysis as rta;
-use gpu_makespan::rta::taskset;
+use gpu_makespan::model::bounds::{lower_bound, safe_horizon};
+use gpu_makespan::model::program::Program;
+use gpu_makespan::rta::{analysis as rta, taskset};
+use gpu_makespan::state_bounds::report::{BoundsReport, PhasedBounds};
 use gpu_makespan::watch::Watch;
+use std::path::Path;
 use std::sync::Arc;
 
-/// Runs the subcommand of `cli`; `stop` is set by an interrupt (Ctrl-C), and work that
-/// sees it ends with the best proven results so far.
+/// What every subcommand gets besides its arguments: how to report progress, and the
+/// interrupt flag (Ctrl-C), which work sees and ends with the best proven results so far.
+pub(crate) struct Context<'a> {
+    pub(crate) progress: Progress,
+    pub(crate) stop: &'a StopFlag,
+}
+
+/// Runs the subcommand of `cli`.
 pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
-    let progress = Progress { quiet: cli.quiet };
+    let cx = Context { progress: Progress { quiet: cli.quiet }, stop };
     match cli.command {
-        Command::Bound { instance, json: as_json } => {
-            let program = instance.load_program()?;
-            if program.has_barriers() {
-                let reports: Vec<_> = program.phases.iter().map(gpu_makespan::state_bounds::report::BoundsReport::of).collect();
-                if as_json {
-                    out(&json(&gpu_makespan::state_bounds::report::PhasedBounds::of(&program.source_kernel, reports)))?;
-                } else {
-                    out(&report::phased_bounds_table(&program))?;
-                }
-                return Ok(());
-            }
-            let inst = program.single("bound")?;
-            // The closed forms first, on the progress line, while the per-state bounds build.
-            let watch = Arc::new(Watch::new());
-            solve::show_closed_forms(&inst, &Budget::default().watched(watch.clone()));
-            let pb = progress.watching("building the bounds", &watch);
-            let text =
-                if as_json { json(&gpu_makespan::state_bounds::report::BoundsReport::of(&inst)) } else { report::bounds_table(&inst) };
-            pb.finish_and_clear();
-            out(&text)?;
-        }
-        Command::Solve { instance, solver, schedule, json: as_json } => {
-            let program = instance.load_program()?;
-            let opts = solver.options(stop)?;
-            if program.has_barriers() {
-                return solve_phases(&program, &opts, schedule, as_json, &progress);
-            }
-            let inst = program.single("solve")?;
-            if schedule {
-                report::check_schedule_size(&inst, gpu_makespan::model::bounds::lower_bound(&inst), as_json)?;
-            }
-            if !opts.method.uses_ilp() && opts.horizon != Horizon::Safe {
-                progress.note("note: --horizon applies to the ILP only; the search is never truncated");
-            }
-            let watch = Arc::new(Watch::new());
-            let opts = SolveOptions { budget: opts.budget.watched(watch.clone()), ..opts };
-            let pb = progress.watching(&format!("solving with {:?}", opts.method).to_lowercase(), &watch);
-            let result = solve::solve(&inst, &opts);
-            pb.finish_and_clear();
-            let sol = result?;
-            if schedule {
-                report::check_schedule_size(&inst, sol.outcome.lower_bound(), as_json)?;
-            }
-            if as_json {
-                out(&json(&gpu_makespan::exact::record::solution(&inst, &sol, schedule)))?;
-            } else {
-                out(&report::solution_table(&inst, &sol))?;
-                if schedule {
-                    out(&report::schedule_chart(&inst, &sol))?;
-                }
-            }
-        }
-        Command::Approx { instance, x, solver, total, threads, json: as_json } => {
-            let inst = instance.load()?;
-            let x = approx::check_x(&inst, x, "--x")?;
-            let mut opts = solver.options_with_default_limit(stop)?;
-            opts.budget = with_total(opts.budget, total.total_time_limit)?;
-            let pool = pool(threads)?;
-            let watch = Arc::new(Watch::new());
-            opts.budget = opts.budget.watched(watch.clone());
-            let pb = progress.bar_watching(x as u64, "T^(y)", &watch);
-            let a = pool.install(|| approx::approx(&inst, x, &opts, &|| pb.inc(1)));
-            pb.finish_and_clear();
-            let a = a?;
-            if as_json {
-                out(&json(&a))?;
-            } else {
-                out(&report::approx_table(&inst, &a))?;
-            }
-        }
-        Command::Converge { instance, x_max, solver, total, threads, csv, svg: svg_path, log_time } => {
-            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")], &instance.file.as_deref().into_iter().collect::<Vec<_>>())?;
-            let inst = instance.load()?;
-            let x_max = approx::check_x(&inst, x_max, "--x-max")?;
-            let mut opts = solver.options_with_default_limit(stop)?;
-            opts.budget = with_total(opts.budget, total.total_time_limit)?;
-            let pool = pool(threads)?;
-            let watch = Arc::new(Watch::new());
-            opts.budget = opts.budget.watched(watch.clone());
-            let pb = progress.bar_watching(x_max as u64, "T^(x)", &watch);
-            let run = pool.install(|| convergence::converge(&inst, x_max, &opts, &|| pb.inc(1)));
-            pb.finish_and_clear();
-            let run = run?;
-            let text = convergence::converge_csv(&inst, &run.rows);
-            csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
-            svg(svg_path.as_deref(), |p| plot::convergence(p, &inst, &run, log_time))?;
-            out(&text)?;
-            if let Some(note) = run.status.note(&format!("{} of the {x_max} x", x_max as usize - run.rows.len())) {
-                progress.note(&format!("note: {note}; the rows above are complete"));
-            }
-            progress.note(&format!(
-                "estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}",
-                gpu_makespan::model::bounds::safe_horizon(&inst)
-            ));
-        }
-        Command::CompareConstraints { mut instance, warps_max, time_limit, total, csv, svg: svg_path, log_time } => {
-            // W runs from 1 to --warps-max: a kernel string needs no --warps here.
-            if instance.kernel.is_some() && instance.warps.is_none() {
-                instance.warps = Some(1);
-            }
-            prepare(&[(&csv, "--csv"), (&svg_path, "--svg")], &instance.file.as_deref().into_iter().collect::<Vec<_>>())?;
-            let inst = instance.load()?;
-            let warps_max = convergence::check_warps_max(warps_max, "--warps-max")?;
-            let budget = with_total(budget(Some(time_limit), None, stop)?, total.total_time_limit)?;
-            let opts = SolveOptions { budget, ..SolveOptions::default() };
-            let pb = progress.bar(warps_max as u64, "W");
-            let run = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
-            pb.finish_and_clear();
-            let run = run?;
-            let text = convergence::forms_csv(&run.rows);
-            csv.map(|p| write_text(&p, &text, "--csv")).transpose()?;
-            svg(svg_path.as_deref(), |p| plot::constraint_forms(p, &inst, &run.rows, log_time))?;
-            out(&text)?;
-            if let Some(stopped) = &run.stopped {
-                progress.note(&format!("note: {stopped}; the rows above are complete"));
-            }
-        }
-        Command::Rta {
-            file,
-            deadline,
-            window,
-            file_order,
-            gpu,
-            json: as_json,
-            svg: svg_path,
-            time_limit,
-            total_time_limit,
-            max_states,
-            max_memory,
-        } => {
-            prepare(&[(&svg_path, "--svg")], &[file.as_path()].into_iter().chain(gpu.as_deref()).collect::<Vec<_>>())?;
-            let limits = SolveOptions {
-                budget: with_total(budget(Some(time_limit), max_memory.as_deref(), stop)?, total_time_limit)?,
-                max_states: positive_states(max_states)?,
-                ..SolveOptions::default()
-            };
-            let pb = progress.spinner("computing per-block WCETs and the schedule");
-            let request = rta_request(gpu, deadline.as_deref(), window.as_deref(), file_order)?;
-            let w = taskset::load(&file, &request, &limits);
-            pb.finish_and_clear();
-            let w = w?;
-            if svg_path.is_some() {
-                plot::check_timeline(&w)?;
-            }
-            let rep = rta::analyse(&w, svg_path.is_some())?;
-            svg(svg_path.as_deref(), |p| plot::rta_timeline(p, &rep))?;
-            if as_json {
-                out(&json(&rep))?;
-            } else {
-                out(&report::rta_table(&rep))?;
-            }
-        }
-        Command::System { model, kernels, chains, map, mapping, communication, offload, json: as_json, svg: svg_path, time_limit } => {
-            let inputs: Vec<&std::path::Path> =
-                [Some(model.as_path()), kernels.as_deref(), chains.as_deref()].into_iter().flatten().collect();
-            prepare(&[(&svg_path, "--svg")], &inputs)?;
-            let sys = crate::options::system_model(&model, chains.as_deref(), mapping.as_deref(), &map)?;
-            let opts = crate::options::system_options(&communication, &offload);
-            let limits = SolveOptions { budget: budget(Some(time_limit), None, stop)?, ..SolveOptions::default() };
-            let pb = progress.spinner("analysing the system");
-            let side = kernels.as_deref().map(|k| taskset::load(k, &taskset::Request::default(), &limits)).transpose();
-            let rep = side.and_then(|side| gpu_makespan::system::report::analyse(&sys, side.as_ref(), opts));
-            pb.finish_and_clear();
-            let rep = rep?;
-            svg(svg_path.as_deref(), |p| plot::chain_timeline(p, &rep))?;
-            if as_json {
-                out(&json(&rep))?;
-            } else {
-                out(&report::system_tables(&rep))?;
-            }
-        }
-        Command::Sweep(cli) => sweep(cli, &progress, stop)?,
-        Command::Import { file, format, entry, trace, units, trips, block_threads, warps, sm, arch, out: out_path, json: as_json } => {
-            let text = gpu_makespan::files::read_text(&file)?;
-            let origin = gpu_makespan::files::origin(&file);
-            let format = gpu_makespan::import::Format::pick(&format, &origin, &text)?;
-            let request = crate::options::import_request(entry, trace, units.as_deref(), &trips, block_threads, warps, &sm, arch)?;
-            let imported = gpu_makespan::import::import(&text, &origin, format, &request).map_err(|mut e| {
-                if matches!(e.field.as_str(), "branch" | "opcode") {
-                    e.reason.push_str(" (options --trip LABEL=N, --trace, --units MAP.toml)");
-                }
-                e
-            })?;
-            let toml_text = gpu_makespan::import::to_toml(&imported);
-            // What import writes, every command reads: the phases must build.
-            gpu_makespan::model::program::Program::from_file_data(&gpu_makespan::files::parse_toml(&toml_text, "the imported instance")?)?;
-            let text = if as_json { json(&imported) } else { toml_text };
-            match out_path {
-                Some(p) => write_text(&p, &text, "--out")?,
-                None => out(&text)?,
-            }
-        }
-        Command::BenchSuite { out: dir, seed } => {
-            let suite = gpu_makespan::experiments::bench::suite(seed);
-            let mut listing = String::new();
-            for b in &suite {
-                let path = dir.join(&b.name);
-                write_text(&path, &b.text, "--out")?;
-                listing.push_str(&format!("{}\n", path.display()));
-            }
-            out(&listing)?;
-        }
+        Command::Bound(a) => bound(a, &cx),
+        Command::Solve(a) => solve(a, &cx),
+        Command::Approx(a) => approx(a, &cx),
+        Command::Converge(a) => converge(a, &cx),
+        Command::CompareConstraints(a) => compare_constraints(a, &cx),
+        Command::Rta(a) => rta(a, &cx),
+        Command::System(a) => system(a, &cx),
+        Command::Sweep(a) => sweep(a, &cx.progress, stop),
+        Command::Import(a) => import(a),
+        Command::BenchSuite(a) => bench_suite(a),
         Command::Completions { shell } => {
             let mut script = Vec::new();
             clap_complete::generate(shell, &mut Cli::command(), "makespan", &mut script);
-            out(&String::from_utf8_lossy(&script))?;
+            out(&String::from_utf8_lossy(&script))
         }
+    }
+}
+
+/// Runs `work` on a pool of `threads` workers with `opts`' budget watched by a progress
+/// bar of `len` steps named `what` (the proven interval of the running solve beside it).
+/// The one setup of the commands that solve many instances at once.
+fn watched_in_pool<T>(
+    cx: &Context,
+    threads: ThreadsArg,
+    len: u64,
+    what: &str,
+    opts: &mut SolveOptions,
+    work: impl FnOnce(&SolveOptions, &(dyn Fn() + Sync)) -> T + Send,
+) -> Result<T, Failure>
+where
+    T: Send,
+{
+    let pool = pool(threads.threads)?;
+    let watch = Arc::new(Watch::new());
+    opts.budget = opts.budget.clone().watched(watch.clone());
+    let pb = cx.progress.bar_watching(len, what, &watch);
+    let tick = || pb.inc(1);
+    let result = pool.install(|| work(opts, &tick));
+    pb.finish_and_clear();
+    Ok(result)
+}
+
+/// Checks before any work that `--csv` and `--svg` can be written and are not the
+/// instance file.
+fn prepare_plot(plot: &PlotArgs, instance: &InstanceArgs) -> Result<(), Failure> {
+    let inputs: Vec<&Path> = instance.file.as_deref().into_iter().collect();
+    Ok(prepare(&[(&plot.csv, "--csv"), (&plot.svg, "--svg")], &inputs)?)
+}
+
+/// The rows of a plotting command: `text` (CSV) to `--csv` and stdout, `draw` (given the
+/// path and `--log-time`) to `--svg`.
+fn write_plot(plot: PlotArgs, text: &str, draw: impl FnOnce(&Path, bool) -> Result<(), String>) -> Result<(), Failure> {
+    plot.csv.map(|p| write_text(&p, text, "--csv")).transpose()?;
+    svg(plot.svg.as_deref(), |p| draw(p, plot.log_time))?;
+    out(text)
+}
+
+fn bound(a: BoundArgs, cx: &Context) -> Result<(), Failure> {
+    let program = a.instance.load_program()?;
+    if program.has_barriers() {
+        let reports: Vec<_> = program.phases.iter().map(BoundsReport::of).collect();
+        return if a.json.json {
+            out(&json(&PhasedBounds::of(&program.source_kernel, reports)))
+        } else {
+            out(&report::phased_bounds_table(&program))
+        };
+    }
+    let inst = program.single("bound")?;
+    // The closed forms first, on the progress line, while the per-state bounds build.
+    let watch = Arc::new(Watch::new());
+    solve::show_closed_forms(&inst, &Budget::default().watched(watch.clone()));
+    let pb = cx.progress.watching("building the bounds", &watch);
+    let text = if a.json.json { json(&BoundsReport::of(&inst)) } else { report::bounds_table(&inst) };
+    pb.finish_and_clear();
+    out(&text)
+}
+
+fn solve(a: SolveArgs, cx: &Context) -> Result<(), Failure> {
+    let program = a.instance.load_program()?;
+    let opts = a.solver.options(cx.stop)?;
+    if program.has_barriers() {
+        return solve_phases(&program, &opts, a.schedule, a.json.json, &cx.progress);
+    }
+    let inst = program.single("solve")?;
+    if a.schedule {
+        report::check_schedule_size(&inst, lower_bound(&inst), a.json.json)?;
+    }
+    if !opts.method.uses_ilp() && opts.horizon != Horizon::Safe {
+        cx.progress.note("note: --horizon applies to the ILP only; the search is never truncated");
+    }
+    let watch = Arc::new(Watch::new());
+    let opts = SolveOptions { budget: opts.budget.watched(watch.clone()), ..opts };
+    let pb = cx.progress.watching(&format!("solving with {:?}", opts.method).to_lowercase(), &watch);
+    let result = solve::solve(&inst, &opts);
+    pb.finish_and_clear();
+    let sol = result?;
+    if a.schedule {
+        report::check_schedule_size(&inst, sol.outcome.lower_bound(), a.json.json)?;
+    }
+    if a.json.json {
+        return out(&json(&gpu_makespan::exact::record::solution(&inst, &sol, a.schedule)));
+    }
+    out(&report::solution_table(&inst, &sol))?;
+    if a.schedule {
+        out(&report::schedule_chart(&inst, &sol))?;
     }
     Ok(())
 }
 
 /// `solve` of a kernel with barriers: the phases in parallel, the totals, the checked
 /// schedule with its barriers.
-fn solve_phases(
-    program: &gpu_makespan::model::program::Program,
-    opts: &SolveOptions,
-    schedule: bool,
-    as_json: bool,
-    progress: &Progress,
-) -> Result<(), Failure> {
+fn solve_phases(program: &Program, opts: &SolveOptions, schedule: bool, as_json: bool, progress: &Progress) -> Result<(), Failure> {
     use gpu_makespan::exact::phases;
     if schedule {
         for inst in &program.phases {
-            report::check_schedule_size(inst, gpu_makespan::model::bounds::lower_bound(inst), as_json)?;
+            report::check_schedule_size(inst, lower_bound(inst), as_json)?;
         }
     }
     let pb = progress.spinner(&format!("solving {} phases with {:?}", program.phases.len(), opts.method).to_lowercase());
@@ -251,12 +155,137 @@ fn solve_phases(
     pb.finish_and_clear();
     let sol = result?;
     if as_json {
-        out(&json(&phases::phased_json(program, &sol, schedule)))?;
-    } else {
-        out(&report::phased_table(program, &sol))?;
-        if schedule {
-            out(&report::phased_chart(program, &sol))?;
-        }
+        return out(&json(&phases::phased_json(program, &sol, schedule)));
+    }
+    out(&report::phased_table(program, &sol))?;
+    if schedule {
+        out(&report::phased_chart(program, &sol))?;
     }
     Ok(())
+}
+
+fn approx(a: ApproxArgs, cx: &Context) -> Result<(), Failure> {
+    let inst = a.instance.load()?;
+    let x = approx::check_x(&inst, a.x, "--x")?;
+    let mut opts = a.solver.options_with_default_limit(cx.stop)?;
+    opts.budget = with_total(opts.budget, a.total.total_time_limit)?;
+    let result = watched_in_pool(cx, a.threads, x as u64, "T^(y)", &mut opts, |o, tick| approx::approx(&inst, x, o, tick))?;
+    let result = result?;
+    if a.json.json {
+        out(&json(&result))
+    } else {
+        out(&report::approx_table(&inst, &result))
+    }
+}
+
+fn converge(a: ConvergeArgs, cx: &Context) -> Result<(), Failure> {
+    prepare_plot(&a.plot, &a.instance)?;
+    let inst = a.instance.load()?;
+    let x_max = approx::check_x(&inst, a.x_max, "--x-max")?;
+    let mut opts = a.solver.options_with_default_limit(cx.stop)?;
+    opts.budget = with_total(opts.budget, a.total.total_time_limit)?;
+    let run = watched_in_pool(cx, a.threads, x_max as u64, "T^(x)", &mut opts, |o, tick| convergence::converge(&inst, x_max, o, tick))?;
+    let run = run?;
+    write_plot(a.plot, &convergence::converge_csv(&inst, &run.rows), |p, log_time| plot::convergence(p, &inst, &run, log_time))?;
+    if let Some(note) = run.status.note(&format!("{} of the {x_max} x", x_max as usize - run.rows.len())) {
+        cx.progress.note(&format!("note: {note}; the rows above are complete"));
+    }
+    cx.progress.note(&format!("estimate = T_approx(x) is NOT a proven bound; the proven safe horizon is {}", safe_horizon(&inst)));
+    Ok(())
+}
+
+fn compare_constraints(mut a: CompareArgs, cx: &Context) -> Result<(), Failure> {
+    // W runs from 1 to --warps-max: a kernel string needs no --warps here.
+    if a.instance.kernel.is_some() && a.instance.warps.is_none() {
+        a.instance.warps = Some(1);
+    }
+    prepare_plot(&a.plot, &a.instance)?;
+    let inst = a.instance.load()?;
+    let warps_max = convergence::check_warps_max(a.warps_max, "--warps-max")?;
+    let budget = with_total(budget(Some(a.time_limit), None, cx.stop)?, a.total.total_time_limit)?;
+    let opts = SolveOptions { budget, ..SolveOptions::default() };
+    let pb = cx.progress.bar(warps_max as u64, "W");
+    let run = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
+    pb.finish_and_clear();
+    let run = run?;
+    write_plot(a.plot, &convergence::forms_csv(&run.rows), |p, log_time| plot::constraint_forms(p, &inst, &run.rows, log_time))?;
+    if let Some(stopped) = &run.stopped {
+        cx.progress.note(&format!("note: {stopped}; the rows above are complete"));
+    }
+    Ok(())
+}
+
+fn rta(a: RtaArgs, cx: &Context) -> Result<(), Failure> {
+    prepare(&[(&a.svg, "--svg")], &[a.file.as_path()].into_iter().chain(a.gpu.as_deref()).collect::<Vec<_>>())?;
+    let limits = SolveOptions {
+        budget: with_total(budget(Some(a.wcet.time_limit), a.max_memory.as_deref(), cx.stop)?, a.total_time_limit)?,
+        max_states: positive_states(a.max_states)?,
+        ..SolveOptions::default()
+    };
+    let pb = cx.progress.spinner("computing per-block WCETs and the schedule");
+    let request = rta_request(a.gpu, a.deadline.as_deref(), a.window.as_deref(), a.file_order)?;
+    let w = taskset::load(&a.file, &request, &limits);
+    pb.finish_and_clear();
+    let w = w?;
+    if a.svg.is_some() {
+        plot::check_timeline(&w)?;
+    }
+    let rep = rta::analyse(&w, a.svg.is_some())?;
+    svg(a.svg.as_deref(), |p| plot::rta_timeline(p, &rep))?;
+    if a.json.json {
+        out(&json(&rep))
+    } else {
+        out(&report::rta_table(&rep))
+    }
+}
+
+fn system(a: SystemArgs, cx: &Context) -> Result<(), Failure> {
+    let inputs: Vec<&Path> = [Some(a.model.as_path()), a.kernels.as_deref(), a.chains.as_deref()].into_iter().flatten().collect();
+    prepare(&[(&a.svg, "--svg")], &inputs)?;
+    let sys = crate::options::system_model(&a.model, a.chains.as_deref(), a.mapping.as_deref(), &a.map)?;
+    let opts = crate::options::system_options(&a.communication, &a.offload);
+    let limits = SolveOptions { budget: budget(Some(a.wcet.time_limit), None, cx.stop)?, ..SolveOptions::default() };
+    let pb = cx.progress.spinner("analysing the system");
+    let side = a.kernels.as_deref().map(|k| taskset::load(k, &taskset::Request::default(), &limits)).transpose();
+    let rep = side.and_then(|side| gpu_makespan::system::report::analyse(&sys, side.as_ref(), opts));
+    pb.finish_and_clear();
+    let rep = rep?;
+    svg(a.svg.as_deref(), |p| plot::chain_timeline(p, &rep))?;
+    if a.json.json {
+        out(&json(&rep))
+    } else {
+        out(&report::system_tables(&rep))
+    }
+}
+
+fn import(a: ImportArgs) -> Result<(), Failure> {
+    use gpu_makespan::import;
+    let text = gpu_makespan::files::read_text(&a.file)?;
+    let origin = gpu_makespan::files::origin(&a.file);
+    let format = import::Format::pick(&a.format, &origin, &text)?;
+    let request = crate::options::import_request(a.entry, a.trace, a.units.as_deref(), &a.trips, a.block_threads, a.warps, &a.sm, a.arch)?;
+    let imported = import::import(&text, &origin, format, &request).map_err(|mut e| {
+        if matches!(e.field.as_str(), "branch" | "opcode") {
+            e.reason.push_str(" (options --trip LABEL=N, --trace, --units MAP.toml)");
+        }
+        e
+    })?;
+    let toml_text = import::to_toml(&imported);
+    // What import writes, every command reads: the phases must build.
+    Program::from_file_data(&gpu_makespan::files::parse_toml(&toml_text, "the imported instance")?)?;
+    let text = if a.json { json(&imported) } else { toml_text };
+    match a.out {
+        Some(p) => Ok(write_text(&p, &text, "--out")?),
+        None => out(&text),
+    }
+}
+
+fn bench_suite(a: BenchSuiteArgs) -> Result<(), Failure> {
+    let mut listing = String::new();
+    for b in &gpu_makespan::experiments::bench::suite(a.seed) {
+        let path = a.out.join(&b.name);
+        write_text(&path, &b.text, "--out")?;
+        listing.push_str(&format!("{}\n", path.display()));
+    }
+    out(&listing)
 }

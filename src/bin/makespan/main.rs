@@ -6,6 +6,7 @@ mod args;
 mod commands;
 mod interrupt;
 mod options;
+mod output;
 mod sweep;
 mod terminal;
 
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
     }
     let stop = StopFlag::new();
     interrupt::install(&stop);
+    interrupt::say_ready();
     let failure = match run(cli, &stop) {
         Ok(()) if stop.is_set() => Failure::Interrupted,
         Ok(()) | Err(Failure::PipeClosed) => return ExitCode::SUCCESS,

@@ -5,10 +5,11 @@ use crate::args::{InstanceArgs, SolverArgs};
 use gpu_makespan::budget::{Budget, StopFlag, DEFAULT_MAX_MEMORY, DEFAULT_TIME_LIMIT_PER_SOLVE};
 use gpu_makespan::error::{bytes, seconds, InputError};
 use gpu_makespan::exact::solve::SolveOptions;
-use gpu_makespan::model::instance::{Instance, InstanceSource};
-use gpu_makespan::rta::jobs::Launch;
+use gpu_makespan::model::instance::Instance;
+use gpu_makespan::model::source::InstanceSource;
 use gpu_makespan::rta::taskset::{Request, WindowRequest};
 use gpu_makespan::rta::time::Decimal;
+use gpu_makespan::rta::workload::Launch;
 use std::path::PathBuf;
 
 impl InstanceArgs {

@@ -1,9 +1,10 @@
 //! Human-readable reports. Every number is labelled: `[exact]`, `[proven bound]`,
 //! `[lower bound]` or `[estimate]`.
 
-use crate::exact::solve::{Solution, Status};
-use crate::model::bounds;
-use crate::model::instance::Instance;
+use gpu_makespan::exact::solve::{Solution, Status};
+use gpu_makespan::model::bounds;
+use gpu_makespan::model::instance::Instance;
+use gpu_makespan::system::report::SystemReport;
 use std::fmt::Write;
 
 /// One line describing the instance as modelled.
@@ -55,7 +56,7 @@ pub fn bounds_table(inst: &Instance) -> String {
     let label = format!("{:<25}", eq5_label(inst));
     let _ = writeln!(s, "pessimistic  {p:>8}  {label}  paper eq. 5: ceil(W/sigma_L) I_L + ceil(W/sigma_C) I_C");
     let _ = writeln!(s, "lower bound  {lb:>8}  [proven lower bound]  max(I, ceil(W I_L/sigma_L), ceil(W I_C/sigma_C))");
-    let sb = crate::state_bounds::report::start_state_bound(inst);
+    let sb = gpu_makespan::state_bounds::report::start_state_bound(inst);
     let _ = writeln!(s, "state bound  {sb:>8}  [proven upper bound]  the search's per-state bounds (per-warp, queue, tail, stretch, period, clipped, last-warp) at the start");
     if bounds::pessimistic_unproven(inst) {
         let _ = writeln!(
@@ -113,7 +114,7 @@ pub const MAX_JSON_ISSUES: u64 = 1_000_000;
 /// Refuses a schedule output that would be too large: the chart has `W x T` cells (`T`
 /// at least `cycles`), the JSON array `W x I` entries. Called before solving with the
 /// closed-form lower bound, and after with the makespan.
-pub fn check_schedule_size(inst: &Instance, cycles: u64, json: bool) -> Result<(), crate::error::InputError> {
+pub fn check_schedule_size(inst: &Instance, cycles: u64, json: bool) -> Result<(), gpu_makespan::error::InputError> {
     let w = inst.warps as u64;
     let (size, cap, what) = if json {
         (w.saturating_mul(inst.len() as u64), MAX_JSON_ISSUES, "issued instructions")
@@ -121,7 +122,7 @@ pub fn check_schedule_size(inst: &Instance, cycles: u64, json: bool) -> Result<(
         (w.saturating_mul(cycles), MAX_CHART_CELLS, "chart cells (warps x cycles)")
     };
     if size > cap {
-        return Err(crate::error::InputError::option(
+        return Err(gpu_makespan::error::InputError::option(
             "schedule",
             format!("{size} {what}"),
             format!("more than the cap of {cap}; leave out the schedule (it is still checked)"),
@@ -137,8 +138,9 @@ pub fn schedule_chart(inst: &Instance, sol: &Solution) -> String {
 }
 
 /// The `rta` report: exact decimals in the input's unit.
-pub fn rta_table(rep: &crate::rta::analysis::RtaReport) -> String {
-    use crate::rta::analysis::Bound;
+pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
+    use gpu_makespan::rta::report::{Bound, KernelTies, Verdict};
+    use gpu_makespan::rta::ties::Ties;
     let mut s = String::new();
     let jobs = rep.window.is_some();
     let _ = writeln!(
@@ -161,11 +163,11 @@ pub fn rta_table(rep: &crate::rta::analysis::RtaReport) -> String {
             None => "-",
         };
         let deadline = k.deadline.map_or("-".to_string(), |d| d.to_string());
-        let launch = match k.ties.as_str() {
-            "none" => "alone".to_string(),
-            "given order" => "given order".to_string(),
-            t if t.starts_with("worst of") => "worst order".to_string(),
-            _ => "bound (ties)".to_string(),
+        let launch = match k.ties {
+            KernelTies::None => "alone",
+            KernelTies::GivenOrder => "given order",
+            KernelTies::Tried(Ties::AllOrders(_)) => "worst order",
+            KernelTies::Tried(_) => "bound (ties)",
         };
         let job = if jobs { format!(" (job {} of {})", k.worst_job, k.jobs) } else { String::new() };
         let _ = writeln!(
@@ -174,7 +176,7 @@ pub fn rta_table(rep: &crate::rta::analysis::RtaReport) -> String {
             k.name, k.release, k.wcet, k.blocks, k.threads_per_block, k.finish_exact, k.response_exact, deadline, launch
         );
     }
-    let optimistic = rep.verdict == "optimistic";
+    let optimistic = rep.verdict == Verdict::Optimistic;
     let verdict = match (rep.schedulable, optimistic) {
         (Some(true), false) => "SCHEDULABLE: every kernel meets its deadline",
         (Some(true), true) => "meets every deadline ONLY IF the optimistic C hold (not proven)",
@@ -210,7 +212,7 @@ pub fn rta_table(rep: &crate::rta::analysis::RtaReport) -> String {
 }
 
 /// The `approx` report.
-pub fn approx_table(inst: &Instance, a: &crate::experiments::approx::Approx) -> String {
+pub fn approx_table(inst: &Instance, a: &gpu_makespan::experiments::approx::Approx) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "instance     {}", instance_line(inst));
     let _ = writeln!(s, "{:>6} {:>10} {:>8} {:>14}", "y", "T^(y)", "exact", "ceil(W/y)T^(y)");
@@ -243,14 +245,14 @@ pub fn approx_table(inst: &Instance, a: &crate::experiments::approx::Approx) -> 
 }
 
 /// The `solve` report of a kernel with barriers: one line per phase (its interval), the
-/// totals (sums, [`crate::model::program`] proves them for one block), and the labels.
-pub fn phased_table(p: &crate::model::program::Program, sol: &crate::exact::phases::PhasedSolution) -> String {
+/// totals (sums, [`gpu_makespan::model::program`] proves them for one block), and the labels.
+pub fn phased_table(p: &gpu_makespan::model::program::Program, sol: &gpu_makespan::exact::phases::PhasedSolution) -> String {
     let mut s = String::new();
     let first = &p.phases[0];
     let _ = writeln!(
         s,
         "instance     kernel {} with {} barriers (|), I = {}, W = {} warps of one block, sigma_L = {}, sigma_C = {}",
-        crate::error::shorten(&p.kernel()),
+        gpu_makespan::error::shorten(&p.kernel()),
         p.phases.len() - 1,
         p.len(),
         p.warps(),
@@ -267,7 +269,7 @@ pub fn phased_table(p: &crate::model::program::Program, sol: &crate::exact::phas
             inst.len(),
             ph.outcome.lower_bound(),
             ph.outcome.upper_bound(),
-            crate::error::shorten(&inst.kernel.to_string())
+            gpu_makespan::error::shorten(&inst.kernel.to_string())
         );
     }
     let label = if sol.exact() {
@@ -285,7 +287,7 @@ pub fn phased_table(p: &crate::model::program::Program, sol: &crate::exact::phas
 
 /// The checked schedule of a kernel with barriers, phase by phase, each chart starting
 /// at its own cycle 1, with the barrier between them.
-pub fn phased_chart(p: &crate::model::program::Program, sol: &crate::exact::phases::PhasedSolution) -> String {
+pub fn phased_chart(p: &gpu_makespan::model::program::Program, sol: &gpu_makespan::exact::phases::PhasedSolution) -> String {
     let mut s = format!("\nworst-case schedule ({} cycles, checked with the barriers):\n", sol.lower_bound());
     let mut offset = 0;
     for (k, (inst, ph)) in p.phases.iter().zip(&sol.phases).enumerate() {
@@ -301,7 +303,7 @@ pub fn phased_chart(p: &crate::model::program::Program, sol: &crate::exact::phas
 }
 
 /// The `bound` report of a kernel with barriers: each phase's report, then the sums.
-pub fn phased_bounds_table(p: &crate::model::program::Program) -> String {
+pub fn phased_bounds_table(p: &gpu_makespan::model::program::Program) -> String {
     let mut s = String::new();
     for (k, inst) in p.phases.iter().enumerate() {
         let _ = writeln!(s, "phase {} of {}", k + 1, p.phases.len());
@@ -310,7 +312,7 @@ pub fn phased_bounds_table(p: &crate::model::program::Program) -> String {
     let sum = |f: fn(&Instance) -> u64| p.phases.iter().map(f).sum::<u64>();
     let _ = writeln!(s, "whole kernel ({} barriers, W = {} warps of one block: the sums over the phases)", p.phases.len() - 1, p.warps());
     let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", sum(bounds::safe_horizon));
-    let _ = writeln!(s, "state bound  {:>8}  [proven upper bound]", sum(crate::state_bounds::report::start_state_bound));
+    let _ = writeln!(s, "state bound  {:>8}  [proven upper bound]", sum(gpu_makespan::state_bounds::report::start_state_bound));
     let _ = writeln!(s, "lower bound  {:>8}  [proven lower bound]", sum(bounds::lower_bound));
     s
 }
@@ -318,15 +320,31 @@ pub fn phased_bounds_table(p: &crate::model::program::Program) -> String {
 /// `makespan system`: one table per core, the GPU tasks, the chains, then the verdict,
 /// warnings and assumptions. Worst cases are `[proven upper bound]`, best cases
 /// `[proven lower bound]`, under the assumptions listed.
-pub fn system_tables(rep: &crate::system::report::SystemReport) -> String {
+pub fn system_tables(rep: &SystemReport) -> String {
     let mut s = String::new();
-    let opt = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.3}"));
     let _ = writeln!(
         s,
         "communication {}, offloading {}; times in ms; R+ and C+ are proven upper bounds, R- and C- proven lower bounds",
         serde_name(&rep.communication),
         serde_name(&rep.offload)
     );
+    system_cores(&mut s, rep);
+    system_gpu(&mut s, rep);
+    system_chains(&mut s, rep);
+    let verdict = if rep.schedulable { "every task meets its deadline and every chain its requirement" } else { "NOT schedulable" };
+    let _ = writeln!(s, "\nverdict      {verdict} ({})", rep.verdict);
+    for a in &rep.assumptions {
+        let _ = writeln!(s, "assumes      {a}");
+    }
+    for w in &rep.warnings {
+        let _ = writeln!(s, "warning      {w}");
+    }
+    s
+}
+
+/// The per-core tables of `makespan system`.
+fn system_cores(s: &mut String, rep: &SystemReport) {
+    let opt = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.3}"));
     for core in &rep.cores {
         let _ = writeln!(
             s,
@@ -367,9 +385,13 @@ pub fn system_tables(rep: &crate::system::report::SystemReport) -> String {
             );
         }
     }
+}
+
+/// The GPU tasks' table of `makespan system`.
+fn system_gpu(s: &mut String, rep: &SystemReport) {
     if !rep.gpu.is_empty() {
         let bound = rep.gpu_bound.as_ref().map_or("-".to_string(), serde_name);
-        let _ = writeln!(s, "\nGPU tasks (kernel-level RTA: {bound}, C {})", rep.gpu_verdict.as_deref().unwrap_or("-"));
+        let _ = writeln!(s, "\nGPU tasks (kernel-level RTA: {bound}, C {})", rep.gpu_verdict.map_or("-", |v| v.as_str()));
         let _ = writeln!(s, "{:<20} {:<28} {:>9} {:>9} {:>9} {:>9}  source", "task", "triggered by", "copies", "kernels", "R-", "R+");
         for g in &rep.gpu {
             let _ = writeln!(
@@ -385,11 +407,15 @@ pub fn system_tables(rep: &crate::system::report::SystemReport) -> String {
             );
         }
     }
+}
+
+/// Each chain's latencies of `makespan system`.
+fn system_chains(s: &mut String, rep: &SystemReport) {
     for c in &rep.chains {
         let _ = writeln!(s, "\nchain {}: {}", c.name, c.tasks.join(" -> "));
         let _ = writeln!(s, "{:<8} {:>21} {:>21} {:>21}", "", "reaction [-, +]", "initial reaction", "age");
         for (name, l) in [("implicit", &c.implicit), ("LET", &c.let_)] {
-            let cell = |r: crate::system::report::RangeMs| format!("[{:.3}, {:.3}]", r.best, r.worst);
+            let cell = |r: gpu_makespan::system::report::RangeMs| format!("[{:.3}, {:.3}]", r.best, r.worst);
             match l {
                 Some(l) => {
                     let _ = writeln!(s, "{name:<8} {:>21} {:>21} {:>21}", cell(l.reaction), cell(l.initial_reaction), cell(l.age));
@@ -407,15 +433,6 @@ pub fn system_tables(rep: &crate::system::report::SystemReport) -> String {
             let _ = writeln!(s, "note: {n}");
         }
     }
-    let verdict = if rep.schedulable { "every task meets its deadline and every chain its requirement" } else { "NOT schedulable" };
-    let _ = writeln!(s, "\nverdict      {verdict} ({})", rep.verdict);
-    for a in &rep.assumptions {
-        let _ = writeln!(s, "assumes      {a}");
-    }
-    for w in &rep.warnings {
-        let _ = writeln!(s, "warning      {w}");
-    }
-    s
 }
 
 /// The name serde gives a unit variant (`rate-monotonic`, `sync_offload`).

@@ -1,0 +1,6 @@
+//! What the commands print: text tables and SVG plots (the `--json` objects are the
+//! library's own types, e.g. `gpu_makespan::exact::record`). Part of the binary: the
+//! library knows nothing of it.
+
+pub mod plot;
+pub mod text;

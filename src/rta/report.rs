@@ -1,0 +1,384 @@
+//! What an analysis reports ([`RtaReport`], `makespan rta --json`): per kernel its
+//! reported finish and response ([`KernelRow`]), the guarantee they carry ([`Bound`],
+//! [`Verdict`]), how tied releases were handled, and the assumptions in words. Built by
+//! [`crate::rta::analysis::analyse`] from its sequence and list schedule.
+
+use crate::rta::gpu::{Demand, Platform};
+use crate::rta::jobs::{Sequence, TieOrder};
+use crate::rta::sms::SmRun;
+use crate::rta::ties::{Ties, Worst};
+use crate::rta::time::{Scale, Ticks};
+use crate::rta::workload::{launch_order, Task, Workload};
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+/// One job of the nominal run, for drawing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JobMark {
+    /// Row of its kernel in [`RtaReport::kernels`].
+    pub kernel: usize,
+    /// Release time.
+    pub release: Ticks,
+    /// Absolute deadline, if any.
+    pub deadline: Option<Ticks>,
+}
+
+/// Which guarantee the reported responses carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Bound {
+    /// One block demand: the list schedule is the GPU's schedule for block times `C`
+    /// (in the worst launch order of tied jobs), and monotone, so it holds for every
+    /// block time up to `C`.
+    ExactMonotone,
+    /// Mixed demands: a safe upper bound for every block time up to `C`, every choice
+    /// of SM and every launch order of tied jobs.
+    Envelope,
+    /// Too many launch orders of tied jobs to try: a safe upper bound with each tied
+    /// group merged.
+    TieBound,
+}
+
+/// One row of the RTA report (`--json`: `kernels[]`), in launch order of first jobs.
+#[derive(Debug, Clone, Serialize)]
+pub struct KernelRow {
+    /// Name.
+    pub name: String,
+    /// `f`, the reported (safe) finish of the job with the worst response, in the input's unit.
+    pub finish: f64,
+    /// `R = f - r`, the reported (safe) worst response time over the kernel's jobs.
+    pub response: f64,
+    /// Relative deadline (`null` if none was given).
+    pub deadline: Option<f64>,
+    /// `R <= deadline` for every job, computed exactly (`null` without a deadline).
+    pub schedulable: Option<bool>,
+    /// `r` of the job with the worst response.
+    pub release: f64,
+    /// `C_i` used (without the block overhead).
+    pub wcet: f64,
+    /// Where `C_i` comes from and what it assumes.
+    pub wcet_source: String,
+    /// `g_i`.
+    pub blocks: u64,
+    /// `b_i`.
+    pub threads_per_block: u64,
+    /// Shared memory per block (bytes).
+    pub shared_memory: u64,
+    /// Registers per thread.
+    pub registers_per_thread: u64,
+    /// `f` as an exact decimal.
+    pub finish_exact: String,
+    /// `R` as an exact decimal.
+    pub response_exact: String,
+    /// `R` in ticks of the workload's scale (not serialised).
+    #[serde(skip)]
+    pub response_ticks: Ticks,
+    /// `f` of the per-SM simulation of the dispatch rules with block times `C`, the
+    /// nominal launch order and SM choice (never above `finish`).
+    pub simulated_finish: f64,
+    /// Block slots of the kernel alone: `#SMs * fit(d)`.
+    pub slots: u64,
+    /// Period (`null` if none).
+    pub period: Option<f64>,
+    /// Jobs of this kernel analysed (1 without a window).
+    pub jobs: u64,
+    /// The job (0-based) whose response is reported.
+    pub worst_job: u64,
+    /// How this kernel's launch among tied releases was handled (`none`, `given order`,
+    /// `worst of N launch orders`, `bound over every launch order`).
+    pub ties: KernelTies,
+    /// The launch order of the worst job's tie group that gives its response, when
+    /// every order was tried.
+    pub worst_order: Option<Vec<String>>,
+    /// `C_i` is optimistic (e.g. `contention = "isolated"`): the response is not proven.
+    pub wcet_optimistic: bool,
+}
+
+/// The whole RTA result (`makespan rta --json`).
+#[derive(Debug, Clone, Serialize)]
+pub struct RtaReport {
+    /// Per kernel, in launch order of first jobs.
+    pub kernels: Vec<KernelRow>,
+    /// Every kernel meets its deadline (`null` if no deadlines were given).
+    pub schedulable: Option<bool>,
+    /// Block slots: `#SMs * fit(d)` with one block demand `d`; with mixed demands the
+    /// smallest of the kernels' (`kernels[].slots`).
+    pub g_max: u64,
+    /// `sum C_i g_i b_i / (T_i b_max)` (`null` if no deadlines were given).
+    pub utilization: Option<f64>,
+    /// The time unit of every time in the report.
+    pub unit: String,
+    /// Which guarantee the responses carry (`exact-monotone`, `envelope`, `tie-bound`).
+    pub bound: Bound,
+    /// `proven` when every `C` bounds its block's time (as stated in `wcet_source`),
+    /// `optimistic` when some `C` is known not to.
+    pub verdict: Verdict,
+    /// How tied releases launch: `any-order`, `file-order` or `launch-order`.
+    pub launch: TieOrder,
+    /// How tied releases were analysed (`none`, `worst of N launch orders`, `bound over
+    /// every launch order`).
+    pub ties: Ties,
+    /// End of the analysis window (`null`: one job per kernel).
+    pub window: Option<f64>,
+    /// Launch overhead (from the GPU profile).
+    pub launch_overhead: f64,
+    /// Block overhead added to every block's `C` (from the GPU profile).
+    pub block_overhead: f64,
+    /// What the analysis assumes.
+    pub assumptions: Vec<String>,
+    /// The nominal per-SM run, when asked for (not serialised).
+    #[serde(skip)]
+    pub runs: Vec<SmRun>,
+    /// Every job of the nominal run (indices of `runs[].job`): its kernel row, release
+    /// and absolute deadline (not serialised).
+    #[serde(skip)]
+    pub jobs: Vec<JobMark>,
+    /// SMs of the GPU (not serialised).
+    #[serde(skip)]
+    pub sms: usize,
+    /// Ticks per unit (not serialised).
+    #[serde(skip)]
+    pub scale: Scale,
+}
+
+/// Whether the responses are proven: every `C` bounds its block's time, or some `C` is
+/// known not to (e.g. `contention = "isolated"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Every `C` is an upper bound on its block's time (as its `wcet_source` says).
+    Proven,
+    /// Some `C` is known not to bound its block's time: the responses are not proven.
+    Optimistic,
+}
+
+impl Verdict {
+    /// `Optimistic` when any of `optimistic` is, else `Proven`.
+    pub fn of(mut optimistic: impl Iterator<Item = bool>) -> Verdict {
+        if optimistic.any(|o| o) {
+            Verdict::Optimistic
+        } else {
+            Verdict::Proven
+        }
+    }
+
+    /// The word of the JSON field (`proven`, `optimistic`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Proven => "proven",
+            Verdict::Optimistic => "optimistic",
+        }
+    }
+}
+
+impl fmt::Display for Verdict {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// How one kernel's worst job launched among tied releases (`kernels[].ties`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KernelTies {
+    /// Released with no other job at the same time (`none`).
+    None,
+    /// Tied, in the order the user fixed (`given order`).
+    GivenOrder,
+    /// Tied with a free order: every order tried, or the bound over all of them.
+    Tried(Ties),
+}
+
+impl fmt::Display for KernelTies {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            KernelTies::None => f.write_str("none"),
+            KernelTies::GivenOrder => f.write_str("given order"),
+            KernelTies::Tried(t) => t.fmt(f),
+        }
+    }
+}
+
+impl Serialize for KernelTies {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// The report of `w` from the analysis's parts: the sequence, the worst finishes over
+/// launch orders, the nominal simulation, the demands and the guarantee.
+pub(crate) fn report(
+    w: &Workload,
+    seq: &Sequence,
+    worst: &Worst,
+    simulated: &[Ticks],
+    demands: &[Demand],
+    bound: Bound,
+    runs: Vec<SmRun>,
+) -> RtaReport {
+    let rows = rows(w, seq, worst, simulated, demands);
+    let mut kernel_of_task = vec![0; w.tasks.len()];
+    rows.iter().enumerate().for_each(|(r, (t, _))| kernel_of_task[*t] = r);
+    let kernels: Vec<KernelRow> = rows.into_iter().map(|(_, k)| k).collect();
+    let with_deadlines = w.tasks.iter().all(|t| t.deadline.is_some());
+    let jobs = seq
+        .jobs
+        .iter()
+        .map(|j| JobMark { kernel: kernel_of_task[j.task], release: j.release, deadline: w.tasks[j.task].deadline.map(|d| j.release + d) })
+        .collect();
+    RtaReport {
+        schedulable: kernels.iter().map(|k| k.schedulable).collect::<Option<Vec<bool>>>().map(|v| v.iter().all(|&s| s)),
+        utilization: with_deadlines.then(|| utilization(&w.tasks, &w.platform, w.scale)),
+        assumptions: assumptions(w, seq, demands, bound, worst.ties),
+        g_max: kernels.iter().map(|k| k.slots).min().unwrap_or(1),
+        kernels,
+        unit: w.unit.clone(),
+        bound,
+        verdict: Verdict::of(w.tasks.iter().map(|t| t.wcet_optimistic)),
+        launch: seq.order,
+        ties: worst.ties,
+        window: seq.window_end.map(|e| w.scale.to_f64(e)),
+        launch_overhead: w.scale.to_f64(w.launch_overhead),
+        block_overhead: w.scale.to_f64(w.block_overhead),
+        jobs,
+        runs,
+        sms: w.platform.sms() as usize,
+        scale: w.scale,
+    }
+}
+
+/// One row per kernel (with the task index), in launch order of first jobs: the job
+/// with the worst response.
+fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demands: &[Demand]) -> Vec<(usize, KernelRow)> {
+    let scale = w.scale;
+    let mut first_seen = Vec::new();
+    let mut best: Vec<Option<usize>> = vec![None; w.tasks.len()];
+    let mut jobs = vec![0u64; w.tasks.len()];
+    let mut all_meet = vec![true; w.tasks.len()];
+    for (i, j) in seq.jobs.iter().enumerate() {
+        if best[j.task].is_none() {
+            first_seen.push(j.task);
+        }
+        jobs[j.task] += 1;
+        let response = worst.finish[i] - j.release;
+        if let Some(d) = w.tasks[j.task].deadline {
+            all_meet[j.task] &= response <= d;
+        }
+        if best[j.task].is_none_or(|b| response > worst.finish[b] - seq.jobs[b].release) {
+            best[j.task] = Some(i);
+        }
+    }
+    let tied: std::collections::HashSet<usize> = seq.free_ties.iter().flat_map(|r| r.clone()).collect();
+    first_seen
+        .into_iter()
+        .map(|ti| {
+            let t = &w.tasks[ti];
+            let i = best[ti].expect("every kernel has a job");
+            let (j, f) = (&seq.jobs[i], worst.finish[i]);
+            let response = f - j.release;
+            let ties = match (tied.contains(&i), seq.order) {
+                (true, _) => KernelTies::Tried(worst.ties),
+                (false, TieOrder::Free) => KernelTies::None,
+                (false, _) => KernelTies::GivenOrder,
+            };
+            let row = KernelRow {
+                name: t.name.clone(),
+                finish: scale.to_f64(f),
+                response: scale.to_f64(response),
+                deadline: t.deadline.map(|d| scale.to_f64(d)),
+                schedulable: t.deadline.map(|_| all_meet[ti]),
+                release: scale.to_f64(j.release),
+                wcet: scale.to_f64(t.wcet),
+                wcet_source: t.wcet_source.clone(),
+                blocks: t.blocks,
+                threads_per_block: t.threads_per_block,
+                shared_memory: t.shared_memory,
+                registers_per_thread: t.registers_per_thread,
+                finish_exact: scale.format(f),
+                response_exact: scale.format(response),
+                response_ticks: response,
+                simulated_finish: scale.to_f64(simulated[i]),
+                slots: w.platform.sms() * w.platform.fit(&demands[ti]),
+                period: t.period.map(|p| scale.to_f64(p)),
+                jobs: jobs[ti],
+                worst_job: j.number,
+                ties,
+                worst_order: worst.order[i].as_ref().map(|o| o.iter().map(|&k| w.tasks[seq.jobs[k].task].name.clone()).collect()),
+                wcet_optimistic: t.wcet_optimistic,
+            };
+            (ti, row)
+        })
+        .collect()
+}
+
+/// Total utilisation as a fraction of the GPU's thread capacity:
+/// `sum_i C_i g_i b_i / (T_i b_max)` (the chapter's `u_i` divided by `b_max`), with the
+/// period, else the deadline, as `T_i`.
+fn utilization(tasks: &[Task], p: &Platform, scale: Scale) -> f64 {
+    tasks
+        .iter()
+        .map(|k| {
+            let t = k.period.or(k.deadline).unwrap_or(1);
+            scale.to_f64(k.wcet) * (k.blocks * k.threads_per_block) as f64 / (scale.to_f64(t) * p.max_threads as f64)
+        })
+        .sum()
+}
+
+fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, ties: Ties) -> Vec<String> {
+    let p = &w.platform;
+    let limits = format!(
+        "{} SMs of {} threads, {} blocks, {} B shared memory, {} registers in {} sub-partitions",
+        p.sms(),
+        p.sm_threads,
+        p.max_blocks_per_sm,
+        p.shared_memory_per_sm,
+        p.registers_per_sm,
+        p.register_sub_partitions
+    );
+    let mut out = vec![
+        format!("FIFO dispatch in launch order, only the head kernel's blocks (rule X1), each block to an SM with room; {limits}"),
+        match bound {
+            Bound::ExactMonotone => format!(
+                "one block demand ({} warps, {} B shared memory, {} registers per warp): {} slots; the responses are those of the dispatch rules with block times C (in the worst launch order of tied releases), and hold for every shorter block time (the list schedule is monotone)",
+                demands[0].warps,
+                demands[0].shared_memory,
+                demands[0].registers_per_warp,
+                p.sms() * p.fit(&demands[0])
+            ),
+            Bound::Envelope => "mixed block demands: the responses are a safe bound for every block time up to C, every choice of SM and sub-partition (list schedule counting the blocks still running, each kind by its demand); simulated_finish is one nominal run of the dispatch rules".into(),
+            Bound::TieBound => "too many launch orders of tied releases to try: each group of tied jobs merged into one (all its blocks, the longest C, the largest demand), a safe bound for every order".into(),
+        },
+        match seq.window_end {
+            None => "each kernel is one job released at its release time".into(),
+            Some(e) => format!(
+                "periodic jobs released at release + m period before {} (each kernel's first job at least); responses are the worst over these jobs; later jobs are not analysed",
+                w.scale.format(e)
+            ),
+        },
+        "C_i bounds the time one block occupies its SM; see wcet_source for what it rests on".into(),
+        format!(
+            "launch overhead {} (from release to first dispatch, at most) and block overhead {} (added to every block's C), in {}",
+            w.scale.format(w.launch_overhead),
+            w.scale.format(w.block_overhead),
+            w.unit
+        ),
+    ];
+    if w.tasks.iter().any(|t| t.wcet_optimistic) {
+        let names: Vec<&str> = w.tasks.iter().filter(|t| t.wcet_optimistic).map(|t| t.name.as_str()).collect();
+        out.push(format!(
+            "OPTIMISTIC: the C of {} is not a bound on a block's time (see wcet_source); the verdict is not proven",
+            names.join(", ")
+        ));
+    }
+    let order = launch_order(&w.tasks);
+    if order.iter().enumerate().any(|(k, &i)| k != i) {
+        let names: Vec<&str> = order.iter().map(|&i| w.tasks[i].name.as_str()).collect();
+        out.push(format!("kernels analysed in release order (launch order on the GPU), not in the order given: {}", names.join(", ")));
+    }
+    match (seq.order, ties) {
+        (TieOrder::Free, Ties::None) => {}
+        (TieOrder::Free, t) => out.push(format!("jobs released at the same time may launch in any order on the GPU: {t}")),
+        (TieOrder::FileOrder, _) => out.push("jobs released at the same time launch in the order given (as stated by the user)".into()),
+        (TieOrder::LaunchOrder, _) => out.push("jobs released at the same time launch by launch_order (as stated by the user)".into()),
+    }
+    out
+}

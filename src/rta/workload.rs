@@ -1,0 +1,176 @@
+//! What an analysis takes in: the kernels ([`Task`], `C` already known, times in ticks),
+//! the GPU, the time base, which jobs and in which launch order ([`Workload`]), and the
+//! checks every input passes before it is analysed ([`demands`]). Task-set files,
+//! examiner configs and the system layer all build a [`Workload`]; nothing here depends on
+//! the analysis or its report.
+
+use crate::error::InputError;
+use crate::rta::gpu::{Demand, Platform};
+use crate::rta::time::{Scale, Ticks};
+use serde::Serialize;
+
+/// One kernel as the analysis sees it (`C` already known), times in ticks.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Task {
+    /// Name for reports.
+    pub name: String,
+    /// Relative deadline of each job, if any (task sets: `deadline`, else the period).
+    pub deadline: Option<Ticks>,
+    /// Period between jobs (used with an analysis window), if any.
+    pub period: Option<Ticks>,
+    /// `C_i`: an upper bound on the execution time of one block.
+    pub wcet: Ticks,
+    /// `g_i`: number of blocks.
+    pub blocks: u64,
+    /// `b_i`: threads per block.
+    pub threads_per_block: u64,
+    /// Shared memory per block in bytes (0 if not given).
+    pub shared_memory: u64,
+    /// Registers per thread (0 if not given).
+    pub registers_per_thread: u64,
+    /// `r_i`: release time (of the first job).
+    pub release: Ticks,
+    /// Launch order among jobs released at the same time (lower first), if given.
+    pub launch_order: Option<i64>,
+    /// Where `C_i` comes from and what it rests on.
+    pub wcet_source: String,
+    /// Whether `C_i` is known to be optimistic (not a bound on a block's time).
+    pub wcet_optimistic: bool,
+}
+
+impl Task {
+    /// A task with `C_i` given directly, its period as deadline, and no shared memory or
+    /// registers declared.
+    pub fn given(name: impl Into<String>, period: Ticks, wcet: Ticks, blocks: u64, threads_per_block: u64, release: Ticks) -> Task {
+        Task {
+            name: name.into(),
+            deadline: Some(period),
+            period: Some(period),
+            wcet,
+            blocks,
+            threads_per_block,
+            shared_memory: 0,
+            registers_per_thread: 0,
+            release,
+            launch_order: None,
+            wcet_source: "given (wcet)".into(),
+            wcet_optimistic: false,
+        }
+    }
+}
+
+/// Everything an analysis needs: tasks (in the order given), the GPU, the time base,
+/// and which jobs in which launch order.
+#[derive(Debug, Clone)]
+pub struct Workload {
+    /// Kernels in the order the input lists them.
+    pub tasks: Vec<Task>,
+    /// The GPU.
+    pub platform: Platform,
+    /// Ticks per unit of the input.
+    pub scale: Scale,
+    /// The input's time unit (`"s"` for examiner configs).
+    pub unit: String,
+    /// At most this long from a job's release to its first dispatch.
+    pub launch_overhead: Ticks,
+    /// Added to every block's `C`.
+    pub block_overhead: Ticks,
+    /// How tied releases launch.
+    pub launch: Launch,
+    /// Which jobs are analysed.
+    pub window: Window,
+}
+
+impl Workload {
+    /// A workload with no overheads, tied releases in any order, one job per kernel.
+    pub fn new(tasks: Vec<Task>, platform: Platform, scale: Scale, unit: impl Into<String>) -> Workload {
+        Workload {
+            tasks,
+            platform,
+            scale,
+            unit: unit.into(),
+            launch_overhead: 0,
+            block_overhead: 0,
+            launch: Launch::AnyOrder,
+            window: Window::OneJob,
+        }
+    }
+}
+
+/// The indices of `tasks` in launch order by release (stable on equal release times:
+/// the nominal order of tied kernels).
+pub fn launch_order(tasks: &[Task]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..tasks.len()).collect();
+    order.sort_by_key(|&i| (tasks[i].release, tasks[i].launch_order.unwrap_or(0)));
+    order
+}
+
+/// How jobs released at the same time launch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Launch {
+    /// In any order (the GPU's race), unless every kernel has a `launch_order`.
+    #[default]
+    AnyOrder,
+    /// In the order the input lists the kernels (one stream, or the user knows).
+    FileOrder,
+}
+
+/// Which jobs the analysis covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Window {
+    /// One job per kernel, released at its release time.
+    #[default]
+    OneJob,
+    /// Every job released before this time (jobs at `release + m period`).
+    Until(Ticks),
+    /// Every job released before the largest release plus the hyperperiod (the least
+    /// common multiple of the periods).
+    Hyperperiod,
+}
+
+/// Most blocks of all kernels together that one analysis takes (time and memory grow
+/// with them).
+pub const MAX_TOTAL_BLOCKS: u64 = 10_000_000;
+
+/// Every block's demand, checked against the platform (errors name `kernels[i]` in the
+/// input's order), and the size caps.
+pub fn demands(w: &Workload) -> Result<Vec<Demand>, InputError> {
+    w.platform.check()?;
+    if w.tasks.is_empty() {
+        return Err(InputError::new("kernels", "[]", "the task set has no kernels"));
+    }
+    let total = w.tasks.iter().try_fold(0u64, |sum, t| sum.checked_add(t.blocks).filter(|&s| s <= MAX_TOTAL_BLOCKS));
+    if total.is_none() {
+        let i = w
+            .tasks
+            .iter()
+            .scan(0u64, |sum, t| {
+                *sum = sum.saturating_add(t.blocks);
+                Some(*sum)
+            })
+            .position(|s| s > MAX_TOTAL_BLOCKS)
+            .unwrap_or(0);
+        return Err(InputError::new(
+            format!("kernels[{i}].blocks"),
+            w.tasks[i].blocks,
+            format!("the kernels have more than {MAX_TOTAL_BLOCKS} blocks in all, the cap of one analysis"),
+        ));
+    }
+    w.tasks
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let kernel = format!("kernels[{i}]");
+            if t.blocks == 0 {
+                return Err(InputError::new(format!("{kernel}.blocks"), 0, "a kernel has at least one block"));
+            }
+            if t.wcet == 0 {
+                return Err(InputError::new(format!("{kernel}.wcet"), 0, "must be positive"));
+            }
+            if t.deadline == Some(0) {
+                return Err(InputError::new(format!("{kernel}.period"), 0, "must be positive"));
+            }
+            w.platform.demand(t.threads_per_block, t.shared_memory, t.registers_per_thread, &kernel)
+        })
+        .collect()
+}
