@@ -222,7 +222,9 @@ fn a_dense_table_the_system_refuses_falls_back_to_the_branch_and_bound() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["status"], "time_limit");
+    // However fast the machine: the branch and bound ran (no dense table), and what it
+    // printed is a proven interval.
+    assert!(v["status"] == "time_limit" || v["status"] == "optimal", "{}", v["status"]);
     assert_eq!(v["search_stats"]["dense_states"], 0);
     assert!(v["makespan"].as_u64().unwrap() <= v["upper_bound"].as_u64().unwrap());
 }
