@@ -53,7 +53,7 @@ fn rta(c: &mut Criterion) {
     let seq = sequence(&tied, &demands(&tied).unwrap(), tied.launch, Window::OneJob).unwrap();
     let mut g = c.benchmark_group("rta_ties");
     g.sample_size(10).measurement_time(Duration::from_secs(10));
-    g.bench_function("every_order_of_8_kernels", |b| b.iter(|| black_box(worst_over_orders(&seq, &tied.platform).finish.len())));
+    g.bench_function("every_order_of_8_kernels", |b| b.iter(|| black_box(worst_over_orders(&seq, &tied.platform).unwrap().finish.len())));
     g.finish();
 }
 

@@ -19,7 +19,7 @@
 //! `n(t) < #SMs * k`, where `n(t)` counts the list schedule's blocks running at `t` and
 //! `k` is chosen so that an SM running at most `k - 1` blocks of the running kinds has
 //! room for the new block (`fit(d)` when every running block has the new block's demand
-//! `d`, else the envelope rule of [`crate::rta::list::blocks_beside`]).
+//! `d`, else the envelope rule of [`crate::rta::room::beside`]).
 //! 1. *It bounds the real GPU.* Compare blocks by their position in the sequence; the
 //!    real block at each position has at most the list block's time and demand. By
 //!    induction, if every earlier real block started no later than its list block, it
@@ -62,8 +62,11 @@ use crate::rta::workload::{demands, Task, Workload};
 pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
     let demands = demands(w)?;
     let seq = sequence(w, &demands, w.launch, w.window)?;
-    let uniform = demands.iter().all(|d| *d == demands[0]);
-    let worst = worst_over_orders(&seq, &w.platform);
+    // One demand whose slots are the hardware's in every case the profile leaves open.
+    let uniform = demands.iter().all(|d| *d == demands[0]) && crate::rta::room::fit_is_exact(&w.platform, &demands[0]);
+    let worst = worst_over_orders(&seq, &w.platform)?;
+    // The nominal run: the nominal order, each job entering the queue at its release plus
+    // the launch overhead, or once its stream predecessor has completed.
     let (simulated, runs) =
         simulate_sms(&seq.jobs, &seq.classes, &w.platform, &mut |j, _| seq.jobs[j].wcet, &mut most_free_threads, timeline);
     let bound = match worst.ties {
@@ -80,7 +83,7 @@ pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
 /// overheads and no free ties, Algorithm 2 gives the reported finishes.
 fn check(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], uniform: bool) -> Result<(), Inconsistency> {
     let fixed = worst.ties == Ties::None;
-    for ((j, &f), &s) in seq.jobs.iter().zip(&worst.finish).zip(simulated) {
+    for ((j, &f), &s) in worst.jobs.iter().zip(&worst.finish).zip(simulated) {
         if s > f || (uniform && fixed && s != f) {
             return Err(Inconsistency::Disagreement(format!(
                 "{} (job {}): per-SM simulation finishes at {s} ticks, the list schedule at {f}",
@@ -88,9 +91,10 @@ fn check(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], unifo
             )));
         }
     }
-    if uniform && fixed && seq.window_end.is_none() && w.launch_overhead == 0 && w.block_overhead == 0 {
+    let no_stream_waits = worst.jobs == seq.jobs;
+    if uniform && fixed && no_stream_waits && seq.window_end.is_none() && w.launch_overhead == 0 && w.block_overhead == 0 {
         let tasks: Vec<Task> = seq.jobs.iter().map(|j| w.tasks[j.task].clone()).collect();
-        let g = w.platform.sms() * w.platform.fit(&seq.classes[0].demand);
+        let g = w.platform.sms() * crate::rta::room::fit(&w.platform, &seq.classes[0].demand);
         if list_schedule(&tasks, g) != worst.finish {
             return Err(Inconsistency::Disagreement("Algorithm 2 and the list schedule differ".into()));
         }

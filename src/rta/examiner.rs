@@ -245,6 +245,7 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
         registers_per_thread: 0,
         release: 0,
         launch_order: None,
+        stream: None,
         wcet_source: format!(
             "timer_spin: {spin} ns per block (the spin time{}; launch and dispatch overheads only as the GPU profile's launch_overhead and block_overhead)",
             if matches!(&b.additional_info, None | Some(Value::Null)) || b.additional_info.as_ref().and_then(Value::as_str).is_some_and(|s| s.trim().is_empty()) {

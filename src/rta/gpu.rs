@@ -11,16 +11,12 @@
 //! (`cuda_occupancy.h`: `cudaOccMaxBlocksPerSMRegsLimit`, `cudaOccSubPartitionsPerMultiprocessor`)
 //! and the CUDA C Programming Guide's table of compute capabilities (6.2).
 //!
-//! **Registers.** One demand `d` (every block alike): as the occupancy calculator, an SM
-//! holds `floor(R_sp / r_w)` warps per sub-partition (`r_w` the registers of one warp,
-//! `R_sp = registers_per_sm / sub-partitions`), so `floor(S floor(R_sp / r_w) / w)` blocks
-//! of `w` warps ([`Platform::fit`]). Mixed demands: a block of `w` warps fits when
-//! `sum_s floor(f_s / r_w) >= w` over the sub-partitions' free registers `f_s` (a warp
-//! may go to any sub-partition with room, as the calculator's formula implies). Since
-//! every allocation is a multiple of the unit `u`, `floor(f / r_w) >= (f - r_w + u) / r_w`,
-//! so `F >= w r_w + S (r_w - u)` free registers in all guarantee room however the SM's
-//! warps are spread ([`Platform::register_need`]); the analysis of mixed demands uses
-//! that, and the per-SM simulation ([`Capacity`]) places warps in sub-partitions.
+//! **Registers and halves.** How many blocks fit, and when an SM surely has room beside
+//! others, is in [`crate::rta::room`]: registers are counted per sub-partition, and the
+//! profile says what is known of the two things NVIDIA does not document, where a
+//! block's warps go among the sub-partitions ([`WarpPlacement`]) and whether blocks are
+//! confined to half an SM ([`GlobalCaching`]); the analysis is safe for every case left
+//! open. The per-SM simulation ([`Capacity`]) places warps greedily in sub-partitions.
 
 use crate::error::{positive, InputError};
 use crate::rta::time::Decimal;
@@ -31,6 +27,38 @@ pub const MAX_SMS: u64 = 256;
 
 /// Most warp-scheduler sub-partitions per SM a profile may have (NVIDIA GPUs have 1 to 4).
 pub const MAX_SUB_PARTITIONS: usize = 8;
+
+/// How the hardware places a block's warps into the SM's warp-scheduler sub-partitions
+/// (each warp's registers in one). NVIDIA does not document it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum WarpPlacement {
+    /// Each warp to any sub-partition with room (what the occupancy calculator's
+    /// formula implies).
+    Any,
+    /// Warp `i` of a block to sub-partition `(s0 + i) mod S`, from a fixed or rotating
+    /// `s0`: at most `ceil(w / S)` warps of a block in any sub-partition.
+    RoundRobin,
+    /// Not known: the analysis is safe for both (the default).
+    Unknown,
+}
+
+/// Partitioned global caching (CUDA's `cudaOccPartitionedGCConfig`, supported on
+/// compute capability 5.2-6.2 but 6.0): a kernel whose global loads are cached in L1
+/// (`-Xptxas -dlcm=ca`) has each block confined to one half of an SM (half its warp
+/// slots and half its register sub-partitions).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum GlobalCaching {
+    /// No kernel is confined to half an SM (the default: the thesis's TX2 measurements,
+    /// with default compiler flags, reproduce with whole SMs).
+    Off,
+    /// Every kernel is confined (`on`): all built with `-dlcm=ca`.
+    #[serde(rename = "on")]
+    Partitioned,
+    /// Some kernels may be confined and others not: safe for any mix.
+    Unknown,
+}
 
 /// A GPU's per-SM limits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -62,6 +90,11 @@ pub struct Platform {
     /// Warp-scheduler sub-partitions per SM, each with `registers_per_sm / n` registers
     /// (TX2: 4).
     pub register_sub_partitions: u64,
+    /// Where a block's warps go among the sub-partitions (TX2: not documented, so
+    /// [`WarpPlacement::Unknown`]).
+    pub warp_placement: WarpPlacement,
+    /// Whether blocks are confined to half an SM (TX2: [`GlobalCaching::Off`]).
+    pub global_caching: GlobalCaching,
 }
 
 impl Platform {
@@ -80,6 +113,8 @@ impl Platform {
         max_registers_per_block: 32_768,
         max_registers_per_thread: 255,
         register_sub_partitions: 4,
+        warp_placement: WarpPlacement::Unknown,
+        global_caching: GlobalCaching::Off,
     };
 
     /// Number of SMs, `max_threads / sm_threads`.
@@ -92,7 +127,8 @@ impl Platform {
     /// granularity: threads in whole warps, registers per warp in allocation units,
     /// shared memory in allocation units. `kernel` names the kernel in errors (e.g.
     /// `kernels[2]`); a block that cannot launch (above a per-block or per-thread limit)
-    /// or can never fit on an SM is refused, naming the limit.
+    /// is refused, naming the limit (a block that fits no empty SM in some case the profile
+    /// leaves open is refused by [`crate::rta::workload::demands`]).
     pub fn demand(&self, threads: u64, shared_memory: u64, registers_per_thread: u64, kernel: &str) -> Result<Demand, InputError> {
         let field = |f: &str| format!("{kernel}.{f}");
         if threads == 0 || threads > self.max_threads_per_block.min(self.sm_threads) {
@@ -164,15 +200,7 @@ impl Platform {
                 ),
             ));
         }
-        let d = Demand { threads: thread_slots, warps, shared_memory: shared, registers_per_warp: per_warp, registers };
-        if self.fit(&d) == 0 {
-            return Err(InputError::new(
-                field("registers_per_thread"),
-                registers_per_thread,
-                format!("{warps} warps of {per_warp} registers do not fit in the SM's {} sub-partitions", self.register_sub_partitions),
-            ));
-        }
-        Ok(d)
+        Ok(Demand { threads: thread_slots, warps, shared_memory: shared, registers_per_warp: per_warp, registers })
     }
 
     /// Registers of one warp-scheduler sub-partition.
@@ -180,41 +208,23 @@ impl Platform {
         self.registers_per_sm / self.register_sub_partitions.max(1)
     }
 
-    /// How many blocks of demand `d` fit on one empty SM, as CUDA's occupancy calculator
-    /// counts them (registers: whole warps per sub-partition); at least 1 for a checked
-    /// demand. When only blocks of demand `d` run on an SM, it has room for one more
-    /// exactly when fewer than this many run.
-    pub fn fit(&self, d: &Demand) -> u64 {
-        let per = |cap: u64, need: u64| cap.checked_div(need).unwrap_or(u64::MAX);
-        let warps_by_registers = per(self.registers_per_sub_partition(), d.registers_per_warp).saturating_mul(self.register_sub_partitions);
-        (self.sm_threads / d.threads.max(1))
-            .min(self.max_blocks_per_sm)
-            .min(per(self.shared_memory_per_sm, d.shared_memory))
-            .min(per(warps_by_registers, d.warps))
-    }
-
-    /// Free registers (in all sub-partitions together) that guarantee room for the warps
-    /// of a block of demand `d`, however the SM's other warps are spread:
-    /// `w r_w + S (r_w - u)` (see the module documentation); 0 without registers.
-    pub fn register_need(&self, d: &Demand) -> u64 {
-        if d.registers_per_warp == 0 {
-            return 0;
-        }
-        let slack = d.registers_per_warp.saturating_sub(self.register_allocation_unit.max(1));
-        d.registers.saturating_add(self.register_sub_partitions.saturating_mul(slack))
-    }
-
-    /// What an empty SM offers.
+    /// What an empty SM offers: in halves when every block is confined to one
+    /// ([`GlobalCaching::Partitioned`]), else whole (the nominal case of `Unknown`).
     pub fn capacity(&self) -> Capacity {
         let n = self.register_sub_partitions as usize;
         let mut registers = [0; MAX_SUB_PARTITIONS];
         registers[..n].fill(self.registers_per_sub_partition());
+        let parts = if self.global_caching == GlobalCaching::Partitioned { 2 } else { 1 };
+        let mut threads = [0; 2];
+        threads[..parts].fill(self.sm_threads / parts as u64);
         Capacity {
-            threads: self.sm_threads,
+            threads,
+            parts,
             blocks: self.max_blocks_per_sm,
             shared_memory: self.shared_memory_per_sm,
             registers,
             sub_partitions: n,
+            round_robin: self.warp_placement == WarpPlacement::RoundRobin,
         }
     }
 
@@ -246,6 +256,26 @@ impl Platform {
                 "gpu.register_sub_partitions",
                 self.register_sub_partitions,
                 format!("must be from 1 to {MAX_SUB_PARTITIONS} and at most gpu.registers_per_sm"),
+            ));
+        }
+        let unit = self.register_allocation_unit.max(1);
+        if !self.registers_per_sm.is_multiple_of(self.register_sub_partitions.saturating_mul(unit)) {
+            return Err(InputError::new(
+                "gpu.registers_per_sm",
+                self.registers_per_sm,
+                format!(
+                    "must be a multiple of gpu.register_sub_partitions x gpu.register_allocation_unit = {} (each sub-partition holds whole allocation units)",
+                    self.register_sub_partitions.saturating_mul(unit)
+                ),
+            ));
+        }
+        if self.global_caching != GlobalCaching::Off
+            && (!self.register_sub_partitions.is_multiple_of(2) || !self.sm_threads.is_multiple_of(2 * self.warp_size))
+        {
+            return Err(InputError::new(
+                "gpu.partitioned_global_caching",
+                "on",
+                "halves of an SM need an even number of sub-partitions and of warps per SM",
             ));
         }
         if !self.max_threads.is_multiple_of(self.sm_threads) {
@@ -288,58 +318,103 @@ impl Demand {
     }
 }
 
-/// Free resources of one SM, registers per warp-scheduler sub-partition.
+/// Free resources of one SM, registers per warp-scheduler sub-partition, threads per
+/// part (the whole SM, or its two halves when blocks are confined to one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Capacity {
-    /// Threads.
-    pub threads: u64,
+    /// Free thread slots of each part (the first `parts` entries).
+    pub threads: [u64; 2],
+    /// 1 (blocks spread over the SM) or 2 (each block in one half).
+    pub parts: usize,
     /// Resident blocks.
     pub blocks: u64,
     /// Shared memory in bytes.
     pub shared_memory: u64,
-    /// Free registers of each sub-partition (the first `sub_partitions` entries).
+    /// Free registers of each sub-partition (the first `sub_partitions` entries; a half
+    /// has the first or the second half of them).
     pub registers: [u64; MAX_SUB_PARTITIONS],
     /// Number of sub-partitions.
     pub sub_partitions: usize,
+    /// Warps go round robin from the part's first sub-partition
+    /// ([`WarpPlacement::RoundRobin`]); else each to the one with the most free registers.
+    pub round_robin: bool,
 }
 
-/// Warps of one block per sub-partition, as [`Capacity::take`] placed them.
-pub type Placement = [u16; MAX_SUB_PARTITIONS];
+/// Where one block went: its part, and its warps per sub-partition, as
+/// [`Capacity::take`] placed them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Placement {
+    /// The part (0 for a whole SM).
+    pub part: usize,
+    /// Warps per sub-partition.
+    pub warps: [u16; MAX_SUB_PARTITIONS],
+}
 
 impl Capacity {
-    /// Whether a block of demand `d` fits: threads, a block slot, shared memory, and
-    /// its warps in the sub-partitions' free registers (`sum_s floor(f_s / r_w) >= w`).
-    pub fn fits(&self, d: &Demand) -> bool {
-        let warps_room = |r: u64| r.checked_div(d.registers_per_warp).unwrap_or(u64::MAX);
-        self.blocks >= 1
-            && self.threads >= d.threads
-            && self.shared_memory >= d.shared_memory
-            && self.registers[..self.sub_partitions].iter().map(|&r| warps_room(r)).fold(0u64, u64::saturating_add) >= d.warps
+    /// The sub-partitions of `part`.
+    fn subs(&self, part: usize) -> std::ops::Range<usize> {
+        let n = self.sub_partitions / self.parts;
+        part * n..(part + 1) * n
     }
 
-    /// Takes one block of demand `d` (which must fit), each warp in the sub-partition
-    /// with the most free registers (the lowest on ties); returns where the warps went.
+    /// Free thread slots of the SM.
+    pub fn free_threads(&self) -> u64 {
+        self.threads[..self.parts].iter().sum()
+    }
+
+    /// Whether part `part` holds a block of `d`'s threads and warps (its warps in the
+    /// part's sub-partitions' free registers: `sum_s floor(f_s / r_w) >= w`).
+    fn fits_in(&self, d: &Demand, part: usize) -> bool {
+        let warps_room = |r: u64| r.checked_div(d.registers_per_warp).unwrap_or(u64::MAX);
+        let subs = self.subs(part);
+        let registers = if self.round_robin {
+            let n = subs.len() as u64;
+            subs.clone().all(|s| warps_room(self.registers[s]) >= (d.warps + n - 1 - (s - subs.start) as u64) / n)
+        } else {
+            self.registers[subs].iter().map(|&r| warps_room(r)).fold(0u64, u64::saturating_add) >= d.warps
+        };
+        self.threads[part] >= d.threads && registers
+    }
+
+    /// Whether a block of demand `d` fits: a block slot, shared memory, and some part
+    /// with room for its threads and warps.
+    pub fn fits(&self, d: &Demand) -> bool {
+        self.blocks >= 1 && self.shared_memory >= d.shared_memory && (0..self.parts).any(|part| self.fits_in(d, part))
+    }
+
+    /// Takes one block of demand `d` (which must fit): the part with room and the most
+    /// free threads (the lowest on ties), each warp in its sub-partition with the most
+    /// free registers (the lowest on ties), or round robin; returns where it went.
     pub fn take(&mut self, d: &Demand) -> Placement {
-        self.threads -= d.threads;
+        let part = (0..self.parts)
+            .filter(|&p| self.fits_in(d, p))
+            .max_by_key(|&p| (self.threads[p], std::cmp::Reverse(p)))
+            .expect("the block fits");
+        self.threads[part] -= d.threads;
         self.blocks -= 1;
         self.shared_memory -= d.shared_memory;
-        let mut placed = [0; MAX_SUB_PARTITIONS];
+        let mut placed = Placement { part, warps: [0; MAX_SUB_PARTITIONS] };
         if d.registers_per_warp > 0 {
-            for _ in 0..d.warps {
-                let s = (0..self.sub_partitions).max_by_key(|&s| (self.registers[s], std::cmp::Reverse(s))).expect("one sub-partition");
+            let subs = self.subs(part);
+            for i in 0..d.warps as usize {
+                let s = if self.round_robin {
+                    subs.start + i % subs.len()
+                } else {
+                    subs.clone().max_by_key(|&s| (self.registers[s], std::cmp::Reverse(s))).expect("one sub-partition")
+                };
                 self.registers[s] -= d.registers_per_warp;
-                placed[s] += 1;
+                placed.warps[s] += 1;
             }
         }
         placed
     }
 
-    /// Returns one block of demand `d` whose warps went where `placed` says.
+    /// Returns one block of demand `d` which went where `placed` says.
     pub fn give(&mut self, d: &Demand, placed: &Placement) {
-        self.threads += d.threads;
+        self.threads[placed.part] += d.threads;
         self.blocks += 1;
         self.shared_memory += d.shared_memory;
-        for (r, &n) in self.registers.iter_mut().zip(placed) {
+        for (r, &n) in self.registers.iter_mut().zip(&placed.warps) {
             *r += n as u64 * d.registers_per_warp;
         }
     }
@@ -384,6 +459,11 @@ pub struct GpuSection {
     pub cycle_time: Option<toml::Spanned<crate::rta::time::Number>>,
     /// SM profile for `instructions` kernels (task-set files only).
     pub sm: Option<crate::model::sm::SmCounts>,
+    /// Where a block's warps go among the sub-partitions: `any`, `round-robin` or
+    /// `unknown` (default).
+    pub warp_placement: Option<String>,
+    /// Blocks confined to half an SM: `off` (default), `on` or `unknown`.
+    pub partitioned_global_caching: Option<String>,
     /// A name for the profile, ignored by the model.
     pub name: Option<String>,
 }
@@ -441,10 +521,26 @@ impl GpuSection {
             max_registers_per_block: get(self.max_registers_per_block, t.max_registers_per_block, "gpu.max_registers_per_block")?,
             max_registers_per_thread: get(self.max_registers_per_thread, t.max_registers_per_thread, "gpu.max_registers_per_thread")?,
             register_sub_partitions: get(self.register_sub_partitions, t.register_sub_partitions, "gpu.register_sub_partitions")?,
+            warp_placement: word(&self.warp_placement, "gpu.warp_placement", &["any", "round-robin", "unknown"])?
+                .unwrap_or(t.warp_placement),
+            global_caching: word(&self.partitioned_global_caching, "gpu.partitioned_global_caching", &["off", "on", "unknown"])?
+                .unwrap_or(t.global_caching),
         };
         p.check()?;
         Ok(p)
     }
+}
+
+/// A word field read as the enum `T` whose serde names are `words`, naming the field when
+/// it is none of them.
+fn word<T: serde::de::DeserializeOwned>(value: &Option<String>, field: &str, words: &[&str]) -> Result<Option<T>, InputError> {
+    value
+        .as_deref()
+        .map(|v| {
+            serde_json::from_value(serde_json::Value::String(v.trim().to_string()))
+                .map_err(|_| InputError::new(field, v, format!("must be one of {}", words.join(", "))))
+        })
+        .transpose()
 }
 
 #[cfg(test)]
@@ -452,15 +548,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tx2_fits() {
+    fn demands_and_envelopes() {
         let p = Platform::TX2;
         assert_eq!(p.sms(), 2);
         let d = |t, s, r| p.demand(t, s, r, "k").unwrap();
-        assert_eq!(p.fit(&d(512, 0, 0)), 4);
-        assert_eq!(p.fit(&d(32, 0, 0)), 32);
-        assert_eq!(p.fit(&d(256, 20_000, 0)), 3);
-        // 64 registers per thread: 2048 per warp, 8 warps per block = 16384 per block.
-        assert_eq!(p.fit(&d(256, 0, 64)), 4);
         assert!(p.demand(2048, 0, 0, "k").is_err());
         assert!(p.demand(256, 50_000, 0, "k").unwrap_err().field.ends_with("shared_memory"));
         assert_eq!(
@@ -469,34 +560,13 @@ mod tests {
         );
     }
 
-    /// Occupancy as CUDA's occupancy calculator counts it on compute capability 6.2
-    /// (threads in whole warps, 64 warps per SM; registers per warp in units of 256;
-    /// shared memory in units of 256 bytes; 32 blocks per SM), derived by hand:
-    /// (threads, registers per thread, shared memory) -> blocks per SM.
     #[test]
-    fn occupancy_table() {
-        let p = Platform::TX2;
-        let cases = [
-            ((682, 0, 0), 2),     // 22 warps: 2 x 22 = 44 of 64 warps; 3 would be 66
-            ((80, 0, 0), 21),     // 3 warps each: 21 x 3 = 63
-            ((33, 0, 0), 32),     // 2 warps each, 32 blocks (block limit)
-            ((1024, 0, 0), 2),    // 32 warps each
-            ((96, 0, 0), 21),     // 3 warps each
-            ((256, 32, 0), 8),    // 8 warps x 1024 registers = 8192 per block: 8 per 65 536
-            ((256, 33, 0), 6),    // 33 x 32 = 1056 -> 1280 per warp, 10 240 per block: 6
-            ((128, 255, 0), 2),   // 255 x 32 = 8160 -> 8192 per warp, 32 768 per block (its limit)
-            ((64, 0, 1), 32),     // 1 byte -> 256 bytes
-            ((64, 0, 12_289), 5), // 12 544 bytes each: 5 x 12 544 = 62 720 of 65 536
-            // Registers per sub-partition (16 384 each): 40 x 32 = 1280 per warp, 12 warps
-            // per sub-partition, 48 per SM: 2 blocks of 17 warps (pooled: 65 536 / 21 760 = 3).
-            ((544, 40, 0), 2),
-            ((352, 48, 0), 3), // 1536 per warp: 10 per sub-partition, 40 per SM, 11 warps each
-            ((64, 255, 0), 4), // 8192 per warp: 2 per sub-partition, 8 per SM
-        ];
-        for ((threads, regs, shared), blocks) in cases {
-            let d = p.demand(threads, shared, regs, "k").unwrap();
-            assert_eq!(p.fit(&d), blocks, "{threads} threads, {regs} registers, {shared} bytes");
-        }
+    fn profiles_whose_registers_split_into_partial_units_are_refused() {
+        // 4 sub-partitions of 16 000 registers: not whole 256-register units.
+        let odd = Platform { registers_per_sm: 64_000, ..Platform::TX2 };
+        let e = odd.check().unwrap_err();
+        assert_eq!(e.field, "gpu.registers_per_sm");
+        assert!(Platform::TX2.check().is_ok());
     }
 
     #[test]

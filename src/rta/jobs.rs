@@ -32,6 +32,11 @@ pub struct Job {
     pub blocks: u64,
     /// Index of the block demand in [`Sequence::classes`].
     pub class: usize,
+    /// Its index in the nominal sequence ([`Sequence::jobs`]).
+    pub id: usize,
+    /// The job before it in its stream (an index of the nominal sequence), if any: it
+    /// enters the GPU's queue only once that one has completed.
+    pub after: Option<usize>,
 }
 
 /// A block demand in a sequence. `exact` says every block of this class has exactly
@@ -107,20 +112,55 @@ pub fn sequence(w: &Workload, demands: &[Demand], launch: Launch, window: Window
         return Err(too_many(&w.tasks[jobs[0].task]));
     }
     check_range(&jobs, w)?;
-    let mut free_ties = Vec::new();
-    if order == TieOrder::Free {
-        let mut start = 0;
-        for i in 1..=jobs.len() {
-            if i == jobs.len() || jobs[i].release != jobs[start].release {
-                if i - start >= 2 {
-                    free_ties.push(start..i);
-                }
-                start = i;
-            }
-        }
-    }
+    link_streams(&mut jobs, &w.tasks);
+    let free_ties = free_groups(&jobs, order, &|j: &Job| j.ready);
     let classes = demands.iter().map(|&demand| Class { demand, exact: true }).collect();
     Ok(Sequence { jobs, classes, free_ties, order, window_end })
+}
+
+/// Numbers the jobs (in their nominal order) and links each to the one before it in its
+/// stream: a kernel's `stream`, or one of its own.
+fn link_streams(jobs: &mut [Job], tasks: &[Task]) {
+    let mut last: std::collections::HashMap<(bool, String), usize> = std::collections::HashMap::new();
+    for (id, j) in jobs.iter_mut().enumerate() {
+        j.id = id;
+        let t = &tasks[j.task];
+        let key = match &t.stream {
+            Some(s) => (true, s.clone()),
+            None => (false, j.task.to_string()),
+        };
+        j.after = last.insert(key, id);
+    }
+}
+
+/// The groups of `jobs` (in nominal order, by release) whose order on the GPU's queue is
+/// not fixed: runs in which each job is released no later than the latest time an
+/// earlier one of the run may enter the queue (`enters`: its release plus the launch
+/// overhead, or later behind its stream). Jobs released together are tied; jobs
+/// released apart by less than what may delay the earlier one may swap. A run is free
+/// if the launch order of tied releases is free, or if some job of it may enter the
+/// queue after its release (then even an order the user fixed for tied releases can
+/// change); with no overhead and a fixed order, runs keep their order.
+pub fn free_groups(jobs: &[Job], order: TieOrder, enters: &dyn Fn(&Job) -> Ticks) -> Vec<Range<usize>> {
+    let mut groups = Vec::new();
+    let mut start = 0;
+    let mut latest = 0;
+    let mut delayed = false;
+    for i in 0..=jobs.len() {
+        if i == jobs.len() || (i > start && jobs[i].release > latest) {
+            if i - start >= 2 && (order == TieOrder::Free || delayed) {
+                groups.push(start..i);
+            }
+            if i == jobs.len() {
+                break;
+            }
+            (start, latest, delayed) = (i, 0, false);
+        }
+        let e = enters(&jobs[i]);
+        latest = latest.max(e);
+        delayed |= e > jobs[i].release;
+    }
+    groups
 }
 
 fn tie_order(tasks: &[Task], launch: Launch) -> Result<TieOrder, InputError> {
@@ -199,7 +239,7 @@ fn push_jobs(jobs: &mut Vec<Job>, i: usize, t: &Task, w: &Workload, end: Option<
             return Err(too_many(t));
         }
         let ready = release.checked_add(w.launch_overhead).ok_or_else(|| range_error(w, i, "release"))?;
-        jobs.push(Job { task: i, number, release, ready, wcet, blocks: t.blocks, class: i });
+        jobs.push(Job { task: i, number, release, ready, wcet, blocks: t.blocks, class: i, id: 0, after: None });
         let (Some(e), Some(p)) = (end, t.period) else { break };
         match release.checked_add(p) {
             Some(r) if r < e => release = r,

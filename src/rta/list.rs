@@ -7,6 +7,7 @@
 
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{Class, Job};
+use crate::rta::room;
 use crate::rta::time::Ticks;
 use crate::rta::workload::Task;
 use std::cmp::Reverse;
@@ -113,8 +114,7 @@ pub fn simulate_slots(tasks: &[Task], slots: &[u64], timeline: bool) -> (Vec<Tic
 /// where `E_i` is the envelope of the demands of tasks `0..=i` (the only blocks that can
 /// run when a block of task `i` dispatches). When fewer than `#SMs * k_i` blocks run,
 /// some SM runs at most `k_i - 1`, each using at most `E_i`, so a block of task `i`
-/// fits there (registers: `d_i` needs [`Platform::register_need`] free registers in
-/// all). With one demand `d` this is `#SMs * fit(d)`.
+/// fits there ([`room::beside`]). With one demand `d` this is `#SMs * fit(d)`.
 pub fn slot_thresholds(demands: &[Demand], platform: &Platform) -> Vec<u64> {
     let mut envelope: Option<Demand> = None;
     let mut uniform = true;
@@ -124,26 +124,9 @@ pub fn slot_thresholds(demands: &[Demand], platform: &Platform) -> Vec<u64> {
             uniform &= envelope.is_none_or(|e| e == *d);
             let e = envelope.map_or(*d, |e| e.envelope(*d));
             envelope = Some(e);
-            platform.sms() * if uniform { platform.fit(d) } else { blocks_beside(platform, d, &e) }
+            platform.sms() * if uniform { room::fit(platform, d) } else { room::beside(platform, d, &e) }
         })
         .collect()
-}
-
-/// `k` such that an SM running at most `k - 1` blocks, each of demand at most `e`, has
-/// room for a block of demand `d`: `min(max_blocks_per_sm, 1 + floor((cap - need) / e))`
-/// over threads, shared memory and registers (`need` = `d`'s, for registers
-/// [`Platform::register_need`]); at least 1, since an empty SM has room for any checked
-/// demand.
-pub fn blocks_beside(p: &Platform, d: &Demand, e: &Demand) -> u64 {
-    let room = |cap: u64, need: u64, e: u64| match cap.checked_sub(need) {
-        None => 1,
-        Some(left) => left.checked_div(e).map_or(u64::MAX, |m| m.saturating_add(1)),
-    };
-    p.max_blocks_per_sm
-        .min(room(p.sm_threads, d.threads, e.threads))
-        .min(room(p.shared_memory_per_sm, d.shared_memory, e.shared_memory))
-        .min(room(p.registers_per_sm, p.register_need(d), e.registers))
-        .max(1)
 }
 
 /// The chapter's special case (all kernels released at 0 with the same `C`), corrected:
@@ -206,16 +189,16 @@ impl Running {
 
     /// Whether a block of class `c` surely finds an SM with room, whatever SMs the
     /// running blocks went to: fewer than `#SMs * k` blocks run, with `k = fit(d)` when
-    /// every running block has exactly `c`'s demand, else [`blocks_beside`] the envelope
+    /// every running block has exactly `c`'s demand, else [`room::beside`] the envelope
     /// of the running classes.
     fn has_room(&self, c: usize, classes: &[Class], p: &Platform) -> bool {
         let new = &classes[c];
         let alike = new.exact && self.active.iter().all(|&a| classes[a].exact && classes[a].demand == new.demand);
         let k = if alike {
-            p.fit(&new.demand)
+            room::fit(p, &new.demand)
         } else {
             let e = self.active.iter().fold(new.demand, |e, &a| e.envelope(classes[a].demand));
-            blocks_beside(p, &new.demand, &e)
+            room::beside(p, &new.demand, &e)
         };
         (self.ends.len() as u64) < p.sms().saturating_mul(k)
     }
@@ -231,14 +214,20 @@ impl Running {
 /// their classes'. Blocks of kernels that have finished no longer count, so a large
 /// early kernel does not hold back later small ones (the static thresholds of
 /// [`slot_thresholds`] keep every earlier demand).
+///
+/// A job whose stream predecessor (`after`) comes earlier in `jobs` is not dispatched
+/// before that one's finish in this schedule (it enters the GPU's queue only then; the
+/// list finish bounds the real one, by the same induction).
 pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     let mut running = Running::new(classes.len());
     let mut last = 0;
     let mut out = Vec::with_capacity(jobs.len());
+    let mut done: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
     for j in jobs {
         let mut finish = 0;
+        let ready = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f));
         for _ in 0..j.blocks {
-            let mut t = j.ready.max(last);
+            let mut t = ready.max(last);
             running.end_until(t);
             while !running.has_room(j.class, classes, p) {
                 let Reverse((e, _)) = *running.ends.peek().expect("an empty GPU has room for any checked block");
@@ -249,6 +238,7 @@ pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
             last = t;
             finish = finish.max(t + j.wcet);
         }
+        done.insert(j.id, finish);
         out.push(finish);
     }
     out

@@ -15,6 +15,8 @@ pub mod gpu;
 pub mod jobs;
 pub mod list;
 pub mod report;
+pub mod room;
+pub mod simulator;
 pub mod sms;
 pub mod taskset;
 pub mod ties;

@@ -267,7 +267,7 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
             best[j.task] = Some(i);
         }
     }
-    let tied: std::collections::HashSet<usize> = seq.free_ties.iter().flat_map(|r| r.clone()).collect();
+    let tied: std::collections::HashSet<usize> = worst.groups.iter().flat_map(|r| r.clone()).collect();
     first_seen
         .into_iter()
         .map(|ti| {
@@ -297,7 +297,7 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
                 response_exact: scale.format(response),
                 response_ticks: response,
                 simulated_finish: scale.to_f64(simulated[i]),
-                slots: w.platform.sms() * w.platform.fit(&demands[ti]),
+                slots: w.platform.sms() * crate::rta::room::fit(&w.platform, &demands[ti]),
                 period: t.period.map(|p| scale.to_f64(p)),
                 jobs: jobs[ti],
                 worst_job: j.number,
@@ -326,13 +326,15 @@ fn utilization(tasks: &[Task], p: &Platform, scale: Scale) -> f64 {
 fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, ties: Ties) -> Vec<String> {
     let p = &w.platform;
     let limits = format!(
-        "{} SMs of {} threads, {} blocks, {} B shared memory, {} registers in {} sub-partitions",
+        "{} SMs of {} threads, {} blocks, {} B shared memory, {} registers in {} sub-partitions; warp placement {}, partitioned global caching {} (safe for every case left open)",
         p.sms(),
         p.sm_threads,
         p.max_blocks_per_sm,
         p.shared_memory_per_sm,
         p.registers_per_sm,
-        p.register_sub_partitions
+        p.register_sub_partitions,
+        serde_word(&p.warp_placement),
+        serde_word(&p.global_caching)
     );
     let mut out = vec![
         format!("FIFO dispatch in launch order, only the head kernel's blocks (rule X1), each block to an SM with room; {limits}"),
@@ -342,9 +344,9 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
                 demands[0].warps,
                 demands[0].shared_memory,
                 demands[0].registers_per_warp,
-                p.sms() * p.fit(&demands[0])
+                p.sms() * crate::rta::room::fit(p, &demands[0])
             ),
-            Bound::Envelope => "mixed block demands: the responses are a safe bound for every block time up to C, every choice of SM and sub-partition (list schedule counting the blocks still running, each kind by its demand); simulated_finish is one nominal run of the dispatch rules".into(),
+            Bound::Envelope => "mixed block demands, or slots that depend on what the GPU profile leaves open (warp placement, partitioned caching): the responses are a safe bound for every block time up to C, every choice of SM and sub-partition (list schedule counting the blocks still running, each kind by its demand); simulated_finish is one nominal run of the dispatch rules".into(),
             Bound::TieBound => "too many launch orders of tied releases to try: each group of tied jobs merged into one (all its blocks, the longest C, the largest demand), a safe bound for every order".into(),
         },
         match seq.window_end {
@@ -381,4 +383,9 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
         (TieOrder::LaunchOrder, _) => out.push("jobs released at the same time launch by launch_order (as stated by the user)".into()),
     }
     out
+}
+
+/// The word serde gives a unit variant (`round-robin`, `unknown`).
+fn serde_word<T: Serialize>(v: &T) -> String {
+    serde_json::to_value(v).ok().and_then(|x| x.as_str().map(str::to_string)).unwrap_or_default()
 }

@@ -29,7 +29,8 @@ pub struct SmRun {
 /// A running block: its end, SM, class, lane and where its warps went.
 type RunningBlock = Reverse<(Ticks, usize, usize, usize, Placement)>;
 
-/// Runs the dispatch rules on `jobs` (in the given order, classes exact):
+/// Runs the dispatch rules on `jobs` (in the given order, classes exact; a job whose
+/// stream predecessor ran earlier in `jobs` starts no block before that one's finish):
 /// `duration(job, block)` is a block's time (at most its job's `wcet`), `choose` picks
 /// among the SMs with room (their indices, increasing). Returns each job's finish and,
 /// with `timeline`, every block's run.
@@ -56,9 +57,11 @@ pub fn simulate_sms(
             lanes[sm][lane] = false;
         }
     };
+    let mut done: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
     for (ji, j) in jobs.iter().enumerate() {
         let demand = &classes[j.class].demand;
-        t = t.max(j.ready);
+        // A job enters the queue once its stream predecessor (if run earlier) completed.
+        t = t.max(j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f)));
         complete(t, &mut running, &mut free, &mut lanes);
         let mut finish = 0;
         for b in 0..j.blocks {
@@ -86,6 +89,7 @@ pub fn simulate_sms(
                 runs.push(SmRun { job: ji, sm, lane, start: t, end });
             }
         }
+        done.insert(j.id, finish);
         out.push(finish);
     }
     (out, runs)
@@ -93,5 +97,5 @@ pub fn simulate_sms(
 
 /// The nominal SM choice: the SM with the most free threads, the lowest index on ties.
 pub fn most_free_threads(room: &[usize], free: &[Capacity]) -> usize {
-    *room.iter().max_by_key(|&&s| (free[s].threads, Reverse(s))).expect("called with at least one SM")
+    *room.iter().max_by_key(|&&s| (free[s].free_threads(), Reverse(s))).expect("called with at least one SM")
 }

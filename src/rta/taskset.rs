@@ -62,6 +62,9 @@ pub struct KernelEntry {
     /// Launch order among kernels released at the same time (lower first); give it on
     /// every kernel or on none.
     pub launch_order: Option<i64>,
+    /// The CUDA stream it is launched into (default: a stream of its own): kernels of one
+    /// stream run one after another.
+    pub stream: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -334,6 +337,7 @@ fn entry(
         registers_per_thread: non_negative(e.registers_per_thread, "registers_per_thread")?,
         release: 0,
         launch_order: e.launch_order,
+        stream: e.stream.clone(),
         wcet_source,
         wcet_optimistic: optimistic,
     };

@@ -11,11 +11,13 @@
 //! position, so every real block ends no later than the merged job's block at its
 //! position, and every job of the group by the merged job's finish.
 
+use crate::error::InputError;
 use crate::rta::gpu::Platform;
-use crate::rta::jobs::{Class, Job, Sequence};
+use crate::rta::jobs::{free_groups, Class, Job, Sequence};
 use crate::rta::list::finishes;
 use crate::rta::time::Ticks;
 use std::fmt;
+use std::ops::Range;
 
 /// Most launch orders tried one by one.
 pub const MAX_ORDERS: u64 = 40_320;
@@ -63,78 +65,203 @@ pub struct Worst {
     pub order: Vec<Option<Vec<usize>>>,
     /// How ties were handled.
     pub ties: Ties,
+    /// The jobs as analysed, in nominal order: each `ready` the latest time it may enter
+    /// the GPU's queue (its release plus the launch overhead, or its stream
+    /// predecessor's reported finish if later).
+    pub jobs: Vec<Job>,
+    /// The groups of `jobs` whose order on the queue is free.
+    pub groups: Vec<Range<usize>>,
 }
 
-/// The worst finish of every job over the launch orders `seq` leaves free.
-pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Worst {
-    let n = seq.jobs.len();
-    if seq.free_ties.is_empty() {
-        return Worst { finish: finishes(&seq.jobs, &seq.classes, p), order: vec![None; n], ties: Ties::None };
+/// Most rounds of the stream-backlog fixpoint ([`worst_over_orders`]).
+pub const MAX_ROUNDS: usize = 200;
+
+/// The worst finish of every job over the queue orders the GPU leaves free.
+///
+/// **Streams.** A job enters the queue once released (plus up to the launch overhead)
+/// *and* once the job before it in its stream has completed. With `F` the reported
+/// finishes, job `j` enters by `max(r_j + L, F_pred(j))`: that is its `ready`, and jobs
+/// released before it may enter may pass it, so the free groups are recomputed with it
+/// ([`crate::rta::jobs::free_groups`]). Starting from the finishes without stream waits,
+/// the readies and groups only grow, and the finishes with them; the rounds stop when
+/// nothing changes. At that point every real job enters the queue no later than its
+/// `ready` (by induction over the order in which jobs enter: its predecessor entered
+/// earlier, and ended by its reported finish), in an order among the ones tried, so the
+/// list schedule's proof applies. Orders that put a job before its stream predecessor
+/// are never tried (they cannot happen).
+pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputError> {
+    let mut groups = seq.free_ties.clone();
+    let mut late: Vec<Ticks> = seq.jobs.iter().map(|j| j.ready).collect();
+    for _ in 0..MAX_ROUNDS {
+        let (finish, order, ties) = worst_for(&seq.jobs, &groups, &late, &seq.classes, p);
+        let next: Vec<Ticks> = seq.jobs.iter().map(|j| j.after.map_or(j.ready, |a| j.ready.max(finish[a]))).collect();
+        let next_groups = free_groups(&seq.jobs, seq.order, &|j: &Job| next[j.id]);
+        if next == late && next_groups == groups {
+            let jobs = seq.jobs.iter().map(|j| Job { ready: late[j.id], ..*j }).collect();
+            return Ok(Worst { finish, order, ties, jobs, groups });
+        }
+        (late, groups) = (next, next_groups);
     }
-    let orders = seq.free_ties.iter().try_fold(1u64, |acc, g| (2..=g.len() as u64).try_fold(acc, |a, k| a.checked_mul(k)));
-    let blocks: u64 = seq.jobs.iter().map(|j| j.blocks).sum();
-    match orders {
-        Some(k) if k <= MAX_ORDERS && k.saturating_mul(blocks) <= MAX_ORDER_WORK => every_order(seq, p, k),
-        _ => Worst { finish: bound_over_orders(seq, p), order: vec![None; n], ties: Ties::Bound },
-    }
+    Err(InputError::option(
+        "window",
+        "set",
+        format!("the analysis of the streams' waits did not settle in {MAX_ROUNDS} rounds: the kernels may not keep up with their periods; give a shorter window or longer periods"),
+    ))
 }
 
-fn every_order(seq: &Sequence, p: &Platform, count: u64) -> Worst {
-    let n = seq.jobs.len();
-    let mut group_of = vec![None; n];
-    for (g, r) in seq.free_ties.iter().enumerate() {
-        r.clone().for_each(|i| group_of[i] = Some(g));
+/// The worst finish of every job (nominal indices) over the orders of `groups`, with
+/// the orders that attain them, or the merged bound when there are too many.
+/// `late[i]`: the latest time job `i` may enter the queue (used by the merged bound,
+/// whose jobs do not wait for a predecessor in the schedule).
+type Worsts = (Vec<Ticks>, Vec<Option<Vec<usize>>>, Ties);
+
+fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes: &[Class], p: &Platform) -> Worsts {
+    let n = jobs.len();
+    if groups.is_empty() {
+        return (finishes(jobs, classes, p), vec![None; n], Ties::None);
     }
-    let mut perms: Vec<Vec<usize>> = seq.free_ties.iter().map(|r| r.clone().collect()).collect();
-    let mut worst = Worst { finish: vec![0; n], order: vec![None; n], ties: Ties::AllOrders(count) };
-    let mut order: Vec<usize> = (0..n).collect();
-    let mut jobs: Vec<Job> = seq.jobs.clone();
-    loop {
-        for (r, perm) in seq.free_ties.iter().zip(&perms) {
-            order[r.clone()].copy_from_slice(perm);
+    let blocks: u64 = jobs.iter().map(|j| j.blocks).sum();
+    let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks.max(1)) as usize);
+    let mut orders: Vec<Vec<Vec<usize>>> = Vec::with_capacity(groups.len());
+    let mut total = 1usize;
+    for g in groups {
+        let list = stream_orders(jobs, g.clone(), cap.saturating_add(1));
+        total = total.saturating_mul(list.len());
+        if total > cap {
+            return (bound_over_orders(jobs, late, groups, classes, p), vec![None; n], Ties::Bound);
         }
-        for (slot, &i) in jobs.iter_mut().zip(&order) {
-            *slot = seq.jobs[i];
+        orders.push(list);
+    }
+    every_order(jobs, groups, &orders, classes, p)
+}
+
+/// The orders of the jobs of `group` that put every job after its stream predecessor
+/// when both are in the group (at most `cap` of them; more means too many).
+fn stream_orders(jobs: &[Job], group: Range<usize>, cap: usize) -> Vec<Vec<usize>> {
+    fn extend(jobs: &[Job], group: &Range<usize>, order: &mut Vec<usize>, out: &mut Vec<Vec<usize>>, cap: usize) {
+        if out.len() >= cap {
+            return;
         }
-        for (&i, &f) in order.iter().zip(&finishes(&jobs, &seq.classes, p)) {
-            if f > worst.finish[i] || worst.order[i].is_none() && group_of[i].is_some() {
-                worst.finish[i] = f;
-                worst.order[i] = group_of[i].map(|g| perms[g].clone());
+        if order.len() == group.len() {
+            out.push(order.clone());
+            return;
+        }
+        for i in group.clone() {
+            let placed = |k: usize| order.contains(&k);
+            let ready = jobs[i].after.is_none_or(|a| !group.contains(&a) || placed(a));
+            if !placed(i) && ready {
+                order.push(i);
+                extend(jobs, group, order, out, cap);
+                order.pop();
             }
         }
-        if !perms.iter_mut().any(|perm| next_permutation(perm)) {
-            return worst;
+    }
+    let mut out = Vec::new();
+    extend(jobs, &group, &mut Vec::with_capacity(group.len()), &mut out, cap);
+    out
+}
+
+/// The list schedule of every combination of the groups' `orders`; per job its worst
+/// finish and the order of its group that gives it.
+fn every_order(jobs: &[Job], groups: &[Range<usize>], orders: &[Vec<Vec<usize>>], classes: &[Class], p: &Platform) -> Worsts {
+    let n = jobs.len();
+    let mut group_of = vec![None; n];
+    for (g, r) in groups.iter().enumerate() {
+        r.clone().for_each(|i| group_of[i] = Some(g));
+    }
+    let (mut finish, mut best): (Vec<Ticks>, Vec<Option<Vec<usize>>>) = (vec![0; n], vec![None; n]);
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut run: Vec<Job> = jobs.to_vec();
+    let mut pick = vec![0usize; groups.len()];
+    let mut tried = 0u64;
+    loop {
+        tried += 1;
+        for ((r, list), &k) in groups.iter().zip(orders).zip(&pick) {
+            order[r.clone()].copy_from_slice(&list[k]);
         }
+        for (slot, &i) in run.iter_mut().zip(&order) {
+            *slot = jobs[i];
+        }
+        for (&i, &f) in order.iter().zip(&finishes(&run, classes, p)) {
+            if f > finish[i] || best[i].is_none() && group_of[i].is_some() {
+                finish[i] = f;
+                best[i] = group_of[i].map(|g| orders[g][pick[g]].clone());
+            }
+        }
+        // The next combination (an odometer over the groups' orders).
+        let Some(g) = (0..pick.len()).find(|&g| pick[g] + 1 < orders[g].len()) else {
+            return (finish, best, Ties::AllOrders(tried));
+        };
+        pick[g] += 1;
+        pick[..g].iter_mut().for_each(|k| *k = 0);
     }
 }
 
-/// The next permutation in lexicographic order; at the last, back to the first and
-/// `false`.
-fn next_permutation(v: &mut [usize]) -> bool {
-    let Some(i) = (1..v.len()).rev().find(|&i| v[i - 1] < v[i]) else {
-        v.reverse();
-        return false;
-    };
-    let j = (i..v.len()).rev().find(|&j| v[j] > v[i - 1]).expect("v[i] > v[i - 1]");
-    v.swap(i - 1, j);
-    v[i..].reverse();
-    true
+/// A bound on every job's finish over all launch orders: `jobs` with `ready` their
+/// release plus the launch overhead, `late[i]` the latest time job `i` may enter the
+/// queue (also after its stream predecessor).
+///
+/// A free group none of whose jobs waits for another of the group is merged into one
+/// job (all its blocks, the longest time, the envelope of the demands, exact only if all
+/// demands are equal, the latest `ready` of its jobs); every job of the group gets the
+/// merged job's finish. Why: whatever the real order inside the group, the real block at
+/// each position has at most the time and demand of the merged block there and entered
+/// the queue no later, so the proof of [`crate::rta::analysis`] applies position by
+/// position.
+///
+/// A group in which some job waits for another (its stream predecessor) cannot be merged
+/// (the waiting job's blocks do not start before the other's end, which the merged job
+/// does not know). It gets the **serial bound** `max(T0, E) + sum_k g_k C_k`, with `T0`
+/// the latest finish of every job before it and `E` the latest release plus overhead of
+/// its jobs: from that time on, no job ahead of the group runs, every job of the group
+/// has entered unless it waits for one of the group (one waiting for an earlier job has
+/// entered: that one ended by `T0`), and a job that waits enters when the one it waits
+/// for completes;
+/// jobs after the group enter after all of it (the groups are maximal). So whenever no
+/// block of the group runs, the head of the queue is a job of the group with a block to
+/// dispatch on an empty GPU, which takes it at once: some block of the group runs at
+/// every moment until the group is done, which therefore takes at most the sum of its
+/// blocks' times. The jobs after it are scheduled from its bound on, on an empty GPU.
+pub fn bound_over_orders(jobs: &[Job], late: &[Ticks], groups: &[Range<usize>], classes: &[Class], p: &Platform) -> Vec<Ticks> {
+    let waits = |g: &Range<usize>| jobs[g.clone()].iter().any(|j| j.after.is_some_and(|a| g.contains(&a)));
+    let entering: Vec<Job> = jobs.iter().map(|j| Job { ready: late[j.id], ..*j }).collect();
+    let mut out = vec![0; jobs.len()];
+    let (mut start, mut floor, mut latest) = (0, 0, 0);
+    for g in groups.iter().filter(|g| waits(g)) {
+        let before: Vec<Range<usize>> = groups.iter().filter(|r| r.start >= start && r.end <= g.start).cloned().collect();
+        merged_finishes(&entering, start..g.start, &before, floor, classes, p, &mut out);
+        latest = out[start..g.start].iter().copied().fold(latest, Ticks::max);
+        let entry = jobs[g.clone()].iter().map(|j| j.ready).max().unwrap_or(0);
+        let work: Ticks = jobs[g.clone()].iter().map(|j| j.blocks as Ticks * j.wcet).sum();
+        let serial = latest.max(entry).max(floor) + work;
+        out[g.clone()].fill(serial);
+        (start, floor, latest) = (g.end, serial, latest.max(serial));
+    }
+    let rest: Vec<Range<usize>> = groups.iter().filter(|r| r.start >= start).cloned().collect();
+    merged_finishes(&entering, start..jobs.len(), &rest, floor, classes, p, &mut out);
+    out
 }
 
-/// A bound on every job's finish over all launch orders: the list schedule of the
-/// sequence with each free group merged into one job (all its blocks, the longest
-/// time, the envelope of the demands, exact only if all demands are equal); every job
-/// of a group gets the merged job's finish.
-pub fn bound_over_orders(seq: &Sequence, p: &Platform) -> Vec<Ticks> {
-    let mut classes = seq.classes.clone();
+/// The list schedule of `jobs[range]` (none dispatched before `floor`) with each of
+/// `groups` (inside `range`) merged into one job; every job's finish into `out`.
+fn merged_finishes(
+    jobs: &[Job],
+    range: Range<usize>,
+    groups: &[Range<usize>],
+    floor: Ticks,
+    classes: &[Class],
+    p: &Platform,
+    out: &mut [Ticks],
+) {
+    let mut classes = classes.to_vec();
     let mut merged = Vec::new();
-    let mut position = vec![0; seq.jobs.len()];
-    let mut i = 0;
-    let mut groups = seq.free_ties.iter().peekable();
-    while i < seq.jobs.len() {
+    let mut position = Vec::with_capacity(range.len());
+    let mut i = range.start;
+    let mut groups = groups.iter().peekable();
+    while i < range.end {
         match groups.next_if(|g| g.start == i) {
             Some(g) => {
-                let members = &seq.jobs[g.clone()];
+                let members = &jobs[g.clone()];
                 let first = classes[members[0].class];
                 let demand = members.iter().fold(first.demand, |e, j| e.envelope(classes[j.class].demand));
                 let exact = members.iter().all(|j| classes[j.class] == first);
@@ -142,36 +269,44 @@ pub fn bound_over_orders(seq: &Sequence, p: &Platform) -> Vec<Ticks> {
                 merged.push(Job {
                     wcet: members.iter().map(|j| j.wcet).max().unwrap_or(0),
                     blocks: members.iter().map(|j| j.blocks).sum(),
+                    ready: members.iter().map(|j| j.ready).max().unwrap_or(0).max(floor),
                     class: classes.len() - 1,
+                    after: None,
                     ..members[0]
                 });
-                g.clone().for_each(|k| position[k] = merged.len() - 1);
+                position.extend(g.clone().map(|_| merged.len() - 1));
                 i = g.end;
             }
             None => {
-                merged.push(seq.jobs[i]);
-                position[i] = merged.len() - 1;
+                merged.push(Job { ready: jobs[i].ready.max(floor), ..jobs[i] });
+                position.push(merged.len() - 1);
                 i += 1;
             }
         }
     }
     let f = finishes(&merged, &classes, p);
-    position.iter().map(|&k| f[k]).collect()
+    for (k, &m) in position.iter().enumerate() {
+        out[range.start + k] = f[m];
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn job(id: usize, after: Option<usize>) -> Job {
+        Job { task: id, number: 0, release: 0, ready: 0, wcet: 1, blocks: 1, class: 0, id, after }
+    }
+
     #[test]
-    fn permutations_in_order() {
-        let mut v = vec![0, 1, 2];
-        let mut seen = vec![v.clone()];
-        while next_permutation(&mut v) {
-            seen.push(v.clone());
-        }
-        assert_eq!(seen.len(), 6);
-        assert_eq!(v, vec![0, 1, 2]);
-        assert_eq!(seen[1], vec![0, 2, 1]);
+    fn orders_keep_each_stream_in_order() {
+        let free: Vec<Job> = (0..3).map(|i| job(i, None)).collect();
+        assert_eq!(stream_orders(&free, 0..3, 100).len(), 6);
+        // Job 2 follows job 0 in its stream: 3 of the 6 orders.
+        let linked = vec![job(0, None), job(1, None), job(2, Some(0))];
+        let orders = stream_orders(&linked, 0..3, 100);
+        assert_eq!(orders.len(), 3);
+        assert!(orders.iter().all(|o| o.iter().position(|&i| i == 0) < o.iter().position(|&i| i == 2)));
+        assert_eq!(stream_orders(&free, 0..3, 4).len(), 4);
     }
 }

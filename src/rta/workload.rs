@@ -6,6 +6,7 @@
 
 use crate::error::InputError;
 use crate::rta::gpu::{Demand, Platform};
+use crate::rta::room;
 use crate::rta::time::{Scale, Ticks};
 use serde::Serialize;
 
@@ -32,6 +33,10 @@ pub struct Task {
     pub release: Ticks,
     /// Launch order among jobs released at the same time (lower first), if given.
     pub launch_order: Option<i64>,
+    /// The CUDA stream the kernel is launched into: kernels with the same stream run one
+    /// after another (a launch enters the GPU's queue only once the previous one in its
+    /// stream has completed). `None`: a stream of its own (its jobs still run in order).
+    pub stream: Option<String>,
     /// Where `C_i` comes from and what it rests on.
     pub wcet_source: String,
     /// Whether `C_i` is known to be optimistic (not a bound on a block's time).
@@ -53,6 +58,7 @@ impl Task {
             registers_per_thread: 0,
             release,
             launch_order: None,
+            stream: None,
             wcet_source: "given (wcet)".into(),
             wcet_optimistic: false,
         }
@@ -111,7 +117,8 @@ pub enum Launch {
     /// In any order (the GPU's race), unless every kernel has a `launch_order`.
     #[default]
     AnyOrder,
-    /// In the order the input lists the kernels (one stream, or the user knows).
+    /// In the order the input lists the kernels (an order the user knows, e.g. one host
+    /// thread launching them; for kernels that must not overlap, give them one `stream`).
     FileOrder,
 }
 
@@ -170,7 +177,18 @@ pub fn demands(w: &Workload) -> Result<Vec<Demand>, InputError> {
             if t.deadline == Some(0) {
                 return Err(InputError::new(format!("{kernel}.period"), 0, "must be positive"));
             }
-            w.platform.demand(t.threads_per_block, t.shared_memory, t.registers_per_thread, &kernel)
+            let d = w.platform.demand(t.threads_per_block, t.shared_memory, t.registers_per_thread, &kernel)?;
+            if room::fit(&w.platform, &d) == 0 {
+                return Err(InputError::new(
+                    format!("{kernel}.registers_per_thread"),
+                    t.registers_per_thread,
+                    format!(
+                        "{} warps of {} registers do not fit an empty SM (or half of one) in every case the GPU profile leaves open (gpu.warp_placement, gpu.partitioned_global_caching)",
+                        d.warps, d.registers_per_warp
+                    ),
+                ));
+            }
+            Ok(d)
         })
         .collect()
 }

@@ -837,3 +837,37 @@ fn messages_name_the_real_problem() {
     let err = input_error(&["solve", "--kernel", &format!("{}X", "L".repeat(5000)), "--warps", "2"], "kernel");
     assert!(err.contains("at character 5001"), "{err}");
 }
+
+/// The GPU profile's fields for what the hardware does not document, and streams, from a
+/// task-set file; a profile whose sub-partitions are not whole register allocation units
+/// is refused naming the field (it made the room rule unsafe: reported 1, possible 11).
+#[test]
+fn rta_reads_streams_placement_and_caching_and_refuses_partial_register_units() {
+    let err = rta_input_error(
+        "[gpu]\nregisters_per_sm = 64000\n[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 2\nthreads_per_block = 256\n",
+        "toml",
+        "gpu.registers_per_sm",
+    );
+    assert!(err.contains("multiple"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let set = temp_file(
+        &dir,
+        "set.toml",
+        "[gpu]\npartitioned_global_caching = \"on\"\nwarp_placement = \"any\"\n\
+         [[kernels]]\nname = \"K\"\nperiod = 10\nwcet = 1\nblocks = 6\nthreads_per_block = 544\n\
+         [[kernels]]\nname = \"A\"\nstream = \"s\"\nperiod = 100\nwcet = 10\nblocks = 1\nthreads_per_block = 256\nrelease = 20\n\
+         [[kernels]]\nname = \"B\"\nstream = \"s\"\nperiod = 100\nwcet = 1\nblocks = 1\nthreads_per_block = 256\nrelease = 20\n",
+    );
+    let v = json_of(&["rta", &set]);
+    let response = |name: &str| v["kernels"].as_array().unwrap().iter().find(|k| k["name"] == name).unwrap()["response"].as_f64().unwrap();
+    assert_eq!(response("K"), 2.0); // 2 blocks of 17 warps per SM, one per half
+    assert_eq!(response("B"), 11.0); // behind A in its stream
+    let bad = temp_file(
+        &dir,
+        "bad.toml",
+        "[gpu]\nwarp_placement = \"diagonal\"\n[[kernels]]\nperiod = 1\nwcet = 1\nblocks = 1\nthreads_per_block = 32\n",
+    );
+    let out = makespan().args(["rta", &bad]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("warp_placement"), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -151,8 +151,9 @@ pub(crate) struct RtaArgs {
     /// periods). Default: one job per kernel.
     #[arg(long, value_name = "TIME|hyperperiod", allow_hyphen_values = true)]
     pub(crate) window: Option<String>,
-    /// Kernels released at the same time launch in the order the file lists them (one
-    /// stream, or an order you know). Default: any order, the worst reported.
+    /// Kernels released at the same time launch in the order the file lists them (an
+    /// order you know; kernels that must not overlap share a `stream` field). Default:
+    /// any order, the worst reported.
     #[arg(long)]
     pub(crate) file_order: bool,
     /// GPU profile file (a `[gpu]` table; see instances/gpu-tx2.toml). Default: the TX2.

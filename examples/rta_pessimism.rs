@@ -1,0 +1,76 @@
+//! How far `makespan rta`'s reported responses are above the worst the reference
+//! simulator finds (`src/rta/simulator.rs`: every choice the TX2 rules leave open drawn
+//! at random), on a fixed random corpus of TX2 task sets: one block demand, mixed
+//! demands (sizes, shared memory, registers), tied releases, one job per kernel.
+//! Per kernel: reported response / worst simulated response over `RUNS` runs.
+//! Run: `cargo run --release --example rta_pessimism`.
+
+use gpu_makespan::rta::analysis::analyse;
+use gpu_makespan::rta::gpu::Platform;
+use gpu_makespan::rta::jobs::sequence;
+use gpu_makespan::rta::simulator::{simulate, Hardware, Placement};
+use gpu_makespan::rta::time::Scale;
+use gpu_makespan::rta::workload::{demands, Task, Workload};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+
+const SETS: usize = 500;
+const RUNS: usize = 200;
+const SIZES: [u64; 9] = [32, 64, 128, 256, 512, 1024, 80, 544, 682];
+
+fn random_set(rng: &mut SmallRng, mixed: bool) -> Vec<Task> {
+    let size = SIZES[rng.random_range(0..SIZES.len())];
+    (0..rng.random_range(2..7))
+        .map(|i| {
+            let b = if mixed { SIZES[rng.random_range(0..SIZES.len())] } else { size };
+            let warps = b.div_ceil(32);
+            let cap = 32_768 / (warps.div_ceil(4) * 4) / 256 * 256 / 32;
+            let release = if rng.random_bool(0.5) { 0 } else { rng.random_range(0..40) };
+            let task = Task::given(format!("K{i}"), 1_000_000, rng.random_range(1..30), rng.random_range(1..40), b, release);
+            if !mixed {
+                return task;
+            }
+            Task {
+                shared_memory: if rng.random_bool(0.3) { rng.random_range(0..40_000) } else { 0 },
+                registers_per_thread: if rng.random_bool(0.5) { rng.random_range(16..=64u64).min(cap) } else { 0 },
+                ..task
+            }
+        })
+        .collect()
+}
+
+fn main() {
+    let mut rng = SmallRng::seed_from_u64(2026);
+    for mixed in [false, true] {
+        let mut ratios = Vec::new();
+        for _ in 0..SETS {
+            let w = Workload::new(random_set(&mut rng, mixed), Platform::TX2, Scale::default(), "t");
+            let Ok(rep) = analyse(&w, false) else { continue };
+            let seq = sequence(&w, &demands(&w).expect("analysed"), w.launch, w.window).expect("analysed");
+            let mut worst = vec![0u128; w.tasks.len()];
+            for _ in 0..RUNS {
+                let placement = [Placement::Greedy, Placement::RoundRobinFixed, Placement::RoundRobinRotating][rng.random_range(0..3)];
+                let hw =
+                    Hardware { placement, confined: vec![false; w.tasks.len()], launch_overhead: 0, full_blocks: rng.random_bool(0.8) };
+                for (j, f) in seq.jobs.iter().zip(simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut rng)) {
+                    worst[j.task] = worst[j.task].max(f - j.release);
+                }
+            }
+            for k in &rep.kernels {
+                let i = w.tasks.iter().position(|t| t.name == k.name).expect("a kernel of the set");
+                ratios.push(k.response / worst[i] as f64);
+            }
+        }
+        ratios.sort_by(f64::total_cmp);
+        let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
+        println!(
+            "{:<14} kernels {:>5}  reported / worst simulated: mean {mean:.3}  median {:.3}  p90 {:.3}  max {:.3}  (below 1: {})",
+            if mixed { "mixed demands" } else { "one demand" },
+            ratios.len(),
+            ratios[ratios.len() / 2],
+            ratios[ratios.len() * 9 / 10],
+            ratios[ratios.len() - 1],
+            ratios.iter().filter(|&&r| r < 1.0).count()
+        );
+    }
+}

@@ -1,0 +1,285 @@
+//! When an SM surely has room for one more block, whatever the hardware does where
+//! NVIDIA does not document it: where a block's warps go among the register
+//! sub-partitions ([`WarpPlacement`]) and whether blocks are confined to half an SM
+//! (partitioned global caching, [`GlobalCaching`]). Each undocumented choice the
+//! profile leaves open is a *scenario*; every threshold here is the least over the
+//! scenarios, so it holds in whichever one the hardware runs.
+//!
+//! **Scenarios.** Placement: `Greedy` (each warp to any sub-partition with room, as the
+//! occupancy calculator's formula implies) or `RoundRobin` (warp `i` to sub-partition
+//! `(s0 + i) mod S'` of the sub-partitions the block may use, for a fixed or rotating
+//! `s0`: a block puts at most `ceil(w / S')` warps in each). Mode: `Whole` (every block
+//! spread over the SM), `Halves` (every block confined to one half: half the warp slots,
+//! `S / 2` sub-partitions), or `Mixed` (some blocks confined, some not).
+//!
+//! **Slots of one demand** ([`slots`]): `Whole`/`Halves` with `parts` = 1 or 2 halves,
+//! `c = floor(R_sp / r_w)` warps per sub-partition and `S' = S / parts`: per part
+//! `min(floor(T / parts / t), floor(c S' / w))` (`Greedy`) or
+//! `min(floor(T / parts / t), floor(c / ceil(w / S')))` (`RoundRobin`), times `parts`,
+//! capped by shared memory and the block limit. For `Greedy` this is the calculator's
+//! count; for `RoundRobin` it is exact with a fixed `s0` (sub-partition `s0` gets
+//! `ceil(w / S')` of every block) and safe with a rotating one (never more per
+//! sub-partition).
+//!
+//! **Room beside others** ([`beside`]): `k` such that an SM running at most `k - 1`
+//! blocks, each of demand at most `e` (fieldwise), has room for a block of demand `d`.
+//! With `room(cap, need, each) = 1 + floor((cap - need) / each)`:
+//! * `Whole`: threads `room(T, t_d, t_e)`; registers, `Greedy`:
+//!   `room(R, need_S(d), r_e)` with `need_S(d) = w r_w + S (r_w - u)` (free registers
+//!   that hold `w` warps however the others are spread, since every allocation is a
+//!   multiple of `u`: `floor(f / r_w) >= (f - r_w + u) / r_w`); `RoundRobin`:
+//!   `room(R_sp, ceil(w_d / S) r_wd, ceil(w_e / S) r_we)` (every sub-partition must take
+//!   `ceil(w_d / S)` warps; each running block holds at most `ceil(w_e / S)` warps of
+//!   at most `r_we` in each).
+//! * `Halves`: `2 room_half`, with `room_half` the same counts on half an SM (`T / 2`,
+//!   `R / 2` with `need_{S/2}`, `S / 2` sub-partitions): of `k - 1 <= 2 room_half - 1`
+//!   blocks the half with fewer holds at most `room_half - 1`, so it has room.
+//! * `Mixed`: the least of `room_half` (a confined new block: the half holding fewer
+//!   running blocks, counting a spread block in both halves, holds at most `k - 1`,
+//!   each at most `e` there) and the `Whole` counts with a running block's share of a
+//!   sub-partition taken as `ceil(w_e / (S / 2))` (a confined block's), for a spread
+//!   new block.
+//!
+//! Shared memory (per SM, never halved) `room(M, m_d, m_e)` and the block limit cap
+//! every scenario; `k >= 1`, since an empty SM has room for any checked demand.
+
+use crate::rta::gpu::{Demand, GlobalCaching, Platform, WarpPlacement};
+
+/// Where a block's warps go among the sub-partitions it may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Each warp to any sub-partition with room.
+    Greedy,
+    /// Round robin from some start: at most `ceil(w / S')` warps of a block per
+    /// sub-partition.
+    RoundRobin,
+}
+
+/// Whether blocks are confined to half an SM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Every block spread over the whole SM.
+    Whole,
+    /// Every block in one half.
+    Halves,
+    /// Some blocks confined, some spread.
+    Mixed,
+}
+
+/// The placements the profile leaves open.
+pub fn policies(p: &Platform) -> &'static [Policy] {
+    match p.warp_placement {
+        WarpPlacement::Any => &[Policy::Greedy],
+        WarpPlacement::RoundRobin => &[Policy::RoundRobin],
+        WarpPlacement::Unknown => &[Policy::Greedy, Policy::RoundRobin],
+    }
+}
+
+/// The modes the profile leaves open.
+pub fn modes(p: &Platform) -> &'static [Mode] {
+    match p.global_caching {
+        GlobalCaching::Off => &[Mode::Whole],
+        GlobalCaching::Partitioned => &[Mode::Halves],
+        GlobalCaching::Unknown => &[Mode::Whole, Mode::Halves, Mode::Mixed],
+    }
+}
+
+/// `cap / need`, or unbounded when nothing is needed.
+fn per(cap: u64, need: u64) -> u64 {
+    cap.checked_div(need).unwrap_or(u64::MAX)
+}
+
+/// `1 + floor((cap - need) / each)`: at most `k - 1` running of `each` leave `need`
+/// free in `cap` (1 when `need` exceeds `cap`: never beside another).
+fn room(cap: u64, need: u64, each: u64) -> u64 {
+    cap.checked_sub(need).map_or(1, |left| per(left, each).saturating_add(1))
+}
+
+/// Free registers in `subs` sub-partitions that hold the `w` warps of `d` however the
+/// other warps are spread: `w r_w + subs (r_w - u)` (0 without registers).
+fn greedy_need(p: &Platform, d: &Demand, subs: u64) -> u64 {
+    if d.registers_per_warp == 0 {
+        return 0;
+    }
+    let slack = d.registers_per_warp.saturating_sub(p.register_allocation_unit.max(1));
+    d.registers.saturating_add(subs.saturating_mul(slack))
+}
+
+/// Registers one block of `d` holds at most in one sub-partition under round robin over
+/// `subs` sub-partitions.
+fn round_robin_share(d: &Demand, subs: u64) -> u64 {
+    d.warps.div_ceil(subs.max(1)).saturating_mul(d.registers_per_warp)
+}
+
+/// The slots of one SM for blocks all of demand `d` under `policy`, each block in one of
+/// `parts` parts (1: whole SM, 2: halves).
+pub fn slots(p: &Platform, d: &Demand, policy: Policy, parts: u64) -> u64 {
+    let subs = p.register_sub_partitions / parts;
+    let c = per(p.registers_per_sub_partition(), d.registers_per_warp);
+    let by_registers = match policy {
+        Policy::Greedy => per(c.saturating_mul(subs), d.warps),
+        Policy::RoundRobin => per(c, d.warps.div_ceil(subs.max(1))),
+    };
+    let per_part = per(p.sm_threads / parts, d.threads).min(by_registers);
+    per_part.saturating_mul(parts).min(p.max_blocks_per_sm).min(per(p.shared_memory_per_sm, d.shared_memory))
+}
+
+/// Threads and registers `room` of a block of `d` beside blocks of at most `e` in one
+/// part of `1 / parts` of the SM, `e`'s round-robin share taken over `e_subs`
+/// sub-partitions.
+fn part_room(p: &Platform, d: &Demand, e: &Demand, policy: Policy, parts: u64, e_subs: u64) -> u64 {
+    let subs = p.register_sub_partitions / parts;
+    let threads = room(p.sm_threads / parts, d.threads, e.threads);
+    let registers = match policy {
+        Policy::Greedy => room(p.registers_per_sm / parts, greedy_need(p, d, subs), e.registers),
+        Policy::RoundRobin => room(p.registers_per_sub_partition(), round_robin_share(d, subs), round_robin_share(e, e_subs)),
+    };
+    threads.min(registers)
+}
+
+/// `k` in one scenario (see the module documentation).
+pub fn beside_in(p: &Platform, d: &Demand, e: &Demand, policy: Policy, mode: Mode) -> u64 {
+    let s = p.register_sub_partitions;
+    let k = match mode {
+        Mode::Whole => part_room(p, d, e, policy, 1, s),
+        Mode::Halves => part_room(p, d, e, policy, 2, s / 2).saturating_mul(2),
+        Mode::Mixed => part_room(p, d, e, policy, 2, s / 2).min(part_room(p, d, e, policy, 1, s / 2)),
+    };
+    k.min(room(p.shared_memory_per_sm, d.shared_memory, e.shared_memory)).min(p.max_blocks_per_sm).max(1)
+}
+
+/// `k` such that an SM running at most `k - 1` blocks, each of demand at most `e`, has
+/// room for a block of demand `d`, in every scenario the profile leaves open.
+pub fn beside(p: &Platform, d: &Demand, e: &Demand) -> u64 {
+    scenarios(p).map(|(policy, mode)| beside_in(p, d, e, policy, mode)).min().unwrap_or(1)
+}
+
+fn scenarios(p: &Platform) -> impl Iterator<Item = (Policy, Mode)> + '_ {
+    policies(p).iter().flat_map(move |&policy| modes(p).iter().map(move |&mode| (policy, mode)))
+}
+
+/// A scenario's value for blocks all of demand `d`: its slots (`Whole`, `Halves`) or,
+/// for `Mixed`, its threshold beside blocks of `d`.
+fn value(p: &Platform, d: &Demand, policy: Policy, mode: Mode) -> u64 {
+    match mode {
+        Mode::Whole => slots(p, d, policy, 1),
+        Mode::Halves => slots(p, d, policy, 2),
+        Mode::Mixed => beside_in(p, d, d, policy, mode),
+    }
+}
+
+/// The slots the analysis counts on one SM for blocks all of demand `d`: the least over
+/// the scenarios, so an SM running fewer has room in each.
+pub fn fit(p: &Platform, d: &Demand) -> u64 {
+    scenarios(p).map(|(policy, mode)| value(p, d, policy, mode)).min().unwrap_or(0)
+}
+
+/// Whether [`fit`] is exactly the hardware's count: every scenario left open, and the
+/// greedy placement in each mode left open (which holds at least as many as any round
+/// robin), give the same value.
+pub fn fit_is_exact(p: &Platform, d: &Demand) -> bool {
+    let low = fit(p, d);
+    let high = modes(p)
+        .iter()
+        .flat_map(|&mode| [Policy::Greedy, Policy::RoundRobin].map(|policy| value(p, d, policy, mode)))
+        .chain(scenarios(p).map(|(policy, mode)| value(p, d, policy, mode)))
+        .max()
+        .unwrap_or(0);
+    low == high
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tx2(placement: WarpPlacement, caching: GlobalCaching) -> Platform {
+        Platform { warp_placement: placement, global_caching: caching, ..Platform::TX2 }
+    }
+
+    #[test]
+    fn round_robin_holds_fewer_when_warps_do_not_divide() {
+        // 3 warps of 32 x 160 = 5120 registers: 3 per sub-partition (16 384).
+        let p = tx2(WarpPlacement::Any, GlobalCaching::Off);
+        let d = p.demand(96, 0, 160, "k").unwrap();
+        assert_eq!(slots(&p, &d, Policy::Greedy, 1), 4); // 12 warps of room, 3 each
+        assert_eq!(slots(&p, &d, Policy::RoundRobin, 1), 3); // 1 per block in sub-partition 0
+        assert!(fit_is_exact(&p, &d) && fit(&p, &d) == 4);
+        let unknown = tx2(WarpPlacement::Unknown, GlobalCaching::Off);
+        assert_eq!(fit(&unknown, &d), 3);
+        assert!(!fit_is_exact(&unknown, &d));
+    }
+
+    #[test]
+    fn partitioned_caching_confines_blocks_to_half_an_sm() {
+        // 544 threads = 17 warps: 3 per SM, but 1 per half (32 warps).
+        let on = tx2(WarpPlacement::Any, GlobalCaching::Partitioned);
+        let d = on.demand(544, 0, 0, "k").unwrap();
+        assert_eq!(fit(&Platform { global_caching: GlobalCaching::Off, ..on }, &d), 3);
+        assert_eq!(fit(&on, &d), 2);
+        assert!(fit_is_exact(&on, &d));
+        // A mix: one spread block (9 + 8 warps) beside one confined (17) leaves 15 and 23:
+        // no half has 17 warps free for a third.
+        let mixed = tx2(WarpPlacement::Any, GlobalCaching::Unknown);
+        assert_eq!(fit(&mixed, &d), 1);
+    }
+
+    #[test]
+    fn tx2_fits() {
+        let p = Platform::TX2;
+        let d = |t, s, r| p.demand(t, s, r, "k").unwrap();
+        assert_eq!(fit(&p, &d(512, 0, 0)), 4);
+        assert_eq!(fit(&p, &d(32, 0, 0)), 32);
+        assert_eq!(fit(&p, &d(256, 20_000, 0)), 3);
+        // 64 registers per thread: 2048 per warp, 8 warps per block = 16384 per block.
+        assert_eq!(fit(&p, &d(256, 0, 64)), 4);
+    }
+
+    /// Occupancy as CUDA's occupancy calculator counts it on compute capability 6.2
+    /// (threads in whole warps, 64 warps per SM; registers per warp in units of 256;
+    /// shared memory in units of 256 bytes; 32 blocks per SM), derived by hand:
+    /// (threads, registers per thread, shared memory) -> blocks per SM. Greedy
+    /// placement (the calculator's); round robin, where it differs, below.
+    #[test]
+    fn occupancy_table() {
+        let p = tx2(WarpPlacement::Any, GlobalCaching::Off);
+        let cases = [
+            ((682, 0, 0), 2),     // 22 warps: 2 x 22 = 44 of 64 warps; 3 would be 66
+            ((80, 0, 0), 21),     // 3 warps each: 21 x 3 = 63
+            ((33, 0, 0), 32),     // 2 warps each, 32 blocks (block limit)
+            ((1024, 0, 0), 2),    // 32 warps each
+            ((96, 0, 0), 21),     // 3 warps each
+            ((256, 32, 0), 8),    // 8 warps x 1024 registers = 8192 per block: 8 per 65 536
+            ((256, 33, 0), 6),    // 33 x 32 = 1056 -> 1280 per warp, 10 240 per block: 6
+            ((128, 255, 0), 2),   // 255 x 32 = 8160 -> 8192 per warp, 32 768 per block (its limit)
+            ((64, 0, 1), 32),     // 1 byte -> 256 bytes
+            ((64, 0, 12_289), 5), // 12 544 bytes each: 5 x 12 544 = 62 720 of 65 536
+            // Registers per sub-partition (16 384 each): 40 x 32 = 1280 per warp, 12 warps
+            // per sub-partition, 48 per SM: 2 blocks of 17 warps (pooled: 65 536 / 21 760 = 3).
+            ((544, 40, 0), 2),
+            ((352, 48, 0), 3), // 1536 per warp: 10 per sub-partition, 40 per SM, 11 warps each
+            ((64, 255, 0), 4), // 8192 per warp: 2 per sub-partition, 8 per SM
+        ];
+        for ((threads, regs, shared), blocks) in cases {
+            let d = p.demand(threads, shared, regs, "k").unwrap();
+            assert_eq!(fit(&p, &d), blocks, "{threads} threads, {regs} registers, {shared} bytes");
+        }
+        // Round robin: 11 warps put 3 in sub-partition 0: 10 / 3 = 3 blocks, as greedy.
+        let rr = tx2(WarpPlacement::RoundRobin, GlobalCaching::Off);
+        assert_eq!(fit(&rr, &rr.demand(352, 0, 48, "k").unwrap()), 3);
+        // 64 threads at 255 registers: 2 warps, 1 per sub-partition: 2 per sub-partition.
+        assert_eq!(fit(&rr, &rr.demand(64, 0, 255, "k").unwrap()), 2);
+    }
+
+    #[test]
+    fn beside_never_exceeds_slots_of_one_demand() {
+        for caching in [GlobalCaching::Off, GlobalCaching::Partitioned, GlobalCaching::Unknown] {
+            for placement in [WarpPlacement::Any, WarpPlacement::RoundRobin, WarpPlacement::Unknown] {
+                let p = tx2(placement, caching);
+                for (t, r, m) in [(544, 40, 0), (96, 160, 0), (512, 0, 0), (96, 64, 4000), (1024, 32, 0), (33, 255, 100)] {
+                    let d = p.demand(t, m, r, "k").unwrap();
+                    assert!(beside(&p, &d, &d) <= fit(&p, &d).max(1), "{t} {r} {m} {caching:?} {placement:?}");
+                }
+            }
+        }
+    }
+}

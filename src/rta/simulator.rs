@@ -1,0 +1,240 @@
+//! A reference simulator of the GPU the analysis bounds, written from the rules (Amert et
+//! al., RTSS 2017, as the TX2 thesis gives them) and not from the analysis: every choice
+//! the rules and the profile leave open is drawn at random, so that the property tests
+//! and the pessimism measurement compare the reported finishes with executions that can
+//! happen.
+//!
+//! * G1/G2/G4 (streams): a job enters the GPU's queue once released, plus a launch
+//!   overhead drawn in `[0, L]`, and once the job before it in its stream has completed.
+//!   Jobs entering at the same time enter in a random order.
+//! * G3/X1 (one FIFO queue): only the head job's blocks are assigned, in order, each as
+//!   soon as some SM has room (R1-R3: threads, a block slot, shared memory, registers);
+//!   among the SMs with room one is drawn at random.
+//! * Sub-partitions: a block's warps go to the register sub-partitions by a
+//!   [`Placement`] (greedy to a random sub-partition with room, or round robin from
+//!   sub-partition 0, or from a pointer that rotates per SM).
+//! * Halves: a kernel marked confined (partitioned global caching) has each block in one
+//!   half of an SM (half the warp slots, half the sub-partitions), the half drawn among
+//!   those with room; the other kernels' blocks spread over the SM.
+//! * Each block runs for a time drawn in `[1, C]` (`C` with the block overhead), `C`
+//!   itself half of the time.
+
+use crate::rta::gpu::{Demand, Platform, MAX_SUB_PARTITIONS};
+use crate::rta::jobs::{Class, Job};
+use crate::rta::time::Ticks;
+use rand::rngs::SmallRng;
+use rand::seq::{IndexedRandom, SliceRandom};
+use rand::Rng;
+use std::collections::VecDeque;
+
+/// Where a block's warps go among the sub-partitions it may use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Placement {
+    /// Each warp to a sub-partition with room, drawn at random.
+    Greedy,
+    /// Warp `i` to the `i`-th sub-partition (mod their number).
+    RoundRobinFixed,
+    /// Warp `i` to the `(p + i)`-th, `p` advancing by the block's warps on each SM.
+    RoundRobinRotating,
+}
+
+/// What the simulated hardware does where the rules leave it open.
+#[derive(Debug, Clone)]
+pub struct Hardware {
+    /// The warp placement.
+    pub placement: Placement,
+    /// Per task: whether its blocks are confined to half an SM.
+    pub confined: Vec<bool>,
+    /// The launch overhead's upper bound `L` (each job's overhead is drawn in `[0, L]`).
+    pub launch_overhead: Ticks,
+    /// Every block takes its whole `C` (else its time is drawn).
+    pub full_blocks: bool,
+}
+
+/// One SM's state.
+#[derive(Debug, Clone)]
+struct Sm {
+    /// Thread slots used in each half (a spread block's warps count where they went).
+    threads: [u64; 2],
+    blocks: u64,
+    shared_memory: u64,
+    registers: [u64; MAX_SUB_PARTITIONS],
+    pointer: usize,
+}
+
+/// A running block: its end, SM, the demand it holds, its warps per sub-partition.
+struct Running {
+    end: Ticks,
+    sm: usize,
+    job: usize,
+    demand: Demand,
+    warps: [u64; MAX_SUB_PARTITIONS],
+}
+
+/// The warps of a block of `d` per sub-partition among `subs` (indices), by `placement`,
+/// if its registers fit there.
+fn place(
+    sm: &mut Sm,
+    d: &Demand,
+    subs: &[usize],
+    p: &Platform,
+    placement: Placement,
+    rng: &mut SmallRng,
+) -> Option<[u64; MAX_SUB_PARTITIONS]> {
+    let cap = p.registers_per_sub_partition();
+    let mut used = sm.registers;
+    let mut warps = [0u64; MAX_SUB_PARTITIONS];
+    for i in 0..d.warps as usize {
+        let s = match placement {
+            Placement::Greedy => {
+                let room: Vec<usize> = subs.iter().copied().filter(|&s| used[s] + d.registers_per_warp <= cap).collect();
+                *room.choose(rng)?
+            }
+            Placement::RoundRobinFixed => subs[i % subs.len()],
+            Placement::RoundRobinRotating => subs[(sm.pointer + i) % subs.len()],
+        };
+        if used[s] + d.registers_per_warp > cap {
+            return None;
+        }
+        used[s] += d.registers_per_warp;
+        warps[s] += 1;
+    }
+    Some(warps)
+}
+
+/// Tries to start a block of `d` on `sm`, spread or confined to a half drawn among those
+/// with room; returns its warps per sub-partition.
+fn try_start(
+    sm: &mut Sm,
+    d: &Demand,
+    confined: bool,
+    p: &Platform,
+    placement: Placement,
+    rng: &mut SmallRng,
+) -> Option<[u64; MAX_SUB_PARTITIONS]> {
+    if sm.blocks >= p.max_blocks_per_sm || sm.shared_memory + d.shared_memory > p.shared_memory_per_sm {
+        return None;
+    }
+    let s = p.register_sub_partitions as usize;
+    let half_subs = |h: usize| (h * s / 2..(h + 1) * s / 2).collect::<Vec<usize>>();
+    let half_of = |sub: usize| if s >= 2 { (sub * 2 / s).min(1) } else { 0 };
+    let warp_threads = p.warp_size;
+    let candidates: Vec<Vec<usize>> = if confined {
+        let mut halves = vec![half_subs(0), half_subs(1)];
+        halves.shuffle(rng);
+        halves
+    } else {
+        vec![(0..s).collect()]
+    };
+    for subs in candidates {
+        let Some(warps) = place(sm, d, &subs, p, placement, rng) else { continue };
+        let mut threads = sm.threads;
+        for (sub, &n) in warps.iter().enumerate().take(s) {
+            threads[half_of(sub)] += n * warp_threads;
+        }
+        let fits = threads[0] + threads[1] <= p.sm_threads && (!confined || threads[half_of(subs[0])] <= p.sm_threads / 2);
+        if !fits {
+            continue;
+        }
+        sm.threads = threads;
+        sm.blocks += 1;
+        sm.shared_memory += d.shared_memory;
+        for (r, &n) in sm.registers.iter_mut().zip(&warps) {
+            *r += n * d.registers_per_warp;
+        }
+        if placement == Placement::RoundRobinRotating {
+            sm.pointer = (sm.pointer + d.warps as usize) % subs.len().max(1);
+        }
+        return Some(warps);
+    }
+    None
+}
+
+/// Simulates the jobs of the nominal sequence `jobs` (their `release`, `wcet` with the
+/// block overhead, `after` for streams; `ready` is not used: the launch overhead is
+/// drawn) on the GPU `p` with `hw`; returns each job's finish.
+pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rng: &mut SmallRng) -> Vec<Ticks> {
+    let n = jobs.len();
+    let overhead: Vec<Ticks> = jobs.iter().map(|_| draw(rng, hw.launch_overhead)).collect();
+    let mut sms: Vec<Sm> =
+        (0..p.sms()).map(|_| Sm { threads: [0; 2], blocks: 0, shared_memory: 0, registers: [0; MAX_SUB_PARTITIONS], pointer: 0 }).collect();
+    let mut finish: Vec<Option<Ticks>> = vec![None; n];
+    let mut last_end = vec![0; n];
+    let mut left: Vec<u64> = jobs.iter().map(|j| j.blocks).collect();
+    let mut entered = vec![false; n];
+    let mut queue: VecDeque<(usize, u64)> = VecDeque::new();
+    let mut running: Vec<Running> = Vec::new();
+    let mut t: Ticks = 0;
+    loop {
+        // Jobs that enter the queue now, in a random order among themselves.
+        let enters = |j: usize, finish: &[Option<Ticks>]| -> Option<Ticks> {
+            let pred = jobs[j].after.map_or(Some(0), |a| finish[a])?;
+            Some((jobs[j].release + overhead[j]).max(pred))
+        };
+        let mut now: Vec<usize> = (0..n).filter(|&j| !entered[j] && enters(j, &finish).is_some_and(|e| e <= t)).collect();
+        now.shuffle(rng);
+        for j in now {
+            entered[j] = true;
+            queue.push_back((j, 0));
+        }
+        // The head job's blocks, in order, while some SM has room.
+        while let Some(&(j, b)) = queue.front() {
+            let d = classes[jobs[j].class].demand;
+            let confined = hw.confined[jobs[j].task];
+            let mut order: Vec<usize> = (0..sms.len()).collect();
+            order.shuffle(rng);
+            let started = order.into_iter().find_map(|s| try_start(&mut sms[s], &d, confined, p, hw.placement, rng).map(|w| (s, w)));
+            let Some((sm, warps)) = started else { break };
+            let end = t + if hw.full_blocks { jobs[j].wcet.max(1) } else { block_time(rng, jobs[j].wcet.max(1)) };
+            running.push(Running { end, sm, job: j, demand: d, warps });
+            queue.pop_front();
+            if b + 1 < jobs[j].blocks {
+                queue.push_front((j, b + 1));
+            }
+        }
+        // The next event: a block's end or a job's entry.
+        let next_end = running.iter().map(|r| r.end).min();
+        let next_entry = (0..n).filter(|&j| !entered[j]).filter_map(|j| enters(j, &finish)).filter(|&e| e > t).min();
+        let Some(next) = [next_end, next_entry].into_iter().flatten().min() else { break };
+        t = next;
+        running.retain(|r| {
+            if r.end > t {
+                return true;
+            }
+            let sm = &mut sms[r.sm];
+            let s = p.register_sub_partitions as usize;
+            for (sub, &w) in r.warps.iter().enumerate().take(s) {
+                sm.threads[if s >= 2 { (sub * 2 / s).min(1) } else { 0 }] -= w * p.warp_size;
+                sm.registers[sub] -= w * r.demand.registers_per_warp;
+            }
+            sm.blocks -= 1;
+            sm.shared_memory -= r.demand.shared_memory;
+            last_end[r.job] = last_end[r.job].max(r.end);
+            left[r.job] -= 1;
+            if left[r.job] == 0 {
+                finish[r.job] = Some(last_end[r.job]);
+            }
+            false
+        });
+    }
+    finish.into_iter().map(|f| f.expect("every job ran")).collect()
+}
+
+/// A block's time in `[1, c]`: `c` half of the time (the worst cases are there), else 1
+/// or a uniform draw.
+fn block_time(rng: &mut SmallRng, c: Ticks) -> Ticks {
+    match rng.random_range(0..4) {
+        0 | 1 => c,
+        2 => 1,
+        _ => rng.random_range(1..=c),
+    }
+}
+
+/// A draw in `[0, max]`, at either end a third of the time each.
+fn draw(rng: &mut SmallRng, max: Ticks) -> Ticks {
+    match rng.random_range(0..3) {
+        0 => 0,
+        1 => max,
+        _ => rng.random_range(0..=max),
+    }
+}
