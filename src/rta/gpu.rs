@@ -200,7 +200,9 @@ impl Platform {
                 ),
             ));
         }
-        Ok(Demand { threads: thread_slots, warps, shared_memory: shared, registers_per_warp: per_warp, registers })
+        let subs = self.register_sub_partitions.max(1);
+        let round_robin_registers = [subs, (subs / 2).max(1)].map(|n| warps.div_ceil(n).saturating_mul(per_warp));
+        Ok(Demand { threads: thread_slots, warps, shared_memory: shared, registers_per_warp: per_warp, registers, round_robin_registers })
     }
 
     /// Registers of one warp-scheduler sub-partition.
@@ -302,6 +304,10 @@ pub struct Demand {
     pub registers_per_warp: u64,
     /// Registers of the block: `warps * registers_per_warp`.
     pub registers: u64,
+    /// Registers the block holds at most in one sub-partition when its warps go round
+    /// robin over all the SM's sub-partitions (`[0]`: `ceil(w / S) r_w`) or over half of
+    /// them (`[1]`: `ceil(w / (S / 2)) r_w`, a block confined to half an SM).
+    pub round_robin_registers: [u64; 2],
 }
 
 impl Demand {
@@ -314,6 +320,7 @@ impl Demand {
             shared_memory: self.shared_memory.max(other.shared_memory),
             registers_per_warp: self.registers_per_warp.max(other.registers_per_warp),
             registers: self.registers.max(other.registers),
+            round_robin_registers: [0, 1].map(|i| self.round_robin_registers[i].max(other.round_robin_registers[i])),
         }
     }
 }
@@ -556,7 +563,7 @@ mod tests {
         assert!(p.demand(256, 50_000, 0, "k").unwrap_err().field.ends_with("shared_memory"));
         assert_eq!(
             d(256, 0, 0).envelope(d(512, 1, 0)),
-            Demand { threads: 512, warps: 16, shared_memory: 256, registers_per_warp: 0, registers: 0 }
+            Demand { threads: 512, warps: 16, shared_memory: 256, registers_per_warp: 0, registers: 0, round_robin_registers: [0, 0] }
         );
     }
 

@@ -28,9 +28,10 @@
 //!   `room(R, need_S(d), r_e)` with `need_S(d) = w r_w + S (r_w - u)` (free registers
 //!   that hold `w` warps however the others are spread, since every allocation is a
 //!   multiple of `u`: `floor(f / r_w) >= (f - r_w + u) / r_w`); `RoundRobin`:
-//!   `room(R_sp, ceil(w_d / S) r_wd, ceil(w_e / S) r_we)` (every sub-partition must take
-//!   `ceil(w_d / S)` warps; each running block holds at most `ceil(w_e / S)` warps of
-//!   at most `r_we` in each).
+//!   `room(R_sp, ceil(w_d / S) r_wd, share_e)` (every sub-partition must take
+//!   `ceil(w_d / S)` warps; each running block holds at most `share_e` registers in each,
+//!   `share_e` the largest `ceil(w_b / S) r_wb` of the running kinds: each kind charged
+//!   its own warps' registers, not the largest warps times the largest registers).
 //! * `Halves`: `2 room_half`, with `room_half` the same counts on half an SM (`T / 2`,
 //!   `R / 2` with `need_{S/2}`, `S / 2` sub-partitions): of `k - 1 <= 2 room_half - 1`
 //!   blocks the half with fewer holds at most `room_half - 1`, so it has room.
@@ -105,10 +106,12 @@ fn greedy_need(p: &Platform, d: &Demand, subs: u64) -> u64 {
     d.registers.saturating_add(subs.saturating_mul(slack))
 }
 
-/// Registers one block of `d` holds at most in one sub-partition under round robin over
-/// `subs` sub-partitions.
-fn round_robin_share(d: &Demand, subs: u64) -> u64 {
-    d.warps.div_ceil(subs.max(1)).saturating_mul(d.registers_per_warp)
+/// Registers one block of `d` (or, for an envelope, any block under it) holds at most in
+/// one sub-partition under round robin over `subs` sub-partitions: all of the SM's, or
+/// half of them (the demand's own figures, so an envelope charges each kind only its own
+/// warps' registers).
+fn round_robin_share(p: &Platform, d: &Demand, subs: u64) -> u64 {
+    d.round_robin_registers[usize::from(subs < p.register_sub_partitions)]
 }
 
 /// The slots of one SM for blocks all of demand `d` under `policy`, each block in one of
@@ -132,7 +135,7 @@ fn part_room(p: &Platform, d: &Demand, e: &Demand, policy: Policy, parts: u64, e
     let threads = room(p.sm_threads / parts, d.threads, e.threads);
     let registers = match policy {
         Policy::Greedy => room(p.registers_per_sm / parts, greedy_need(p, d, subs), e.registers),
-        Policy::RoundRobin => room(p.registers_per_sub_partition(), round_robin_share(d, subs), round_robin_share(e, e_subs)),
+        Policy::RoundRobin => room(p.registers_per_sub_partition(), round_robin_share(p, d, subs), round_robin_share(p, e, e_subs)),
     };
     threads.min(registers)
 }
