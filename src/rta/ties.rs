@@ -109,12 +109,15 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
     ))
 }
 
-/// The worst finish of every job (nominal indices) over the orders of `groups`, with
-/// the orders that attain them, or the merged bound when there are too many.
-/// `late[i]`: the latest time job `i` may enter the queue (used by the merged bound,
-/// whose jobs do not wait for a predecessor in the schedule).
+/// Per job: its worst finish, the order of its group that gives it, and how ties went.
 type Worsts = (Vec<Ticks>, Vec<Option<Vec<usize>>>, Ties);
 
+/// The worst finish of every job (nominal indices) over the orders of `groups`, with
+/// the orders that attain them. With too many orders, the groups with the most orders
+/// are merged ([`bound_over_orders`]) and the others still tried one by one (hybrid),
+/// or, if a group to merge has stream waits inside, all are bounded. `late[i]`: the
+/// latest time job `i` may enter the queue (for merged jobs, which do not wait in the
+/// schedule).
 fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes: &[Class], p: &Platform) -> Worsts {
     let n = jobs.len();
     if groups.is_empty() {
@@ -122,17 +125,87 @@ fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes: &[C
     }
     let blocks: u64 = jobs.iter().map(|j| j.blocks).sum();
     let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks.max(1)) as usize);
-    let mut orders: Vec<Vec<Vec<usize>>> = Vec::with_capacity(groups.len());
-    let mut total = 1usize;
-    for g in groups {
-        let list = stream_orders(jobs, g.clone(), cap.saturating_add(1));
-        total = total.saturating_mul(list.len());
-        if total > cap {
-            return (bound_over_orders(jobs, late, groups, classes, p), vec![None; n], Ties::Bound);
-        }
-        orders.push(list);
+    let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), cap.saturating_add(1))).collect();
+    if orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap)).is_some() {
+        return every_order(jobs, groups, &orders, classes, p);
     }
-    every_order(jobs, groups, &orders, classes, p)
+    // Try the groups with the fewest orders while their product fits; merge the rest.
+    let mut by_size: Vec<usize> = (0..groups.len()).collect();
+    by_size.sort_by_key(|&g| orders[g].len());
+    let mut total = 1usize;
+    let tried: Vec<usize> = by_size
+        .into_iter()
+        .take_while(|&g| match total.checked_mul(orders[g].len()).filter(|&t| t <= cap) {
+            Some(t) => {
+                total = t;
+                true
+            }
+            None => false,
+        })
+        .collect();
+    let merged: Vec<Range<usize>> = (0..groups.len()).filter(|g| !tried.contains(g)).map(|g| groups[g].clone()).collect();
+    let waits = merged.iter().any(|g| jobs[g.clone()].iter().any(|j| j.after.is_some_and(|a| g.contains(&a))));
+    if tried.is_empty() || waits {
+        return (bound_over_orders(jobs, late, groups, classes, p), vec![None; n], Ties::Bound);
+    }
+    let (finish, best, _) = hybrid(jobs, late, groups, &tried, &orders, classes, p);
+    (finish, best, Ties::Bound)
+}
+
+/// Every combination of the orders of the groups `tried`, the other groups merged into
+/// one job each (as [`bound_over_orders`] merges them); every job enters at its `late`
+/// time. Per job (nominal indices) its worst finish and, in a tried group, the order.
+fn hybrid(
+    jobs: &[Job],
+    late: &[Ticks],
+    groups: &[Range<usize>],
+    tried: &[usize],
+    orders: &[Vec<Vec<usize>>],
+    classes: &[Class],
+    p: &Platform,
+) -> Worsts {
+    let mut classes = classes.to_vec();
+    let (mut collapsed, mut position) = (Vec::new(), vec![0; jobs.len()]);
+    let (mut new_groups, mut new_orders) = (Vec::new(), Vec::new());
+    let mut i = 0;
+    while i < jobs.len() {
+        let Some(g) = groups.iter().position(|r| r.start == i) else {
+            position[i] = collapsed.len();
+            collapsed.push(Job { ready: late[i], ..jobs[i] });
+            i += 1;
+            continue;
+        };
+        let r = groups[g].clone();
+        if tried.contains(&g) {
+            // The group's jobs keep their places; its orders are shifted to them.
+            let base = collapsed.len();
+            r.clone().for_each(|k| {
+                position[k] = collapsed.len();
+                collapsed.push(Job { ready: late[k], ..jobs[k] });
+            });
+            new_groups.push(base..base + r.len());
+            new_orders.push(orders[g].iter().map(|o| o.iter().map(|&k| k - r.start + base).collect()).collect::<Vec<Vec<usize>>>());
+        } else {
+            let members = &jobs[r.clone()];
+            let first = classes[members[0].class];
+            let demand = members.iter().fold(first.demand, |e, j| e.envelope(classes[j.class].demand));
+            let exact = members.iter().all(|j| classes[j.class] == first);
+            classes.push(Class { demand, exact });
+            r.clone().for_each(|k| position[k] = collapsed.len());
+            collapsed.push(Job {
+                wcet: members.iter().map(|j| j.wcet).max().unwrap_or(0),
+                blocks: members.iter().map(|j| j.blocks).sum(),
+                ready: r.clone().map(|k| late[k]).max().unwrap_or(0),
+                class: classes.len() - 1,
+                after: None,
+                ..members[0]
+            });
+        }
+        i = r.end;
+    }
+    let (finish, best, ties) = every_order(&collapsed, &new_groups, &new_orders, &classes, p);
+    let back = |o: &Vec<usize>| o.iter().map(|&c| (0..jobs.len()).find(|&k| position[k] == c).expect("a job")).collect();
+    (position.iter().map(|&c| finish[c]).collect(), position.iter().map(|&c| best[c].as_ref().map(back)).collect(), ties)
 }
 
 /// The orders of the jobs of `group` that put every job after its stream predecessor
@@ -296,6 +369,43 @@ mod tests {
 
     fn job(id: usize, after: Option<usize>) -> Job {
         Job { task: id, number: 0, release: 0, ready: 0, wcet: 1, blocks: 1, class: 0, id, after }
+    }
+
+    /// Trying one group and merging the other never reports below trying both.
+    #[test]
+    fn the_hybrid_bound_covers_every_order() {
+        use rand::{Rng, SeedableRng};
+        let p = Platform::TX2;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(38);
+        for _ in 0..300 {
+            let classes: Vec<Class> = (0..6)
+                .map(|_| {
+                    let threads = [64u64, 256, 544, 512][rng.random_range(0..4)];
+                    let d = p.demand(threads, rng.random_range(0..30_000), [0u64, 16, 32][rng.random_range(0..3)], "k").unwrap();
+                    Class { demand: d, exact: true }
+                })
+                .collect();
+            let jobs: Vec<Job> = (0..6)
+                .map(|i| Job {
+                    release: if i < 3 { 0 } else { 5 },
+                    ready: if i < 3 { 0 } else { 5 },
+                    wcet: rng.random_range(1..10),
+                    blocks: rng.random_range(1..12),
+                    class: i,
+                    ..job(i, None)
+                })
+                .collect();
+            let groups = vec![0..3, 3..6];
+            let late: Vec<Ticks> = jobs.iter().map(|j| j.ready).collect();
+            let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(&jobs, g.clone(), 100)).collect();
+            let (all, _, _) = every_order(&jobs, &groups, &orders, &classes, &p);
+            for tried in [vec![0], vec![1]] {
+                let (hybrid, _, _) = hybrid(&jobs, &late, &groups, &tried, &orders, &classes, &p);
+                assert!(hybrid.iter().zip(&all).all(|(h, a)| h >= a), "{hybrid:?} < {all:?}");
+            }
+            let merged = bound_over_orders(&jobs, &late, &groups, &classes, &p);
+            assert!(merged.iter().zip(&all).all(|(m, a)| m >= a));
+        }
     }
 
     #[test]
