@@ -50,8 +50,13 @@ fn main() {
             let mut worst = vec![0u128; w.tasks.len()];
             for _ in 0..RUNS {
                 let placement = [Placement::Greedy, Placement::RoundRobinFixed, Placement::RoundRobinRotating][rng.random_range(0..3)];
-                let hw =
-                    Hardware { placement, confined: vec![false; w.tasks.len()], launch_overhead: 0, full_blocks: rng.random_bool(0.8) };
+                let hw = Hardware {
+                    placement,
+                    confined: vec![false; w.tasks.len()],
+                    launch_overhead: 0,
+                    full_blocks: rng.random_bool(0.8),
+                    fixed_ties: false,
+                };
                 for (j, f) in seq.jobs.iter().zip(simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut rng)) {
                     worst[j.task] = worst[j.task].max(f - j.release);
                 }

@@ -44,8 +44,9 @@
 //! (the chapter's Algorithm 2 with the steps its text implies) must agree; it, the static
 //! slot simulation and the corrected closed form are tested against each other.
 
-use crate::error::{Error, Inconsistency};
-use crate::rta::jobs::{sequence, Sequence};
+use crate::error::{Error, Inconsistency, InputError};
+use crate::rta::gpu::Demand;
+use crate::rta::jobs::{missing_may_pass, sequence_until, Sequence};
 use crate::rta::list::list_schedule;
 use crate::rta::report::{report, Bound, RtaReport};
 use crate::rta::sms::{most_free_threads, simulate_sms};
@@ -61,10 +62,9 @@ use crate::rta::workload::{demands, Task, Workload};
 /// (for the SVG of `output::plot`).
 pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
     let demands = demands(w)?;
-    let seq = sequence(w, &demands, w.launch, w.window)?;
+    let (seq, worst) = analysed_jobs(w, &demands)?;
     // One demand whose slots are the hardware's in every case the profile leaves open.
     let uniform = demands.iter().all(|d| *d == demands[0]) && crate::rta::room::fit_is_exact(&w.platform, &demands[0]);
-    let worst = worst_over_orders(&seq, &w.platform)?;
     // The nominal run: the nominal order, each job entering the queue at its release plus
     // the launch overhead, or once its stream predecessor has completed.
     let (simulated, runs) =
@@ -76,6 +76,43 @@ pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
     };
     check(w, &seq, &worst, &simulated, uniform)?;
     Ok(report(w, &seq, &worst, &simulated, &demands, bound, runs))
+}
+
+/// Most rounds that add jobs released after a window's end ([`analysed_jobs`]).
+pub const MAX_WINDOW_ROUNDS: usize = 8;
+
+/// The jobs to analyse and their worst finishes. In a window, a job released after the
+/// window's end may still enter the queue ahead of an analysed job (released no later
+/// than that job's latest entry, which a launch overhead or a stream wait delays, or
+/// ahead of a kernel's first job released after the end): such jobs are added, and the
+/// analysis repeated, until every job released at or before the latest entry of any
+/// analysed job is analysed. Then no job left out can pass an analysed one.
+fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), Error> {
+    let overload = |latest: Ticks| {
+        InputError::option(
+            "window",
+            "set",
+            format!(
+                "jobs released after the window's end keep entering the queue ahead of analysed ones (up to {} {}): the GPU does not keep up with the kernels' periods; give longer periods or a window that ends after a quiet time",
+                w.scale.format(latest),
+                w.unit
+            ),
+        )
+    };
+    let mut until = None;
+    for _ in 0..MAX_WINDOW_ROUNDS {
+        let seq = match sequence_until(w, demands, w.launch, w.window, until) {
+            Err(_) if until.is_some() => return Err(overload(until.unwrap_or(0)).into()),
+            other => other?,
+        };
+        let worst = worst_over_orders(&seq, &w.platform)?;
+        let late: Vec<Ticks> = worst.jobs.iter().map(|j| j.ready).collect();
+        if !missing_may_pass(w, &seq, &late) {
+            return Ok((seq, worst));
+        }
+        until = Some(late.iter().copied().max().unwrap_or(0) + 1);
+    }
+    Err(overload(until.unwrap_or(0)).into())
 }
 
 /// The nominal per-SM run never finishes a job after its reported finish, and equals

@@ -96,11 +96,24 @@ impl std::fmt::Display for TieOrder {
 /// periods, more than [`MAX_JOBS`] jobs or [`MAX_TOTAL_BLOCKS`] blocks, and finish times
 /// that could exceed the tick range.
 pub fn sequence(w: &Workload, demands: &[Demand], launch: Launch, window: Window) -> Result<Sequence, InputError> {
+    sequence_until(w, demands, launch, window, None)
+}
+
+/// [`sequence`] with, in a window, every job released before `until` too (when later than
+/// the window's end): jobs that may enter the queue ahead of an analysed one.
+pub fn sequence_until(
+    w: &Workload,
+    demands: &[Demand],
+    launch: Launch,
+    window: Window,
+    until: Option<Ticks>,
+) -> Result<Sequence, InputError> {
     let order = tie_order(&w.tasks, launch)?;
     let window_end = window_end(w, window)?;
+    let end = window_end.map(|e| until.map_or(e, |u| e.max(u)));
     let mut jobs = Vec::new();
     for (i, t) in w.tasks.iter().enumerate() {
-        push_jobs(&mut jobs, i, t, w, window_end)?;
+        push_jobs(&mut jobs, i, t, w, end)?;
     }
     let key = |j: &Job| {
         let t = &w.tasks[j.task];
@@ -113,6 +126,9 @@ pub fn sequence(w: &Workload, demands: &[Demand], launch: Launch, window: Window
     }
     check_range(&jobs, w)?;
     link_streams(&mut jobs, &w.tasks);
+    if order == TieOrder::Free {
+        check_stream_ties(&jobs, &w.tasks)?;
+    }
     let free_ties = free_groups(&jobs, order, &|j: &Job| j.ready);
     let classes = demands.iter().map(|&demand| Class { demand, exact: true }).collect();
     Ok(Sequence { jobs, classes, free_ties, order, window_end })
@@ -131,6 +147,28 @@ fn link_streams(jobs: &mut [Job], tasks: &[Task]) {
         };
         j.after = last.insert(key, id);
     }
+}
+
+/// With the launch order of tied releases free, two kernels of one stream released at the
+/// same time would race into the stream, and which one waits for the other is not
+/// known: refused (give `launch_order` or `--file-order`, their order in the stream).
+fn check_stream_ties(jobs: &[Job], tasks: &[Task]) -> Result<(), InputError> {
+    for j in jobs {
+        let Some(a) = j.after else { continue };
+        let p = &jobs[a];
+        if p.release == j.release && p.task != j.task {
+            let stream = tasks[j.task].stream.clone().unwrap_or_default();
+            return Err(InputError::new(
+                format!("kernels[{}].stream", j.task),
+                stream,
+                format!(
+                    "{:?} and {:?} are launched into this stream at the same time, in an order that is not given: give launch_order on every kernel (or --file-order) for their order in the stream",
+                    tasks[p.task].name, tasks[j.task].name
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The groups of `jobs` (in nominal order, by release) whose order on the GPU's queue is
@@ -188,6 +226,22 @@ fn tie_order(tasks: &[Task], launch: Launch) -> Result<TieOrder, InputError> {
         }
     }
     Ok(TieOrder::LaunchOrder)
+}
+
+/// In a window, whether some job left out of `seq` may pass an analysed one: a job of
+/// another stream released no later than that one's latest entry `late[id]` (jobs of one
+/// stream never pass each other).
+pub fn missing_may_pass(w: &Workload, seq: &Sequence, late: &[Ticks]) -> bool {
+    if seq.window_end.is_none() {
+        return false;
+    }
+    let stream_of = |i: usize| w.tasks[i].stream.clone().map_or((false, i.to_string()), |s| (true, s));
+    (0..w.tasks.len()).any(|i| {
+        let t = &w.tasks[i];
+        let Some(last) = seq.jobs.iter().filter(|j| j.task == i).map(|j| j.release).max() else { return false };
+        let Some(next) = t.period.and_then(|p| last.checked_add(p)) else { return false };
+        seq.jobs.iter().any(|j| stream_of(j.task) != stream_of(i) && next <= late[j.id])
+    })
 }
 
 fn window_end(w: &Workload, window: Window) -> Result<Option<Ticks>, InputError> {

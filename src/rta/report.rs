@@ -352,7 +352,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
         match seq.window_end {
             None => "each kernel is one job released at its release time".into(),
             Some(e) => format!(
-                "periodic jobs released at release + m period before {} (each kernel's first job at least); responses are the worst over these jobs; later jobs are not analysed",
+                "periodic jobs released at release + m period before {} (each kernel's first job at least), and every later job released by the latest time one of them may enter the queue (it may pass it); responses are the worst over these jobs; jobs after them are not analysed",
                 w.scale.format(e)
             ),
         },

@@ -49,6 +49,9 @@ pub struct Hardware {
     pub launch_overhead: Ticks,
     /// Every block takes its whole `C` (else its time is drawn).
     pub full_blocks: bool,
+    /// Jobs entering the queue at the same time enter in the order of `jobs` (the order
+    /// the user fixed for tied releases); else in a random order.
+    pub fixed_ties: bool,
 }
 
 /// One SM's state.
@@ -172,7 +175,9 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
             Some((jobs[j].release + overhead[j]).max(pred))
         };
         let mut now: Vec<usize> = (0..n).filter(|&j| !entered[j] && enters(j, &finish).is_some_and(|e| e <= t)).collect();
-        now.shuffle(rng);
+        if !hw.fixed_ties {
+            now.shuffle(rng);
+        }
         for j in now {
             entered[j] = true;
             queue.push_back((j, 0));

@@ -73,6 +73,9 @@ pub struct Worst {
     pub groups: Vec<Range<usize>>,
 }
 
+/// Most jobs of one group whose orders are enumerated (longer groups are bounded).
+pub const MAX_GROUP: usize = 24;
+
 /// Most rounds of the stream-backlog fixpoint ([`worst_over_orders`]).
 pub const MAX_ROUNDS: usize = 200;
 
@@ -211,6 +214,10 @@ fn hybrid(
 /// The orders of the jobs of `group` that put every job after its stream predecessor
 /// when both are in the group (at most `cap` of them; more means too many).
 fn stream_orders(jobs: &[Job], group: Range<usize>, cap: usize) -> Vec<Vec<usize>> {
+    if group.len() > MAX_GROUP {
+        // Too long to enumerate whatever the streams: as many orders as "too many".
+        return vec![Vec::new(); cap];
+    }
     fn extend(jobs: &[Job], group: &Range<usize>, order: &mut Vec<usize>, out: &mut Vec<Vec<usize>>, cap: usize) {
         if out.len() >= cap {
             return;
