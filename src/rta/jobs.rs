@@ -162,7 +162,7 @@ fn check_stream_ties(jobs: &[Job], tasks: &[Task]) -> Result<(), InputError> {
                 format!("kernels[{}].stream", j.task),
                 stream,
                 format!(
-                    "{:?} and {:?} are launched into this stream at the same time, in an order that is not given: give launch_order on every kernel (or --file-order) for their order in the stream",
+                    "{:?} and {:?} are launched into this stream at the same time, in an order that is not given: give launch_order on every kernel (or the file order) for their order in the stream",
                     tasks[p.task].name, tasks[j.task].name
                 ),
             ));
