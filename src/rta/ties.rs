@@ -189,20 +189,8 @@ fn hybrid(
             new_groups.push(base..base + r.len());
             new_orders.push(orders[g].iter().map(|o| o.iter().map(|&k| k - r.start + base).collect()).collect::<Vec<Vec<usize>>>());
         } else {
-            let members = &jobs[r.clone()];
-            let first = classes[members[0].class];
-            let demand = members.iter().fold(first.demand, |e, j| e.envelope(classes[j.class].demand));
-            let exact = members.iter().all(|j| classes[j.class] == first);
-            classes.push(Class { demand, exact });
             r.clone().for_each(|k| position[k] = collapsed.len());
-            collapsed.push(Job {
-                wcet: members.iter().map(|j| j.wcet).max().unwrap_or(0),
-                blocks: members.iter().map(|j| j.blocks).sum(),
-                ready: r.clone().map(|k| late[k]).max().unwrap_or(0),
-                class: classes.len() - 1,
-                after: None,
-                ..members[0]
-            });
+            collapsed.push(merge(&jobs[r.clone()], r.clone().map(|k| late[k]).max().unwrap_or(0), &mut classes));
         }
         i = r.end;
     }
@@ -322,6 +310,24 @@ pub fn bound_over_orders(jobs: &[Job], late: &[Ticks], groups: &[Range<usize>], 
     out
 }
 
+/// One job standing for the free group `members`: all their blocks, the longest time, the
+/// envelope of their demands (a new class in `classes`, exact only if all are equal),
+/// entering at `ready`, waiting for no job in the schedule.
+fn merge(members: &[Job], ready: Ticks, classes: &mut Vec<Class>) -> Job {
+    let first = classes[members[0].class];
+    let demand = members.iter().fold(first.demand, |e, j| e.envelope(classes[j.class].demand));
+    let exact = members.iter().all(|j| classes[j.class] == first);
+    classes.push(Class { demand, exact });
+    Job {
+        wcet: members.iter().map(|j| j.wcet).max().unwrap_or(0),
+        blocks: members.iter().map(|j| j.blocks).sum(),
+        ready,
+        class: classes.len() - 1,
+        after: None,
+        ..members[0]
+    }
+}
+
 /// The list schedule of `jobs[range]` (none dispatched before `floor`) with each of
 /// `groups` (inside `range`) merged into one job; every job's finish into `out`.
 fn merged_finishes(
@@ -342,18 +348,7 @@ fn merged_finishes(
         match groups.next_if(|g| g.start == i) {
             Some(g) => {
                 let members = &jobs[g.clone()];
-                let first = classes[members[0].class];
-                let demand = members.iter().fold(first.demand, |e, j| e.envelope(classes[j.class].demand));
-                let exact = members.iter().all(|j| classes[j.class] == first);
-                classes.push(Class { demand, exact });
-                merged.push(Job {
-                    wcet: members.iter().map(|j| j.wcet).max().unwrap_or(0),
-                    blocks: members.iter().map(|j| j.blocks).sum(),
-                    ready: members.iter().map(|j| j.ready).max().unwrap_or(0).max(floor),
-                    class: classes.len() - 1,
-                    after: None,
-                    ..members[0]
-                });
+                merged.push(merge(members, members.iter().map(|j| j.ready).max().unwrap_or(0).max(floor), &mut classes));
                 position.extend(g.clone().map(|_| merged.len() - 1));
                 i = g.end;
             }
