@@ -9,7 +9,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::list::{finishes, list_schedule, simulate_slots};
-use gpu_makespan::rta::ties::worst_over_orders;
+use gpu_makespan::rta::queues::worst_over_orders;
 use gpu_makespan::rta::time::Scale;
 use gpu_makespan::rta::workload::{demands, Task, Workload};
 use gpu_makespan::rta::workload::{Launch, Window};

@@ -48,9 +48,10 @@ use crate::error::{Error, Inconsistency, InputError};
 use crate::rta::gpu::Demand;
 use crate::rta::jobs::{missing_may_pass, sequence_until, Sequence};
 use crate::rta::list::list_schedule;
+use crate::rta::queues::{worst_over_orders, Worst};
 use crate::rta::report::{report, Bound, RtaReport};
 use crate::rta::sms::{most_free_threads, simulate_sms};
-use crate::rta::ties::{worst_over_orders, Ties, Worst};
+use crate::rta::ties::Ties;
 use crate::rta::time::Ticks;
 use crate::rta::workload::{demands, Task, Workload};
 
@@ -70,6 +71,7 @@ pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
     let (simulated, runs) =
         simulate_sms(&seq.jobs, &seq.classes, &w.platform, &mut |j, _| seq.jobs[j].wcet, &mut most_free_threads, timeline);
     let bound = match worst.ties {
+        _ if worst.two_queues => Bound::Priorities,
         Ties::Bound => Bound::TieBound,
         _ if uniform => Bound::ExactMonotone,
         _ => Bound::Envelope,
@@ -106,11 +108,10 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
             other => other?,
         };
         let worst = worst_over_orders(&seq, &w.platform)?;
-        let late: Vec<Ticks> = worst.jobs.iter().map(|j| j.ready).collect();
-        if !missing_may_pass(w, &seq, &late) {
+        if !missing_may_pass(w, &seq, &worst.reach) {
             return Ok((seq, worst));
         }
-        until = Some(late.iter().copied().max().unwrap_or(0) + 1);
+        until = Some(worst.reach.iter().copied().max().unwrap_or(0) + 1);
     }
     Err(overload(until.unwrap_or(0)).into())
 }
@@ -119,7 +120,7 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
 /// it with one demand and a fixed order; with one demand, one job per kernel, no
 /// overheads and no free ties, Algorithm 2 gives the reported finishes.
 fn check(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], uniform: bool) -> Result<(), Inconsistency> {
-    let fixed = worst.ties == Ties::None;
+    let fixed = worst.ties == Ties::None && !worst.two_queues;
     for ((j, &f), &s) in worst.jobs.iter().zip(&worst.finish).zip(simulated) {
         if s > f || (uniform && fixed && s != f) {
             return Err(Inconsistency::Disagreement(format!(

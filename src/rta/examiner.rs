@@ -3,16 +3,17 @@
 //!
 //! What is modelled: every benchmark is one `timer_spin` kernel launched once after the
 //! common start barrier, `release_time` seconds later; each of its `block_count` blocks
-//! spins for `additional_info` nanoseconds (default 10 ms), its `C`. Times are in
+//! spins for `additional_info` nanoseconds (default 10 ms), its `C`; in a stream of its
+//! own, whose `stream_priority` (a CUDA priority) picks the EE queue. Times are in
 //! seconds, exactly (nanosecond resolution or finer). What cannot be modelled is refused,
-//! naming the benchmark and the reason: other benchmark libraries, `stream_priority`,
+//! naming the benchmark and the reason: other benchmark libraries,
 //! separate processes (`use_processes`, MPS), `sm_mask`, more than one iteration.
 //! Configs carry no deadlines: `--deadline` gives every kernel one.
 
 use crate::error::{Error, InputError};
 use crate::rta::gpu::Profile;
 use crate::rta::time::{Decimal, Scale};
-use crate::rta::workload::{Task, Workload};
+use crate::rta::workload::{Priority, Task, Workload};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;
@@ -194,6 +195,17 @@ pub fn from_text(text: &str, origin: &str, profile: Profile, deadline: Option<De
     Ok(w)
 }
 
+/// A CUDA stream priority as the TX2 runs it: lower numbers are higher priorities, the
+/// device's range is 0 (the default, least) to -1 (greatest) on Pascal, and CUDA clamps
+/// a value outside the range to it. So every negative value is the high queue.
+pub fn stream_priority(cuda: i64) -> Priority {
+    if cuda < 0 {
+        Priority::High
+    } else {
+        Priority::Low
+    }
+}
+
 /// One benchmark as a task (its `wcet` still in nanoseconds) and its release time.
 fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: Option<&str>) -> Result<(Task, Decimal), InputError> {
     let name = b.label.clone().or_else(|| b.log_name.clone()).unwrap_or_else(|| format!("benchmark {}", i + 1));
@@ -203,9 +215,11 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
     if library != "timer_spin.so" {
         return Err(refuse("filename", &b.filename, "only timer_spin.so kernels (a known time per block) can be modelled"));
     }
-    if let Some(p) = &b.stream_priority {
-        return Err(refuse("stream_priority", p, "stream priorities change the dispatch order, which this analysis does not model"));
-    }
+    let priority = match &b.stream_priority {
+        None | Some(Value::Null) => Priority::Low,
+        Some(Value::Number(n)) if n.as_i64().is_some() => stream_priority(n.as_i64().unwrap_or(0)),
+        Some(p) => return Err(refuse("stream_priority", p, "must be an integer (a CUDA stream priority: lower is higher)")),
+    };
     if let Some(m) = &b.sm_mask {
         return Err(refuse("sm_mask", m, "SM masks restrict where blocks may go, which this analysis does not model"));
     }
@@ -246,6 +260,7 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
         release: 0,
         launch_order: None,
         stream: None,
+        priority,
         wcet_source: format!(
             "timer_spin: {spin} ns per block (the spin time{}; launch and dispatch overheads only as the GPU profile's launch_overhead and block_overhead)",
             if matches!(&b.additional_info, None | Some(Value::Null)) || b.additional_info.as_ref().and_then(Value::as_str).is_some_and(|s| s.trim().is_empty()) {

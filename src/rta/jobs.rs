@@ -12,7 +12,7 @@
 use crate::error::InputError;
 use crate::rta::gpu::Demand;
 use crate::rta::time::Ticks;
-use crate::rta::workload::{Launch, Task, Window, Workload, MAX_TOTAL_BLOCKS};
+use crate::rta::workload::{Launch, Priority, Task, Window, Workload, MAX_TOTAL_BLOCKS};
 use std::ops::Range;
 
 /// One kernel launch: `blocks` blocks of `wcet` ticks each, dispatchable from `ready`.
@@ -37,6 +37,8 @@ pub struct Job {
     /// The job before it in its stream (an index of the nominal sequence), if any: it
     /// enters the GPU's queue only once that one has completed.
     pub after: Option<usize>,
+    /// Its stream's priority: which EE queue it enters.
+    pub priority: Priority,
 }
 
 /// A block demand in a sequence. `exact` says every block of this class has exactly
@@ -293,7 +295,7 @@ fn push_jobs(jobs: &mut Vec<Job>, i: usize, t: &Task, w: &Workload, end: Option<
             return Err(too_many(t));
         }
         let ready = release.checked_add(w.launch_overhead).ok_or_else(|| range_error(w, i, "release"))?;
-        jobs.push(Job { task: i, number, release, ready, wcet, blocks: t.blocks, class: i, id: 0, after: None });
+        jobs.push(Job { task: i, number, release, ready, wcet, blocks: t.blocks, class: i, id: 0, after: None, priority: t.priority });
         let (Some(e), Some(p)) = (end, t.period) else { break };
         match release.checked_add(p) {
             Some(r) if r < e => release = r,

@@ -1,19 +1,21 @@
 //! The kernel-level response-time analysis of the Jetson TX2 GPU scheduler, by role:
 //! what it takes in ([`workload`], read from task-set files by [`taskset`] and from
 //! examiner configs by [`examiner`]), the analysis ([`analysis`] over [`jobs`],
-//! [`list`], [`ties`] and [`sms`]), what it reports ([`report`]), GPU profiles
-//! ([`gpu`]), exact time ([`time`]) and per-block execution times from the warp model
-//! ([`wcet`]).
+//! [`list`], [`ties`], [`priority`], [`queues`] and [`sms`]), what it reports
+//! ([`report`]), GPU profiles ([`gpu`]), exact time ([`time`]) and per-block execution
+//! times from the warp model ([`wcet`]).
 //!
 //! Files depend on each other without a circle: `time`, `gpu` <- `workload` <- `jobs`
-//! <- `list` <- `ties`, `sms` <- `report` <- `analysis`; `taskset` and `examiner` build
-//! a `workload`.
+//! <- `list` <- `ties` <- `priority` <- `queues`, `sms` <- `report` <- `analysis`;
+//! `taskset` and `examiner` build a `workload`.
 
 pub mod analysis;
 pub mod examiner;
 pub mod gpu;
 pub mod jobs;
 pub mod list;
+pub mod priority;
+pub mod queues;
 pub mod report;
 pub mod room;
 pub mod simulator;

@@ -5,10 +5,11 @@
 
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{Sequence, TieOrder};
+use crate::rta::queues::Worst;
 use crate::rta::sms::SmRun;
-use crate::rta::ties::{Ties, Worst};
+use crate::rta::ties::Ties;
 use crate::rta::time::{Scale, Ticks};
-use crate::rta::workload::{launch_order, Task, Workload};
+use crate::rta::workload::{launch_order, Priority, Task, Workload};
 use serde::{Serialize, Serializer};
 use std::fmt;
 
@@ -37,6 +38,9 @@ pub enum Bound {
     /// Too many launch orders of tied jobs to try: a safe upper bound with each tied
     /// group merged.
     TieBound,
+    /// Streams of both priorities: a safe upper bound (high kernels blocked by one low
+    /// block, low kernels by a pooled list; [`crate::rta::priority`]).
+    Priorities,
 }
 
 /// One row of the RTA report (`--json`: `kernels[]`), in launch order of first jobs.
@@ -92,6 +96,8 @@ pub struct KernelRow {
     pub worst_order: Option<Vec<String>>,
     /// `C_i` is optimistic (e.g. `contention = "isolated"`): the response is not proven.
     pub wcet_optimistic: bool,
+    /// Its stream's priority (`low` or `high`).
+    pub priority: Priority,
 }
 
 /// The whole RTA result (`makespan rta --json`).
@@ -304,6 +310,7 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
                 ties,
                 worst_order: worst.order[i].as_ref().map(|o| o.iter().map(|&k| w.tasks[seq.jobs[k].task].name.clone()).collect()),
                 wcet_optimistic: t.wcet_optimistic,
+                priority: t.priority,
             };
             (ti, row)
         })
@@ -348,6 +355,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
             ),
             Bound::Envelope => "mixed block demands, or slots that depend on what the GPU profile leaves open (warp placement, partitioned caching): the responses are a safe bound for every block time up to C, every choice of SM and sub-partition (list schedule counting the blocks still running, each kind by its demand); simulated_finish is one nominal run of the dispatch rules".into(),
             Bound::TieBound => "too many launch orders of tied releases to try: each group of tied jobs merged into one (all its blocks, the longest C, the largest demand), a safe bound for every order".into(),
+            Bound::Priorities => "streams of both priorities (two EE queues; a low kernel's blocks are assigned only while the high queue is empty, blocks are not preempted): a high kernel's response counts one low block of blocking at its entry, a low kernel's counts every high kernel released before its last block could start (all blocks taken at the longest C and the largest demand); a safe bound, not exact".into(),
         },
         match seq.window_end {
             None => "each kernel is one job released at its release time".into(),

@@ -7,9 +7,12 @@
 //! * G1/G2/G4 (streams): a job enters the GPU's queue once released, plus a launch
 //!   overhead drawn in `[0, L]`, and once the job before it in its stream has completed.
 //!   Jobs entering at the same time enter in a random order.
-//! * G3/X1 (one FIFO queue): only the head job's blocks are assigned, in order, each as
+//! * G3/X1 (FIFO EE queues): only the head job's blocks are assigned, in order, each as
 //!   soon as some SM has room (R1-R3: threads, a block slot, shared memory, registers);
-//!   among the SMs with room one is drawn at random.
+//!   among the SMs with room one is drawn at random. A1-A2: a job of a high-priority
+//!   stream enters the high queue, whose head goes first; the low queue's head is
+//!   assigned blocks only while the high queue is empty (running blocks are not
+//!   preempted).
 //! * Sub-partitions: a block's warps go to the register sub-partitions by a
 //!   [`Placement`] (greedy to a random sub-partition with room, or round robin from
 //!   sub-partition 0, or from a pointer that rotates per SM).
@@ -22,6 +25,7 @@
 use crate::rta::gpu::{Demand, Platform, MAX_SUB_PARTITIONS};
 use crate::rta::jobs::{Class, Job};
 use crate::rta::time::Ticks;
+use crate::rta::workload::Priority;
 use rand::rngs::SmallRng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;
@@ -165,7 +169,8 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
     let mut last_end = vec![0; n];
     let mut left: Vec<u64> = jobs.iter().map(|j| j.blocks).collect();
     let mut entered = vec![false; n];
-    let mut queue: VecDeque<(usize, u64)> = VecDeque::new();
+    // The EE queues: high priority first (A1-A2).
+    let mut queues: [VecDeque<(usize, u64)>; 2] = [VecDeque::new(), VecDeque::new()];
     let mut running: Vec<Running> = Vec::new();
     let mut t: Ticks = 0;
     loop {
@@ -180,10 +185,12 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
         }
         for j in now {
             entered[j] = true;
-            queue.push_back((j, 0));
+            queues[usize::from(jobs[j].priority == Priority::Low)].push_back((j, 0));
         }
-        // The head job's blocks, in order, while some SM has room.
-        while let Some(&(j, b)) = queue.front() {
+        // The head job's blocks (of the high queue if it is not empty), in order, while
+        // some SM has room.
+        while let Some(&(j, b)) = queues.iter().find_map(|q| q.front()) {
+            let queue = &mut queues[usize::from(jobs[j].priority == Priority::Low)];
             let d = classes[jobs[j].class].demand;
             let confined = hw.confined[jobs[j].task];
             let mut order: Vec<usize> = (0..sms.len()).collect();

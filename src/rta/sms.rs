@@ -7,6 +7,7 @@
 use crate::rta::gpu::{Capacity, Placement, Platform};
 use crate::rta::jobs::{Class, Job};
 use crate::rta::time::Ticks;
+use crate::rta::workload::Priority;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -29,8 +30,9 @@ pub struct SmRun {
 /// A running block: its end, SM, class, lane and where its warps went.
 type RunningBlock = Reverse<(Ticks, usize, usize, usize, Placement)>;
 
-/// Runs the dispatch rules on `jobs` (in the given order, classes exact; a job whose
-/// stream predecessor ran earlier in `jobs` starts no block before that one's finish):
+/// Runs the dispatch rules on `jobs` (in the given order within each priority's queue,
+/// classes exact; a job whose stream predecessor ran earlier in `jobs` starts no block
+/// before that one's finish; a low job's block only while no high job waits, A2):
 /// `duration(job, block)` is a block's time (at most its job's `wcet`), `choose` picks
 /// among the SMs with room (their indices, increasing). Returns each job's finish and,
 /// with `timeline`, every block's run.
@@ -58,39 +60,62 @@ pub fn simulate_sms(
         }
     };
     let mut done: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
-    for (ji, j) in jobs.iter().enumerate() {
-        let demand = &classes[j.class].demand;
-        // A job enters the queue once its stream predecessor (if run earlier) completed.
-        t = t.max(j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f)));
-        complete(t, &mut running, &mut free, &mut lanes);
-        let mut finish = 0;
-        for b in 0..j.blocks {
-            loop {
-                room.clear();
-                room.extend((0..n).filter(|&s| free[s].fits(demand)));
-                if !room.is_empty() {
-                    break;
+    // Each EE queue's jobs in the given order: the high queue's, then the low queue's.
+    let levels: [Vec<usize>; 2] = [Priority::High, Priority::Low].map(|q| (0..jobs.len()).filter(|&i| jobs[i].priority == q).collect());
+    let (mut cursor, mut block, mut finish) = ([0usize; 2], [0u64; 2], vec![0; jobs.len()]);
+    out.resize(jobs.len(), 0);
+    loop {
+        // A job enters its queue at its ready time, and once its stream predecessor (if run
+        // earlier) completed.
+        let entry = |q: usize, done: &std::collections::HashMap<usize, Ticks>| {
+            levels[q].get(cursor[q]).map(|&ji| {
+                let j = &jobs[ji];
+                j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f))
+            })
+        };
+        let entries = [entry(0, &done), entry(1, &done)];
+        // The head of the high queue if it has entered, else the low queue's (A2).
+        let Some(q) = (0..2).find(|&q| entries[q].is_some_and(|e| e <= t)) else {
+            match entries.iter().flatten().min() {
+                Some(&e) => {
+                    t = t.max(e);
+                    complete(t, &mut running, &mut free, &mut lanes);
+                    continue;
                 }
-                let Reverse((end, ..)) = *running.peek().expect("a block that fits an empty SM waits only for running blocks");
-                t = t.max(end);
-                complete(t, &mut running, &mut free, &mut lanes);
+                None => break,
             }
-            let sm = choose(&room, &free);
-            let placed = free[sm].take(demand);
-            let lane = lanes[sm].iter().position(|busy| !busy).unwrap_or(lanes[sm].len());
-            if lane == lanes[sm].len() {
-                lanes[sm].push(true);
-            }
-            lanes[sm][lane] = true;
-            let end = t + duration(ji, b);
-            running.push(Reverse((end, sm, j.class, lane, placed)));
-            finish = finish.max(end);
-            if timeline {
-                runs.push(SmRun { job: ji, sm, lane, start: t, end });
-            }
+        };
+        let ji = levels[q][cursor[q]];
+        let j = &jobs[ji];
+        let demand = &classes[j.class].demand;
+        room.clear();
+        room.extend((0..n).filter(|&s| free[s].fits(demand)));
+        if room.is_empty() {
+            let Reverse((end, ..)) = *running.peek().expect("a block that fits an empty SM waits only for running blocks");
+            // A high job entering meanwhile goes first.
+            t = t.max(entries[0].filter(|_| q == 1).map_or(end, |e| e.min(end)));
+            complete(t, &mut running, &mut free, &mut lanes);
+            continue;
         }
-        done.insert(j.id, finish);
-        out.push(finish);
+        let sm = choose(&room, &free);
+        let placed = free[sm].take(demand);
+        let lane = lanes[sm].iter().position(|busy| !busy).unwrap_or(lanes[sm].len());
+        if lane == lanes[sm].len() {
+            lanes[sm].push(true);
+        }
+        lanes[sm][lane] = true;
+        let end = t + duration(ji, block[q]);
+        running.push(Reverse((end, sm, j.class, lane, placed)));
+        finish[ji] = finish[ji].max(end);
+        if timeline {
+            runs.push(SmRun { job: ji, sm, lane, start: t, end });
+        }
+        block[q] += 1;
+        if block[q] == j.blocks {
+            done.insert(j.id, finish[ji]);
+            out[ji] = finish[ji];
+            (cursor[q], block[q]) = (cursor[q] + 1, 0);
+        }
     }
     (out, runs)
 }

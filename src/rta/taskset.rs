@@ -13,7 +13,7 @@ use crate::rta::gpu::{GpuSection, Profile};
 use crate::rta::time::{Decimal, Scale};
 use crate::rta::wcet::{Contention, WcetCache, TX2_SM};
 use crate::rta::workload::{Launch, Window};
-use crate::rta::workload::{Task, Workload};
+use crate::rta::workload::{Priority, Task, Workload};
 use serde::Deserialize;
 use std::path::Path;
 use toml::Spanned;
@@ -65,6 +65,8 @@ pub struct KernelEntry {
     /// The CUDA stream it is launched into (default: a stream of its own): kernels of one
     /// stream run one after another.
     pub stream: Option<String>,
+    /// The priority of its stream, `"low"` (default) or `"high"` (rules A1-A2).
+    pub priority: Option<Priority>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -338,6 +340,7 @@ fn entry(
         release: 0,
         launch_order: e.launch_order,
         stream: e.stream.clone(),
+        priority: e.priority.unwrap_or_default(),
         wcet_source,
         wcet_optimistic: optimistic,
     };

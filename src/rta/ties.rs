@@ -11,9 +11,8 @@
 //! position, so every real block ends no later than the merged job's block at its
 //! position, and every job of the group by the merged job's finish.
 
-use crate::error::InputError;
 use crate::rta::gpu::Platform;
-use crate::rta::jobs::{free_groups, Class, Job, Sequence};
+use crate::rta::jobs::{Class, Job};
 use crate::rta::list::finishes;
 use crate::rta::time::Ticks;
 use std::fmt;
@@ -54,66 +53,11 @@ impl serde::Serialize for Ties {
     }
 }
 
-/// Per job (indices of the nominal sequence): the reported finish, and for jobs in a
-/// free group, the group's order (job indices) that attains it.
-#[derive(Debug, Clone)]
-pub struct Worst {
-    /// Reported finish of each job.
-    pub finish: Vec<Ticks>,
-    /// The launch order of the job's tie group that gives its finish (`None` when not tied,
-    /// or under the bound).
-    pub order: Vec<Option<Vec<usize>>>,
-    /// How ties were handled.
-    pub ties: Ties,
-    /// The jobs as analysed, in nominal order: each `ready` the latest time it may enter
-    /// the GPU's queue (its release plus the launch overhead, or its stream
-    /// predecessor's reported finish if later).
-    pub jobs: Vec<Job>,
-    /// The groups of `jobs` whose order on the queue is free.
-    pub groups: Vec<Range<usize>>,
-}
-
 /// Most jobs of one group whose orders are enumerated (longer groups are bounded).
 pub const MAX_GROUP: usize = 24;
 
-/// Most rounds of the stream-backlog fixpoint ([`worst_over_orders`]).
-pub const MAX_ROUNDS: usize = 200;
-
-/// The worst finish of every job over the queue orders the GPU leaves free.
-///
-/// **Streams.** A job enters the queue once released (plus up to the launch overhead)
-/// *and* once the job before it in its stream has completed. With `F` the reported
-/// finishes, job `j` enters by `max(r_j + L, F_pred(j))`: that is its `ready`, and jobs
-/// released before it may enter may pass it, so the free groups are recomputed with it
-/// ([`crate::rta::jobs::free_groups`]). Starting from the finishes without stream waits,
-/// the readies and groups only grow, and the finishes with them; the rounds stop when
-/// nothing changes. At that point every real job enters the queue no later than its
-/// `ready` (by induction over the order in which jobs enter: its predecessor entered
-/// earlier, and ended by its reported finish), in an order among the ones tried, so the
-/// list schedule's proof applies. Orders that put a job before its stream predecessor
-/// are never tried (they cannot happen).
-pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputError> {
-    let mut groups = seq.free_ties.clone();
-    let mut late: Vec<Ticks> = seq.jobs.iter().map(|j| j.ready).collect();
-    for _ in 0..MAX_ROUNDS {
-        let (finish, order, ties) = worst_for(&seq.jobs, &groups, &late, &seq.classes, p);
-        let next: Vec<Ticks> = seq.jobs.iter().map(|j| j.after.map_or(j.ready, |a| j.ready.max(finish[a]))).collect();
-        let next_groups = free_groups(&seq.jobs, seq.order, &|j: &Job| next[j.id]);
-        if next == late && next_groups == groups {
-            let jobs = seq.jobs.iter().map(|j| Job { ready: late[j.id], ..*j }).collect();
-            return Ok(Worst { finish, order, ties, jobs, groups });
-        }
-        (late, groups) = (next, next_groups);
-    }
-    Err(InputError::option(
-        "window",
-        "set",
-        format!("the analysis of the streams' waits did not settle in {MAX_ROUNDS} rounds: the kernels may not keep up with their periods; give a shorter window or longer periods"),
-    ))
-}
-
 /// Per job: its worst finish, the order of its group that gives it, and how ties went.
-type Worsts = (Vec<Ticks>, Vec<Option<Vec<usize>>>, Ties);
+pub type Worsts = (Vec<Ticks>, Vec<Option<Vec<usize>>>, Ties);
 
 /// The worst finish of every job (nominal indices) over the orders of `groups`, with
 /// the orders that attain them. With too many orders, the groups with the most orders
@@ -121,7 +65,7 @@ type Worsts = (Vec<Ticks>, Vec<Option<Vec<usize>>>, Ties);
 /// or, if a group to merge has stream waits inside, all are bounded. `late[i]`: the
 /// latest time job `i` may enter the queue (for merged jobs, which do not wait in the
 /// schedule).
-fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes: &[Class], p: &Platform) -> Worsts {
+pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes: &[Class], p: &Platform) -> Worsts {
     let n = jobs.len();
     if groups.is_empty() {
         return (finishes(jobs, classes, p), vec![None; n], Ties::None);
@@ -370,7 +314,7 @@ mod tests {
     use super::*;
 
     fn job(id: usize, after: Option<usize>) -> Job {
-        Job { task: id, number: 0, release: 0, ready: 0, wcet: 1, blocks: 1, class: 0, id, after }
+        Job { task: id, number: 0, release: 0, ready: 0, wcet: 1, blocks: 1, class: 0, id, after, priority: Default::default() }
     }
 
     /// Trying one group and merging the other never reports below trying both.

@@ -37,6 +37,9 @@ pub struct Task {
     /// after another (a launch enters the GPU's queue only once the previous one in its
     /// stream has completed). `None`: a stream of its own (its jobs still run in order).
     pub stream: Option<String>,
+    /// The priority of its stream (rules A1-A2): a kernel of a high-priority stream goes
+    /// to the high EE queue, whose kernels dispatch before any of the low queue's.
+    pub priority: Priority,
     /// Where `C_i` comes from and what it rests on.
     pub wcet_source: String,
     /// Whether `C_i` is known to be optimistic (not a bound on a block's time).
@@ -59,10 +62,24 @@ impl Task {
             release,
             launch_order: None,
             stream: None,
+            priority: Priority::Low,
             wcet_source: "given (wcet)".into(),
             wcet_optimistic: false,
         }
     }
+}
+
+/// A stream's priority. CUDA gives Pascal GPUs two levels (`cudaDeviceGetStreamPriorityRange`
+/// returns 0 and -1): each has its own EE queue, and a block of the low queue's head
+/// kernel is assigned only while the high queue is empty (Amert et al., A1-A2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Priority {
+    /// The default priority (CUDA priority 0).
+    #[default]
+    Low,
+    /// The greatest priority (CUDA priority -1 on Pascal).
+    High,
 }
 
 /// Everything an analysis needs: tasks (in the order given), the GPU, the time base,
@@ -163,6 +180,7 @@ pub fn demands(w: &Workload) -> Result<Vec<Demand>, InputError> {
             format!("the kernels have more than {MAX_TOTAL_BLOCKS} blocks in all, the cap of one analysis"),
         ));
     }
+    check_stream_priorities(&w.tasks)?;
     w.tasks
         .iter()
         .enumerate()
@@ -191,4 +209,22 @@ pub fn demands(w: &Workload) -> Result<Vec<Demand>, InputError> {
             Ok(d)
         })
         .collect()
+}
+
+/// A priority belongs to a stream (A1): kernels of one stream with different priorities
+/// are refused.
+fn check_stream_priorities(tasks: &[Task]) -> Result<(), InputError> {
+    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for (i, t) in tasks.iter().enumerate() {
+        let Some(s) = t.stream.as_deref() else { continue };
+        let first = *seen.entry(s).or_insert(i);
+        if tasks[first].priority != t.priority {
+            return Err(InputError::new(
+                format!("kernels[{i}].priority"),
+                serde_json::to_value(t.priority).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+                format!("kernels[{first}] is in the same stream {s:?} with another priority; a priority belongs to a stream"),
+            ));
+        }
+    }
+    Ok(())
 }

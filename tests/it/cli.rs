@@ -345,7 +345,7 @@ fn examiner_configs_refuse_what_they_cannot_model() {
     let base = std::fs::read_to_string("instances/examiner/thesis-order1.json").unwrap();
     let cases = [
         (base.replacen("./bin/timer_spin.so", "./bin/mandelbrot.so", 1), "filename"),
-        (base.replacen("\"release_time\": 0", "\"release_time\": 0, \"stream_priority\": -1", 1), "stream_priority"),
+        (base.replacen("\"release_time\": 0", "\"release_time\": 0, \"stream_priority\": \"high\"", 1), "stream_priority"),
         (base.replacen("\"release_time\": 0", "\"release_time\": 0, \"sm_mask\": \"0x1\"", 1), "sm_mask"),
         (base.replacen("\"max_iterations\": 1", "\"max_iterations\": 0", 1), "max_iterations"),
         (base.replacen("\"max_iterations\": 1", "\"max_iterations\": 1, \"use_processes\": true", 1), "use_processes"),
@@ -364,6 +364,33 @@ fn examiner_configs_refuse_what_they_cannot_model() {
     input_error(&["rta", "instances/rta-chapter-example.toml", "--deadline", "3"], "--deadline");
     let v = json_of(&["rta", "instances/examiner/thesis-order1.json", "--gpu", "instances/gpu-tx2.toml"]);
     assert_eq!(v["g_max"], 8);
+}
+
+/// An examiner config's `stream_priority` picks the EE queue (negative: high). K1 (2
+/// blocks of 4 s) at -1 beside K2, K3, K4 (all released at 0, 8 slots): it waits at most
+/// for one low block (6 s), so 10; the bound is `priorities`. A task set's `priority`
+/// likewise (`instances/rta-priorities.toml`).
+#[test]
+fn stream_priorities_are_read() {
+    let base = std::fs::read_to_string("instances/examiner/thesis-order1.json").unwrap();
+    let k1 = base.rfind("\"release_time\": 0").unwrap();
+    let text = format!("{}\"release_time\": 0, \"stream_priority\": -1{}", &base[..k1], &base[k1 + "\"release_time\": 0".len()..]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_file(&dir, "prio.json", &text);
+    let v = json_of(&["rta", &path]);
+    assert_eq!(v["bound"], "priorities");
+    let k1 = v["kernels"].as_array().unwrap().iter().find(|k| k["name"] == "K1").unwrap().clone();
+    assert_eq!((k1["priority"].as_str(), k1["response"].as_f64()), (Some("high"), Some(10.0)));
+    let v = json_of(&["rta", "instances/rta-priorities.toml"]);
+    assert_eq!(v["bound"], "priorities");
+    assert_eq!(v["schedulable"], true);
+    // A priority that differs within one stream is refused, naming the field.
+    let text = std::fs::read_to_string("instances/rta-priorities.toml").unwrap().replacen(
+        "stream = \"background\"",
+        "stream = \"background\"\npriority = \"high\"",
+        1,
+    );
+    rta_input_error(&text, "toml", "priority");
 }
 
 // ---- the shape of results ----

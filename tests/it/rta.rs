@@ -8,12 +8,13 @@ use gpu_makespan::rta::analysis::analyse;
 use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::{sequence, Sequence};
 use gpu_makespan::rta::list::{closed_form_equal_c, finishes, list_schedule, simulate_slots, slot_thresholds};
+use gpu_makespan::rta::queues::worst_over_orders;
 use gpu_makespan::rta::report::Bound;
 use gpu_makespan::rta::sms::simulate_sms;
-use gpu_makespan::rta::ties::{bound_over_orders, worst_over_orders};
+use gpu_makespan::rta::ties::bound_over_orders;
 use gpu_makespan::rta::time::Scale;
 use gpu_makespan::rta::workload::{demands, Task, Workload};
-use gpu_makespan::rta::workload::{Launch, Window};
+use gpu_makespan::rta::workload::{Launch, Priority, Window};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -287,15 +288,16 @@ fn random_hardware(w: &Workload, rng: &mut SmallRng) -> Hardware {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
-    /// The reference simulator (streams, launch overheads in [0, L], random SMs, warp
-    /// placements and halves the profile allows, block times in [1, C], random order of
-    /// simultaneous entries) never finishes a job after its reported finish: kernels in
-    /// shared streams, deadlines beyond periods (backlogs), overheads, every placement and
-    /// caching mode.
+    /// The reference simulator (streams, stream priorities, launch overheads in [0, L],
+    /// random SMs, warp placements and halves the profile allows, block times in [1, C],
+    /// random order of simultaneous entries) never finishes a job after its reported
+    /// finish: kernels in shared streams, high and low priorities, deadlines beyond
+    /// periods (backlogs), overheads, every placement and caching mode.
     #[test]
     fn the_simulated_gpu_never_exceeds_the_report(
         tasks in mixed_task_set(),
         streams in proptest::collection::vec(0usize..4, 7),
+        high in proptest::collection::vec(prop_oneof![3 => Just(false), 1 => Just(true)], 8),
         overhead in prop_oneof![Just(0u128), 1u128..8],
         periodic in any::<bool>(),
         file_order in any::<bool>(),
@@ -306,7 +308,14 @@ proptest! {
         let tasks: Vec<Task> = tasks
             .into_iter()
             .zip(&streams)
-            .map(|(t, &s)| Task { stream: (s > 0).then(|| format!("s{s}")), period: t.period.map(|p| p * 2 / 3 + 1), ..t })
+            .enumerate()
+            .map(|(i, (t, &s))| Task {
+                stream: (s > 0).then(|| format!("s{s}")),
+                period: t.period.map(|p| p * 2 / 3 + 1),
+                // A priority per stream (kernels of one stream share it).
+                priority: if high[if s > 0 { s } else { 4 + i % 4 }] { Priority::High } else { Priority::Low },
+                ..t
+            })
             .collect();
         let mut w = workload(tasks);
         w.launch_overhead = overhead;
@@ -323,31 +332,80 @@ proptest! {
         let rep = match analyse(&w, false) {
             Ok(rep) => rep,
             Err(e) => {
-                let overload = periodic && e.to_string().contains("does not keep up");
+                let overload = periodic && e.to_string().contains("keep up");
                 prop_assert!(e.to_string().contains(".stream") || overload, "{}", e);
                 return Ok(());
             }
         };
-        // The simulated GPU runs on well past the analysed jobs, so that every job that
-        // could pass an analysed one is there.
-        // (Its jobs linked in file order where kernels of one stream tie after the window.)
-        let long = Workload { window: if periodic { Window::Until(120) } else { Window::OneJob }, launch: Launch::FileOrder, ..w.clone() };
-        let seq = sequence_of(&long);
-        let reported: std::collections::HashMap<&str, (f64, u64)> = rep.kernels.iter().map(|k| (k.name.as_str(), (k.response, k.jobs))).collect();
-        let mut rng = SmallRng::seed_from_u64(seed);
-        for _ in 0..6 {
-            let hw = random_hardware(&w, &mut rng);
-            let finish = simulate(&seq.jobs, &seq.classes, &long.platform, &hw, &mut rng);
-            for (j, &f) in seq.jobs.iter().zip(&finish) {
-                let name = w.tasks[j.task].name.as_str();
-                let (response, jobs) = reported[name];
-                if j.number < jobs {
-                    let r = (f - j.release) as f64;
-                    prop_assert!(r <= response, "{} job {}: simulated response {} > reported {} ({:?})", name, j.number, r, response, hw);
-                }
+        never_above_the_report(&w, &rep, seed)?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 80, ..ProptestConfig::default() })]
+
+    /// Two priority queues (A1-A2), lightly loaded so that most sets are analysed: high
+    /// and low kernels at random, one job each or periodic, launch overheads.
+    #[test]
+    fn two_priority_queues_never_exceed_the_report(
+        tasks in mixed_task_set(),
+        high in proptest::collection::vec(any::<bool>(), 6),
+        overhead in prop_oneof![Just(0u128), 1u128..8],
+        periodic in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let n = tasks.len();
+        let tasks: Vec<Task> = tasks
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| Task {
+                // At least one of each when there are two kernels or more.
+                priority: if i == 0 || (i + 1 < n && high[i]) { Priority::High } else { Priority::Low },
+                period: t.period.map(|p| p * 4 + 20),
+                ..t
+            })
+            .collect();
+        let mut w = workload(tasks);
+        w.launch_overhead = overhead;
+        if periodic {
+            w.window = Window::Until(60);
+        }
+        let rep = match analyse(&w, false) {
+            Ok(rep) => rep,
+            Err(e) => {
+                prop_assert!(periodic && e.to_string().contains("keep up"), "{}", e);
+                return Ok(());
+            }
+        };
+        prop_assert!(n < 2 || rep.bound == Bound::Priorities);
+        never_above_the_report(&w, &rep, seed)?;
+    }
+}
+
+/// The reference simulator, on random hardware the profile allows and well past the
+/// analysed jobs (so that every job that could pass an analysed one is there), never
+/// finishes an analysed job later than its reported response allows.
+fn never_above_the_report(w: &Workload, rep: &gpu_makespan::rta::report::RtaReport, seed: u64) -> Result<(), TestCaseError> {
+    let periodic = w.window != Window::OneJob;
+    // (Its jobs linked in file order where kernels of one stream tie after the window.)
+    let long = Workload { window: if periodic { Window::Until(120) } else { Window::OneJob }, launch: Launch::FileOrder, ..w.clone() };
+    let seq = sequence_of(&long);
+    let reported: std::collections::HashMap<&str, (f64, u64)> =
+        rep.kernels.iter().map(|k| (k.name.as_str(), (k.response, k.jobs))).collect();
+    let mut rng = SmallRng::seed_from_u64(seed);
+    for _ in 0..6 {
+        let hw = random_hardware(w, &mut rng);
+        let finish = simulate(&seq.jobs, &seq.classes, &long.platform, &hw, &mut rng);
+        for (j, &f) in seq.jobs.iter().zip(&finish) {
+            let name = w.tasks[j.task].name.as_str();
+            let (response, jobs) = reported[name];
+            if j.number < jobs {
+                let r = (f - j.release) as f64;
+                prop_assert!(r <= response, "{} job {}: simulated response {} > reported {} ({:?})", name, j.number, r, response, hw);
             }
         }
     }
+    Ok(())
 }
 
 /// Kernels launched into one stream at the same time in an order not given race into
@@ -380,4 +438,37 @@ fn jobs_after_the_window_that_may_pass_are_analysed() {
     w.window = Window::Until(10);
     w.launch_overhead = 2;
     assert!(response(&analyse(&w, false).unwrap(), "A") >= 11.0);
+}
+
+/// Stream priorities (A1-A2): H (high, 8 blocks of 10, released at 5) goes ahead of the
+/// 8 blocks L (low, 16 blocks of 10, released at 0) has left at 10, so L ends at 30, not
+/// 20 (the FIFO of one queue); H waits for L's running blocks (possible 15). Reported:
+/// L 30 (exact here), H 20 (its entry plus one low block, then its 8 blocks).
+#[test]
+fn a_high_priority_kernel_overtakes_a_low_one() {
+    let l = Task::given("L", 100, 10, 16, 512, 0);
+    let h = Task { priority: Priority::High, ..Task::given("H", 100, 10, 8, 512, 5) };
+    let w = workload(vec![l.clone(), h.clone()]);
+    let rep = analyse(&w, false).unwrap();
+    assert_eq!((response(&rep, "L"), response(&rep, "H")), (30.0, 20.0));
+    assert_eq!(rep.bound, Bound::Priorities);
+    // The reference simulator with every block taking its C: L 30, H 15.
+    let seq = sequence_of(&w);
+    let hw = Hardware { placement: Placement::Greedy, confined: vec![false; 2], launch_overhead: 0, full_blocks: true, fixed_ties: true };
+    let f = simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut SmallRng::seed_from_u64(1));
+    let by_name = |n: &str| seq.jobs.iter().zip(&f).find(|(j, _)| w.tasks[j.task].name == n).map(|(j, &f)| f - j.release).unwrap();
+    assert_eq!((by_name("L"), by_name("H")), (30, 15));
+    // Both low: one FIFO, L 20.
+    let rep = analyse(&workload(vec![l, Task { priority: Priority::Low, ..h }]), false).unwrap();
+    assert_eq!(response(&rep, "L"), 20.0);
+}
+
+/// A priority belongs to a stream: two kernels of one stream with different priorities
+/// are refused, naming the field.
+#[test]
+fn one_stream_has_one_priority() {
+    let a = Task { stream: Some("s".into()), ..Task::given("A", 100, 10, 1, 256, 0) };
+    let b = Task { stream: Some("s".into()), priority: Priority::High, ..Task::given("B", 100, 10, 1, 256, 1) };
+    let e = analyse(&workload(vec![a, b]), false).unwrap_err();
+    assert!(e.to_string().contains("kernels[1].priority"), "{e}");
 }

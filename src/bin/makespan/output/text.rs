@@ -192,6 +192,9 @@ pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
         }
         Bound::Envelope => "[proven upper bound] safe for every block time up to C, every SM choice and launch order (mixed block demands)",
         Bound::TieBound => "[proven upper bound] safe for every block time up to C and every launch order (tied groups merged)",
+        Bound::Priorities => {
+            "[proven upper bound] safe for every block time up to C, every SM choice and launch order (two stream priorities)"
+        }
     };
     let _ = writeln!(s, "responses    {bound}");
     let _ = writeln!(s, "launch       tied releases: {} ({})", rep.launch, rep.ties);

@@ -1,0 +1,272 @@
+//! Two EE queues (stream priorities, Amert et al. A1-A2): a kernel of a high-priority
+//! stream enters the high queue, one of a low-priority stream the low queue, and a block
+//! of the low queue's head is assigned only while the high queue is empty. Each queue is
+//! FIFO (X1, G3: a kernel leaves its queue once fully dispatched). Blocks are never
+//! preempted: a high kernel waits for the low blocks already running.
+//!
+//! **High jobs: one low block of blocking.** Let `B` be the longest low block (its `C`
+//! plus the block overhead). The high jobs are analysed alone, as one FIFO
+//! ([`crate::rta::ties::worst_for`]: every launch order of their tied groups), with every
+//! job entering `B` later than it may enter: its latest entry `e`, which at the
+//! stream-wait fixpoint of [`crate::rta::queues`] is at least its stream predecessor's
+//! reported finish, plus `B`. Why it holds: take a high job `j` entering the high queue
+//! at `e_j` and a time `t >= e_j + B` at which the list schedule starts a block of `j`. A
+//! low block running at `t` started at some `s`. If `s < e_j`, it ended by `s + B <= t`.
+//! If `s >= e_j`, the high queue was empty at `s`, so `j` was fully dispatched by `s <=
+//! t`. Either way no low block stands between `j`'s block and the high blocks the list
+//! counts, and the proof of [`crate::rta::analysis`] (positions in the high FIFO, real
+//! entries no later than the list's) goes through unchanged.
+//!
+//! **Low jobs: a pooled list.** For a low job `l` entering by `e_l`, let `S` be `l`, every
+//! other low job that may enter the low queue by `e_l` (released by then, and not after
+//! `l` in its stream), and every high job released by `D`. Schedule `S` as one list,
+//! every block with the longest time and the envelope of the demands in `S`, the jobs by
+//! their latest entry (a low job other than `l` by the earlier of its own and `e_l`: if
+//! it is assigned a block before `l`'s last, it entered the FIFO low queue before `l`, so
+//! by both). Let `t_last` be the list's last start; `D` starts at `e_l` and grows to
+//! `t_last` until no high job is released in `(D, t_last]`. Then `l`'s last block is
+//! assigned by `t_last`, and `l` ends by `t_last` plus its own block time. Why: suppose
+//! it is assigned at some `X > t_last`. Let `A` be the jobs with a block assigned before
+//! `X` that are released by `t_last`: `A` is in `S` (its low jobs entered the low queue
+//! before `l`; its high jobs were released by `t_last`, so by `D`). Every block assigned
+//! by `t_last` is of `A`. By induction over the positions of the real dispatch order, the
+//! `p`-th real block starts no later than the `p`-th of the list of `A`: at the list's
+//! `t_p <= t_last` at least `p` blocks of `A` have entered and fewer than `p` are
+//! assigned, so a queue is not empty and the head of the higher non-empty one (a job of
+//! `A`: it is assigned a block before `X`) is eligible; fewer than `#SMs *
+//! fit(envelope)` blocks run, all no larger than the envelope, so it has room. The list
+//! of `A` starts each of its blocks no later than the list of `S` (a FIFO list of
+//! identical blocks never starts a block later when jobs are removed), so every block of
+//! `A`, `l`'s last among them, is assigned by `t_last < X`: a contradiction.
+
+use crate::rta::gpu::Platform;
+use crate::rta::jobs::{free_groups, Class, Job, TieOrder};
+use crate::rta::room;
+use crate::rta::ties::{worst_for, Ties};
+use crate::rta::time::Ticks;
+use crate::rta::workload::Priority;
+
+/// Whether `jobs` use both queues (with one, the analysis is the plain FIFO one).
+pub fn two_queues(jobs: &[Job]) -> bool {
+    jobs.iter().any(|j| j.priority == Priority::High) && jobs.iter().any(|j| j.priority == Priority::Low)
+}
+
+/// Most block steps of the pooled lists of one analysis ([`worst_two_queues`] over all
+/// rounds): beyond, the analysis is refused (a window too long for its load).
+pub const MAX_POOLED_WORK: u64 = 200_000_000;
+
+/// The reported finishes under two queues, per job of `jobs` (the nominal sequence, with
+/// `late[i]` the latest time job `i` may enter its queue), with the launch orders of the
+/// high jobs' tied groups that give them, how ties went, and per job the latest release
+/// that may still change its finish (`reach`: its entry for a high job, `D` for a low one).
+pub struct TwoQueues {
+    /// Reported finish per job.
+    pub finish: Vec<Ticks>,
+    /// The launch order of the job's high tie group giving its finish, if any.
+    pub order: Vec<Option<Vec<usize>>>,
+    /// How ties were handled (a bound if any low jobs tie, as the pooled list covers
+    /// every order).
+    pub ties: Ties,
+    /// Per job: jobs released up to this time may change its finish.
+    pub reach: Vec<Ticks>,
+    /// Per job: whether it is in a group of its queue whose launch order is free.
+    pub tied: Vec<bool>,
+}
+
+/// The high jobs' finishes, tie orders and ties for the entries `late` (0 for low jobs).
+pub struct HighJobs {
+    late: Vec<Ticks>,
+    finish: Vec<Ticks>,
+    orders: Vec<Option<Vec<usize>>>,
+    ties: Ties,
+    tied: Vec<bool>,
+}
+
+/// The jobs, their latest entries and the GPU, with what is left of the work budget.
+struct Pool<'a> {
+    jobs: &'a [Job],
+    late: &'a [Ticks],
+    classes: &'a [Class],
+    p: &'a Platform,
+    budget: &'a mut u64,
+}
+
+/// See the module documentation for the two bounds and why they hold. `budget`: block
+/// steps the pooled lists may still take; `None` once it is spent (the caller refuses).
+/// `highs`: the high jobs' result of an earlier round and the entries it was computed
+/// for (it depends on nothing else), reused when they are the same, else replaced.
+pub fn worst_two_queues(
+    jobs: &[Job],
+    late: &[Ticks],
+    order: TieOrder,
+    classes: &[Class],
+    p: &Platform,
+    budget: &mut u64,
+    highs: &mut Option<HighJobs>,
+) -> Option<TwoQueues> {
+    let n = jobs.len();
+    let high_late: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::High { late[i] } else { 0 }).collect();
+    if highs.as_ref().is_none_or(|h| h.late != high_late) {
+        *highs = Some(high_jobs(jobs, high_late, order, classes, p));
+    }
+    let h = highs.as_ref()?;
+    let (mut finish, orders, mut reach, mut tied) = (h.finish.clone(), h.orders.clone(), late.to_vec(), h.tied.clone());
+    let lows: Vec<usize> = (0..n).filter(|&i| jobs[i].priority == Priority::Low).collect();
+    let root = stream_roots(jobs);
+    let mut pool = Pool { jobs, late, classes, p, budget };
+    let quiet = pool.quiet_points()?;
+    for &l in &lows {
+        // The latest quiet point at or before l's release: the jobs released before it are done.
+        let q = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(0);
+        let (f, d) = pool.low_job(&root, l, q)?;
+        finish[l] = f;
+        reach[l] = d;
+    }
+    let low_jobs: Vec<Job> = lows.iter().map(|&i| jobs[i]).collect();
+    let low_groups = free_groups(&low_jobs, order, &|j: &Job| late[j.id]);
+    low_groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[lows[k]] = true);
+    let ties = if low_groups.is_empty() { h.ties } else { Ties::Bound };
+    Some(TwoQueues { finish, order: orders, ties, reach, tied })
+}
+
+/// The high jobs alone, each entering one low block later than `late` (module
+/// documentation): their finishes, tie orders and whether they are tied (per job of
+/// `jobs`; nothing for low jobs).
+fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class], p: &Platform) -> HighJobs {
+    let n = jobs.len();
+    let (mut finish, mut orders, mut tied) = (vec![0; n], vec![None; n], vec![false; n]);
+    let blocking = jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| j.wcet).max().unwrap_or(0);
+    let highs: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].priority == Priority::High).collect();
+    let index = |i: usize| highs.iter().position(|&h| h == i);
+    let sub: Vec<Job> = highs
+        .iter()
+        .enumerate()
+        .map(|(k, &i)| Job {
+            release: jobs[i].release + blocking,
+            ready: late[i] + blocking,
+            id: k,
+            after: jobs[i].after.and_then(index),
+            ..jobs[i]
+        })
+        .collect();
+    let sub_late: Vec<Ticks> = sub.iter().map(|j| j.ready).collect();
+    let groups = free_groups(&sub, order, &|j: &Job| j.ready);
+    let (f, o, ties) = worst_for(&sub, &groups, &sub_late, classes, p);
+    groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[highs[k]] = true);
+    for (k, &i) in highs.iter().enumerate() {
+        finish[i] = f[k];
+        orders[i] = o[k].as_ref().map(|o| o.iter().map(|&m| highs[m]).collect());
+    }
+    HighJobs { late, finish, orders, ties, tied }
+}
+
+impl Pool<'_> {
+    /// The pooled bound of low job `l` (module documentation): its finish and `D`. Only
+    /// jobs released at or after the quiet point `q` are pooled (the others are done by
+    /// `q`, [`Pool::quiet_points`]).
+    fn low_job(&mut self, root: &[usize], l: usize, q: Ticks) -> Option<(Ticks, Ticks)> {
+        let (jobs, late) = (self.jobs, self.late);
+        let ahead = |k: usize| {
+            let j = &jobs[k];
+            j.priority == Priority::Low && (k == l || (j.release <= late[l] && !(root[k] == root[l] && k > l)))
+        };
+        let mut d = late[l];
+        loop {
+            let pool: Vec<usize> = (0..jobs.len())
+                .filter(|&k| jobs[k].release >= q && (ahead(k) || (jobs[k].priority == Priority::High && jobs[k].release <= d)))
+                .collect();
+            // A low job ahead of l entered before it: by l's latest entry too.
+            let entry = |k: usize| if jobs[k].priority == Priority::Low { late[k].min(late[l]) } else { late[k] };
+            let (list, f) = self.pooled(&pool, &entry)?;
+            let last = f.last().copied().unwrap_or(0) - list[0].wcet;
+            let added = jobs.iter().any(|j| j.priority == Priority::High && j.release > d && j.release <= last);
+            d = d.max(last);
+            if !added {
+                return Some((last + jobs[l].wcet, d));
+            }
+        }
+    }
+
+    /// Times `q` at which the GPU is surely idle with every job released before `q` done:
+    /// no job is released before `q` and may enter after it (`release < q <= late`), and
+    /// the pooled list of all jobs (every block with the longest time and the envelope of
+    /// all demands, by latest entry) has finished every job entering before `q` by `q`.
+    /// Why: the jobs released before `q` are exactly those entering before `q` (latest
+    /// entry `< q`), so the list's first `M` blocks are exactly their `M` blocks, and only
+    /// their blocks can be assigned before `q`. By the position induction of the module
+    /// documentation (over all jobs, which hold every block assigned; the head of the
+    /// higher non-empty queue is always eligible), the first `M` real blocks start no
+    /// later than the list's first `M`, all before `q`: they are those jobs' blocks, and
+    /// (block times being positive and at most the longest) all end by `q`.
+    fn quiet_points(&mut self) -> Option<Vec<Ticks>> {
+        let all: Vec<usize> = (0..self.jobs.len()).collect();
+        let (list, f) = self.pooled(&all, &|k| self.late[k])?;
+        // The latest entry of the jobs released before each time, by release.
+        let mut by_release: Vec<(Ticks, Ticks)> = self.jobs.iter().map(|j| (j.release, self.late[j.id])).collect();
+        by_release.sort_unstable();
+        let mut latest = Vec::with_capacity(by_release.len());
+        by_release.iter().fold(0, |m, &(_, e)| {
+            latest.push(m.max(e));
+            m.max(e)
+        });
+        let in_flight = |q: Ticks| {
+            let before = by_release.partition_point(|&(r, _)| r < q);
+            before > 0 && latest[before - 1] >= q
+        };
+        let mut done_by: Ticks = 0;
+        let mut out = Vec::new();
+        for (k, j) in list.iter().enumerate() {
+            if k > 0 && done_by <= j.ready && !in_flight(j.ready) {
+                out.push(j.ready);
+            }
+            done_by = done_by.max(f[k]);
+        }
+        Some(out)
+    }
+
+    /// The list schedule of `pool` (job indices), every block with the longest time and
+    /// the envelope of the demands, the jobs by their latest entry (`entry`): the list and
+    /// its finishes. All blocks alike, the list schedule of [`crate::rta::list::finishes`] has
+    /// one slot count `G = #SMs * k` (`k` the fit of the envelope, or the envelope beside
+    /// itself when the demands differ; at least 1, as any block fits an empty GPU), so a
+    /// block starts at `max(ready, previous start, the start G blocks earlier + C)`.
+    fn pooled(&mut self, pool: &[usize], entry: &dyn Fn(usize) -> Ticks) -> Option<(Vec<Job>, Vec<Ticks>)> {
+        let (jobs, classes) = (self.jobs, self.classes);
+        let steps: u64 = pool.iter().map(|&k| jobs[k].blocks).sum();
+        *self.budget = self.budget.checked_sub(steps)?;
+        let first = classes[jobs[pool[0]].class];
+        let demand = pool.iter().fold(first.demand, |e, &k| e.envelope(classes[jobs[k].class].demand));
+        let exact = pool.iter().all(|&k| classes[jobs[k].class] == first);
+        let wcet = pool.iter().map(|&k| jobs[k].wcet).max().unwrap_or(0);
+        let mut list: Vec<Job> = pool.iter().map(|&k| Job { ready: entry(k), wcet, class: 0, after: None, ..jobs[k] }).collect();
+        list.sort_by_key(|j| (j.ready, j.id));
+        let k = if exact { room::fit(self.p, &demand) } else { room::beside(self.p, &demand, &demand) };
+        let slots = self.p.sms().saturating_mul(k).max(1) as usize;
+        let mut starts: std::collections::VecDeque<Ticks> = std::collections::VecDeque::with_capacity(slots);
+        let mut last = 0;
+        let f = list
+            .iter()
+            .map(|j| {
+                for _ in 0..j.blocks {
+                    let mut t = j.ready.max(last);
+                    if starts.len() == slots {
+                        t = t.max(starts.pop_front().unwrap_or(0) + wcet);
+                    }
+                    starts.push_back(t);
+                    last = t;
+                }
+                last + wcet
+            })
+            .collect();
+        Some((list, f))
+    }
+}
+
+/// Per job, the first job of its stream (jobs of one stream share it).
+fn stream_roots(jobs: &[Job]) -> Vec<usize> {
+    let mut root = vec![0; jobs.len()];
+    for (i, j) in jobs.iter().enumerate() {
+        root[i] = j.after.map_or(i, |a| root[a]);
+    }
+    root
+}
