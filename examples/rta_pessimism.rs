@@ -1,7 +1,9 @@
 //! How far `makespan rta`'s reported responses are above the worst the reference
 //! simulator finds (`src/rta/simulator.rs`: every choice the TX2 rules leave open drawn
 //! at random), on a fixed random corpus of TX2 task sets: one block demand, mixed
-//! demands (sizes, shared memory, registers), tied releases, one job per kernel.
+//! demands (sizes, shared memory, registers), tied releases, one job per kernel; and
+//! mixed demands with stream priorities (each kernel high or low at random, both
+//! present).
 //! Per kernel: reported response / worst simulated response over `RUNS` runs.
 //! Run: `cargo run --release --example rta_pessimism`.
 
@@ -10,7 +12,7 @@ use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::simulator::{simulate, Hardware, Placement};
 use gpu_makespan::rta::time::Scale;
-use gpu_makespan::rta::workload::{demands, Task, Workload};
+use gpu_makespan::rta::workload::{demands, Priority, Task, Workload};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -39,12 +41,29 @@ fn random_set(rng: &mut SmallRng, mixed: bool) -> Vec<Task> {
         .collect()
 }
 
+/// Each kernel of `tasks` high or low at random, the first high and the last low.
+fn with_priorities(rng: &mut SmallRng, tasks: Vec<Task>) -> Vec<Task> {
+    let n = tasks.len();
+    tasks
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let high = i == 0 || (i + 1 < n && rng.random_bool(0.5));
+            Task { priority: if high { Priority::High } else { Priority::Low }, ..t }
+        })
+        .collect()
+}
+
 fn main() {
     let mut rng = SmallRng::seed_from_u64(2026);
-    for mixed in [false, true] {
+    for (mixed, priorities) in [(false, false), (true, false), (true, true)] {
         let mut ratios = Vec::new();
         for _ in 0..SETS {
-            let w = Workload::new(random_set(&mut rng, mixed), Platform::TX2, Scale::default(), "t");
+            let mut tasks = random_set(&mut rng, mixed);
+            if priorities {
+                tasks = with_priorities(&mut rng, tasks);
+            }
+            let w = Workload::new(tasks, Platform::TX2, Scale::default(), "t");
             let Ok(rep) = analyse(&w, false) else { continue };
             let seq = sequence(&w, &demands(&w).expect("analysed"), w.launch, w.window).expect("analysed");
             let mut worst = vec![0u128; w.tasks.len()];
@@ -69,8 +88,12 @@ fn main() {
         ratios.sort_by(f64::total_cmp);
         let mean = ratios.iter().sum::<f64>() / ratios.len() as f64;
         println!(
-            "{:<14} kernels {:>5}  reported / worst simulated: mean {mean:.3}  median {:.3}  p90 {:.3}  max {:.3}  (below 1: {})",
-            if mixed { "mixed demands" } else { "one demand" },
+            "{:<16} kernels {:>5}  reported / worst simulated: mean {mean:.3}  median {:.3}  p90 {:.3}  max {:.3}  (below 1: {})",
+            match (mixed, priorities) {
+                (_, true) => "two priorities",
+                (true, _) => "mixed demands",
+                _ => "one demand",
+            },
             ratios.len(),
             ratios[ratios.len() / 2],
             ratios[ratios.len() * 9 / 10],

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the instance files of instances/real/ from the kernel files beside them
 # (makespan import), each as one block of 256 threads on the TX2 SM, and prints the
-# README's table: I, phases, and the proven interval at W = 8 and W = 64 (10 s per solve).
+# table in docs/import.md: I, phases, and the proven interval at W = 8 and W = 64 (10 s per solve).
 # Usage: scripts/import-real.sh [--table]
 set -euo pipefail
 cd "$(dirname "$0")/.."

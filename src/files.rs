@@ -7,6 +7,12 @@ use std::path::Path;
 /// Largest input file read (instance files, task sets, configs): 16 MiB.
 pub const MAX_INPUT_BYTES: u64 = 16 << 20;
 
+/// The word a unit variant has in input files and `--json` (its serde name:
+/// `round-robin`, `high`, `rate-monotonic`).
+pub fn serde_word<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_value(v).ok().and_then(|x| x.as_str().map(str::to_string)).unwrap_or_default()
+}
+
 /// Whether `path` means standard input (`-`).
 pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"

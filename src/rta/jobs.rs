@@ -39,6 +39,9 @@ pub struct Job {
     pub after: Option<usize>,
     /// Its stream's priority: which EE queue it enters.
     pub priority: Priority,
+    /// Added to its entry by the analysis (after any stream wait): with two priority
+    /// queues, the low block a high job may wait for ([`crate::rta::priority`]); else 0.
+    pub blocking: Ticks,
 }
 
 /// A block demand in a sequence. `exact` says every block of this class has exactly
@@ -295,7 +298,19 @@ fn push_jobs(jobs: &mut Vec<Job>, i: usize, t: &Task, w: &Workload, end: Option<
             return Err(too_many(t));
         }
         let ready = release.checked_add(w.launch_overhead).ok_or_else(|| range_error(w, i, "release"))?;
-        jobs.push(Job { task: i, number, release, ready, wcet, blocks: t.blocks, class: i, id: 0, after: None, priority: t.priority });
+        jobs.push(Job {
+            task: i,
+            number,
+            release,
+            ready,
+            wcet,
+            blocks: t.blocks,
+            class: i,
+            id: 0,
+            after: None,
+            priority: t.priority,
+            blocking: 0,
+        });
         let (Some(e), Some(p)) = (end, t.period) else { break };
         match release.checked_add(p) {
             Some(r) if r < e => release = r,

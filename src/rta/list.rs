@@ -217,7 +217,8 @@ impl Running {
 ///
 /// A job whose stream predecessor (`after`) comes earlier in `jobs` is not dispatched
 /// before that one's finish in this schedule (it enters the GPU's queue only then; the
-/// list finish bounds the real one, by the same induction).
+/// list finish bounds the real one, by the same induction); its `blocking` is added to
+/// its entry.
 pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     let mut running = Running::new(classes.len());
     let mut last = 0;
@@ -225,7 +226,7 @@ pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     let mut done: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
     for j in jobs {
         let mut finish = 0;
-        let ready = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f));
+        let ready = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f)) + j.blocking;
         for _ in 0..j.blocks {
             let mut t = ready.max(last);
             running.end_until(t);

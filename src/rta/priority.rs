@@ -4,16 +4,18 @@
 //! FIFO (X1, G3: a kernel leaves its queue once fully dispatched). Blocks are never
 //! preempted: a high kernel waits for the low blocks already running.
 //!
-//! **High jobs: one low block of blocking.** Let `B` be the longest low block (its `C`
-//! plus the block overhead). The high jobs are analysed alone, as one FIFO
-//! ([`crate::rta::ties::worst_for`]: every launch order of their tied groups), with every
-//! job entering `B` later than it may enter: its latest entry `e`, which at the
-//! stream-wait fixpoint of [`crate::rta::queues`] is at least its stream predecessor's
-//! reported finish, plus `B`. Why it holds: take a high job `j` entering the high queue
-//! at `e_j` and a time `t >= e_j + B` at which the list schedule starts a block of `j`. A
-//! low block running at `t` started at some `s`. If `s < e_j`, it ended by `s + B <= t`.
-//! If `s >= e_j`, the high queue was empty at `s`, so `j` was fully dispatched by `s <=
-//! t`. Either way no low block stands between `j`'s block and the high blocks the list
+//! **High jobs: one low block of blocking.** Let `B_j` be the longest block (its `C` plus
+//! the block overhead) of the low jobs released by `j`'s latest entry (or by that of a
+//! high job before `j`, so that `B` never decreases along the order). The high jobs are
+//! analysed alone, as one FIFO ([`crate::rta::ties::worst_for`]: every launch order of
+//! their tied groups), with every job entering `B_j` later than it may enter (its
+//! release plus the launch overhead, or its stream predecessor's finish in the same list
+//! schedule if later, plus `B_j`: the job's `blocking`; merged and serial bounds add it
+//! too). Why it holds: take a high job `j` entering the high queue at
+//! `e_j` and a time `t >= e_j + B_j` at which the list schedule starts a block of `j`. A
+//! low block running at `t` started at some `s`. If `s < e_j`, its job was released
+//! before `e_j`, so the block is at most `B_j` long and ended by `t`. If `s >= e_j`, the
+//! high queue was empty at `s`, so `j` was fully dispatched by `s <= t`. Either way no low block stands between `j`'s block and the high blocks the list
 //! counts, and the proof of [`crate::rta::analysis`] (positions in the high FIFO, real
 //! entries no later than the list's) goes through unchanged.
 //!
@@ -135,22 +137,17 @@ pub fn worst_two_queues(
 fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class], p: &Platform) -> HighJobs {
     let n = jobs.len();
     let (mut finish, mut orders, mut tied) = (vec![0; n], vec![None; n], vec![false; n]);
-    let blocking = jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| j.wcet).max().unwrap_or(0);
     let highs: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].priority == Priority::High).collect();
     let index = |i: usize| highs.iter().position(|&h| h == i);
+    let sub_late: Vec<Ticks> = highs.iter().map(|&i| late[i]).collect();
+    let blocking = blocking(jobs, &sub_late);
     let sub: Vec<Job> = highs
         .iter()
         .enumerate()
-        .map(|(k, &i)| Job {
-            release: jobs[i].release + blocking,
-            ready: late[i] + blocking,
-            id: k,
-            after: jobs[i].after.and_then(index),
-            ..jobs[i]
-        })
+        .map(|(k, &i)| Job { id: k, after: jobs[i].after.and_then(index), blocking: blocking[k], ..jobs[i] })
         .collect();
-    let sub_late: Vec<Ticks> = sub.iter().map(|j| j.ready).collect();
-    let groups = free_groups(&sub, order, &|j: &Job| j.ready);
+    // Which high jobs may swap in the high queue: from their real entry windows.
+    let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
     let (f, o, ties) = worst_for(&sub, &groups, &sub_late, classes, p);
     groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[highs[k]] = true);
     for (k, &i) in highs.iter().enumerate() {
@@ -158,6 +155,25 @@ fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class],
         orders[i] = o[k].as_ref().map(|o| o.iter().map(|&m| highs[m]).collect());
     }
     HighJobs { late, finish, orders, ties, tied }
+}
+
+/// Per high job (in nominal order, `late` its latest entries): `B_j`, the longest block
+/// of the low jobs released by the latest entry of `j` or of a high job before it (a low
+/// block running when `j` enters belongs to a low job released before that entry).
+fn blocking(jobs: &[Job], late: &[Ticks]) -> Vec<Ticks> {
+    let mut lows: Vec<(Ticks, Ticks)> = jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| (j.release, j.wcet)).collect();
+    lows.sort_unstable();
+    let (mut next, mut longest, mut entry) = (0, 0, 0);
+    late.iter()
+        .map(|&e| {
+            entry = entry.max(e);
+            while next < lows.len() && lows[next].0 <= entry {
+                longest = longest.max(lows[next].1);
+                next += 1;
+            }
+            longest
+        })
+        .collect()
 }
 
 impl Pool<'_> {

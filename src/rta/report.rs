@@ -3,6 +3,7 @@
 //! [`Verdict`]), how tied releases were handled, and the assumptions in words. Built by
 //! [`crate::rta::analysis::analyse`] from its sequence and list schedule.
 
+use crate::files::serde_word;
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{Sequence, TieOrder};
 use crate::rta::queues::Worst;
@@ -98,6 +99,8 @@ pub struct KernelRow {
     pub wcet_optimistic: bool,
     /// Its stream's priority (`low` or `high`).
     pub priority: Priority,
+    /// The CUDA stream it is launched into (`null`: a stream of its own).
+    pub stream: Option<String>,
 }
 
 /// The whole RTA result (`makespan rta --json`).
@@ -311,6 +314,7 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
                 worst_order: worst.order[i].as_ref().map(|o| o.iter().map(|&k| w.tasks[seq.jobs[k].task].name.clone()).collect()),
                 wcet_optimistic: t.wcet_optimistic,
                 priority: t.priority,
+                stream: t.stream.clone(),
             };
             (ti, row)
         })
@@ -391,9 +395,4 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
         (TieOrder::LaunchOrder, _) => out.push("jobs released at the same time launch by launch_order (as stated by the user)".into()),
     }
     out
-}
-
-/// The word serde gives a unit variant (`round-robin`, `unknown`).
-fn serde_word<T: Serialize>(v: &T) -> String {
-    serde_json::to_value(v).ok().and_then(|x| x.as_str().map(str::to_string)).unwrap_or_default()
 }

@@ -234,6 +234,9 @@ fn every_order(jobs: &[Job], groups: &[Range<usize>], orders: &[Vec<Vec<usize>>]
 /// dispatch on an empty GPU, which takes it at once: some block of the group runs at
 /// every moment until the group is done, which therefore takes at most the sum of its
 /// blocks' times. The jobs after it are scheduled from its bound on, on an empty GPU.
+/// With two priority queues a high job of the group may also wait once, after its entry,
+/// for the low blocks running then (its `blocking`, [`crate::rta::priority`]): the
+/// serial bound adds every job's `blocking`.
 pub fn bound_over_orders(jobs: &[Job], late: &[Ticks], groups: &[Range<usize>], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     let waits = |g: &Range<usize>| jobs[g.clone()].iter().any(|j| j.after.is_some_and(|a| g.contains(&a)));
     let entering: Vec<Job> = jobs.iter().map(|j| Job { ready: late[j.id], ..*j }).collect();
@@ -244,7 +247,8 @@ pub fn bound_over_orders(jobs: &[Job], late: &[Ticks], groups: &[Range<usize>], 
         merged_finishes(&entering, start..g.start, &before, floor, classes, p, &mut out);
         latest = out[start..g.start].iter().copied().fold(latest, Ticks::max);
         let entry = jobs[g.clone()].iter().map(|j| j.ready).max().unwrap_or(0);
-        let work: Ticks = jobs[g.clone()].iter().map(|j| j.blocks as Ticks * j.wcet).sum();
+        // Each job's blocking (two queues) may hold the group up once, after its entry.
+        let work: Ticks = jobs[g.clone()].iter().map(|j| j.blocks as Ticks * j.wcet + j.blocking).sum();
         let serial = latest.max(entry).max(floor) + work;
         out[g.clone()].fill(serial);
         (start, floor, latest) = (g.end, serial, latest.max(serial));
@@ -264,6 +268,7 @@ fn merge(members: &[Job], ready: Ticks, classes: &mut Vec<Class>) -> Job {
     classes.push(Class { demand, exact });
     Job {
         wcet: members.iter().map(|j| j.wcet).max().unwrap_or(0),
+        blocking: members.iter().map(|j| j.blocking).max().unwrap_or(0),
         blocks: members.iter().map(|j| j.blocks).sum(),
         ready,
         class: classes.len() - 1,
@@ -314,7 +319,19 @@ mod tests {
     use super::*;
 
     fn job(id: usize, after: Option<usize>) -> Job {
-        Job { task: id, number: 0, release: 0, ready: 0, wcet: 1, blocks: 1, class: 0, id, after, priority: Default::default() }
+        Job {
+            task: id,
+            number: 0,
+            release: 0,
+            ready: 0,
+            wcet: 1,
+            blocks: 1,
+            class: 0,
+            id,
+            after,
+            priority: Default::default(),
+            blocking: 0,
+        }
     }
 
     /// Trying one group and merging the other never reports below trying both.

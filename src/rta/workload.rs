@@ -221,7 +221,7 @@ fn check_stream_priorities(tasks: &[Task]) -> Result<(), InputError> {
         if tasks[first].priority != t.priority {
             return Err(InputError::new(
                 format!("kernels[{i}].priority"),
-                serde_json::to_value(t.priority).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default(),
+                crate::files::serde_word(&t.priority),
                 format!("kernels[{first}] is in the same stream {s:?} with another priority; a priority belongs to a stream"),
             ));
         }

@@ -472,3 +472,23 @@ fn one_stream_has_one_priority() {
     let e = analyse(&workload(vec![a, b]), false).unwrap_err();
     assert!(e.to_string().contains("kernels[1].priority"), "{e}");
 }
+
+/// Two high streams of two kernels each, tied by a launch overhead, beside a low kernel:
+/// the stream waits settle (they did not when a high job's entry was taken from the last
+/// round's finishes plus the blocking: each round added it again), and the reference
+/// simulator stays within the report.
+#[test]
+fn high_streams_with_overheads_settle() {
+    let k = |i: usize, r: u128, s: Option<&str>, high: bool| Task {
+        stream: s.map(String::from),
+        priority: if high { Priority::High } else { Priority::Low },
+        ..Task::given(format!("K{i}"), 1000, 1, 1, 64, r)
+    };
+    let tasks =
+        vec![k(0, 0, None, false), k(1, 2, Some("a"), true), k(2, 1, Some("a"), true), k(3, 0, Some("b"), true), k(4, 1, Some("b"), true)];
+    let mut w = workload(tasks);
+    w.launch_overhead = 1;
+    let rep = analyse(&w, false).unwrap();
+    assert_eq!(rep.bound, Bound::Priorities);
+    never_above_the_report(&w, &rep, 7).unwrap();
+}

@@ -3,6 +3,7 @@
 use gpu_makespan::model::bounds;
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::rta::report::RtaReport;
+use gpu_makespan::rta::workload::Priority;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -130,8 +131,9 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
     root.present().map_err(|e| err(&e))
 }
 
-/// The timeline's legend: a swatch and `name: R = ..., D = ...` per kernel, as many as
-/// fit, then how many more there are.
+/// The timeline's legend: a swatch and `name [stream, high]: R (D)` per kernel (the
+/// stream if it has one, `high` for a high-priority stream), as many as fit, then how
+/// many more there are.
 fn legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     rep: &RtaReport,
@@ -144,7 +146,13 @@ fn legend<DB: DrawingBackend>(
         let y = 60 + LEGEND_ROW as i32 * i as i32;
         area.draw(&Rectangle::new([(10, y), (24, y + 12)], colour(i).filled()))?;
         let d = k.deadline.map_or("-".to_string(), |d| d.to_string());
-        area.draw(&Text::new(format!("{}: {} ({d})", k.name, k.response_exact), (30, y), style.clone()))?;
+        let queue = match (&k.stream, k.priority) {
+            (None, Priority::Low) => String::new(),
+            (None, Priority::High) => " [high]".into(),
+            (Some(s), Priority::Low) => format!(" [{s}]"),
+            (Some(s), Priority::High) => format!(" [{s}, high]"),
+        };
+        area.draw(&Text::new(format!("{}{queue}: {} ({d})", k.name, k.response_exact), (30, y), style.clone()))?;
     }
     if shown < rep.kernels.len() {
         let y = 60 + LEGEND_ROW as i32 * shown as i32;

@@ -2,6 +2,7 @@
 //! `[lower bound]` or `[estimate]`.
 
 use gpu_makespan::exact::solve::{Solution, Status};
+use gpu_makespan::files::serde_word;
 use gpu_makespan::model::bounds;
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::system::report::SystemReport;
@@ -328,8 +329,8 @@ pub fn system_tables(rep: &SystemReport) -> String {
     let _ = writeln!(
         s,
         "communication {}, offloading {}; times in ms; R+ and C+ are proven upper bounds, R- and C- proven lower bounds",
-        serde_name(&rep.communication),
-        serde_name(&rep.offload)
+        serde_word(&rep.communication),
+        serde_word(&rep.offload)
     );
     system_cores(&mut s, rep);
     system_gpu(&mut s, rep);
@@ -355,7 +356,7 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
             core.unit,
             core.kind,
             core.frequency_ghz,
-            serde_name(&core.priorities),
+            serde_word(&core.priorities),
             core.utilization
         );
         let _ = writeln!(
@@ -384,7 +385,7 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
                 t.suspension,
                 opt(t.r_best),
                 opt(t.r_worst),
-                serde_name(&t.case)
+                serde_word(&t.case)
             );
         }
     }
@@ -393,7 +394,7 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
 /// The GPU tasks' table of `makespan system`.
 fn system_gpu(s: &mut String, rep: &SystemReport) {
     if !rep.gpu.is_empty() {
-        let bound = rep.gpu_bound.as_ref().map_or("-".to_string(), serde_name);
+        let bound = rep.gpu_bound.as_ref().map_or("-".to_string(), serde_word);
         let _ = writeln!(s, "\nGPU tasks (kernel-level RTA: {bound}, C {})", rep.gpu_verdict.map_or("-", |v| v.as_str()));
         let _ = writeln!(s, "{:<20} {:<28} {:>9} {:>9} {:>9} {:>9}  source", "task", "triggered by", "copies", "kernels", "R-", "R+");
         for g in &rep.gpu {
@@ -436,9 +437,4 @@ fn system_chains(s: &mut String, rep: &SystemReport) {
             let _ = writeln!(s, "note: {n}");
         }
     }
-}
-
-/// The name serde gives a unit variant (`rate-monotonic`, `sync_offload`).
-fn serde_name<T: serde::Serialize>(v: &T) -> String {
-    serde_json::to_value(v).ok().and_then(|x| x.as_str().map(str::to_string)).unwrap_or_default()
 }
