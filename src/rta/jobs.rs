@@ -54,6 +54,19 @@ pub struct Class {
     pub exact: bool,
 }
 
+impl Class {
+    /// The class covering every block of `members` (at least one job): the envelope of
+    /// their demands, exact only if they all have one and the same exact class.
+    pub fn covering<'a>(members: impl IntoIterator<Item = &'a Job>, classes: &[Class]) -> Class {
+        let mut members = members.into_iter();
+        let first = classes[members.next().expect("a class covers at least one job").class];
+        members.fold(first, |c, j| {
+            let other = classes[j.class];
+            Class { demand: c.demand.envelope(other.demand), exact: c.exact && other == first }
+        })
+    }
+}
+
 /// Most jobs of all kernels together in one analysis window.
 pub const MAX_JOBS: u64 = 1_000_000;
 

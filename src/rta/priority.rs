@@ -220,11 +220,13 @@ impl Pool<'_> {
         // The latest entry of the jobs released before each time, by release.
         let mut by_release: Vec<(Ticks, Ticks)> = self.jobs.iter().map(|j| (j.release, self.late[j.id])).collect();
         by_release.sort_unstable();
-        let mut latest = Vec::with_capacity(by_release.len());
-        by_release.iter().fold(0, |m, &(_, e)| {
-            latest.push(m.max(e));
-            m.max(e)
-        });
+        let latest: Vec<Ticks> = by_release
+            .iter()
+            .scan(0, |m, &(_, e)| {
+                *m = e.max(*m);
+                Some(*m)
+            })
+            .collect();
         let in_flight = |q: Ticks| {
             let before = by_release.partition_point(|&(r, _)| r < q);
             before > 0 && latest[before - 1] >= q
@@ -250,9 +252,7 @@ impl Pool<'_> {
         let (jobs, classes) = (self.jobs, self.classes);
         let steps: u64 = pool.iter().map(|&k| jobs[k].blocks).sum();
         *self.budget = self.budget.checked_sub(steps)?;
-        let first = classes[jobs[pool[0]].class];
-        let demand = pool.iter().fold(first.demand, |e, &k| e.envelope(classes[jobs[k].class].demand));
-        let exact = pool.iter().all(|&k| classes[jobs[k].class] == first);
+        let Class { demand, exact } = Class::covering(pool.iter().map(|&k| &jobs[k]), classes);
         let wcet = pool.iter().map(|&k| jobs[k].wcet).max().unwrap_or(0);
         let mut list: Vec<Job> = pool.iter().map(|&k| Job { ready: entry(k), wcet, class: 0, after: None, ..jobs[k] }).collect();
         list.sort_by_key(|j| (j.ready, j.id));

@@ -259,13 +259,10 @@ pub fn bound_over_orders(jobs: &[Job], late: &[Ticks], groups: &[Range<usize>], 
 }
 
 /// One job standing for the free group `members`: all their blocks, the longest time, the
-/// envelope of their demands (a new class in `classes`, exact only if all are equal),
+/// envelope of their demands (a new class in `classes`, [`Class::covering`]),
 /// entering at `ready`, waiting for no job in the schedule.
 fn merge(members: &[Job], ready: Ticks, classes: &mut Vec<Class>) -> Job {
-    let first = classes[members[0].class];
-    let demand = members.iter().fold(first.demand, |e, j| e.envelope(classes[j.class].demand));
-    let exact = members.iter().all(|j| classes[j.class] == first);
-    classes.push(Class { demand, exact });
+    classes.push(Class::covering(members, classes));
     Job {
         wcet: members.iter().map(|j| j.wcet).max().unwrap_or(0),
         blocking: members.iter().map(|j| j.blocking).max().unwrap_or(0),
