@@ -164,7 +164,7 @@ impl Side {
         let (queued, g) = found.unwrap_or_else(|| {
             let configs = queue_configs(root, &starts, sigma_q, budget);
             let queued = configs.as_ref().map(|c| c.iter().map(|n| n.iter().sum::<u32>() as usize).max().unwrap_or(0));
-            let g = configs.and_then(|c| end_games(units, runs, paced, &c)).and_then(|e| idle_dp(t, paced, &e, budget));
+            let g = configs.and_then(|c| end_games(units, runs, paced, &c, budget)).and_then(|e| idle_dp(t, paced, &e, budget));
             let cut = g.is_none() && budget.is_over();
             if let (false, Ok(mut c)) = (cut, CACHE.lock()) {
                 let value = (queued, g.clone());
@@ -258,8 +258,9 @@ fn lower(n: &[u32], r: usize, left: u32, cur: &mut Vec<u32>, out: &mut Vec<Vec<u
 }
 
 /// Every state whose warps all sit at positions of the queued unit, with a queue among
-/// `configs` (each warp with `r` left in its run at a position whose run has `r` left).
-fn end_games(units: &[Unit], runs: &[u64], paced: Unit, configs: &HashSet<Vec<u32>>) -> Option<Vec<Counts>> {
+/// `configs` (each warp with `r` left in its run at a position whose run has `r` left), or
+/// `None` when they are more than [`MAX_END_STATES`] or the budget runs out.
+fn end_games(units: &[Unit], runs: &[u64], paced: Unit, configs: &HashSet<Vec<u32>>, budget: &Budget) -> Option<Vec<Counts>> {
     let mut at = vec![Vec::new(); runs.iter().copied().max().unwrap_or(0) as usize + 1];
     for (p, &u) in units.iter().enumerate() {
         if u != paced {
@@ -279,14 +280,14 @@ fn end_games(units: &[Unit], runs: &[u64], paced: Unit, configs: &HashSet<Vec<u3
         for (r, &k) in n.iter().enumerate().skip(1) {
             states =
                 states.into_iter().flat_map(|s: Vec<u32>| spread(&at[r], k).into_iter().map(move |t| [s.clone(), t].concat())).collect();
-            if states.len() > MAX_END_STATES {
+            if states.len() > MAX_END_STATES || budget.is_over() {
                 return None;
             }
         }
         for mut s in states {
             s.sort_unstable();
             out.push(Counts::from_pairs(group(&s)));
-            if out.len() > MAX_END_STATES {
+            if out.len() > MAX_END_STATES || out.len() % 4096 == 0 && budget.is_over() {
                 return None;
             }
         }
@@ -294,19 +295,23 @@ fn end_games(units: &[Unit], runs: &[u64], paced: Unit, configs: &HashSet<Vec<u3
     Some(out)
 }
 
-/// Every multiset of `k` positions from `ps`, as sorted lists.
+/// Every multiset of `k` positions from `ps`, as sorted lists (in lexicographic order of
+/// their indices into `ps`). Iterative: the work is linear in the output, which the caller
+/// has already counted against [`MAX_END_STATES`].
 fn spread(ps: &[u32], k: u32) -> Vec<Vec<u32>> {
-    if k == 0 {
-        return vec![Vec::new()];
+    let k = k as usize;
+    if k > 0 && ps.is_empty() {
+        return Vec::new();
     }
-    let Some((&first, rest)) = ps.split_first() else { return Vec::new() };
+    let mut idx = vec![0usize; k];
     let mut out = Vec::new();
-    for take in (0..=k).rev() {
-        for tail in spread(rest, k - take) {
-            out.push([vec![first; take as usize], tail].concat());
-        }
+    loop {
+        out.push(idx.iter().map(|&i| ps[i]).collect());
+        // The rightmost index that can still grow; it and every index after it take its next value.
+        let Some(j) = idx.iter().rposition(|&i| i + 1 < ps.len()) else { return out };
+        let next = idx[j] + 1;
+        idx[j..].fill(next);
     }
-    out
 }
 
 /// Sorted positions as `(position, warps)` pairs.
@@ -410,6 +415,11 @@ mod tests {
     fn spreads_and_groups() {
         assert_eq!(spread(&[2, 5], 2), vec![vec![2, 2], vec![2, 5], vec![5, 5]]);
         assert_eq!(spread(&[], 1), Vec::<Vec<u32>>::new());
+        assert_eq!(spread(&[], 0), vec![Vec::<u32>::new()]);
+        // Every sorted 3-multiset of 6 positions, once: C(6 + 2, 3) = 56, in order.
+        let all = spread(&[1, 2, 3, 4, 5, 6], 3);
+        let brute: Vec<Vec<u32>> = (1..=6).flat_map(|a| (a..=6).flat_map(move |b| (b..=6).map(move |c| vec![a, b, c]))).collect();
+        assert_eq!(all, brute);
         assert_eq!(group(&[2, 2, 5]), vec![(2, 2), (5, 1)]);
     }
 }
