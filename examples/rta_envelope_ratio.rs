@@ -41,7 +41,8 @@ fn main() {
         if seq.classes.iter().all(|c| c.demand == seq.classes[0].demand) {
             continue;
         }
-        let (nominal, _) = simulate_sms(&seq.jobs, &seq.classes, &w.platform, &mut |j, _| seq.jobs[j].wcet, &mut most_free_threads, false);
+        let nominal =
+            simulate_sms(&seq.jobs, &seq.classes, &w.platform, &mut |j, _| seq.jobs[j].wcet, &mut most_free_threads, false).finish;
         let dynamic = finishes(&seq.jobs, &seq.classes, &w.platform);
         let ordered: Vec<Task> = seq.jobs.iter().map(|j| w.tasks[j.task].clone()).collect();
         let demands: Vec<_> = seq.jobs.iter().map(|j| seq.classes[j.class].demand).collect();

@@ -68,16 +68,16 @@ pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
     let uniform = demands.iter().all(|d| *d == demands[0]) && crate::rta::room::fit_is_exact(&w.platform, &demands[0]);
     // The nominal run: the nominal order, each job entering the queue at its release plus
     // the launch overhead, or once its stream predecessor has completed.
-    let (simulated, runs) =
-        simulate_sms(&seq.jobs, &seq.classes, &w.platform, &mut |j, _| seq.jobs[j].wcet, &mut most_free_threads, timeline);
+    let run = simulate_sms(&seq.jobs, &seq.classes, &w.platform, &mut |j, _| seq.jobs[j].wcet, &mut most_free_threads, timeline);
     let bound = match worst.ties {
         _ if worst.two_queues => Bound::Priorities,
         Ties::Bound => Bound::TieBound,
+        _ if uniform && worst.copies.is_some() => Bound::Copies,
         _ if uniform => Bound::ExactMonotone,
         _ => Bound::Envelope,
     };
-    check(w, &seq, &worst, &simulated, uniform)?;
-    Ok(report(w, &seq, &worst, &simulated, &demands, bound, runs))
+    check(w, &seq, &worst, &run.finish, uniform)?;
+    Ok(report(w, &seq, &worst, &demands, bound, run))
 }
 
 /// Most rounds that add jobs released after a window's end ([`analysed_jobs`]).
@@ -120,7 +120,7 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
 /// it with one demand and a fixed order; with one demand, one job per kernel, no
 /// overheads and no free ties, Algorithm 2 gives the reported finishes.
 fn check(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], uniform: bool) -> Result<(), Inconsistency> {
-    let fixed = worst.ties == Ties::None && !worst.two_queues;
+    let fixed = worst.ties == Ties::None && !worst.two_queues && worst.copies.is_none();
     for ((j, &f), &s) in worst.jobs.iter().zip(&worst.finish).zip(simulated) {
         if s > f || (uniform && fixed && s != f) {
             return Err(Inconsistency::Disagreement(format!(

@@ -261,6 +261,8 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
         launch_order: None,
         stream: None,
         priority,
+        copy_in: 0,
+        copy_out: 0,
         wcet_source: format!(
             "timer_spin: {spin} ns per block (the spin time{}; launch and dispatch overheads only as the GPU profile's launch_overhead and block_overhead)",
             if matches!(&b.additional_info, None | Some(Value::Null)) || b.additional_info.as_ref().and_then(Value::as_str).is_some_and(|s| s.trim().is_empty()) {

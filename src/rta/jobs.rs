@@ -42,6 +42,17 @@ pub struct Job {
     /// Added to its entry by the analysis (after any stream wait): with two priority
     /// queues, the low block a high job may wait for ([`crate::rta::priority`]); else 0.
     pub blocking: Ticks,
+    /// Time of its copy in (0: none), before the kernel in its stream.
+    pub copy_in: Ticks,
+    /// Time of its copy out (0: none), after the kernel in its stream.
+    pub copy_out: Ticks,
+}
+
+impl Job {
+    /// Whether it has a copy in or a copy out.
+    pub fn copies(&self) -> bool {
+        self.copy_in > 0 || self.copy_out > 0
+    }
 }
 
 /// A block demand in a sequence. `exact` says every block of this class has exactly
@@ -165,6 +176,15 @@ fn link_streams(jobs: &mut [Job], tasks: &[Task]) {
         };
         j.after = last.insert(key, id);
     }
+}
+
+/// Per job, the first job of its stream (jobs of one stream share it).
+pub fn stream_roots(jobs: &[Job]) -> Vec<usize> {
+    let mut root = vec![0; jobs.len()];
+    for (i, j) in jobs.iter().enumerate() {
+        root[i] = j.after.map_or(i, |a| root[a]);
+    }
+    root
 }
 
 /// With the launch order of tied releases free, two kernels of one stream released at the
@@ -323,6 +343,8 @@ fn push_jobs(jobs: &mut Vec<Job>, i: usize, t: &Task, w: &Workload, end: Option<
             after: None,
             priority: t.priority,
             blocking: 0,
+            copy_in: t.copy_in,
+            copy_out: t.copy_out,
         });
         let (Some(e), Some(p)) = (end, t.period) else { break };
         match release.checked_add(p) {
@@ -354,13 +376,15 @@ fn range_error(w: &Workload, i: usize, field: &str) -> InputError {
     )
 }
 
-/// Every finish is at most the latest dispatch time plus the work of all jobs (one slot
-/// runs them one after another); refuse inputs where that could overflow.
+/// Every finish is at most the latest dispatch time plus the work of all jobs, copies
+/// included (one slot and the copy engine running them one after another); refuse inputs
+/// where that could overflow.
 fn check_range(jobs: &[Job], w: &Workload) -> Result<(), InputError> {
     let mut total = jobs.iter().map(|j| j.ready).max().unwrap_or(0);
     for j in jobs {
         total = (j.blocks as Ticks)
             .checked_mul(j.wcet)
+            .and_then(|work| work.checked_add(j.copy_in)?.checked_add(j.copy_out))
             .and_then(|work| total.checked_add(work))
             .ok_or_else(|| range_error(w, j.task, "wcet"))?;
     }

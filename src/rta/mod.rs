@@ -1,15 +1,18 @@
 //! The kernel-level response-time analysis of the Jetson TX2 GPU scheduler, by role:
 //! what it takes in ([`workload`], read from task-set files by [`taskset`] and from
 //! examiner configs by [`examiner`]), the analysis ([`analysis`] over [`jobs`],
-//! [`list`], [`ties`], [`priority`], [`queues`] and [`sms`]), what it reports
+//! [`list`], [`ties`], [`priority`], [`copies`], [`queues`] and [`sms`] with
+//! [`copy_engine`]), what it reports
 //! ([`report`]), GPU profiles ([`gpu`]), exact time ([`time`]) and per-block execution
 //! times from the warp model ([`wcet`]).
 //!
 //! Files depend on each other without a circle: `time`, `gpu` <- `workload` <- `jobs`
-//! <- `list` <- `ties` <- `priority` <- `queues`, `sms` <- `report` <- `analysis`;
+//! <- `list` <- `ties` <- `priority`, `copies` <- `queues`, `copy_engine` <- `sms` <- `report` <- `analysis`;
 //! `taskset` and `examiner` build a `workload`.
 
 pub mod analysis;
+pub mod copies;
+pub mod copy_engine;
 pub mod examiner;
 pub mod gpu;
 pub mod jobs;

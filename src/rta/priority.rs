@@ -42,7 +42,7 @@
 //! `A`, `l`'s last among them, is assigned by `t_last < X`: a contradiction.
 
 use crate::rta::gpu::Platform;
-use crate::rta::jobs::{free_groups, Class, Job, TieOrder};
+use crate::rta::jobs::{free_groups, stream_roots, Class, Job, TieOrder};
 use crate::rta::room;
 use crate::rta::ties::{worst_for, Ties};
 use crate::rta::time::Ticks;
@@ -276,13 +276,4 @@ impl Pool<'_> {
             .collect();
         Some((list, f))
     }
-}
-
-/// Per job, the first job of its stream (jobs of one stream share it).
-fn stream_roots(jobs: &[Job]) -> Vec<usize> {
-    let mut root = vec![0; jobs.len()];
-    for (i, j) in jobs.iter().enumerate() {
-        root[i] = j.after.map_or(i, |a| root[a]);
-    }
-    root
 }

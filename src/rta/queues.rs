@@ -4,6 +4,7 @@
 //! stream priorities, two queues ([`crate::rta::priority`]).
 
 use crate::error::InputError;
+use crate::rta::copies::{copy_finishes, CopyFinishes, MAX_COPY_WORK};
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{free_groups, Job, Sequence};
 use crate::rta::priority::{two_queues, worst_two_queues, MAX_POOLED_WORK};
@@ -15,8 +16,13 @@ use std::ops::Range;
 /// free group, the group's order (job indices) that attains it.
 #[derive(Debug, Clone)]
 pub struct Worst {
-    /// Reported finish of each job.
+    /// Reported finish of each job: of its copy out if it has one, else of its kernel.
     pub finish: Vec<Ticks>,
+    /// Reported finish of each job's kernel (its last block).
+    pub kernel_finish: Vec<Ticks>,
+    /// With copies, the reported completion of each job's copies
+    /// ([`crate::rta::copies`]); `None` when no job has a copy.
+    pub copies: Option<CopyFinishes>,
     /// The launch order of the job's tie group that gives its finish (`None` when not tied,
     /// or under the bound).
     pub order: Vec<Option<Vec<usize>>>,
@@ -31,7 +37,8 @@ pub struct Worst {
     pub groups: Vec<Range<usize>>,
     /// Per job: a job released up to this time may change its reported finish (its latest
     /// entry, or with two queues for a low job, the bound `D` of
-    /// [`crate::rta::priority`]).
+    /// [`crate::rta::priority`]; with copies, at least the latest entry of each of its
+    /// copies).
     pub reach: Vec<Ticks>,
     /// Whether the jobs use both EE queues (stream priorities, [`crate::rta::priority`]).
     pub two_queues: bool,
@@ -61,14 +68,34 @@ pub const MAX_ROUNDS: usize = 200;
 /// promise is the first broken. The list schedule's proof then applies, over the orders
 /// tried; orders that put a job before its stream predecessor are never tried (they
 /// cannot happen). Rounds that do not settle end in an error, never in a bound.
+///
+/// **Copies** (rules C1-C4). A job's copy in is the first operation of the job in its
+/// stream: it enters the CE queue by `max(r_j + L, F_pred(j))` (kept at least the
+/// previous round's), and its kernel by that and by the copy's reported completion. The
+/// copy out enters by the kernel's reported finish, and the job's finish `F_j` is the
+/// copy out's completion. Copy completions are bounded from these entries by
+/// [`crate::rta::copies::copy_finishes`], whose bound for a copy rests only on entries
+/// due by its own entry bound, before its completion: the argument above covers them.
 pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputError> {
     let mut groups = seq.free_ties.clone();
     let mut late: Vec<Ticks> = seq.jobs.iter().map(|j| j.ready).collect();
+    let mut enter_in = late.clone();
+    // With copies, the earliest a kernel's blocks may dispatch in the list: after its copy
+    // in and its stream predecessor's copy out (the list itself waits only for kernels).
+    let mut gate = late.clone();
     let queues = two_queues(&seq.jobs);
-    let (mut budget, mut highs) = (MAX_POOLED_WORK, None);
+    let copies = seq.jobs.iter().any(Job::copies);
+    let (mut budget, mut highs, mut copy_budget) = (MAX_POOLED_WORK, None, MAX_COPY_WORK);
     for _ in 0..MAX_ROUNDS {
-        let (finish, order, ties, reach, tied) = if queues {
-            let q = worst_two_queues(&seq.jobs, &late, seq.order, &seq.classes, p, &mut budget, &mut highs).ok_or_else(|| {
+        let gated: Vec<Job>;
+        let jobs = if copies {
+            gated = seq.jobs.iter().map(|j| Job { ready: gate[j.id], ..*j }).collect();
+            &gated
+        } else {
+            &seq.jobs
+        };
+        let (kernel_finish, order, ties, mut reach, tied) = if queues {
+            let q = worst_two_queues(jobs, &late, seq.order, &seq.classes, p, &mut budget, &mut highs).ok_or_else(|| {
                 InputError::new(
                     "kernels",
                     format!("{} jobs", seq.jobs.len()),
@@ -78,19 +105,46 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
             let tied = q.tied.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| i..i + 1).collect();
             (q.finish, q.order, q.ties, q.reach, Some(tied))
         } else {
-            let (finish, order, ties) = worst_for(&seq.jobs, &groups, &late, &seq.classes, p);
+            let (finish, order, ties) = worst_for(jobs, &groups, &late, &seq.classes, p);
             (finish, order, ties, late.clone(), None)
         };
+        let ends = if copies {
+            Some(copy_finishes(&seq.jobs, &enter_in, &kernel_finish, &mut copy_budget).ok_or_else(|| {
+                InputError::new(
+                    "kernels",
+                    format!("{} jobs", seq.jobs.len()),
+                    format!("the copy engine's analysis needs more than {MAX_COPY_WORK} steps: give a shorter window, longer periods or fewer jobs"),
+                )
+            })?)
+        } else {
+            None
+        };
+        let copy_in = |j: &Job| ends.as_ref().and_then(|e| e.copy_in[j.id]);
+        let copy_out = |j: &Job| ends.as_ref().and_then(|e| e.copy_out[j.id]);
+        let finish: Vec<Ticks> = seq.jobs.iter().map(|j| copy_out(j).unwrap_or(kernel_finish[j.id])).collect();
         // Never below the previous round's (the quiet points of two queues make a round's
         // finishes not monotone in the entries; a larger entry bound is still one).
-        let next: Vec<Ticks> = seq.jobs.iter().map(|j| late[j.id].max(j.after.map_or(j.ready, |a| j.ready.max(finish[a])))).collect();
+        let behind = |j: &Job| j.after.map_or(j.ready, |a| j.ready.max(finish[a]));
+        let next_in: Vec<Ticks> = seq.jobs.iter().map(|j| enter_in[j.id].max(behind(j))).collect();
+        let next: Vec<Ticks> = seq.jobs.iter().map(|j| late[j.id].max(behind(j)).max(copy_in(j).unwrap_or(0))).collect();
+        let next_gate: Vec<Ticks> = seq
+            .jobs
+            .iter()
+            .map(|j| {
+                let pred_out = j.after.filter(|&a| seq.jobs[a].copy_out > 0).map_or(0, |a| finish[a]);
+                gate[j.id].max(copy_in(j).unwrap_or(0)).max(pred_out)
+            })
+            .collect();
         let next_groups = free_groups(&seq.jobs, seq.order, &|j: &Job| next[j.id]);
-        if next == late && next_groups == groups {
+        if next == late && next_in == enter_in && next_gate == gate && next_groups == groups {
+            for j in seq.jobs.iter().filter(|j| j.copies()) {
+                reach[j.id] = reach[j.id].max(enter_in[j.id]).max(kernel_finish[j.id]);
+            }
             let jobs = seq.jobs.iter().map(|j| Job { ready: late[j.id], ..*j }).collect();
             let groups = tied.unwrap_or(groups);
-            return Ok(Worst { finish, order, ties, jobs, groups, reach, two_queues: queues });
+            return Ok(Worst { finish, kernel_finish, copies: ends, order, ties, jobs, groups, reach, two_queues: queues });
         }
-        (late, groups) = (next, next_groups);
+        (late, enter_in, gate, groups) = (next, next_in, next_gate, next_groups);
     }
     Err(InputError::option(
         "window",

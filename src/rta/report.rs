@@ -4,10 +4,11 @@
 //! [`crate::rta::analysis::analyse`] from its sequence and list schedule.
 
 use crate::files::serde_word;
+use crate::rta::copy_engine::CopyRun;
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{Sequence, TieOrder};
 use crate::rta::queues::Worst;
-use crate::rta::sms::SmRun;
+use crate::rta::sms::{SmRun, SmsRun};
 use crate::rta::ties::Ties;
 use crate::rta::time::{Scale, Ticks};
 use crate::rta::workload::{launch_order, Priority, Task, Workload};
@@ -42,6 +43,9 @@ pub enum Bound {
     /// Streams of both priorities: a safe upper bound (high kernels blocked by one low
     /// block, low kernels by a pooled list; [`crate::rta::priority`]).
     Priorities,
+    /// One block demand, but copies through the copy engine: a safe upper bound (the
+    /// copies bounded by [`crate::rta::copies`]), not exact.
+    Copies,
 }
 
 /// One row of the RTA report (`--json`: `kernels[]`), in launch order of first jobs.
@@ -101,6 +105,13 @@ pub struct KernelRow {
     pub priority: Priority,
     /// The CUDA stream it is launched into (`null`: a stream of its own).
     pub stream: Option<String>,
+    /// Time of each job's copy in (`null`: none).
+    pub copy_in: Option<f64>,
+    /// Time of each job's copy out (`null`: none).
+    pub copy_out: Option<f64>,
+    /// The reported finish of the worst job's kernel (its last block), before its copy
+    /// out; equal to `finish` without one.
+    pub kernel_finish: f64,
 }
 
 /// The whole RTA result (`makespan rta --json`).
@@ -138,6 +149,9 @@ pub struct RtaReport {
     /// The nominal per-SM run, when asked for (not serialised).
     #[serde(skip)]
     pub runs: Vec<SmRun>,
+    /// The copies of the nominal run, when asked for (not serialised).
+    #[serde(skip)]
+    pub copies: Vec<CopyRun>,
     /// Every job of the nominal run (indices of `runs[].job`): its kernel row, release
     /// and absolute deadline (not serialised).
     #[serde(skip)]
@@ -215,16 +229,8 @@ impl Serialize for KernelTies {
 
 /// The report of `w` from the analysis's parts: the sequence, the worst finishes over
 /// launch orders, the nominal simulation, the demands and the guarantee.
-pub(crate) fn report(
-    w: &Workload,
-    seq: &Sequence,
-    worst: &Worst,
-    simulated: &[Ticks],
-    demands: &[Demand],
-    bound: Bound,
-    runs: Vec<SmRun>,
-) -> RtaReport {
-    let rows = rows(w, seq, worst, simulated, demands);
+pub(crate) fn report(w: &Workload, seq: &Sequence, worst: &Worst, demands: &[Demand], bound: Bound, run: SmsRun) -> RtaReport {
+    let rows = rows(w, seq, worst, &run.finish, demands);
     let mut kernel_of_task = vec![0; w.tasks.len()];
     rows.iter().enumerate().for_each(|(r, (t, _))| kernel_of_task[*t] = r);
     let kernels: Vec<KernelRow> = rows.into_iter().map(|(_, k)| k).collect();
@@ -249,7 +255,8 @@ pub(crate) fn report(
         launch_overhead: w.scale.to_f64(w.launch_overhead),
         block_overhead: w.scale.to_f64(w.block_overhead),
         jobs,
-        runs,
+        runs: run.blocks,
+        copies: run.copies,
         sms: w.platform.sms() as usize,
         scale: w.scale,
     }
@@ -315,6 +322,9 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
                 wcet_optimistic: t.wcet_optimistic,
                 priority: t.priority,
                 stream: t.stream.clone(),
+                copy_in: (t.copy_in > 0).then(|| scale.to_f64(t.copy_in)),
+                copy_out: (t.copy_out > 0).then(|| scale.to_f64(t.copy_out)),
+                kernel_finish: scale.to_f64(worst.kernel_finish[i]),
             };
             (ti, row)
         })
@@ -359,6 +369,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
             ),
             Bound::Envelope => "mixed block demands, or slots that depend on what the GPU profile leaves open (warp placement, partitioned caching): the responses are a safe bound for every block time up to C, every choice of SM and sub-partition (list schedule counting the blocks still running, each kind by its demand); simulated_finish is one nominal run of the dispatch rules".into(),
             Bound::TieBound => "too many launch orders of tied releases to try: each group of tied jobs merged into one (all its blocks, the longest C, the largest demand), a safe bound for every order".into(),
+            Bound::Copies => "one block demand, with copies: the kernels' part as for one demand, the copies bounded as below; a safe bound, not exact".into(),
             Bound::Priorities => "streams of both priorities (two EE queues; a low kernel's blocks are assigned only while the high queue is empty, blocks are not preempted): a high kernel's response counts one low block of blocking at its entry, a low kernel's counts every high kernel released before its last block could start (all blocks taken at the longest C and the largest demand); a safe bound, not exact".into(),
         },
         match seq.window_end {
@@ -376,6 +387,9 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
             w.unit
         ),
     ];
+    if w.tasks.iter().any(|t| t.copy_in > 0 || t.copy_out > 0) {
+        out.push("copies (copy_in before a job's kernel, copy_out after it, in its stream) through one copy engine serving one FIFO queue, one copy at a time (rules C1-C4); a copy enters the queue once the operation before it in its stream has completed (a copy in at most the launch overhead after its release), and a kernel with a copy in enters its EE queue once that copy has completed; the response runs to the end of the copy out. Each copy's completion is bounded by the copies that may be ahead of it in the queue (also safe with one engine per direction); the copy times bound the real ones".into());
+    }
     if w.tasks.iter().any(|t| t.wcet_optimistic) {
         let names: Vec<&str> = w.tasks.iter().filter(|t| t.wcet_optimistic).map(|t| t.name.as_str()).collect();
         out.push(format!(

@@ -21,7 +21,13 @@
 //!   those with room; the other kernels' blocks spread over the SM.
 //! * Each block runs for a time drawn in `[1, C]` (`C` with the block overhead), `C`
 //!   itself half of the time.
+//! * C1-C4 (copies): a job's copy in enters the one CE queue once the job before it in its
+//!   stream has completed (and up to `L` after its release), its kernel once the copy has
+//!   completed; its copy out when its kernel completes. The copy engine serves the queue
+//!   in order, one copy at a time, each for a time drawn as a block's (copies entering at
+//!   the same time in a random order).
 
+use crate::rta::copy_engine::{CopyEngine, Direction};
 use crate::rta::gpu::{Demand, Platform, MAX_SUB_PARTITIONS};
 use crate::rta::jobs::{Class, Job};
 use crate::rta::time::Ticks;
@@ -158,14 +164,23 @@ fn try_start(
 }
 
 /// Simulates the jobs of the nominal sequence `jobs` (their `release`, `wcet` with the
-/// block overhead, `after` for streams; `ready` is not used: the launch overhead is
-/// drawn) on the GPU `p` with `hw`; returns each job's finish.
+/// block overhead, `after` for streams, copies; `ready` is not used: the launch overhead
+/// is drawn) on the GPU `p` with `hw`; returns each job's finish (of its copy out if it
+/// has one, else of its kernel).
 pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rng: &mut SmallRng) -> Vec<Ticks> {
     let n = jobs.len();
-    let overhead: Vec<Ticks> = jobs.iter().map(|_| draw(rng, hw.launch_overhead)).collect();
+    // Each job's kernel launch and copy in reach their stream queue up to L after release.
+    // (Drawn for copies only when there are some: runs without copies draw as before.)
+    let overhead: Vec<[Ticks; 2]> = jobs
+        .iter()
+        .map(|j| {
+            let kernel = draw(rng, hw.launch_overhead);
+            [kernel, if j.copy_in > 0 { draw(rng, hw.launch_overhead) } else { 0 }]
+        })
+        .collect();
     let mut sms: Vec<Sm> =
         (0..p.sms()).map(|_| Sm { threads: [0; 2], blocks: 0, shared_memory: 0, registers: [0; MAX_SUB_PARTITIONS], pointer: 0 }).collect();
-    let mut finish: Vec<Option<Ticks>> = vec![None; n];
+    let mut ops = Ops { end: vec![None; n], copied_in: vec![None; n], copy_entered: vec![false; n], engine: CopyEngine::default() };
     let mut last_end = vec![0; n];
     let mut left: Vec<u64> = jobs.iter().map(|j| j.blocks).collect();
     let mut entered = vec![false; n];
@@ -173,13 +188,34 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
     let mut queues: [VecDeque<(usize, u64)>; 2] = [VecDeque::new(), VecDeque::new()];
     let mut running: Vec<Running> = Vec::new();
     let mut t: Ticks = 0;
+    // When a job's stream lets it go on (its predecessor has completed), if known.
+    let behind = |j: usize, end: &[Option<Ticks>]| jobs[j].after.map_or(Some(0), |a| end[a]);
+    // When a job's copy in enters the CE queue, and when its kernel enters its EE queue, if known.
+    let copy_entry = |j: usize, ops: &Ops| behind(j, &ops.end).map(|b| (jobs[j].release + overhead[j][1]).max(b));
+    let kernel_entry = |j: usize, ops: &Ops| {
+        let before = if jobs[j].copy_in > 0 { ops.copied_in[j] } else { behind(j, &ops.end) }?;
+        Some((jobs[j].release + overhead[j][0]).max(before))
+    };
     loop {
-        // Jobs that enter the queue now, in a random order among themselves.
-        let enters = |j: usize, finish: &[Option<Ticks>]| -> Option<Ticks> {
-            let pred = jobs[j].after.map_or(Some(0), |a| finish[a])?;
-            Some((jobs[j].release + overhead[j]).max(pred))
-        };
-        let mut now: Vec<usize> = (0..n).filter(|&j| !entered[j] && enters(j, &finish).is_some_and(|e| e <= t)).collect();
+        // Copies entering now, then the copy engine up to now.
+        let mut now: Vec<usize> =
+            (0..n).filter(|&j| jobs[j].copy_in > 0 && !ops.copy_entered[j] && copy_entry(j, &ops).is_some_and(|e| e <= t)).collect();
+        if !hw.fixed_ties {
+            now.shuffle(rng);
+        }
+        for (k, j) in now.into_iter().enumerate() {
+            ops.copy_entered[j] = true;
+            let tie = if hw.fixed_ties { j as u64 } else { k as u64 };
+            ops.engine.enter(t, tie, j, Direction::In, copy_time(rng, hw, jobs[j].copy_in));
+        }
+        while let Some(c) = ops.engine.start_next(t) {
+            match c.direction {
+                Direction::In => ops.copied_in[c.job] = Some(c.end),
+                Direction::Out => ops.end[c.job] = Some(c.end),
+            }
+        }
+        // Kernels that enter their queue now, in a random order among themselves.
+        let mut now: Vec<usize> = (0..n).filter(|&j| !entered[j] && kernel_entry(j, &ops).is_some_and(|e| e <= t)).collect();
         if !hw.fixed_ties {
             now.shuffle(rng);
         }
@@ -204,11 +240,17 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
                 queue.push_front((j, b + 1));
             }
         }
-        // The next event: a block's end or a job's entry.
+        // The next event: a block's end, a copy's start, or a copy's or a kernel's entry.
         let next_end = running.iter().map(|r| r.end).min();
-        let next_entry = (0..n).filter(|&j| !entered[j]).filter_map(|j| enters(j, &finish)).filter(|&e| e > t).min();
-        let Some(next) = [next_end, next_entry].into_iter().flatten().min() else { break };
+        let next_entry = (0..n)
+            .filter(|&j| !entered[j])
+            .filter_map(|j| kernel_entry(j, &ops))
+            .chain((0..n).filter(|&j| jobs[j].copy_in > 0 && !ops.copy_entered[j]).filter_map(|j| copy_entry(j, &ops)))
+            .filter(|&e| e > t)
+            .min();
+        let Some(next) = [next_end, next_entry, ops.engine.next_start()].into_iter().flatten().min() else { break };
         t = next;
+        let mut done_now = Vec::new();
         running.retain(|r| {
             if r.end > t {
                 return true;
@@ -224,12 +266,44 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
             last_end[r.job] = last_end[r.job].max(r.end);
             left[r.job] -= 1;
             if left[r.job] == 0 {
-                finish[r.job] = Some(last_end[r.job]);
+                done_now.push(r.job);
             }
             false
         });
+        // A kernel completed: its copy out enters the CE queue, or the job is done.
+        if !hw.fixed_ties && done_now.iter().any(|&j| jobs[j].copy_out > 0) {
+            done_now.shuffle(rng);
+        }
+        for (k, j) in done_now.into_iter().enumerate() {
+            if jobs[j].copy_out > 0 {
+                let tie = if hw.fixed_ties { j as u64 } else { k as u64 };
+                ops.engine.enter(t, tie, j, Direction::Out, copy_time(rng, hw, jobs[j].copy_out));
+            } else {
+                ops.end[j] = Some(last_end[j]);
+            }
+        }
     }
-    finish.into_iter().map(|f| f.expect("every job ran")).collect()
+    ops.end.into_iter().map(|f| f.expect("every job ran")).collect()
+}
+
+/// What is known of the jobs' stream operations in a run.
+struct Ops {
+    /// Each job's completion (its copy out's, or its kernel's), once known.
+    end: Vec<Option<Ticks>>,
+    /// Completion of each job's copy in, once known.
+    copied_in: Vec<Option<Ticks>>,
+    /// Whether each job's copy in has entered the CE queue.
+    copy_entered: Vec<bool>,
+    engine: CopyEngine,
+}
+
+/// A copy's time in `[1, x]` (`x` with `full_blocks`).
+fn copy_time(rng: &mut SmallRng, hw: &Hardware, x: Ticks) -> Ticks {
+    if hw.full_blocks {
+        x
+    } else {
+        block_time(rng, x)
+    }
 }
 
 /// A block's time in `[1, c]`: `c` half of the time (the worst cases are there), else 1

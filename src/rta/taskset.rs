@@ -67,6 +67,11 @@ pub struct KernelEntry {
     pub stream: Option<String>,
     /// The priority of its stream, `"low"` (default) or `"high"` (rules A1-A2).
     pub priority: Option<Priority>,
+    /// Time of each job's copy to the GPU before its kernel (default 0: none), through
+    /// the copy engine (rules C1-C4).
+    pub copy_in: Option<Spanned<crate::rta::time::Number>>,
+    /// Time of each job's copy back after its kernel (default 0: none).
+    pub copy_out: Option<Spanned<crate::rta::time::Number>>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -167,6 +172,8 @@ struct Pending {
     deadline: Decimal,
     wcet: Decimal,
     release: Decimal,
+    copy_in: Decimal,
+    copy_out: Decimal,
 }
 
 /// Parses the text of a task-set file (from `origin`) and computes the WCETs it asks
@@ -208,7 +215,11 @@ pub fn from_text(
     };
     let overheads = [profile.launch_overhead, profile.block_overhead];
     let scale = Scale::fitting(
-        pending.iter().flat_map(|p| [&p.period, &p.deadline, &p.wcet, &p.release]).chain(window_decimal.iter()).chain(overheads.iter()),
+        pending
+            .iter()
+            .flat_map(|p| [&p.period, &p.deadline, &p.wcet, &p.release, &p.copy_in, &p.copy_out])
+            .chain(window_decimal.iter())
+            .chain(overheads.iter()),
     );
     let mut tasks = Vec::with_capacity(pending.len());
     for (i, p) in pending.into_iter().enumerate() {
@@ -218,6 +229,8 @@ pub fn from_text(
             period: Some(scale.ticks(p.period, &field("period"))?),
             wcet: scale.ticks(p.wcet, &field("wcet"))?,
             release: scale.ticks(p.release, &field("release"))?,
+            copy_in: scale.ticks(p.copy_in, &field("copy_in"))?,
+            copy_out: scale.ticks(p.copy_out, &field("copy_out"))?,
             ..p.task
         });
     }
@@ -341,11 +354,15 @@ fn entry(
         launch_order: e.launch_order,
         stream: e.stream.clone(),
         priority: e.priority.unwrap_or_default(),
+        copy_in: 0,
+        copy_out: 0,
         wcet_source,
         wcet_optimistic: optimistic,
     };
     let release = e.release.as_ref().map_or(Ok(Decimal::ZERO), |r| exact(r, "release"))?;
-    Ok(Pending { task, period, deadline, wcet, release })
+    let copy_in = e.copy_in.as_ref().map_or(Ok(Decimal::ZERO), |c| exact(c, "copy_in"))?;
+    let copy_out = e.copy_out.as_ref().map_or(Ok(Decimal::ZERO), |c| exact(c, "copy_out"))?;
+    Ok(Pending { task, period, deadline, wcet, release, copy_in, copy_out })
 }
 
 /// The proven upper bound on a block's cycles of a kernel that may have barriers: the

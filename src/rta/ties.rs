@@ -74,7 +74,7 @@ pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes:
     let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks.max(1)) as usize);
     let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), cap.saturating_add(1))).collect();
     if orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap)).is_some() {
-        return every_order(jobs, groups, &orders, classes, p);
+        return every_order(jobs, groups, &orders, late, classes, p);
     }
     // Try the groups with the fewest orders while their product fits; merge the rest.
     let mut by_size: Vec<usize> = (0..groups.len()).collect();
@@ -138,7 +138,8 @@ fn hybrid(
         }
         i = r.end;
     }
-    let (finish, best, ties) = every_order(&collapsed, &new_groups, &new_orders, &classes, p);
+    let entered: Vec<Ticks> = collapsed.iter().map(|j| j.ready).collect();
+    let (finish, best, ties) = every_order(&collapsed, &new_groups, &new_orders, &entered, &classes, p);
     let back = |o: &Vec<usize>| o.iter().map(|&c| (0..jobs.len()).find(|&k| position[k] == c).expect("a job")).collect();
     (position.iter().map(|&c| finish[c]).collect(), position.iter().map(|&c| best[c].as_ref().map(back)).collect(), ties)
 }
@@ -174,8 +175,24 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, cap: usize) -> Vec<Vec<usize
 }
 
 /// The list schedule of every combination of the groups' `orders`; per job its worst
-/// finish and the order of its group that gives it.
-fn every_order(jobs: &[Job], groups: &[Range<usize>], orders: &[Vec<Vec<usize>>], classes: &[Class], p: &Platform) -> Worsts {
+/// finish and the order of its group that gives it. `late[i]`: the latest time job `i`
+/// may enter the queue.
+///
+/// With copies, a job's `ready` (its kernel's entry bound, after its copy in) is taken
+/// from the previous round of [`crate::rta::queues`], over every order; in an order that
+/// puts it ahead of job `k`, it entered no later than `k` did, so by `late[k]`: each job's
+/// `ready` is lowered to the least `late` of the jobs after it in the order. (Without
+/// that, an order could charge a job for a copy wait that only another order has, and
+/// the rounds would never settle.)
+fn every_order(
+    jobs: &[Job],
+    groups: &[Range<usize>],
+    orders: &[Vec<Vec<usize>>],
+    late: &[Ticks],
+    classes: &[Class],
+    p: &Platform,
+) -> Worsts {
+    let copies = jobs.iter().any(Job::copies);
     let n = jobs.len();
     let mut group_of = vec![None; n];
     for (g, r) in groups.iter().enumerate() {
@@ -193,6 +210,13 @@ fn every_order(jobs: &[Job], groups: &[Range<usize>], orders: &[Vec<Vec<usize>>]
         }
         for (slot, &i) in run.iter_mut().zip(&order) {
             *slot = jobs[i];
+        }
+        if copies {
+            let mut entered_by = Ticks::MAX;
+            for (slot, &i) in run.iter_mut().zip(&order).rev() {
+                slot.ready = slot.ready.min(entered_by);
+                entered_by = entered_by.min(late[i]);
+            }
         }
         for (&i, &f) in order.iter().zip(&finishes(&run, classes, p)) {
             if f > finish[i] || best[i].is_none() && group_of[i].is_some() {
@@ -328,6 +352,8 @@ mod tests {
             after,
             priority: Default::default(),
             blocking: 0,
+            copy_in: 0,
+            copy_out: 0,
         }
     }
 
@@ -358,7 +384,7 @@ mod tests {
             let groups = vec![0..3, 3..6];
             let late: Vec<Ticks> = jobs.iter().map(|j| j.ready).collect();
             let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(&jobs, g.clone(), 100)).collect();
-            let (all, _, _) = every_order(&jobs, &groups, &orders, &classes, &p);
+            let (all, _, _) = every_order(&jobs, &groups, &orders, &late, &classes, &p);
             for tried in [vec![0], vec![1]] {
                 let (hybrid, _, _) = hybrid(&jobs, &late, &groups, &tried, &orders, &classes, &p);
                 assert!(hybrid.iter().zip(&all).all(|(h, a)| h >= a), "{hybrid:?} < {all:?}");

@@ -40,6 +40,13 @@ pub struct Task {
     /// The priority of its stream (rules A1-A2): a kernel of a high-priority stream goes
     /// to the high EE queue, whose kernels dispatch before any of the low queue's.
     pub priority: Priority,
+    /// Time of the copy to the GPU before each job's kernel, in its stream (0: none): it
+    /// goes through the copy engine (rules C1-C4) and the kernel enters its EE queue only
+    /// once it has completed.
+    pub copy_in: Ticks,
+    /// Time of the copy back after each job's kernel, in its stream (0: none): the job,
+    /// and its response, end when it completes.
+    pub copy_out: Ticks,
     /// Where `C_i` comes from and what it rests on.
     pub wcet_source: String,
     /// Whether `C_i` is known to be optimistic (not a bound on a block's time).
@@ -63,6 +70,8 @@ impl Task {
             launch_order: None,
             stream: None,
             priority: Priority::Low,
+            copy_in: 0,
+            copy_out: 0,
             wcet_source: "given (wcet)".into(),
             wcet_optimistic: false,
         }

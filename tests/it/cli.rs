@@ -393,6 +393,20 @@ fn stream_priorities_are_read() {
     rta_input_error(&text, "toml", "priority");
 }
 
+/// Copies in task sets (C1-C4): read, reported per kernel, included in the response; a
+/// negative copy time is refused naming the field.
+#[test]
+fn copies_are_read_and_reported() {
+    let v = json_of(&["rta", "instances/rta-copies.toml"]);
+    let detect = v["kernels"].as_array().unwrap().iter().find(|k| k["name"] == "detect").unwrap().clone();
+    assert_eq!((detect["copy_in"].as_f64(), detect["copy_out"].as_f64()), (Some(1.2), Some(0.3)));
+    // The copy out ends the job: after the kernel, by at least its time.
+    assert!(detect["finish"].as_f64().unwrap() >= detect["kernel_finish"].as_f64().unwrap() + 0.3);
+    assert!(v["assumptions"].as_array().unwrap().iter().any(|a| a.as_str().unwrap().contains("copy engine")));
+    let text = std::fs::read_to_string("instances/rta-copies.toml").unwrap().replacen("copy_in = 1.2", "copy_in = -1.2", 1);
+    rta_input_error(&text, "toml", "copy_in");
+}
+
 // ---- the shape of results ----
 
 /// `exact` is derived from the bounds: a heuristic schedule that meets the safe horizon

@@ -136,7 +136,7 @@ proptest! {
         prop_assert_eq!(rep.bound, Bound::ExactMonotone);
         let seq = sequence_of(&w);
         let mut rng = SmallRng::seed_from_u64(seed);
-        let (sim, _) = simulate_sms(&seq.jobs, &seq.classes, &w.platform, &mut |j, _| seq.jobs[j].wcet, &mut |room, _| room[rng.random_range(0..room.len())], false);
+        let sim = simulate_sms(&seq.jobs, &seq.classes, &w.platform, &mut |j, _| seq.jobs[j].wcet, &mut |room, _| room[rng.random_range(0..room.len())], false).finish;
         let reported: Vec<f64> = rep.kernels.iter().map(|k| k.finish).collect();
         prop_assert_eq!(sim.iter().map(|&s| s as f64).collect::<Vec<_>>(), reported);
     }
@@ -288,16 +288,18 @@ fn random_hardware(w: &Workload, rng: &mut SmallRng) -> Hardware {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
-    /// The reference simulator (streams, stream priorities, launch overheads in [0, L],
-    /// random SMs, warp placements and halves the profile allows, block times in [1, C],
-    /// random order of simultaneous entries) never finishes a job after its reported
-    /// finish: kernels in shared streams, high and low priorities, deadlines beyond
-    /// periods (backlogs), overheads, every placement and caching mode.
+    /// The reference simulator (streams, stream priorities, copies through the copy
+    /// engine, launch overheads in [0, L], random SMs, warp placements and halves the
+    /// profile allows, block and copy times in [1, C], random order of simultaneous
+    /// entries) never finishes a job after its reported finish: kernels in shared
+    /// streams, high and low priorities, copies in and out, deadlines beyond periods
+    /// (backlogs), overheads, every placement and caching mode.
     #[test]
     fn the_simulated_gpu_never_exceeds_the_report(
         tasks in mixed_task_set(),
         streams in proptest::collection::vec(0usize..4, 7),
         high in proptest::collection::vec(prop_oneof![3 => Just(false), 1 => Just(true)], 8),
+        copies in proptest::collection::vec((prop_oneof![2 => Just(0u128), 1 => 1u128..6], prop_oneof![2 => Just(0u128), 1 => 1u128..6]), 7),
         overhead in prop_oneof![Just(0u128), 1u128..8],
         periodic in any::<bool>(),
         file_order in any::<bool>(),
@@ -310,6 +312,8 @@ proptest! {
             .zip(&streams)
             .enumerate()
             .map(|(i, (t, &s))| Task {
+                copy_in: copies[i].0,
+                copy_out: copies[i].1,
                 stream: (s > 0).then(|| format!("s{s}")),
                 period: t.period.map(|p| p * 2 / 3 + 1),
                 // A priority per stream (kernels of one stream share it).
@@ -491,4 +495,43 @@ fn high_streams_with_overheads_settle() {
     let rep = analyse(&w, false).unwrap();
     assert_eq!(rep.bound, Bound::Priorities);
     never_above_the_report(&w, &rep, 7).unwrap();
+}
+
+/// Copies share one copy engine (C1-C4): A and B, in streams of their own, are released
+/// together, each with a copy in of 5 before one block of 1. One copy waits for the
+/// other, so the second kernel ends at 11 (a copy engine per job would say 6); either may
+/// be second, so both are reported at 11 or above. A copy out of 3 after B's kernel ends
+/// B's job; the reference simulator with full times reaches the report.
+#[test]
+fn copies_share_one_copy_engine() {
+    let a = Task { copy_in: 5, ..Task::given("A", 100, 1, 1, 512, 0) };
+    let b = Task { copy_in: 5, ..Task::given("B", 100, 1, 1, 512, 0) };
+    let rep = analyse(&workload(vec![a.clone(), b.clone()]), false).unwrap();
+    assert_eq!((response(&rep, "A"), response(&rep, "B")), (11.0, 11.0));
+    assert_eq!(rep.bound, Bound::Copies);
+    assert!(rep.assumptions.iter().any(|a| a.contains("copy engine")));
+    let w = workload(vec![a, Task { copy_out: 3, ..b }]);
+    let rep = analyse(&w, false).unwrap();
+    let row = rep.kernels.iter().find(|k| k.name == "B").unwrap();
+    // B: its copy in second (10), its kernel (11), its copy out (14).
+    assert_eq!((row.kernel_finish, row.response, row.copy_out), (11.0, 14.0, Some(3.0)));
+    let seq = sequence_of(&w);
+    let hw = Hardware { placement: Placement::Greedy, confined: vec![false; 2], launch_overhead: 0, full_blocks: true, fixed_ties: true };
+    let f = simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut SmallRng::seed_from_u64(1));
+    // In the file order: A's copy first, so A ends at 6 and B at 14.
+    assert_eq!(f, vec![6, 14]);
+    never_above_the_report(&w, &rep, 3).unwrap();
+}
+
+/// Jobs of one stream with copies run copy in, kernel, copy out, then the next job: the
+/// second job of K (period 4, copy in 2, one block of 3, copy out 2: 7 per job) is
+/// released at 4 but starts its copy at 7 and ends at 14.
+#[test]
+fn a_stream_runs_its_copies_and_kernels_in_order() {
+    let k = Task { copy_in: 2, copy_out: 2, deadline: Some(100), ..Task::given("K", 4, 3, 1, 512, 0) };
+    let mut w = workload(vec![k]);
+    w.window = Window::Until(5);
+    let rep = analyse(&w, false).unwrap();
+    assert_eq!(response(&rep, "K"), 10.0);
+    assert_eq!(rep.kernels[0].jobs, 2);
 }

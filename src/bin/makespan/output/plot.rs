@@ -51,7 +51,8 @@ const LEGEND_ROW: u32 = 18;
 
 /// Draws the nominal run of the dispatch rules the RTA checks its bound against: one
 /// band of rows per SM (a row per block resident at once), one rectangle per block with
-/// a white edge (so back-to-back blocks stay apart), coloured by kernel; each job's
+/// a white edge (so back-to-back blocks stay apart), coloured by kernel; with copies, a
+/// copy-engine row above the SMs (each copy lighter, with a black edge); each job's
 /// release as a triangle under the SMs (tied releases stacked, not on top of each
 /// other), each absolute deadline as a black dashed line (no kernel is black); the
 /// legend, with the reported responses, in its own column on the right.
@@ -65,12 +66,7 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
     }
     let (runs, kernels) = (&rep.runs, &rep.kernels);
     let time = |t| rep.scale.to_f64(t);
-    let mut lanes = vec![1usize; rep.sms.max(1)];
-    for r in runs {
-        lanes[r.sm] = lanes[r.sm].max(r.lane + 1);
-    }
-    let offsets: Vec<f64> = lanes.iter().scan(0.0, |o, &l| Some(std::mem::replace(o, *o + l as f64 + 0.5))).collect();
-    let rows = offsets.last().copied().unwrap_or(0.0) + *lanes.last().unwrap_or(&1) as f64;
+    let (lanes, offsets, ce_row, rows) = rows_of(rep);
     let mut stack = std::collections::HashMap::new();
     let marks: Vec<(f64, f64, usize)> = rep
         .jobs
@@ -85,6 +81,7 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
     let t_end = runs
         .iter()
         .map(|r| time(r.end))
+        .chain(rep.copies.iter().map(|c| time(c.end)))
         .chain(rep.jobs.iter().filter_map(|j| j.deadline.map(time)))
         .fold(0.0, f64::max)
         .max(f64::MIN_POSITIVE);
@@ -102,7 +99,11 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
     chart
         .configure_mesh()
         .x_desc(format!("time ({})", rep.unit))
-        .y_desc("SMs, a row per resident block (releases: triangles below)")
+        .y_desc(if ce_row.is_some() {
+            "SMs, a row per resident block; copy engine on top (releases: triangles below)"
+        } else {
+            "SMs, a row per resident block (releases: triangles below)"
+        })
         .y_label_formatter(&|_| String::new())
         .disable_y_mesh()
         .draw()
@@ -113,6 +114,9 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
             .draw_series([Rectangle::new([(0.0, o), (t_end * 1.02, o + l as f64)], RGBColor(245, 245, 245).filled())])
             .map_err(|e| err(&e))?;
         chart.draw_series([Text::new(format!("SM {sm}"), (0.0, o + l as f64 + 0.45), label.clone())]).map_err(|e| err(&e))?;
+    }
+    if let Some(y) = ce_row {
+        copy_engine_row(&mut chart, rep, y, t_end, &label).map_err(|e| err(&e))?;
     }
     for (ki, _) in kernels.iter().enumerate() {
         let c = colour(ki);
@@ -129,6 +133,38 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
     }
     legend(&right, rep).map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))
+}
+
+/// The timeline's rows: per SM its lanes (a row per block resident at once) and the
+/// height its band starts at, the copy engine's row (when there are copies, above the
+/// SMs), and the rows in all.
+fn rows_of(rep: &RtaReport) -> (Vec<usize>, Vec<f64>, Option<f64>, f64) {
+    let mut lanes = vec![1usize; rep.sms.max(1)];
+    for r in &rep.runs {
+        lanes[r.sm] = lanes[r.sm].max(r.lane + 1);
+    }
+    let offsets: Vec<f64> = lanes.iter().scan(0.0, |o, &l| Some(std::mem::replace(o, *o + l as f64 + 0.5))).collect();
+    let sm_rows = offsets.last().copied().unwrap_or(0.0) + *lanes.last().unwrap_or(&1) as f64;
+    let ce_row = (!rep.copies.is_empty()).then_some(sm_rows + 0.5);
+    (lanes, offsets, ce_row, ce_row.map_or(sm_rows, |y| y + 1.0))
+}
+
+/// The copy engine's row at height `y`: each copy of the nominal run, lighter than the
+/// blocks and with a black edge, in its kernel's colour.
+fn copy_engine_row<DB: DrawingBackend>(
+    chart: &mut ChartContext<DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
+    rep: &RtaReport,
+    y: f64,
+    t_end: f64,
+    label: &FontDesc,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let time = |t| rep.scale.to_f64(t);
+    chart.draw_series([Rectangle::new([(0.0, y), (t_end * 1.02, y + 1.0)], RGBColor(235, 235, 245).filled())])?;
+    chart.draw_series([Text::new("copy engine", (0.0, y + 1.45), label.clone())])?;
+    let boxes = rep.copies.iter().map(|c| (colour(rep.jobs[c.job].kernel), [(time(c.start), y + 0.15), (time(c.end), y + 0.85)]));
+    chart.draw_series(boxes.clone().map(|(c, b)| Rectangle::new(b, c.mix(0.45).filled())))?;
+    chart.draw_series(boxes.map(|(_, b)| Rectangle::new(b, BLACK.stroke_width(1))))?;
+    Ok(())
 }
 
 /// The timeline's legend: a swatch and `name [stream, high]: R (D)` per kernel (the

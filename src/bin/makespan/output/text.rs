@@ -196,6 +196,9 @@ pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
         Bound::Priorities => {
             "[proven upper bound] safe for every block time up to C, every SM choice and launch order (two stream priorities)"
         }
+        Bound::Copies => {
+            "[proven upper bound] safe for every block and copy time up to the given ones and every launch order (copy engine)"
+        }
     };
     let _ = writeln!(s, "responses    {bound}");
     let _ = writeln!(s, "launch       tied releases: {} ({})", rep.launch, rep.ties);

@@ -1,0 +1,184 @@
+//! The copy engine as the analysis sees it (rules C1-C4 of Amert et al., as the TX2
+//! thesis gives them): a job's copy in and copy out are operations of its stream, before
+//! and after its kernel; each enters the one CE queue when it reaches the head of its
+//! stream queue, and the copy engine serves that FIFO queue one copy at a time, each to
+//! completion. [`copy_finishes`] bounds when every copy completes from bounds on when
+//! each may enter.
+
+use crate::rta::jobs::{stream_roots, Job};
+use crate::rta::time::Ticks;
+
+/// Most copy pairs the bound may weigh in one analysis round (its work grows with the
+/// square of the copies in a window).
+pub const MAX_COPY_WORK: u64 = 200_000_000;
+
+/// Which of a job's copies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Direction {
+    /// To the GPU, before the kernel.
+    In,
+    /// Back, after the kernel.
+    Out,
+}
+
+/// One copy as the bound sees it.
+#[derive(Debug, Clone, Copy)]
+struct Copy {
+    /// Its job (index of the nominal sequence).
+    job: usize,
+    direction: Direction,
+    /// It enters the CE queue no earlier than this (its job's release).
+    earliest: Ticks,
+    /// ... and no later than this.
+    latest: Ticks,
+    /// Its time on the copy engine (at most).
+    time: Ticks,
+}
+
+/// Per job, the bound on the completion of its copy in and of its copy out (`None`
+/// where the job has no such copy).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CopyFinishes {
+    /// Completion of each job's copy in.
+    pub copy_in: Vec<Option<Ticks>>,
+    /// Completion of each job's copy out.
+    pub copy_out: Vec<Option<Ticks>>,
+}
+
+/// A bound on the completion of every copy, given for each job the latest time its
+/// copy in may enter the CE queue (`enter_in`) and the latest time its copy out may
+/// (`enter_out`, its kernel's reported finish); `None` when the work would exceed
+/// `budget` (steps of the bound, lowered by what is used).
+///
+/// **Bound.** For a copy `c` entering by `e_c`, let `S_c` be the copies other than `c`
+/// that are not after `c` in its stream and whose job is released by `e_c` (no other can
+/// be ahead of `c` in the queue), `a_k = min(e_k, e_c)` for `k` in `S_c`, and `x` the copy
+/// times. Take the distinct values `h` among the `a_k` and `e_c`, each with `l` the next
+/// smaller one (0 below the least). For such an `h`, let `A = {k in S_c : a_k >= h}`,
+/// split by stream: `Sum_s` and `Max_s` the total and the longest time of stream `s`'s
+/// copies in `A`. Then `c` completes by the largest, over the values `h`, of
+///
+/// `h + x_c + min(Sum_own, e_c - l) + sum over other streams s of min(Sum_s, e_c - l + Max_s)`
+///
+/// (`own` is `c`'s stream, whose copies in `A` are all before `c`).
+///
+/// Proof. Let `t0` be the last time at or before `c` enters at which the copy engine is
+/// idle with an empty queue (the GPU starts so, at 0 or later). From `t0` until `c`
+/// completes the engine is never idle: each copy it serves entered in `[t0, e]`, `e` the
+/// real entry of `c` (FIFO: nothing that enters after `c` is served before it), so `c`
+/// completes by `t0` plus the real times of those copies. Each of them is released by
+/// `e <= e_c`, is not after `c` in its stream (those enter after `c` completes), and
+/// entered at or after `t0`, so its own latest entry `e_k >= t0`, hence `a_k >= t0`: it
+/// is in `A` for the `h` with `l < t0 <= h` (the least `h >= t0`; `e_c >= e >= t0`). The
+/// copies of one stream run one after another: each enters only once the one before it
+/// has completed (C4). So of one stream's copies served in `[t0, e]` all but the last
+/// completed before the last one entered, by `e`, after `t0`: together at most
+/// `e - t0 < e_c - l` (at most `e_c - l` when `l = 0 = t0`), plus the last, at most
+/// `Max_s`. The copies of `c`'s own stream served then all completed before `c` entered:
+/// at most `e - t0`. With `t0 <= h` that is the bound's term for `h`. The same holds if
+/// the engine serves both directions apart or one queue feeds two engines: in
+/// `[t0, completion]` some engine is always busy with a copy from that set.
+///
+/// The bound only grows with any `e_k` (a larger entry bound adds copies to `S_c` or
+/// raises an `a_k`), so it may be iterated with the kernels' bounds to a fixpoint
+/// ([`crate::rta::queues`]).
+pub fn copy_finishes(jobs: &[Job], enter_in: &[Ticks], enter_out: &[Ticks], budget: &mut u64) -> Option<CopyFinishes> {
+    let copies = copies_of(jobs, enter_in, enter_out);
+    let root = stream_roots(jobs);
+    // Copies by the release of their job: those that may be ahead of `c` are a prefix.
+    let mut by_release: Vec<Copy> = copies.clone();
+    by_release.sort_by_key(|k| k.earliest);
+    let mut out = CopyFinishes { copy_in: vec![None; jobs.len()], copy_out: vec![None; jobs.len()] };
+    let mut ahead: Vec<Ahead> = Vec::new();
+    for c in &copies {
+        let prefix = by_release.partition_point(|k| k.earliest <= c.latest);
+        let not_after_c = |k: &&Copy| root[k.job] != root[c.job] || (k.job, k.direction) < (c.job, c.direction);
+        ahead.clear();
+        ahead.extend(by_release[..prefix].iter().filter(not_after_c).map(|k| Ahead {
+            entry: k.latest.min(c.latest),
+            time: k.time,
+            stream: root[k.job],
+        }));
+        let done = busy_end(c, root[c.job], &mut ahead, budget)?;
+        match c.direction {
+            Direction::In => out.copy_in[c.job] = Some(done),
+            Direction::Out => out.copy_out[c.job] = Some(done),
+        }
+    }
+    Some(out)
+}
+
+/// The copies of `jobs` with their entry windows.
+fn copies_of(jobs: &[Job], enter_in: &[Ticks], enter_out: &[Ticks]) -> Vec<Copy> {
+    let mut copies = Vec::new();
+    for j in jobs {
+        for (direction, time, latest) in [(Direction::In, j.copy_in, enter_in[j.id]), (Direction::Out, j.copy_out, enter_out[j.id])] {
+            if time > 0 {
+                copies.push(Copy { job: j.id, direction, earliest: j.release, latest, time });
+            }
+        }
+    }
+    copies
+}
+
+/// A copy that may be ahead of another: its entry bound capped at the other's (`a_k`),
+/// its time and its stream.
+#[derive(Debug, Clone, Copy)]
+struct Ahead {
+    entry: Ticks,
+    time: Ticks,
+    stream: usize,
+}
+
+/// The bound of [`copy_finishes`] for `c` (of stream `own`) over the copies `ahead` of
+/// it (sorted here), or `None` when its work exceeds `budget`.
+fn busy_end(c: &Copy, own: usize, ahead: &mut [Ahead], budget: &mut u64) -> Option<Ticks> {
+    ahead.sort_unstable_by_key(|k| std::cmp::Reverse(k.entry));
+    // Per stream, the total and the longest time of its copies with `a_k >= h`.
+    let mut streams: std::collections::HashMap<usize, (Ticks, Ticks)> = std::collections::HashMap::new();
+    let (mut i, mut end, mut h) = (0, 0, c.latest);
+    loop {
+        while i < ahead.len() && ahead[i].entry >= h {
+            let s = streams.entry(ahead[i].stream).or_insert((0, 0));
+            *s = (s.0.saturating_add(ahead[i].time), s.1.max(ahead[i].time));
+            i += 1;
+        }
+        let l = ahead.get(i).map_or(0, |k| k.entry);
+        *budget = budget.checked_sub(streams.len() as u64 + 1)?;
+        let gap = c.latest - l;
+        let others: Ticks = streams
+            .iter()
+            .map(|(&s, &(sum, most))| if s == own { sum.min(gap) } else { sum.min(gap.saturating_add(most)) })
+            .fold(0, Ticks::saturating_add);
+        end = end.max(h.saturating_add(c.time).saturating_add(others));
+        match ahead.get(i) {
+            Some(k) => h = k.entry,
+            None => return Some(end),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn copy(latest: Ticks, time: Ticks) -> Copy {
+        Copy { job: 0, direction: Direction::In, earliest: 0, latest, time }
+    }
+
+    #[test]
+    fn one_server_serves_in_turn() {
+        let ahead = |v: &[(Ticks, Ticks, usize)]| v.iter().map(|&(entry, time, stream)| Ahead { entry, time, stream }).collect::<Vec<_>>();
+        let mut budget = 1000;
+        // c (entry 5, time 1) behind copies of two other streams entering at 0: 0 + 3 + 4 + 1.
+        assert_eq!(busy_end(&copy(5, 1), 9, &mut ahead(&[(0, 3, 1), (0, 4, 2)]), &mut budget), Some(8));
+        // A gap: c alone from 10 on.
+        assert_eq!(busy_end(&copy(10, 1), 9, &mut ahead(&[(0, 2, 1)]), &mut budget), Some(11));
+        // Two copies of one other stream ahead of c entering by 0: the first had to complete
+        // before the second entered, by 0, so only the longest counts: 0 + 5 + 1.
+        assert_eq!(busy_end(&copy(0, 1), 9, &mut ahead(&[(0, 5, 1), (0, 3, 1)]), &mut budget), Some(6));
+        // c's own stream's copies completed before c entered (by 0): none counts.
+        assert_eq!(busy_end(&copy(0, 1), 1, &mut ahead(&[(0, 5, 1)]), &mut budget), Some(1));
+        assert_eq!(busy_end(&copy(0, 1), 1, &mut ahead(&[(0, 5, 1)]), &mut 0), None);
+    }
+}
