@@ -46,13 +46,15 @@
 
 use crate::error::{Error, Inconsistency, InputError};
 use crate::rta::gpu::Demand;
-use crate::rta::jobs::{missing_may_pass, sequence_until, Sequence};
+use crate::rta::jobs::{missing_may_pass, sequence, sequence_until, Job, Sequence};
 use crate::rta::list::list_schedule;
 use crate::rta::queues::{worst_over_orders, Worst};
 use crate::rta::report::{report, Bound, RtaReport};
-use crate::rta::sms::{most_free_threads, simulate_sms};
+use crate::rta::slicing::{check_slicing, processes, sliced, sliced_finishes};
+use crate::rta::sms::{most_free_threads, simulate_sms, SmsRun};
 use crate::rta::ties::Ties;
 use crate::rta::time::Ticks;
+use crate::rta::time_slices::{run_slices, Sharing};
 use crate::rta::workload::{demands, Task, Workload};
 
 /// Analyses `w`: the jobs in launch order ([`crate::rta::jobs`]), the reported list
@@ -63,6 +65,9 @@ use crate::rta::workload::{demands, Task, Workload};
 /// (for the SVG of `output::plot`).
 pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
     let demands = demands(w)?;
+    if sliced(w) {
+        return analyse_sliced(w, &demands, timeline);
+    }
     let (seq, worst) = analysed_jobs(w, &demands)?;
     // One demand whose slots are the hardware's in every case the profile leaves open.
     let uniform = demands.iter().all(|d| *d == demands[0]) && crate::rta::room::fit_is_exact(&w.platform, &demands[0]);
@@ -78,6 +83,51 @@ pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
     };
     check(w, &seq, &worst, &run.finish, uniform)?;
     Ok(report(w, &seq, &worst, &demands, bound, run))
+}
+
+/// Kernels of several processes ([`crate::rta::slicing`]): each job's bound, and the
+/// nominal run (each job its kernel's nominal per-SM run alone, the processes in
+/// turn from the first, switches at their longest), which must not exceed it.
+fn analyse_sliced(w: &Workload, demands: &[Demand], timeline: bool) -> Result<RtaReport, Error> {
+    check_slicing(w)?;
+    let seq = sequence(w, demands, w.launch, w.window)?;
+    let finish = sliced_finishes(&seq, w);
+    let names = processes(w);
+    let process: Vec<usize> =
+        seq.jobs.iter().map(|j| names.iter().position(|p| *p == w.tasks[j.task].process.as_deref()).unwrap_or(0)).collect();
+    let service: Vec<Ticks> = seq
+        .jobs
+        .iter()
+        .map(|j| {
+            let alone = Job { id: 0, after: None, ready: 0, release: 0, ..*j };
+            simulate_sms(&[alone], &seq.classes, &w.platform, &mut |_, _| j.wcet, &mut most_free_threads, false).finish[0]
+        })
+        .collect();
+    let ready: Vec<Ticks> = seq.jobs.iter().map(|j| j.ready).collect();
+    let sharing =
+        Sharing { process: &process, processes: names.len(), service: &service, ready: &ready, time_slice: w.time_slice, first: None };
+    let (simulated, slices) = run_slices(&seq.jobs, &sharing, &mut || w.context_switch);
+    if let Some((j, (&s, &f))) = seq.jobs.iter().zip(simulated.iter().zip(&finish)).find(|(_, (s, f))| s > f) {
+        return Err(Inconsistency::Disagreement(format!(
+            "{} (job {}): the nominal time-sliced run finishes at {s} ticks, the bound at {f}",
+            w.tasks[j.task].name, j.number
+        ))
+        .into());
+    }
+    let n = seq.jobs.len();
+    let worst = Worst {
+        finish: finish.clone(),
+        kernel_finish: finish,
+        copies: None,
+        order: vec![None; n],
+        ties: Ties::None,
+        jobs: seq.jobs.clone(),
+        groups: Vec::new(),
+        reach: vec![0; n],
+        two_queues: false,
+    };
+    let run = SmsRun { finish: simulated, slices: if timeline { slices } else { Vec::new() }, ..SmsRun::default() };
+    Ok(report(w, &seq, &worst, demands, Bound::TimeSliced, run))
 }
 
 /// Most rounds that add jobs released after a window's end ([`analysed_jobs`]).

@@ -62,12 +62,17 @@ pub struct CopyFinishes {
 ///
 /// (`own` is `c`'s stream, whose copies in `A` are all before `c`).
 ///
-/// Proof. Let `t0` be the last time at or before `c` enters at which the copy engine is
-/// idle with an empty queue (the GPU starts so, at 0 or later). From `t0` until `c`
-/// completes the engine is never idle: each copy it serves entered in `[t0, e]`, `e` the
-/// real entry of `c` (FIFO: nothing that enters after `c` is served before it), so `c`
-/// completes by `t0` plus the real times of those copies. Each of them is released by
-/// `e <= e_c`, is not after `c` in its stream (those enter after `c` completes), and
+/// Proof. Hypothesis: every copy `k` really enters by its `e_k` (the fixpoint of
+/// [`crate::rta::queues`] discharges it), and the engine is never idle while its queue
+/// holds a copy. A copy enters no earlier than its job's release (a copy in at the
+/// release at the earliest, a copy out after its kernel), so a copy of a job released
+/// after `e_c` enters after `c` and is served after it. Let `t0` be the supremum of the
+/// times at or before `c`'s real entry `e` at which the engine is idle with an empty
+/// queue (the GPU starts so, at 0 or later). From `t0` until `c` completes the engine is
+/// never idle: each copy it serves entered in `[t0, e]` (FIFO: nothing that enters
+/// after `c` is served before it), so `c` completes by `t0` plus the real times of those
+/// copies. Each of them is released by `e <= e_c`, is not after `c` in its stream (those
+/// enter after `c` completes), and
 /// entered at or after `t0`, so its own latest entry `e_k >= t0`, hence `a_k >= t0`: it
 /// is in `A` for the `h` with `l < t0 <= h` (the least `h >= t0`; `e_c >= e >= t0`). The
 /// copies of one stream run one after another: each enters only once the one before it
@@ -77,7 +82,10 @@ pub struct CopyFinishes {
 /// `Max_s`. The copies of `c`'s own stream served then all completed before `c` entered:
 /// at most `e - t0`. With `t0 <= h` that is the bound's term for `h`. The same holds if
 /// the engine serves both directions apart or one queue feeds two engines: in
-/// `[t0, completion]` some engine is always busy with a copy from that set.
+/// `[t0, completion]` (`t0` now the last time every engine is idle with an empty queue)
+/// some engine is always busy with a copy from that set: with one queue per engine, `c`'s
+/// own engine; with one queue feeding two, while `c`'s queue head waits for its engine,
+/// that engine serves a copy that entered before the head.
 ///
 /// The bound only grows with any `e_k` (a larger entry bound adds copies to `S_c` or
 /// raises an `a_k`), so it may be iterated with the kernels' bounds to a fixpoint

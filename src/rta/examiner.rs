@@ -179,7 +179,7 @@ pub fn from_text(text: &str, origin: &str, profile: Profile, deadline: Option<De
         pending.push(benchmark(i, b, config.max_iterations, release)?);
     }
     let nanosecond = Decimal { digits: 1, decimals: 9 };
-    let overheads = [profile.launch_overhead, profile.block_overhead];
+    let overheads = profile.times();
     let scale = Scale::fitting(pending.iter().map(|(_, r)| r).chain(deadline.iter()).chain([&nanosecond]).chain(overheads.iter()));
     let mut tasks = Vec::with_capacity(pending.len());
     for (i, (mut task, release)) in pending.into_iter().enumerate() {
@@ -261,6 +261,7 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
         launch_order: None,
         stream: None,
         priority,
+        process: None,
         copy_in: 0,
         copy_out: 0,
         wcet_source: format!(

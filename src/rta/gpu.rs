@@ -462,6 +462,12 @@ pub struct GpuSection {
     /// Time added to every block's `C` (dispatch and teardown), at most (in the input's
     /// time unit; default 0).
     pub block_overhead: Option<toml::Spanned<crate::rta::time::Number>>,
+    /// The time slice each process (CUDA context) gets on the GPU when several have
+    /// work (in the input's time unit; needed when kernels name two processes or more).
+    pub time_slice: Option<toml::Spanned<crate::rta::time::Number>>,
+    /// The time a switch between processes takes, at most (in the input's time unit;
+    /// default 0).
+    pub context_switch: Option<toml::Spanned<crate::rta::time::Number>>,
     /// Period units per cycle, for C computed from instructions (task-set files only).
     pub cycle_time: Option<toml::Spanned<crate::rta::time::Number>>,
     /// SM profile for `instructions` kernels (task-set files only).
@@ -485,11 +491,28 @@ pub struct Profile {
     pub launch_overhead: Decimal,
     /// Added to every block's `C`.
     pub block_overhead: Decimal,
+    /// The time slice of each process when several share the GPU (0: not given).
+    pub time_slice: Decimal,
+    /// A switch between processes takes at most this long.
+    pub context_switch: Decimal,
+}
+
+impl Profile {
+    /// The profile's times, for choosing a common time scale.
+    pub fn times(&self) -> [Decimal; 4] {
+        [self.launch_overhead, self.block_overhead, self.time_slice, self.context_switch]
+    }
 }
 
 impl Profile {
     /// The TX2 without overheads.
-    pub const TX2: Profile = Profile { platform: Platform::TX2, launch_overhead: Decimal::ZERO, block_overhead: Decimal::ZERO };
+    pub const TX2: Profile = Profile {
+        platform: Platform::TX2,
+        launch_overhead: Decimal::ZERO,
+        block_overhead: Decimal::ZERO,
+        time_slice: Decimal::ZERO,
+        context_switch: Decimal::ZERO,
+    };
 }
 
 impl GpuSection {
@@ -503,6 +526,8 @@ impl GpuSection {
             platform: self.platform()?,
             launch_overhead: time(&self.launch_overhead, "gpu.launch_overhead")?,
             block_overhead: time(&self.block_overhead, "gpu.block_overhead")?,
+            time_slice: time(&self.time_slice, "gpu.time_slice")?,
+            context_switch: time(&self.context_switch, "gpu.context_switch")?,
         })
     }
 

@@ -392,8 +392,27 @@ fn check_range(jobs: &[Job], w: &Workload) -> Result<(), InputError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+
+    /// A job of one block of 1 tick, released at 0, of kernel `id` (for tests).
+    pub(crate) fn job(id: usize, after: Option<usize>) -> Job {
+        Job {
+            task: id,
+            number: 0,
+            release: 0,
+            ready: 0,
+            wcet: 1,
+            blocks: 1,
+            class: 0,
+            id,
+            after,
+            priority: Default::default(),
+            blocking: 0,
+            copy_in: 0,
+            copy_out: 0,
+        }
+    }
 
     #[test]
     fn gcd_and_lcm() {

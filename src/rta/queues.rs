@@ -75,7 +75,13 @@ pub const MAX_ROUNDS: usize = 200;
 /// copy out enters by the kernel's reported finish, and the job's finish `F_j` is the
 /// copy out's completion. Copy completions are bounded from these entries by
 /// [`crate::rta::copies::copy_finishes`], whose bound for a copy rests only on entries
-/// due by its own entry bound, before its completion: the argument above covers them.
+/// due by its own entry bound, before its completion: the argument above covers them,
+/// with these promises: a copy's entry rests on its stream predecessor's finish (copy
+/// in) or its kernel's finish (copy out), due no later; a copy's completion on entries
+/// due by its entry bound `e_c < F_c`; a kernel's dispatch bound in the list on its copy
+/// in's and its stream predecessor's copy out's completions, due by it; and the cap of
+/// tried orders ([`crate::rta::ties`]) on `late[k]`, below the capped job's finish
+/// (every block takes a positive time).
 pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputError> {
     let mut groups = seq.free_ties.clone();
     let mut late: Vec<Ticks> = seq.jobs.iter().map(|j| j.ready).collect();

@@ -11,6 +11,7 @@ use crate::rta::queues::Worst;
 use crate::rta::sms::{SmRun, SmsRun};
 use crate::rta::ties::Ties;
 use crate::rta::time::{Scale, Ticks};
+use crate::rta::time_slices::SliceRun;
 use crate::rta::workload::{launch_order, Priority, Task, Workload};
 use serde::{Serialize, Serializer};
 use std::fmt;
@@ -46,6 +47,9 @@ pub enum Bound {
     /// One block demand, but copies through the copy engine: a safe upper bound (the
     /// copies bounded by [`crate::rta::copies`]), not exact.
     Copies,
+    /// Kernels of several processes sharing the GPU by time slicing: a safe upper bound
+    /// ([`crate::rta::slicing`]), not exact.
+    TimeSliced,
 }
 
 /// One row of the RTA report (`--json`: `kernels[]`), in launch order of first jobs.
@@ -105,6 +109,8 @@ pub struct KernelRow {
     pub priority: Priority,
     /// The CUDA stream it is launched into (`null`: a stream of its own).
     pub stream: Option<String>,
+    /// The process (CUDA context) that launches it (`null`: the default process).
+    pub process: Option<String>,
     /// Time of each job's copy in (`null`: none).
     pub copy_in: Option<f64>,
     /// Time of each job's copy out (`null`: none).
@@ -152,6 +158,9 @@ pub struct RtaReport {
     /// The copies of the nominal run, when asked for (not serialised).
     #[serde(skip)]
     pub copies: Vec<CopyRun>,
+    /// With time slicing, who held the GPU when in the nominal run (not serialised).
+    #[serde(skip)]
+    pub slices: Vec<SliceRun>,
     /// Every job of the nominal run (indices of `runs[].job`): its kernel row, release
     /// and absolute deadline (not serialised).
     #[serde(skip)]
@@ -257,6 +266,7 @@ pub(crate) fn report(w: &Workload, seq: &Sequence, worst: &Worst, demands: &[Dem
         jobs,
         runs: run.blocks,
         copies: run.copies,
+        slices: run.slices,
         sms: w.platform.sms() as usize,
         scale: w.scale,
     }
@@ -322,6 +332,7 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
                 wcet_optimistic: t.wcet_optimistic,
                 priority: t.priority,
                 stream: t.stream.clone(),
+                process: t.process.clone(),
                 copy_in: (t.copy_in > 0).then(|| scale.to_f64(t.copy_in)),
                 copy_out: (t.copy_out > 0).then(|| scale.to_f64(t.copy_out)),
                 kernel_finish: scale.to_f64(worst.kernel_finish[i]),
@@ -369,6 +380,13 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
             ),
             Bound::Envelope => "mixed block demands, or slots that depend on what the GPU profile leaves open (warp placement, partitioned caching): the responses are a safe bound for every block time up to C, every choice of SM and sub-partition (list schedule counting the blocks still running, each kind by its demand); simulated_finish is one nominal run of the dispatch rules".into(),
             Bound::TieBound => "too many launch orders of tied releases to try: each group of tied jobs merged into one (all its blocks, the longest C, the largest demand), a safe bound for every order".into(),
+            Bound::TimeSliced => format!(
+                "kernels of {} processes sharing the GPU by time slicing, round robin among those with work, slices of {} and switches of at most {} ({}), a process's blocks saved and resumed at a switch (compute preemption); each process's kernels in one stream; a job's response is its kernel alone on the GPU, ceil(g / slots) C, plus one wait of every other process's slice and the switches before its first slice and after each whole slice of its own; a safe bound, not exact",
+                crate::rta::slicing::processes(w).len(),
+                w.scale.format(w.time_slice),
+                w.scale.format(w.context_switch),
+                w.unit
+            ),
             Bound::Copies => "one block demand, with copies: the kernels' part as for one demand, the copies bounded as below; a safe bound, not exact".into(),
             Bound::Priorities => "streams of both priorities (two EE queues; a low kernel's blocks are assigned only while the high queue is empty, blocks are not preempted): a high kernel's response counts one low block of blocking at its entry, a low kernel's counts every high kernel released before its last block could start (all blocks taken at the longest C and the largest demand); a safe bound, not exact".into(),
         },

@@ -41,6 +41,8 @@ pub struct SmsRun {
     pub blocks: Vec<SmRun>,
     /// Every copy (with `timeline`).
     pub copies: Vec<CopyRun>,
+    /// With time slicing, who held the GPU when (with `timeline`).
+    pub slices: Vec<crate::rta::time_slices::SliceRun>,
 }
 
 /// Runs the dispatch rules on `jobs` (each priority's queue in the order its kernels

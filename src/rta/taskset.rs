@@ -67,6 +67,9 @@ pub struct KernelEntry {
     pub stream: Option<String>,
     /// The priority of its stream, `"low"` (default) or `"high"` (rules A1-A2).
     pub priority: Option<Priority>,
+    /// The OS process (CUDA context) that launches it (default: one process for all):
+    /// processes share the GPU by time slicing (`gpu.time_slice`).
+    pub process: Option<String>,
     /// Time of each job's copy to the GPU before its kernel (default 0: none), through
     /// the copy engine (rules C1-C4).
     pub copy_in: Option<Spanned<crate::rta::time::Number>>,
@@ -213,7 +216,7 @@ pub fn from_text(
         Some(WindowRequest::Until(d)) => Some(d),
         _ => None,
     };
-    let overheads = [profile.launch_overhead, profile.block_overhead];
+    let overheads = profile.times();
     let scale = Scale::fitting(
         pending
             .iter()
@@ -237,6 +240,8 @@ pub fn from_text(
     let mut w = Workload::new(tasks, profile.platform, scale, file.unit.unwrap_or_else(|| "input units".into()));
     w.launch_overhead = scale.ticks(profile.launch_overhead, "gpu.launch_overhead")?;
     w.block_overhead = scale.ticks(profile.block_overhead, "gpu.block_overhead")?;
+    w.time_slice = scale.ticks(profile.time_slice, "gpu.time_slice")?;
+    w.context_switch = scale.ticks(profile.context_switch, "gpu.context_switch")?;
     if let Some(win) = window {
         w.window = win.in_ticks(scale)?;
     }
@@ -354,6 +359,7 @@ fn entry(
         launch_order: e.launch_order,
         stream: e.stream.clone(),
         priority: e.priority.unwrap_or_default(),
+        process: e.process.clone(),
         copy_in: 0,
         copy_out: 0,
         wcet_source,

@@ -183,7 +183,8 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, cap: usize) -> Vec<Vec<usize
 /// puts it ahead of job `k`, it entered no later than `k` did, so by `late[k]`: each job's
 /// `ready` is lowered to the least `late` of the jobs after it in the order. (Without
 /// that, an order could charge a job for a copy wait that only another order has, and
-/// the rounds would never settle.)
+/// the rounds would never settle.) The cap binds only within a free group: a job after
+/// it outside its group is released after its latest entry, hence after its `ready`.
 fn every_order(
     jobs: &[Job],
     groups: &[Range<usize>],
@@ -339,23 +340,7 @@ fn merged_finishes(
 mod tests {
     use super::*;
 
-    fn job(id: usize, after: Option<usize>) -> Job {
-        Job {
-            task: id,
-            number: 0,
-            release: 0,
-            ready: 0,
-            wcet: 1,
-            blocks: 1,
-            class: 0,
-            id,
-            after,
-            priority: Default::default(),
-            blocking: 0,
-            copy_in: 0,
-            copy_out: 0,
-        }
-    }
+    use crate::rta::jobs::tests::job;
 
     /// Trying one group and merging the other never reports below trying both.
     #[test]

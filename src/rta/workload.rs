@@ -40,6 +40,9 @@ pub struct Task {
     /// The priority of its stream (rules A1-A2): a kernel of a high-priority stream goes
     /// to the high EE queue, whose kernels dispatch before any of the low queue's.
     pub priority: Priority,
+    /// The OS process (CUDA context) that launches it (`None`: the default process).
+    /// Processes share the GPU by time slicing ([`crate::rta::slicing`]).
+    pub process: Option<String>,
     /// Time of the copy to the GPU before each job's kernel, in its stream (0: none): it
     /// goes through the copy engine (rules C1-C4) and the kernel enters its EE queue only
     /// once it has completed.
@@ -70,6 +73,7 @@ impl Task {
             launch_order: None,
             stream: None,
             priority: Priority::Low,
+            process: None,
             copy_in: 0,
             copy_out: 0,
             wcet_source: "given (wcet)".into(),
@@ -107,6 +111,11 @@ pub struct Workload {
     pub launch_overhead: Ticks,
     /// Added to every block's `C`.
     pub block_overhead: Ticks,
+    /// The time slice of each process when kernels of several processes share the GPU
+    /// (0: not given).
+    pub time_slice: Ticks,
+    /// A switch between processes takes at most this long.
+    pub context_switch: Ticks,
     /// How tied releases launch.
     pub launch: Launch,
     /// Which jobs are analysed.
@@ -123,6 +132,8 @@ impl Workload {
             unit: unit.into(),
             launch_overhead: 0,
             block_overhead: 0,
+            time_slice: 0,
+            context_switch: 0,
             launch: Launch::AnyOrder,
             window: Window::OneJob,
         }

@@ -407,6 +407,21 @@ fn copies_are_read_and_reported() {
     rta_input_error(&text, "toml", "copy_in");
 }
 
+/// Processes in task sets share the GPU by time slicing: the profile's time_slice and
+/// context_switch are read, the bound says so, each kernel names its process; without a
+/// time slice the set is refused naming the field.
+#[test]
+fn time_slicing_is_read() {
+    let v = json_of(&["rta", "instances/rta-time-slicing.toml"]);
+    assert_eq!(v["bound"], "time-sliced");
+    let detection = v["kernels"].as_array().unwrap().iter().find(|k| k["name"] == "detection").unwrap().clone();
+    assert_eq!(detection["process"], "detection");
+    // 24 blocks of 256 threads: 16 slots, two waves of 0.8 = 1.6; two waits of 2 x 1 + 3 x 0.05.
+    assert_eq!(detection["response_exact"], "5.9");
+    let text = std::fs::read_to_string("instances/rta-time-slicing.toml").unwrap().replacen("time_slice = 1", "", 1);
+    rta_input_error(&text, "toml", "gpu.time_slice");
+}
+
 // ---- the shape of results ----
 
 /// `exact` is derived from the bounds: a heuristic schedule that meets the safe horizon

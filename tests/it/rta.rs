@@ -6,13 +6,14 @@
 
 use gpu_makespan::rta::analysis::analyse;
 use gpu_makespan::rta::gpu::Platform;
-use gpu_makespan::rta::jobs::{sequence, Sequence};
+use gpu_makespan::rta::jobs::{sequence, Job, Sequence};
 use gpu_makespan::rta::list::{closed_form_equal_c, finishes, list_schedule, simulate_slots, slot_thresholds};
 use gpu_makespan::rta::queues::worst_over_orders;
 use gpu_makespan::rta::report::Bound;
 use gpu_makespan::rta::sms::simulate_sms;
 use gpu_makespan::rta::ties::bound_over_orders;
 use gpu_makespan::rta::time::Scale;
+use gpu_makespan::rta::time_slices::{run_slices, Sharing};
 use gpu_makespan::rta::workload::{demands, Task, Workload};
 use gpu_makespan::rta::workload::{Launch, Priority, Window};
 use proptest::prelude::*;
@@ -534,4 +535,98 @@ fn a_stream_runs_its_copies_and_kernels_in_order() {
     let rep = analyse(&w, false).unwrap();
     assert_eq!(response(&rep, "K"), 10.0);
     assert_eq!(rep.kernels[0].jobs, 2);
+}
+
+/// Processes share the GPU by time slicing: A (process a, one block of 10, released at
+/// 0) and B (process b, one block of 10, released at 1), slices of 2, no switch cost.
+/// In one FIFO A would end at 10; sliced, B takes every other slice from 2 on and A ends
+/// at 18. Reported: 10 + (10 / 2 + 1) * 2 = 22.
+#[test]
+fn processes_share_the_gpu_by_time_slices() {
+    let a = Task { process: Some("a".into()), ..Task::given("A", 100, 10, 1, 1024, 0) };
+    let b = Task { process: Some("b".into()), ..Task::given("B", 100, 10, 1, 1024, 1) };
+    let mut w = workload(vec![a.clone(), b.clone()]);
+    w.time_slice = 2;
+    let rep = analyse(&w, false).unwrap();
+    assert_eq!(rep.bound, Bound::TimeSliced);
+    assert_eq!(response(&rep, "A"), 22.0);
+    let seq = sequence_of(&w);
+    let sharing = Sharing { process: &[0, 1], processes: 2, service: &[10, 10], ready: &[0, 1], time_slice: 2, first: None };
+    let (finish, _) = run_slices(&seq.jobs, &sharing, &mut || 0);
+    assert_eq!(finish[0], 18);
+    // Without a time slice in the profile, refused naming it.
+    w.time_slice = 0;
+    assert!(analyse(&w, false).unwrap_err().to_string().contains("gpu.time_slice"));
+    // A process's kernels in two streams are refused.
+    let a2 = Task { name: "A2".into(), stream: Some("t".into()), ..a };
+    let mut w = workload(vec![Task { stream: Some("s".into()), ..a2.clone() }, a2, b]);
+    w.time_slice = 2;
+    assert!(analyse(&w, false).unwrap_err().to_string().contains("kernels[1].stream"));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
+
+    /// Time slicing between processes: random processes (each with its kernels in one
+    /// stream), slices, switch costs, launch overheads, one job each or periodic. A run
+    /// with every open choice drawn (which process holds the GPU at 0 and how much of its
+    /// slice is left, each switch's time in [0, S], each job's own time from the
+    /// reference simulator with random block times, SMs and placements) never finishes a
+    /// job after its reported finish.
+    #[test]
+    fn time_sliced_processes_never_exceed_the_report(
+        tasks in mixed_task_set(),
+        process in proptest::collection::vec(0usize..4, 7),
+        slice in 1u128..8,
+        switch in 0u128..3,
+        overhead in prop_oneof![Just(0u128), 1u128..4],
+        periodic in any::<bool>(),
+        seed in any::<u64>(),
+    ) {
+        let tasks: Vec<Task> = tasks
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| Task {
+                process: Some(format!("p{}", process[i])),
+                stream: Some(format!("s{}", process[i])),
+                period: t.period.map(|p| p * 3 + 10),
+                ..t
+            })
+            .collect();
+        let mut w = workload(tasks);
+        (w.time_slice, w.context_switch, w.launch_overhead, w.launch) = (slice, switch, overhead, Launch::FileOrder);
+        if periodic {
+            w.window = Window::Until(60);
+        }
+        let names: Vec<String> = (0..4).map(|p| format!("p{p}")).collect();
+        let present: Vec<usize> = (0..4).filter(|&p| w.tasks.iter().any(|t| t.process.as_ref() == Some(&names[p]))).collect();
+        // One process only: no time slicing (one FIFO, tested above).
+        prop_assume!(present.len() > 1);
+        let rep = analyse(&w, false).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(rep.bound, Bound::TimeSliced);
+        let seq = sequence_of(&w);
+        let process: Vec<usize> = seq.jobs.iter().map(|j| names.iter().position(|n| Some(n) == w.tasks[j.task].process.as_ref()).unwrap()).collect();
+        let reported: std::collections::HashMap<&str, f64> = rep.kernels.iter().map(|k| (k.name.as_str(), k.response)).collect();
+        let mut rng = SmallRng::seed_from_u64(seed);
+        for _ in 0..6 {
+            let hw = Hardware { launch_overhead: 0, ..random_hardware(&w, &mut rng) };
+            let service: Vec<u128> = seq
+                .jobs
+                .iter()
+                .map(|j| {
+                    let alone = Job { id: 0, after: None, release: 0, ready: 0, ..*j };
+                    simulate(&[alone], &seq.classes, &w.platform, &hw, &mut rng)[0]
+                })
+                .collect();
+            let ready: Vec<u128> = seq.jobs.iter().map(|j| j.release + rng.random_range(0..=overhead)).collect();
+            let first = Some((present[rng.random_range(0..present.len())], rng.random_range(0..=slice)));
+            let sharing = Sharing { process: &process, processes: 4, service: &service, ready: &ready, time_slice: slice, first };
+            let (finish, _) = run_slices(&seq.jobs, &sharing, &mut || rng.random_range(0..=switch));
+            for (j, &f) in seq.jobs.iter().zip(&finish) {
+                let name = w.tasks[j.task].name.as_str();
+                let r = (f - j.release) as f64;
+                prop_assert!(r <= reported[name], "{} job {}: simulated response {} > reported {}", name, j.number, r, reported[name]);
+            }
+        }
+    }
 }

@@ -82,6 +82,7 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
         .iter()
         .map(|r| time(r.end))
         .chain(rep.copies.iter().map(|c| time(c.end)))
+        .chain(rep.slices.iter().map(|c| time(c.end)))
         .chain(rep.jobs.iter().filter_map(|j| j.deadline.map(time)))
         .fold(0.0, f64::max)
         .max(f64::MIN_POSITIVE);
@@ -100,7 +101,7 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
         .configure_mesh()
         .x_desc(format!("time ({})", rep.unit))
         .y_desc(if ce_row.is_some() {
-            "SMs, a row per resident block; copy engine on top (releases: triangles below)"
+            "SMs, a row per resident block; copy engine or time slices on top (releases: triangles below)"
         } else {
             "SMs, a row per resident block (releases: triangles below)"
         })
@@ -116,7 +117,7 @@ pub fn rta_timeline(path: &Path, rep: &RtaReport) -> Result<(), String> {
         chart.draw_series([Text::new(format!("SM {sm}"), (0.0, o + l as f64 + 0.45), label.clone())]).map_err(|e| err(&e))?;
     }
     if let Some(y) = ce_row {
-        copy_engine_row(&mut chart, rep, y, t_end, &label).map_err(|e| err(&e))?;
+        extra_row(&mut chart, rep, (y, t_end), &label).map_err(|e| err(&e))?;
     }
     for (ki, _) in kernels.iter().enumerate() {
         let c = colour(ki);
@@ -145,23 +146,28 @@ fn rows_of(rep: &RtaReport) -> (Vec<usize>, Vec<f64>, Option<f64>, f64) {
     }
     let offsets: Vec<f64> = lanes.iter().scan(0.0, |o, &l| Some(std::mem::replace(o, *o + l as f64 + 0.5))).collect();
     let sm_rows = offsets.last().copied().unwrap_or(0.0) + *lanes.last().unwrap_or(&1) as f64;
-    let ce_row = (!rep.copies.is_empty()).then_some(sm_rows + 0.5);
+    let ce_row = (!rep.copies.is_empty() || !rep.slices.is_empty()).then_some(sm_rows + 0.5);
     (lanes, offsets, ce_row, ce_row.map_or(sm_rows, |y| y + 1.0))
 }
 
-/// The copy engine's row at height `y`: each copy of the nominal run, lighter than the
+/// A row above the SMs at height `y`, the copy engine's (or with time slicing, which
+/// job's process held the GPU): each copy (or slice) of the nominal run, lighter than the
 /// blocks and with a black edge, in its kernel's colour.
-fn copy_engine_row<DB: DrawingBackend>(
+fn extra_row<DB: DrawingBackend>(
     chart: &mut ChartContext<DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>,
     rep: &RtaReport,
-    y: f64,
-    t_end: f64,
+    (y, t_end): (f64, f64),
     label: &FontDesc,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let time = |t| rep.scale.to_f64(t);
+    let (name, spans): (&str, Vec<(usize, u128, u128)>) = if rep.slices.is_empty() {
+        ("copy engine", rep.copies.iter().map(|c| (c.job, c.start, c.end)).collect())
+    } else {
+        ("GPU time slices (process holding the GPU)", rep.slices.iter().map(|c| (c.job, c.start, c.end)).collect())
+    };
     chart.draw_series([Rectangle::new([(0.0, y), (t_end * 1.02, y + 1.0)], RGBColor(235, 235, 245).filled())])?;
-    chart.draw_series([Text::new("copy engine", (0.0, y + 1.45), label.clone())])?;
-    let boxes = rep.copies.iter().map(|c| (colour(rep.jobs[c.job].kernel), [(time(c.start), y + 0.15), (time(c.end), y + 0.85)]));
+    chart.draw_series([Text::new(name.to_string(), (0.0, y + 1.45), label.clone())])?;
+    let boxes = spans.iter().map(|&(job, start, end)| (colour(rep.jobs[job].kernel), [(time(start), y + 0.15), (time(end), y + 0.85)]));
     chart.draw_series(boxes.clone().map(|(c, b)| Rectangle::new(b, c.mix(0.45).filled())))?;
     chart.draw_series(boxes.map(|(_, b)| Rectangle::new(b, BLACK.stroke_width(1))))?;
     Ok(())

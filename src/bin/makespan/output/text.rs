@@ -5,6 +5,7 @@ use gpu_makespan::exact::solve::{Solution, Status};
 use gpu_makespan::files::serde_word;
 use gpu_makespan::model::bounds;
 use gpu_makespan::model::instance::Instance;
+use gpu_makespan::rta::report::Bound;
 use gpu_makespan::system::report::SystemReport;
 use std::fmt::Write;
 
@@ -140,7 +141,7 @@ pub fn schedule_chart(inst: &Instance, sol: &Solution) -> String {
 
 /// The `rta` report: exact decimals in the input's unit.
 pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
-    use gpu_makespan::rta::report::{Bound, KernelTies, Verdict};
+    use gpu_makespan::rta::report::{KernelTies, Verdict};
     use gpu_makespan::rta::ties::Ties;
     let mut s = String::new();
     let jobs = rep.window.is_some();
@@ -186,20 +187,7 @@ pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
     };
     let _ = writeln!(s, "task set     {verdict}");
     let _ = writeln!(s, "unit         {}", rep.unit);
-    let bound = match rep.bound {
-        _ if optimistic => "[OPTIMISTIC] some C is not a bound on a block's time (see below): the responses are not proven",
-        Bound::ExactMonotone => {
-            "[proven] exact for block times C (worst launch order of tied releases), safe for shorter ones (one block demand)"
-        }
-        Bound::Envelope => "[proven upper bound] safe for every block time up to C, every SM choice and launch order (mixed block demands)",
-        Bound::TieBound => "[proven upper bound] safe for every block time up to C and every launch order (tied groups merged)",
-        Bound::Priorities => {
-            "[proven upper bound] safe for every block time up to C, every SM choice and launch order (two stream priorities)"
-        }
-        Bound::Copies => {
-            "[proven upper bound] safe for every block and copy time up to the given ones and every launch order (copy engine)"
-        }
-    };
+    let bound = bound_line(rep.bound, optimistic);
     let _ = writeln!(s, "responses    {bound}");
     let _ = writeln!(s, "launch       tied releases: {} ({})", rep.launch, rep.ties);
     for k in rep.kernels.iter().filter(|k| k.worst_order.is_some()) {
@@ -438,6 +426,27 @@ fn system_chains(s: &mut String, rep: &SystemReport) {
         }
         for n in &c.notes {
             let _ = writeln!(s, "note: {n}");
+        }
+    }
+}
+
+/// What the responses are, for the `responses` line of the table.
+fn bound_line(bound: Bound, optimistic: bool) -> &'static str {
+    match bound {
+        _ if optimistic => "[OPTIMISTIC] some C is not a bound on a block's time (see below): the responses are not proven",
+        Bound::ExactMonotone => {
+            "[proven] exact for block times C (worst launch order of tied releases), safe for shorter ones (one block demand)"
+        }
+        Bound::Envelope => "[proven upper bound] safe for every block time up to C, every SM choice and launch order (mixed block demands)",
+        Bound::TieBound => "[proven upper bound] safe for every block time up to C and every launch order (tied groups merged)",
+        Bound::Priorities => {
+            "[proven upper bound] safe for every block time up to C, every SM choice and launch order (two stream priorities)"
+        }
+        Bound::Copies => {
+            "[proven upper bound] safe for every block and copy time up to the given ones and every launch order (copy engine)"
+        }
+        Bound::TimeSliced => {
+            "[proven upper bound] safe for every block time up to C and every phase of the processes' time slices (time slicing)"
         }
     }
 }
