@@ -89,12 +89,12 @@ pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
 /// nominal run (each job its kernel's nominal per-SM run alone, the processes in
 /// turn from the first, switches at their longest), which must not exceed it.
 fn analyse_sliced(w: &Workload, demands: &[Demand], timeline: bool) -> Result<RtaReport, Error> {
-    check_slicing(w)?;
+    let slices = check_slicing(w)?;
     let seq = sequence(w, demands, w.launch, w.window)?;
-    let finish = sliced_finishes(&seq, w);
     let names = processes(w);
     let process: Vec<usize> =
         seq.jobs.iter().map(|j| names.iter().position(|p| *p == w.tasks[j.task].process.as_deref()).unwrap_or(0)).collect();
+    let finish = sliced_finishes(&seq, w, &slices, &process);
     let service: Vec<Ticks> = seq
         .jobs
         .iter()
@@ -105,8 +105,8 @@ fn analyse_sliced(w: &Workload, demands: &[Demand], timeline: bool) -> Result<Rt
         .collect();
     let ready: Vec<Ticks> = seq.jobs.iter().map(|j| j.ready).collect();
     let sharing =
-        Sharing { process: &process, processes: names.len(), service: &service, ready: &ready, time_slice: w.time_slice, first: None };
-    let (simulated, slices) = run_slices(&seq.jobs, &sharing, &mut || w.context_switch);
+        Sharing { process: &process, processes: names.len(), service: &service, ready: &ready, time_slices: &slices, first: None };
+    let (simulated, slices) = run_slices(&seq.jobs, &sharing, &mut || w.context_switch.unwrap_or(0));
     if let Some((j, (&s, &f))) = seq.jobs.iter().zip(simulated.iter().zip(&finish)).find(|(_, (s, f))| s > f) {
         return Err(Inconsistency::Disagreement(format!(
             "{} (job {}): the nominal time-sliced run finishes at {s} ticks, the bound at {f}",

@@ -262,6 +262,7 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
         stream: None,
         priority,
         process: None,
+        time_slice: None,
         copy_in: 0,
         copy_out: 0,
         wcet_source: format!(

@@ -493,14 +493,15 @@ pub struct Profile {
     pub block_overhead: Decimal,
     /// The time slice of each process when several share the GPU (0: not given).
     pub time_slice: Decimal,
-    /// A switch between processes takes at most this long.
-    pub context_switch: Decimal,
+    /// A switch between processes takes at most this long (`None`: not given; needed
+    /// with time slicing).
+    pub context_switch: Option<Decimal>,
 }
 
 impl Profile {
     /// The profile's times, for choosing a common time scale.
     pub fn times(&self) -> [Decimal; 4] {
-        [self.launch_overhead, self.block_overhead, self.time_slice, self.context_switch]
+        [self.launch_overhead, self.block_overhead, self.time_slice, self.context_switch.unwrap_or(Decimal::ZERO)]
     }
 }
 
@@ -511,7 +512,7 @@ impl Profile {
         launch_overhead: Decimal::ZERO,
         block_overhead: Decimal::ZERO,
         time_slice: Decimal::ZERO,
-        context_switch: Decimal::ZERO,
+        context_switch: None,
     };
 }
 
@@ -527,7 +528,7 @@ impl GpuSection {
             launch_overhead: time(&self.launch_overhead, "gpu.launch_overhead")?,
             block_overhead: time(&self.block_overhead, "gpu.block_overhead")?,
             time_slice: time(&self.time_slice, "gpu.time_slice")?,
-            context_switch: time(&self.context_switch, "gpu.context_switch")?,
+            context_switch: self.context_switch.as_ref().map(|v| Decimal::of_toml(text, v, "gpu.context_switch")).transpose()?,
         })
     }
 

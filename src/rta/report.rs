@@ -381,10 +381,10 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
             Bound::Envelope => "mixed block demands, or slots that depend on what the GPU profile leaves open (warp placement, partitioned caching): the responses are a safe bound for every block time up to C, every choice of SM and sub-partition (list schedule counting the blocks still running, each kind by its demand); simulated_finish is one nominal run of the dispatch rules".into(),
             Bound::TieBound => "too many launch orders of tied releases to try: each group of tied jobs merged into one (all its blocks, the longest C, the largest demand), a safe bound for every order".into(),
             Bound::TimeSliced => format!(
-                "kernels of {} processes sharing the GPU by time slicing, round robin among those with work, slices of {} and switches of at most {} ({}), a process's blocks saved and resumed at a switch (compute preemption); each process's kernels in one stream; a job's response is its kernel alone on the GPU, ceil(g / slots) C, plus one wait of every other process's slice and the switches before its first slice and after each whole slice of its own; a safe bound, not exact",
+                "kernels of {} processes sharing the GPU by time slicing, round robin among those with work, slices of {} and switches of at most {} ({}), a process's blocks saved and resumed at a switch (compute preemption; restoring them, or draining blocks where the driver does that instead, counted in the switch), every process at the same interleave level (one slice per round), no GPU context outside the task set (e.g. a display); each process's kernels in one stream; a job's response is its kernel alone on the GPU, ceil(g / slots) C, plus, for each slice it needs, one wait of every other process's slice and the switches; a safe bound, not exact",
                 crate::rta::slicing::processes(w).len(),
-                w.scale.format(w.time_slice),
-                w.scale.format(w.context_switch),
+                crate::rta::slicing::slices(w).map_or("?".into(), |s| s.iter().map(|&q| w.scale.format(q)).collect::<Vec<_>>().join(", ")),
+                w.scale.format(w.context_switch.unwrap_or(0)),
                 w.unit
             ),
             Bound::Copies => "one block demand, with copies: the kernels' part as for one demand, the copies bounded as below; a safe bound, not exact".into(),

@@ -30,15 +30,42 @@ pub fn sliced(w: &Workload) -> bool {
     processes(w).len() > 1
 }
 
-/// Refuses, naming the field, what the time-slicing bound does not cover: no time
-/// slice in the GPU profile, a process whose kernels are in more than one stream (they
-/// would share the process's EE queue), a high-priority stream, or copies.
-pub fn check_slicing(w: &Workload) -> Result<(), InputError> {
-    if w.time_slice == 0 {
+/// Each process's time slice (in the order of [`processes`]): its kernels' own
+/// `time_slice`, else the GPU profile's. Refused, naming the field: a process without a
+/// positive slice, or whose kernels give two different ones.
+pub fn slices(w: &Workload) -> Result<Vec<Ticks>, InputError> {
+    processes(w)
+        .into_iter()
+        .map(|p| {
+            let mine: Vec<usize> = (0..w.tasks.len()).filter(|&i| w.tasks[i].process.as_deref() == p).collect();
+            let own: Vec<(usize, Ticks)> = mine.iter().filter_map(|&i| w.tasks[i].time_slice.map(|s| (i, s))).collect();
+            if let Some(&(i, s)) = own.iter().find(|(_, s)| *s != own[0].1 || *s == 0) {
+                let why = if s == 0 { "must be positive".to_string() } else { format!("kernels[{}] of the same process gives another", own[0].0) };
+                return Err(InputError::new(format!("kernels[{i}].time_slice"), w.scale.format(s), why));
+            }
+            match own.first().map_or(w.time_slice, |&(_, s)| s) {
+                0 => Err(InputError::new(
+                    "gpu.time_slice",
+                    "(missing)",
+                    "kernels of two processes or more share the GPU by time slicing: give the GPU profile's time_slice (and context_switch), or each process's kernels theirs",
+                )),
+                s => Ok(s),
+            }
+        })
+        .collect()
+}
+
+/// Refuses, naming the field, what the time-slicing bound does not cover: a process
+/// without a time slice ([`slices`]), no `gpu.context_switch`, a process whose kernels are in more than one
+/// stream (they would share the process's EE queue), a high-priority stream, or copies.
+/// Returns each process's slice.
+pub fn check_slicing(w: &Workload) -> Result<Vec<Ticks>, InputError> {
+    let slices = slices(w)?;
+    if w.context_switch.is_none() {
         return Err(InputError::new(
-            "gpu.time_slice",
+            "gpu.context_switch",
             "(missing)",
-            "kernels of two processes or more share the GPU by time slicing: give the GPU profile's time_slice (and context_switch)",
+            "kernels of two processes or more share the GPU by time slicing: give the longest switch between two processes (0 if it costs nothing)",
         ));
     }
     for (i, t) in w.tasks.iter().enumerate() {
@@ -78,15 +105,16 @@ pub fn check_slicing(w: &Workload) -> Result<(), InputError> {
             ));
         }
     }
-    Ok(())
+    Ok(slices)
 }
 
-/// `B`, the longest time a process with work can go without the GPU: every other
-/// process's slice once and a switch before each and back,
-/// `(N - 1) * time_slice + N * context_switch` for `N` processes.
-pub fn blackout(w: &Workload) -> Ticks {
-    let n = processes(w).len() as Ticks;
-    (n - 1) * w.time_slice + n * w.context_switch
+/// `B_c`, the longest time process `c` (an index of `slices`, each process's slice) can
+/// go without the GPU while it has work: every other process's slice once and a switch
+/// before each and back, `sum over p != c of Q_p + N * context_switch` for `N`
+/// processes.
+pub fn blackout(slices: &[Ticks], c: usize, context_switch: Ticks) -> Ticks {
+    let others: Ticks = slices.iter().enumerate().filter(|&(p, _)| p != c).map(|(_, &q)| q).sum();
+    others + slices.len() as Ticks * context_switch
 }
 
 /// `E_j`: the time one job takes on a GPU its process has to itself, its kernel alone:
@@ -98,13 +126,14 @@ pub fn alone(blocks: u64, wcet: Ticks, demand: &crate::rta::gpu::Demand, p: &Pla
     blocks.div_ceil(slots.max(1)) as Ticks * wcet
 }
 
-/// Every job's finish under time slicing (processes checked by [`check_slicing`]):
-/// `F_j = max(r_j + L, F_pred(j)) + E_j + (floor(E_j / Q) + 1) * B`, `pred(j)` the job
-/// before it in its stream, `E_j` from [`alone`], `Q` the time slice, `B` from
-/// [`blackout`].
+/// Every job's finish under time slicing (`slices` from [`check_slicing`], `process`
+/// each job's process as an index of it):
+/// `F_j = max(r_j + L, F_pred(j)) + E_j + ceil(E_j / Q_c) * B_c`, `pred(j)` the job
+/// before it in its stream, `E_j` from [`alone`], `Q_c` its process's time slice, `B_c`
+/// from [`blackout`].
 ///
-/// Proof. Assumptions: the GPU serves the processes with work round robin, each for a
-/// slice of `Q` while it has work (a process without work gives the GPU up), a switch
+/// Proof. Assumptions: the GPU serves the processes with work round robin, each for its
+/// slice (`Q_c` for process `c`) while it has work (a process without work gives the GPU up), a switch
 /// takes at most `context_switch`, and a switched-out process's blocks are saved and
 /// resumed where they stopped (compute preemption), so that a process's execution is
 /// its execution on a GPU of its own with time stopped while it waits. Each process's
@@ -114,17 +143,22 @@ pub fn alone(blocks: u64, wcet: Ticks, demand: &crate::rta::gpu::Demand, p: &Pla
 /// it completes its process has work. Its kernel needs at most `E_j` of the process's
 /// own GPU time. While the process has work and does not hold the GPU, each other process
 /// holds it for at most one slice before the process's turn comes again (round robin),
-/// plus the switches: each such wait is at most `B`. Every wait but the first follows a
-/// whole slice `Q` of the process's own time in `[a, F_j]` (a slice ends early only when
-/// the process runs out of work), so there are at most `floor(E_j / Q) + 1` waits, and
-/// `F_j <= a + E_j + (floor(E_j / Q) + 1) * B`.
-pub fn sliced_finishes(seq: &Sequence, w: &Workload) -> Vec<Ticks> {
-    let b = blackout(w);
+/// plus the switches: each such wait is at most `B_c`. Count the waits in `[a, F_j]`,
+/// where the process's own time comes in stretches, each but the last a whole slice
+/// `Q_c` (a slice ends early only when the process runs out of work), the last one
+/// positive. If the process does not hold the GPU at `a`, a wait precedes every stretch:
+/// with `k` stretches, `(k - 1) Q_c < E_j`, so `k <= ceil(E_j / Q_c)` waits. If it holds
+/// it (the rest of a slice begun for the job before it, a first stretch `p1 > 0`), the
+/// waits are one fewer than the stretches: `p1 + (k - 2) Q_c < E_j` gives
+/// `k - 1 <= ceil((E_j - p1) / Q_c) <= ceil(E_j / Q_c)`. So
+/// `F_j <= a + E_j + ceil(E_j / Q_c) * B_c`.
+pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: &[usize]) -> Vec<Ticks> {
     let mut finish: Vec<Ticks> = vec![0; seq.jobs.len()];
     for j in &seq.jobs {
+        let c = process[j.id];
         let start = j.after.map_or(j.ready, |a| j.ready.max(finish[a]));
         let e = alone(j.blocks, j.wcet, &seq.classes[j.class].demand, &w.platform);
-        finish[j.id] = start + e + (e / w.time_slice + 1) * b;
+        finish[j.id] = start + e + e.div_ceil(slices[c]) * blackout(slices, c, w.context_switch.unwrap_or(0));
     }
     finish
 }
@@ -139,9 +173,13 @@ mod tests {
     fn the_blackout_counts_every_other_slice_and_the_switches() {
         let tasks = (0..3).map(|i| Task { process: Some(format!("p{i}")), ..Task::given(format!("K{i}"), 100, 1, 1, 64, 0) }).collect();
         let mut w = Workload::new(tasks, Platform::TX2, Scale::default(), "t");
-        (w.time_slice, w.context_switch) = (10, 1);
-        assert_eq!(blackout(&w), 2 * 10 + 3);
-        assert!(check_slicing(&w).is_ok());
+        (w.time_slice, w.context_switch) = (10, Some(1));
+        assert_eq!(check_slicing(&w).unwrap(), vec![10, 10, 10]);
+        assert_eq!(blackout(&[10, 10, 10], 0, 1), 2 * 10 + 3);
+        // A process with a slice of its own: the others wait for it.
+        w.tasks[1].time_slice = Some(4);
+        assert_eq!(check_slicing(&w).unwrap(), vec![10, 4, 10]);
+        assert_eq!(blackout(&[10, 4, 10], 0, 1), 4 + 10 + 3);
         w.time_slice = 0;
         assert_eq!(check_slicing(&w).unwrap_err().field, "gpu.time_slice");
     }

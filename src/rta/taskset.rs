@@ -70,6 +70,9 @@ pub struct KernelEntry {
     /// The OS process (CUDA context) that launches it (default: one process for all):
     /// processes share the GPU by time slicing (`gpu.time_slice`).
     pub process: Option<String>,
+    /// Its process's time slice when the process has its own (default: `gpu.time_slice`);
+    /// the kernels of one process that give it give the same.
+    pub time_slice: Option<Spanned<crate::rta::time::Number>>,
     /// Time of each job's copy to the GPU before its kernel (default 0: none), through
     /// the copy engine (rules C1-C4).
     pub copy_in: Option<Spanned<crate::rta::time::Number>>,
@@ -177,6 +180,7 @@ struct Pending {
     release: Decimal,
     copy_in: Decimal,
     copy_out: Decimal,
+    time_slice: Option<Decimal>,
 }
 
 /// Parses the text of a task-set file (from `origin`) and computes the WCETs it asks
@@ -220,7 +224,7 @@ pub fn from_text(
     let scale = Scale::fitting(
         pending
             .iter()
-            .flat_map(|p| [&p.period, &p.deadline, &p.wcet, &p.release, &p.copy_in, &p.copy_out])
+            .flat_map(|p| [&p.period, &p.deadline, &p.wcet, &p.release, &p.copy_in, &p.copy_out].into_iter().chain(p.time_slice.as_ref()))
             .chain(window_decimal.iter())
             .chain(overheads.iter()),
     );
@@ -234,6 +238,7 @@ pub fn from_text(
             release: scale.ticks(p.release, &field("release"))?,
             copy_in: scale.ticks(p.copy_in, &field("copy_in"))?,
             copy_out: scale.ticks(p.copy_out, &field("copy_out"))?,
+            time_slice: p.time_slice.map(|s| scale.ticks(s, &field("time_slice"))).transpose()?,
             ..p.task
         });
     }
@@ -241,7 +246,7 @@ pub fn from_text(
     w.launch_overhead = scale.ticks(profile.launch_overhead, "gpu.launch_overhead")?;
     w.block_overhead = scale.ticks(profile.block_overhead, "gpu.block_overhead")?;
     w.time_slice = scale.ticks(profile.time_slice, "gpu.time_slice")?;
-    w.context_switch = scale.ticks(profile.context_switch, "gpu.context_switch")?;
+    w.context_switch = profile.context_switch.map(|c| scale.ticks(c, "gpu.context_switch")).transpose()?;
     if let Some(win) = window {
         w.window = win.in_ticks(scale)?;
     }
@@ -360,6 +365,7 @@ fn entry(
         stream: e.stream.clone(),
         priority: e.priority.unwrap_or_default(),
         process: e.process.clone(),
+        time_slice: None,
         copy_in: 0,
         copy_out: 0,
         wcet_source,
@@ -368,7 +374,8 @@ fn entry(
     let release = e.release.as_ref().map_or(Ok(Decimal::ZERO), |r| exact(r, "release"))?;
     let copy_in = e.copy_in.as_ref().map_or(Ok(Decimal::ZERO), |c| exact(c, "copy_in"))?;
     let copy_out = e.copy_out.as_ref().map_or(Ok(Decimal::ZERO), |c| exact(c, "copy_out"))?;
-    Ok(Pending { task, period, deadline, wcet, release, copy_in, copy_out })
+    let time_slice = e.time_slice.as_ref().map(|s| exact(s, "time_slice")).transpose()?;
+    Ok(Pending { task, period, deadline, wcet, release, copy_in, copy_out, time_slice })
 }
 
 /// The proven upper bound on a block's cycles of a kernel that may have barriers: the

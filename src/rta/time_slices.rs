@@ -28,8 +28,8 @@ pub struct Sharing<'a> {
     pub service: &'a [Ticks],
     /// Per job, the earliest time it may enter (its release plus its launch overhead).
     pub ready: &'a [Ticks],
-    /// The slice each process holds the GPU for while it has work.
-    pub time_slice: Ticks,
+    /// Per process, the slice it holds the GPU for while it has work.
+    pub time_slices: &'a [Ticks],
     /// The process holding the GPU at time 0 and what is left of its slice, if any.
     pub first: Option<(usize, Ticks)>,
 }
@@ -70,7 +70,7 @@ pub fn run_slices(jobs: &[Job], s: &Sharing, switch: &mut dyn FnMut() -> Ticks) 
                 if owner != Some(p) {
                     t += switch();
                 }
-                (owner, slice) = (Some(p), s.time_slice);
+                (owner, slice) = (Some(p), s.time_slices[p]);
             }
             None => match (0..s.processes).filter_map(|p| entry(p, &finish)).min() {
                 Some(e) => t = t.max(e),
@@ -91,7 +91,7 @@ mod tests {
     #[test]
     fn processes_take_turns() {
         let jobs = [job(0, None), job(1, None)];
-        let sharing = Sharing { process: &[0, 1], processes: 2, service: &[25, 10], ready: &[0, 0], time_slice: 10, first: None };
+        let sharing = Sharing { process: &[0, 1], processes: 2, service: &[25, 10], ready: &[0, 0], time_slices: &[10, 10], first: None };
         let (finish, runs) = run_slices(&jobs, &sharing, &mut || 1);
         assert_eq!(finish, vec![38, 22]);
         let spans: Vec<(usize, Ticks, Ticks)> = runs.iter().map(|r| (r.job, r.start, r.end)).collect();

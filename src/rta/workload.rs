@@ -43,6 +43,8 @@ pub struct Task {
     /// The OS process (CUDA context) that launches it (`None`: the default process).
     /// Processes share the GPU by time slicing ([`crate::rta::slicing`]).
     pub process: Option<String>,
+    /// Its process's time slice, if the process has its own (else the GPU profile's).
+    pub time_slice: Option<Ticks>,
     /// Time of the copy to the GPU before each job's kernel, in its stream (0: none): it
     /// goes through the copy engine (rules C1-C4) and the kernel enters its EE queue only
     /// once it has completed.
@@ -74,6 +76,7 @@ impl Task {
             stream: None,
             priority: Priority::Low,
             process: None,
+            time_slice: None,
             copy_in: 0,
             copy_out: 0,
             wcet_source: "given (wcet)".into(),
@@ -114,8 +117,9 @@ pub struct Workload {
     /// The time slice of each process when kernels of several processes share the GPU
     /// (0: not given).
     pub time_slice: Ticks,
-    /// A switch between processes takes at most this long.
-    pub context_switch: Ticks,
+    /// A switch between processes takes at most this long (`None`: not given; time
+    /// slicing needs it).
+    pub context_switch: Option<Ticks>,
     /// How tied releases launch.
     pub launch: Launch,
     /// Which jobs are analysed.
@@ -133,7 +137,7 @@ impl Workload {
             launch_overhead: 0,
             block_overhead: 0,
             time_slice: 0,
-            context_switch: 0,
+            context_switch: None,
             launch: Launch::AnyOrder,
             window: Window::OneJob,
         }

@@ -416,8 +416,12 @@ fn time_slicing_is_read() {
     assert_eq!(v["bound"], "time-sliced");
     let detection = v["kernels"].as_array().unwrap().iter().find(|k| k["name"] == "detection").unwrap().clone();
     assert_eq!(detection["process"], "detection");
-    // 24 blocks of 256 threads: 16 slots, two waves of 0.8 = 1.6; two waits of 2 x 1 + 3 x 0.05.
-    assert_eq!(detection["response_exact"], "5.9");
+    // 24 blocks of 256 threads: 16 slots, two waves of 0.8 = 1.6; two waits of the other
+    // processes' slices (1 and the planner's own 2) and three switches of 0.05: 3.15.
+    assert_eq!(detection["response_exact"], "7.9");
+    // Without a switch cost given, refused naming it.
+    let text = std::fs::read_to_string("instances/rta-time-slicing.toml").unwrap().replacen("context_switch = 0.05", "", 1);
+    rta_input_error(&text, "toml", "gpu.context_switch");
     let text = std::fs::read_to_string("instances/rta-time-slicing.toml").unwrap().replacen("time_slice = 1", "", 1);
     rta_input_error(&text, "toml", "gpu.time_slice");
 }

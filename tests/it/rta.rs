@@ -10,6 +10,7 @@ use gpu_makespan::rta::jobs::{sequence, Job, Sequence};
 use gpu_makespan::rta::list::{closed_form_equal_c, finishes, list_schedule, simulate_slots, slot_thresholds};
 use gpu_makespan::rta::queues::worst_over_orders;
 use gpu_makespan::rta::report::Bound;
+use gpu_makespan::rta::slicing::sliced_finishes;
 use gpu_makespan::rta::sms::simulate_sms;
 use gpu_makespan::rta::ties::bound_over_orders;
 use gpu_makespan::rta::time::Scale;
@@ -540,18 +541,19 @@ fn a_stream_runs_its_copies_and_kernels_in_order() {
 /// Processes share the GPU by time slicing: A (process a, one block of 10, released at
 /// 0) and B (process b, one block of 10, released at 1), slices of 2, no switch cost.
 /// In one FIFO A would end at 10; sliced, B takes every other slice from 2 on and A ends
-/// at 18. Reported: 10 + (10 / 2 + 1) * 2 = 22.
+/// at 18. Reported: 10 + ceil(10 / 2) * 2 = 20 (the bound's first wait, before A's first
+/// slice, cannot happen here: B has no work at 0).
 #[test]
 fn processes_share_the_gpu_by_time_slices() {
     let a = Task { process: Some("a".into()), ..Task::given("A", 100, 10, 1, 1024, 0) };
     let b = Task { process: Some("b".into()), ..Task::given("B", 100, 10, 1, 1024, 1) };
     let mut w = workload(vec![a.clone(), b.clone()]);
-    w.time_slice = 2;
+    (w.time_slice, w.context_switch) = (2, Some(0));
     let rep = analyse(&w, false).unwrap();
     assert_eq!(rep.bound, Bound::TimeSliced);
-    assert_eq!(response(&rep, "A"), 22.0);
+    assert_eq!(response(&rep, "A"), 20.0);
     let seq = sequence_of(&w);
-    let sharing = Sharing { process: &[0, 1], processes: 2, service: &[10, 10], ready: &[0, 1], time_slice: 2, first: None };
+    let sharing = Sharing { process: &[0, 1], processes: 2, service: &[10, 10], ready: &[0, 1], time_slices: &[2, 2], first: None };
     let (finish, _) = run_slices(&seq.jobs, &sharing, &mut || 0);
     assert_eq!(finish[0], 18);
     // Without a time slice in the profile, refused naming it.
@@ -560,7 +562,7 @@ fn processes_share_the_gpu_by_time_slices() {
     // A process's kernels in two streams are refused.
     let a2 = Task { name: "A2".into(), stream: Some("t".into()), ..a };
     let mut w = workload(vec![Task { stream: Some("s".into()), ..a2.clone() }, a2, b]);
-    w.time_slice = 2;
+    (w.time_slice, w.context_switch) = (2, Some(0));
     assert!(analyse(&w, false).unwrap_err().to_string().contains("kernels[1].stream"));
 }
 
@@ -568,7 +570,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 120, ..ProptestConfig::default() })]
 
     /// Time slicing between processes: random processes (each with its kernels in one
-    /// stream), slices, switch costs, launch overheads, one job each or periodic. A run
+    /// stream), slices (the profile's, or a process's own), switch costs, launch overheads, one job each or periodic. A run
     /// with every open choice drawn (which process holds the GPU at 0 and how much of its
     /// slice is left, each switch's time in [0, S], each job's own time from the
     /// reference simulator with random block times, SMs and placements) never finishes a
@@ -578,6 +580,7 @@ proptest! {
         tasks in mixed_task_set(),
         process in proptest::collection::vec(0usize..4, 7),
         slice in 1u128..8,
+        own in proptest::collection::vec(prop_oneof![2 => Just(None), 1 => (1u128..8).prop_map(Some)], 4),
         switch in 0u128..3,
         overhead in prop_oneof![Just(0u128), 1u128..4],
         periodic in any::<bool>(),
@@ -589,12 +592,13 @@ proptest! {
             .map(|(i, t)| Task {
                 process: Some(format!("p{}", process[i])),
                 stream: Some(format!("s{}", process[i])),
+                time_slice: own[process[i]],
                 period: t.period.map(|p| p * 3 + 10),
                 ..t
             })
             .collect();
         let mut w = workload(tasks);
-        (w.time_slice, w.context_switch, w.launch_overhead, w.launch) = (slice, switch, overhead, Launch::FileOrder);
+        (w.time_slice, w.context_switch, w.launch_overhead, w.launch) = (slice, Some(switch), overhead, Launch::FileOrder);
         if periodic {
             w.window = Window::Until(60);
         }
@@ -607,6 +611,11 @@ proptest! {
         let seq = sequence_of(&w);
         let process: Vec<usize> = seq.jobs.iter().map(|j| names.iter().position(|n| Some(n) == w.tasks[j.task].process.as_ref()).unwrap()).collect();
         let reported: std::collections::HashMap<&str, f64> = rep.kernels.iter().map(|k| (k.name.as_str(), k.response)).collect();
+        // Each job against its own bound, too (a kernel's report is its worst job's).
+        let all: Vec<u128> = (0..4).map(|p| own[p].unwrap_or(slice)).collect();
+        let slices: Vec<u128> = present.iter().map(|&p| all[p]).collect();
+        let dense: Vec<usize> = process.iter().map(|p| present.iter().position(|q| q == p).unwrap()).collect();
+        let per_job = sliced_finishes(&seq, &w, &slices, &dense);
         let mut rng = SmallRng::seed_from_u64(seed);
         for _ in 0..6 {
             let hw = Hardware { launch_overhead: 0, ..random_hardware(&w, &mut rng) };
@@ -619,13 +628,18 @@ proptest! {
                 })
                 .collect();
             let ready: Vec<u128> = seq.jobs.iter().map(|j| j.release + rng.random_range(0..=overhead)).collect();
-            let first = Some((present[rng.random_range(0..present.len())], rng.random_range(0..=slice)));
-            let sharing = Sharing { process: &process, processes: 4, service: &service, ready: &ready, time_slice: slice, first };
-            let (finish, _) = run_slices(&seq.jobs, &sharing, &mut || rng.random_range(0..=switch));
-            for (j, &f) in seq.jobs.iter().zip(&finish) {
+            let slices: Vec<u128> = (0..4).map(|p| own[p].unwrap_or(slice)).collect();
+            let holder = present[rng.random_range(0..present.len())];
+            let first = Some((holder, rng.random_range(0..=slices[holder])));
+            let sharing = Sharing { process: &process, processes: 4, service: &service, ready: &ready, time_slices: &slices, first };
+            // Switches at their longest half of the time (full waits of B are then common).
+            let longest = rng.random_bool(0.5);
+            let (finish, _) = run_slices(&seq.jobs, &sharing, &mut || if longest { switch } else { rng.random_range(0..=switch) });
+            for ((j, &f), &bound) in seq.jobs.iter().zip(&finish).zip(&per_job) {
                 let name = w.tasks[j.task].name.as_str();
                 let r = (f - j.release) as f64;
                 prop_assert!(r <= reported[name], "{} job {}: simulated response {} > reported {}", name, j.number, r, reported[name]);
+                prop_assert!(f <= bound, "{} job {}: simulated finish {} > its bound {}", name, j.number, f, bound);
             }
         }
     }
