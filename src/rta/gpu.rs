@@ -527,7 +527,10 @@ impl GpuSection {
             platform: self.platform()?,
             launch_overhead: time(&self.launch_overhead, "gpu.launch_overhead")?,
             block_overhead: time(&self.block_overhead, "gpu.block_overhead")?,
-            time_slice: time(&self.time_slice, "gpu.time_slice")?,
+            time_slice: match time(&self.time_slice, "gpu.time_slice")? {
+                d if d.digits == 0 && self.time_slice.is_some() => return Err(InputError::new("gpu.time_slice", 0, "must be positive")),
+                d => d,
+            },
             context_switch: self.context_switch.as_ref().map(|v| Decimal::of_toml(text, v, "gpu.context_switch")).transpose()?,
         })
     }

@@ -101,7 +101,8 @@ pub struct KernelRow {
     /// `worst of N launch orders`, `bound over every launch order`).
     pub ties: KernelTies,
     /// The launch order of the worst job's tie group that gives its response, when
-    /// every order was tried.
+    /// every order was tried (`null` with copies: the copies' order, bounded apart, also
+    /// counts).
     pub worst_order: Option<Vec<String>>,
     /// `C_i` is optimistic (e.g. `contention = "isolated"`): the response is not proven.
     pub wcet_optimistic: bool,
@@ -328,7 +329,11 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
                 jobs: jobs[ti],
                 worst_job: j.number,
                 ties,
-                worst_order: worst.order[i].as_ref().map(|o| o.iter().map(|&k| w.tasks[seq.jobs[k].task].name.clone()).collect()),
+                // With copies the response also rests on the copies' order, bounded apart.
+                worst_order: worst.order[i]
+                    .as_ref()
+                    .filter(|_| worst.copies.is_none())
+                    .map(|o| o.iter().map(|&k| w.tasks[seq.jobs[k].task].name.clone()).collect()),
                 wcet_optimistic: t.wcet_optimistic,
                 priority: t.priority,
                 stream: t.stream.clone(),

@@ -78,10 +78,10 @@ pub fn check_slicing(w: &Workload) -> Result<Vec<Ticks>, InputError> {
             ));
         }
         if t.copy_in > 0 || t.copy_out > 0 {
-            let field = if t.copy_in > 0 { "copy_in" } else { "copy_out" };
+            let (field, time) = if t.copy_in > 0 { ("copy_in", t.copy_in) } else { ("copy_out", t.copy_out) };
             return Err(InputError::new(
                 format!("{kernel}.{field}"),
-                "set",
+                w.scale.format(time),
                 "copies are not analysed together with time slicing between processes",
             ));
         }

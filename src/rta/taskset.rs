@@ -364,7 +364,10 @@ fn entry(
         launch_order: e.launch_order,
         stream: e.stream.clone(),
         priority: e.priority.unwrap_or_default(),
-        process: e.process.clone(),
+        process: match e.process.as_deref() {
+            Some(p) if p.trim().is_empty() => return Err(InputError::new(field("process"), format!("{p:?}"), "must not be empty").into()),
+            _ => e.process.clone(),
+        },
         time_slice: None,
         copy_in: 0,
         copy_out: 0,

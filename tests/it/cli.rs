@@ -424,6 +424,11 @@ fn time_slicing_is_read() {
     rta_input_error(&text, "toml", "gpu.context_switch");
     let text = std::fs::read_to_string("instances/rta-time-slicing.toml").unwrap().replacen("time_slice = 1", "", 1);
     rta_input_error(&text, "toml", "gpu.time_slice");
+    // A slice of 0 and an empty process name are refused too.
+    let text = std::fs::read_to_string("instances/rta-time-slicing.toml").unwrap().replacen("time_slice = 1\n", "time_slice = 0\n", 1);
+    assert!(rta_input_error(&text, "toml", "gpu.time_slice").contains("positive"));
+    let text = std::fs::read_to_string("instances/rta-time-slicing.toml").unwrap().replacen("process = \"lane\"", "process = \"\"", 1);
+    rta_input_error(&text, "toml", "process");
 }
 
 // ---- the shape of results ----
