@@ -50,7 +50,7 @@ use crate::rta::jobs::{missing_may_pass, sequence, sequence_until, Job, Sequence
 use crate::rta::list::list_schedule;
 use crate::rta::queues::{worst_over_orders, Worst};
 use crate::rta::report::{report, Bound, RtaReport};
-use crate::rta::slicing::{check_slicing, processes, sliced, sliced_finishes};
+use crate::rta::slicing::{check_slicing, process_of, sliced, sliced_finishes};
 use crate::rta::sms::{most_free_threads, simulate_sms, SmsRun};
 use crate::rta::ties::Ties;
 use crate::rta::time::Ticks;
@@ -91,9 +91,7 @@ pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
 fn analyse_sliced(w: &Workload, demands: &[Demand], timeline: bool) -> Result<RtaReport, Error> {
     let slices = check_slicing(w)?;
     let seq = sequence(w, demands, w.launch, w.window)?;
-    let names = processes(w);
-    let process: Vec<usize> =
-        seq.jobs.iter().map(|j| names.iter().position(|p| *p == w.tasks[j.task].process.as_deref()).unwrap_or(0)).collect();
+    let process = process_of(w, &seq);
     let finish = sliced_finishes(&seq, w, &slices, &process);
     let service: Vec<Ticks> = seq
         .jobs
@@ -105,7 +103,7 @@ fn analyse_sliced(w: &Workload, demands: &[Demand], timeline: bool) -> Result<Rt
         .collect();
     let ready: Vec<Ticks> = seq.jobs.iter().map(|j| j.ready).collect();
     let sharing =
-        Sharing { process: &process, processes: names.len(), service: &service, ready: &ready, time_slices: &slices, first: None };
+        Sharing { process: &process, processes: slices.len(), service: &service, ready: &ready, time_slices: &slices, first: None };
     let (simulated, slices) = run_slices(&seq.jobs, &sharing, &mut || w.context_switch.unwrap_or(0));
     if let Some((j, (&s, &f))) = seq.jobs.iter().zip(simulated.iter().zip(&finish)).find(|(_, (s, f))| s > f) {
         return Err(Inconsistency::Disagreement(format!(

@@ -102,11 +102,7 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
         };
         let (kernel_finish, order, ties, mut reach, tied) = if queues {
             let q = worst_two_queues(jobs, &late, seq.order, &seq.classes, p, &mut budget, &mut highs).ok_or_else(|| {
-                InputError::new(
-                    "kernels",
-                    format!("{} jobs", seq.jobs.len()),
-                    format!("the analysis of the two priority queues needs more than {MAX_POOLED_WORK} block steps (the GPU may not keep up with the kernels' periods): give a shorter window, longer periods or fewer jobs"),
-                )
+                too_much(seq, format!("the analysis of the two priority queues needs more than {MAX_POOLED_WORK} block steps (the GPU may not keep up with the kernels' periods)"))
             })?;
             let tied = q.tied.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| i..i + 1).collect();
             (q.finish, q.order, q.ties, q.reach, Some(tied))
@@ -115,13 +111,10 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
             (finish, order, ties, late.clone(), None)
         };
         let ends = if copies {
-            Some(copy_finishes(&seq.jobs, &enter_in, &kernel_finish, &mut copy_budget).ok_or_else(|| {
-                InputError::new(
-                    "kernels",
-                    format!("{} jobs", seq.jobs.len()),
-                    format!("the copy engine's analysis needs more than {MAX_COPY_WORK} steps: give a shorter window, longer periods or fewer jobs"),
-                )
-            })?)
+            Some(
+                copy_finishes(&seq.jobs, &enter_in, &kernel_finish, &mut copy_budget)
+                    .ok_or_else(|| too_much(seq, format!("the copy engine's analysis needs more than {MAX_COPY_WORK} steps")))?,
+            )
         } else {
             None
         };
@@ -157,4 +150,9 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
         "set",
         format!("the analysis of the streams' waits did not settle in {MAX_ROUNDS} rounds: the kernels may not keep up with their periods; give a shorter window or longer periods"),
     ))
+}
+
+/// The refusal of a set whose analysis needs more work than its budget (`why`).
+fn too_much(seq: &Sequence, why: String) -> InputError {
+    InputError::new("kernels", format!("{} jobs", seq.jobs.len()), format!("{why}: give a shorter window, longer periods or fewer jobs"))
 }

@@ -31,7 +31,6 @@ use crate::rta::copy_engine::{CopyEngine, Direction};
 use crate::rta::gpu::{Demand, Platform, MAX_SUB_PARTITIONS};
 use crate::rta::jobs::{Class, Job};
 use crate::rta::time::Ticks;
-use crate::rta::workload::Priority;
 use rand::rngs::SmallRng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;
@@ -221,12 +220,12 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
         }
         for j in now {
             entered[j] = true;
-            queues[usize::from(jobs[j].priority == Priority::Low)].push_back((j, 0));
+            queues[jobs[j].priority.queue()].push_back((j, 0));
         }
         // The head job's blocks (of the high queue if it is not empty), in order, while
         // some SM has room.
         while let Some(&(j, b)) = queues.iter().find_map(|q| q.front()) {
-            let queue = &mut queues[usize::from(jobs[j].priority == Priority::Low)];
+            let queue = &mut queues[jobs[j].priority.queue()];
             let d = classes[jobs[j].class].demand;
             let confined = hw.confined[jobs[j].task];
             let mut order: Vec<usize> = (0..sms.len()).collect();

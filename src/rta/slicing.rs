@@ -24,6 +24,12 @@ pub fn processes(w: &Workload) -> Vec<Option<&str>> {
     seen
 }
 
+/// Per job of `seq`, the index of its kernel's process in [`processes`].
+pub fn process_of(w: &Workload, seq: &Sequence) -> Vec<usize> {
+    let names = processes(w);
+    seq.jobs.iter().map(|j| names.iter().position(|p| *p == w.tasks[j.task].process.as_deref()).unwrap_or(0)).collect()
+}
+
 /// Whether the kernels of `w` come from two processes or more (then they share the GPU
 /// by time slicing).
 pub fn sliced(w: &Workload) -> bool {

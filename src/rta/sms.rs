@@ -8,7 +8,6 @@ use crate::rta::copy_engine::{CopyEngine, CopyRun, Direction};
 use crate::rta::gpu::{Capacity, Placement, Platform};
 use crate::rta::jobs::{Class, Job};
 use crate::rta::time::Ticks;
-use crate::rta::workload::Priority;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -183,7 +182,7 @@ impl<'a> Streams<'a> {
     /// Job `i`'s kernel enters its EE queue at `at` (or its ready time, if later).
     fn enter(&mut self, i: usize, at: Ticks) {
         let j = &self.jobs[i];
-        self.entered[usize::from(j.priority == Priority::Low)].insert((at.max(j.ready), i));
+        self.entered[j.priority.queue()].insert((at.max(j.ready), i));
     }
 
     /// Job `i`'s kernel ends at `f` (its last block dispatched).

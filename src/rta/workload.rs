@@ -98,6 +98,14 @@ pub enum Priority {
     High,
 }
 
+impl Priority {
+    /// The index of its EE queue in a pair ordered as the GPU serves them: 0 for the high
+    /// queue, 1 for the low one.
+    pub fn queue(self) -> usize {
+        usize::from(self == Priority::Low)
+    }
+}
+
 /// Everything an analysis needs: tasks (in the order given), the GPU, the time base,
 /// and which jobs in which launch order.
 #[derive(Debug, Clone)]
