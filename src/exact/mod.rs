@@ -3,6 +3,7 @@
 //! ([`ilp`]), the heuristics that give lower bounds ([`heuristic`]), and the one result
 //! type of every method ([`outcome`]).
 
+pub mod blocks;
 pub mod dense;
 pub mod heuristic;
 pub mod ilp;

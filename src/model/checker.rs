@@ -10,6 +10,7 @@
 //!    (it issued the previous one in an earlier cycle, or X is its first instruction)
 //!    and does not issue it, exactly `sigma_X` X instructions are issued.
 
+use crate::model::blocks::Blocks;
 use crate::model::instance::Instance;
 use crate::model::kernel::Unit;
 use crate::model::schedule::Schedule;
@@ -53,6 +54,84 @@ pub fn check_phases(phases: &[Instance], s: &Schedule) -> Result<u64, Violation>
         return Err(Violation(format!("a warp has {} instructions, the phases {first}", row.len())));
     }
     Ok(offset)
+}
+
+/// Checks a schedule of `B` blocks with barriers ([`crate::model::blocks`]): row `w` is
+/// warp `w` of block `w / W`, with every instruction of all phases. Rules 1-3 as in
+/// [`check`] over all warps; a warp's first instruction of phase `k + 1` is issued
+/// after the last phase-`k` issue of its own block (the barrier), and it is ready from
+/// the cycle after that issue, so rule 4 holds from there. Returns the makespan.
+pub fn check_blocks(blocks: &Blocks, s: &Schedule) -> Result<u64, Violation> {
+    check_block_rules(blocks, s).map_err(Violation)
+}
+
+fn check_block_rules(blocks: &Blocks, s: &Schedule) -> Result<u64, String> {
+    let units = blocks.units();
+    let per_block = blocks.warps_per_block() as usize;
+    let starts: Vec<usize> = blocks.program.phases.iter().scan(0, |at, p| Some(std::mem::replace(at, *at + p.len()))).collect();
+    if s.cycles.len() != blocks.warps() as usize {
+        return Err(format!("{} warps scheduled, {} expected", s.cycles.len(), blocks.warps()));
+    }
+    for (w, row) in s.cycles.iter().enumerate() {
+        if row.len() != units.len() {
+            return Err(format!("warp {} has {} instructions, {} expected", w + 1, row.len(), units.len()));
+        }
+        if let Some(i) = (0..row.len()).find(|&i| row[i] <= if i == 0 { 0 } else { row[i - 1] }) {
+            return Err(format!("warp {} instruction {} at cycle {} does not follow the previous one", w + 1, i + 1, row[i]));
+        }
+    }
+    // barrier[b][k]: the last issue of phase k by a warp of block b.
+    let barrier: Vec<Vec<u64>> = s
+        .cycles
+        .chunks(per_block)
+        .map(|rows| {
+            (1..=starts.len())
+                .map(|k| rows.iter().map(|r| r[starts.get(k).copied().unwrap_or(units.len()) - 1]).max().unwrap_or(0))
+                .collect()
+        })
+        .collect();
+    let horizon = s.makespan() as usize;
+    let mut used = [vec![0u32; horizon + 1], vec![0u32; horizon + 1]];
+    for row in &s.cycles {
+        for (i, &t) in row.iter().enumerate() {
+            used[(units[i] == Unit::C) as usize][t as usize] += 1;
+        }
+    }
+    let sigma = [blocks.sigma(Unit::L) as u32, blocks.sigma(Unit::C) as u32];
+    if let Some(t) = (1..=horizon).find(|&t| used[0][t] > sigma[0] || used[1][t] > sigma[1]) {
+        return Err(format!("cycle {t}: {} L and {} C issued, capacity {} and {}", used[0][t], used[1][t], sigma[0], sigma[1]));
+    }
+    for (w, row) in s.cycles.iter().enumerate() {
+        for (i, &t) in row.iter().enumerate() {
+            let ready = match starts.iter().position(|&st| st == i) {
+                Some(0) => 1,
+                Some(k) => {
+                    let m = barrier[w / per_block][k - 1];
+                    if t <= m {
+                        return Err(format!(
+                            "warp {} issues an instruction of phase {} at cycle {t}, before its block's barrier after cycle {m}",
+                            w + 1,
+                            k + 1
+                        ));
+                    }
+                    m + 1
+                }
+                None => row[i - 1] + 1,
+            };
+            let x = (units[i] == Unit::C) as usize;
+            if let Some(idle) = (ready..t).find(|&c| used[x][c as usize] < sigma[x]) {
+                return Err(format!(
+                    "not work-conserving: warp {} is ready for instruction {} ({}) at cycle {idle} while only {} of {} units are busy",
+                    w + 1,
+                    i + 1,
+                    units[i].letter(),
+                    used[x][idle as usize],
+                    sigma[x]
+                ));
+            }
+        }
+    }
+    Ok(horizon as u64)
 }
 
 fn check_rules(inst: &Instance, s: &Schedule) -> Result<u64, String> {
@@ -141,6 +220,19 @@ mod tests {
         assert!(check_phases(&phases, &early).unwrap_err().as_str().contains("before the barrier"));
         let idle = Schedule { cycles: vec![vec![1, 2, 5], vec![2, 3, 6]] };
         assert!(check_phases(&phases, &idle).unwrap_err().as_str().contains("phase 2"));
+    }
+
+    #[test]
+    fn blocks_wait_only_for_their_own_barrier() {
+        let program = crate::model::program::Program::build("L|C", |k| Instance::new(k, 1, 1, 1)).unwrap();
+        let blocks = Blocks::new(program, 2);
+        // Block 1 passes its barrier at cycle 2 while block 2 still waits for the L unit.
+        let ok = Schedule { cycles: vec![vec![1, 2], vec![2, 3]] };
+        assert_eq!(check_blocks(&blocks, &ok), Ok(3));
+        let early = Schedule { cycles: vec![vec![1, 1], vec![2, 3]] };
+        assert!(check_blocks(&blocks, &early).is_err());
+        let idle = Schedule { cycles: vec![vec![1, 3], vec![2, 4]] };
+        assert!(check_blocks(&blocks, &idle).unwrap_err().as_str().contains("not work-conserving"));
     }
 
     #[test]

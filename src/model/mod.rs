@@ -2,6 +2,7 @@
 //! (instruction strings), SM profiles and sigma, instances, schedules, the independent
 //! schedule checker, and the closed-form bounds.
 
+pub mod blocks;
 pub mod bounds;
 pub mod checker;
 pub mod instance;

@@ -4,6 +4,7 @@
 
 use crate::error::InputError;
 use crate::files::{origin, parse_toml, read_text};
+use crate::model::blocks::Blocks;
 use crate::model::instance::{check_warps, Instance, InstanceFile};
 use crate::model::program::Program;
 
@@ -21,12 +22,16 @@ pub struct InstanceSource {
     pub sigma_l: Option<i64>,
     /// sigma_C (only with `kernel`; default 1).
     pub sigma_c: Option<i64>,
+    /// Warps per block `W` when the warps are several blocks (overrides the file's
+    /// `warps_per_block`; only [`InstanceSource::load_blocks`] takes it).
+    pub warps_per_block: Option<i64>,
 }
 
 impl InstanceSource {
     /// Builds the instance, naming the command-line field that is wrong. A warp count
     /// given with a file keeps the file's kernel as given (its provenance).
     pub fn load(&self) -> Result<Instance, InputError> {
+        self.no_blocks()?;
         match (&self.file, &self.kernel) {
             (Some(_), Some(k)) => Err(InputError::option("kernel", k, "give either an instance file or a kernel string, not both")),
             (Some(path), None) => {
@@ -50,20 +55,64 @@ impl InstanceSource {
     /// [`InstanceSource::load`] for kernels that may have barriers (`|`): the phases
     /// ([`Program`]). A warp count given with a file makes the warps one block.
     pub fn load_program(&self) -> Result<Program, InputError> {
+        self.no_blocks()?;
         match (&self.file, &self.kernel) {
-            (Some(path), None) if self.sigma_l.or(self.sigma_c).is_none() => {
-                let mut f: InstanceFile = parse_toml(&read_text(path)?, &origin(path))?;
-                if let Some(w) = self.warps {
-                    check_warps(w, "warps").map_err(InputError::as_option)?;
-                    (f.warps, f.warps_per_block) = (w, None);
-                }
-                Program::from_file_data(&f)
-            }
+            (Some(path), None) if self.sigma_l.or(self.sigma_c).is_none() => Program::from_file_data(&self.file_data(path)?),
             (None, Some(k)) if self.warps.is_some() => {
                 let w = self.warps.unwrap_or(1);
                 Program::build(k, |phase| Instance::new(phase, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1)))
             }
             _ => self.load().map(|inst| Program { source_kernel: inst.source_kernel.clone(), phases: vec![inst] }),
+        }
+    }
+
+    /// The file's data, with the warp count given beside it (which makes the warps one block).
+    fn file_data(&self, path: &std::path::Path) -> Result<InstanceFile, InputError> {
+        let mut f: InstanceFile = parse_toml(&read_text(path)?, &origin(path))?;
+        if let Some(w) = self.warps {
+            check_warps(w, "warps").map_err(InputError::as_option)?;
+            (f.warps, f.warps_per_block) = (w, None);
+        }
+        Ok(f)
+    }
+
+    fn no_blocks(&self) -> Result<(), InputError> {
+        match self.warps_per_block {
+            Some(w) => Err(InputError::option("warps_per_block", w, "only solve and bound analyse several blocks")),
+            None => Ok(()),
+        }
+    }
+
+    /// [`InstanceSource::load_program`] for warps that may be several blocks with
+    /// barriers ([`Blocks`]): `warps` = `B W` and `warps_per_block` = `W`, from the file
+    /// or the command line (a warp count given with a file and no `warps_per_block`
+    /// makes the warps one block, as in `load_program`).
+    pub fn load_blocks(&self) -> Result<Blocks, InputError> {
+        let plain = InstanceSource { warps_per_block: None, ..self.clone() };
+        match (&self.file, &self.kernel) {
+            (Some(path), None) if self.sigma_l.or(self.sigma_c).is_none() => {
+                let mut f = self.file_data(path)?;
+                if let Some(w) = self.warps_per_block {
+                    f.warps_per_block = Some(w);
+                }
+                Blocks::from_file_data(&f).map_err(|e| if self.warps_per_block.is_some() { e.as_option() } else { e })
+            }
+            (None, Some(k)) if self.warps.is_some() && self.warps_per_block.is_some() => {
+                let w = self.warps.unwrap_or(1);
+                check_warps(w, "warps").map_err(InputError::as_option)?;
+                let f = InstanceFile {
+                    kernel: k.clone(),
+                    warps: w,
+                    sm: None,
+                    sigma_l: Some(self.sigma_l.unwrap_or(1)),
+                    sigma_c: Some(self.sigma_c.unwrap_or(1)),
+                    description: None,
+                    warps_per_block: self.warps_per_block,
+                    provenance: None,
+                };
+                Blocks::from_file_data(&f).map_err(|e| if e.field.starts_with("warps") { e.as_option() } else { e })
+            }
+            _ => plain.load_program().map(|p| Blocks::new(p, 1)),
         }
     }
 }

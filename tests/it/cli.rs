@@ -825,6 +825,45 @@ fn traces_match_trip_counts_and_sass_is_read() {
     assert_eq!(v["kernel"], "CCCCCCCCCLLCLC");
 }
 
+/// Several blocks with barriers: `solve` from a file and from `--warps-per-block`, the
+/// checked schedule in JSON, `bound`'s closed forms, and the refusals.
+#[test]
+fn several_blocks_with_barriers_solve() {
+    let v = json_of(&["solve", "instances/two-blocks-barrier.toml", "--schedule"]);
+    assert_eq!((v["makespan"].as_u64(), v["upper_bound"].as_u64(), v["blocks"].as_u64()), (Some(8), Some(8), Some(2)));
+    assert_eq!(v["schedule"].as_array().unwrap().len(), 18);
+    let v = json_of(&["solve", "--kernel", "CCCL|CC", "--warps", "6", "--warps-per-block", "3", "--sigma-c", "4"]);
+    assert_eq!((v["makespan"].as_u64(), v["exact"].as_bool()), (Some(13), Some(true)));
+    let v = json_of(&["bound", "instances/two-blocks-barrier.toml"]);
+    assert_eq!((v["safe_horizon"].as_u64(), v["lower_bound"].as_u64()), (Some(10), Some(6)));
+    assert_stdout(
+        &["solve", "instances/two-blocks-barrier.toml", "--warps-per-block", "6"],
+        &["W = 6 warps of one block", "makespan            7"],
+    );
+    let err = input_error(&["solve", "instances/two-blocks-barrier.toml", "--warps-per-block", "4"], "--warps-per-block");
+    assert!(err.contains("whole number"), "{err}");
+    input_error(&["approx", "instances/fig2-llc.toml", "--x", "2", "--warps-per-block", "2"], "--warps-per-block");
+    let v = json_of(&[
+        "solve",
+        "--kernel",
+        "L|LC",
+        "--warps",
+        "12",
+        "--warps-per-block",
+        "3",
+        "--sigma-l",
+        "2",
+        "--sigma-c",
+        "2",
+        "--time-limit",
+        "0.2",
+        "--max-states",
+        "50",
+    ]);
+    assert_eq!(v["status"], "max_states");
+    assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64());
+}
+
 /// `rta` computes C from a kernel file; a kernel with barriers over several blocks of
 /// full-SM contention is refused.
 #[test]

@@ -6,6 +6,7 @@ mod common;
 mod approx;
 mod architecture;
 mod barriers;
+mod blocks;
 mod cli;
 mod dense;
 mod fuzz;

@@ -377,6 +377,10 @@ pub(crate) struct InstanceArgs {
     /// sigma_C, integer >= 1 (default 1; not with a file).
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) sigma_c: Option<i64>,
+    /// Warps per thread block (solve and bound): the W warps are W / this blocks, each
+    /// with its own barriers (overrides the file's `warps_per_block`).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) warps_per_block: Option<i64>,
 }
 
 #[derive(Args, Clone)]

@@ -90,7 +90,15 @@ fn write_plot(plot: PlotArgs, text: &str, draw: impl FnOnce(&Path, bool) -> Resu
 }
 
 fn bound(a: BoundArgs, cx: &Context) -> Result<(), Failure> {
-    let program = a.instance.load_program()?;
+    let blocks = a.instance.load_blocks()?;
+    if blocks.blocks > 1 {
+        return out(&if a.json.json {
+            json(&gpu_makespan::model::blocks::BlocksBounds::of(&blocks))
+        } else {
+            report::blocks_bounds_table(&blocks)
+        });
+    }
+    let program = blocks.program;
     if program.has_barriers() {
         let reports: Vec<_> = program.phases.iter().map(BoundsReport::of).collect();
         return if a.json.json {
@@ -110,8 +118,12 @@ fn bound(a: BoundArgs, cx: &Context) -> Result<(), Failure> {
 }
 
 fn solve(a: SolveArgs, cx: &Context) -> Result<(), Failure> {
-    let program = a.instance.load_program()?;
+    let blocks = a.instance.load_blocks()?;
     let opts = a.solver.options(cx.stop)?;
+    if blocks.blocks > 1 {
+        return solve_blocks(&blocks, &opts, a.schedule, a.json.json, &cx.progress);
+    }
+    let program = blocks.program;
     if program.has_barriers() {
         return solve_phases(&program, &opts, a.schedule, a.json.json, &cx.progress);
     }
@@ -160,6 +172,38 @@ fn solve_phases(program: &Program, opts: &SolveOptions, schedule: bool, as_json:
     out(&report::phased_table(program, &sol))?;
     if schedule {
         out(&report::phased_chart(program, &sol))?;
+    }
+    Ok(())
+}
+
+/// `solve` of several blocks with barriers: the exhaustive search over block states
+/// (or the proven interval when it stops), the checked schedule.
+fn solve_blocks(
+    blocks: &gpu_makespan::model::blocks::Blocks,
+    opts: &SolveOptions,
+    schedule: bool,
+    as_json: bool,
+    progress: &Progress,
+) -> Result<(), Failure> {
+    use gpu_makespan::exact::blocks;
+    if opts.method != gpu_makespan::exact::solve::Method::Search {
+        return Err(gpu_makespan::error::InputError::option(
+            "method",
+            format!("{:?}", opts.method).to_lowercase(),
+            "several blocks with barriers are solved by the search only",
+        )
+        .into());
+    }
+    let pb = progress.spinner(&format!("searching the states of {} blocks", blocks.blocks));
+    let result = blocks::solve_blocks(blocks, opts);
+    pb.finish_and_clear();
+    let sol = result?;
+    if as_json {
+        return out(&json(&blocks::blocks_json(blocks, &sol, schedule)));
+    }
+    out(&report::blocks_table(blocks, &sol))?;
+    if schedule {
+        out(&report::blocks_chart(blocks, &sol))?;
     }
     Ok(())
 }

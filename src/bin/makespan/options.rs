@@ -20,17 +20,18 @@ impl InstanceArgs {
             warps: self.warps,
             sigma_l: self.sigma_l,
             sigma_c: self.sigma_c,
+            warps_per_block: self.warps_per_block,
         }
+    }
+
+    /// Warps that may be several blocks with barriers.
+    pub(crate) fn load_blocks(&self) -> Result<gpu_makespan::model::blocks::Blocks, InputError> {
+        self.source().load_blocks()
     }
 
     /// A barrier-free instance.
     pub(crate) fn load(&self) -> Result<Instance, InputError> {
         self.source().load()
-    }
-
-    /// A kernel that may have barriers, as phases.
-    pub(crate) fn load_program(&self) -> Result<gpu_makespan::model::program::Program, InputError> {
-        self.source().load_program()
     }
 }
 

@@ -5,6 +5,7 @@ use gpu_makespan::exact::solve::{Solution, Status};
 use gpu_makespan::files::serde_word;
 use gpu_makespan::model::bounds;
 use gpu_makespan::model::instance::Instance;
+use gpu_makespan::model::kernel::Unit;
 use gpu_makespan::rta::report::Bound;
 use gpu_makespan::system::report::SystemReport;
 use std::fmt::Write;
@@ -309,6 +310,63 @@ pub fn phased_bounds_table(p: &gpu_makespan::model::program::Program) -> String 
     let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", sum(bounds::safe_horizon));
     let _ = writeln!(s, "state bound  {:>8}  [proven upper bound]", sum(gpu_makespan::state_bounds::report::start_state_bound));
     let _ = writeln!(s, "lower bound  {:>8}  [proven lower bound]", sum(bounds::lower_bound));
+    s
+}
+
+/// The `solve` report of several blocks with barriers.
+pub fn blocks_table(b: &gpu_makespan::model::blocks::Blocks, sol: &gpu_makespan::exact::blocks::BlockSolution) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "instance     kernel {} with {} barriers (|), I = {}, {} blocks of W = {} warps ({} warps), sigma_L = {}, sigma_C = {}",
+        gpu_makespan::error::shorten(&b.program.kernel()),
+        b.program.phases.len() - 1,
+        b.len(),
+        b.blocks,
+        b.warps_per_block(),
+        b.warps(),
+        b.sigma(Unit::L),
+        b.sigma(Unit::C)
+    );
+    let status = if sol.exact() { "optimal" } else { status_name(sol.status) };
+    let _ = writeln!(s, "status       {status}");
+    let label = if sol.exact() {
+        "[exact: every state of the blocks searched; schedule re-checked with each block's barriers]"
+    } else {
+        "[lower bound: the longest checked random schedule, re-checked with each block's barriers]"
+    };
+    let _ = writeln!(s, "makespan     {:>8}  {label}", sol.lower);
+    let how = if sol.exact() { "the search's value" } else { "the block horizon" };
+    let _ = writeln!(s, "upper bound  {:>8}  [proven: {how}]", sol.upper);
+    let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound: the block horizon]", b.horizon());
+    let _ = writeln!(s, "states       {:>8}", sol.states);
+    let _ = writeln!(s, "time         {:.3} s", sol.seconds);
+    s
+}
+
+/// The checked schedule of several blocks, all phases in one chart (warps of block
+/// `k` are rows `(k - 1) W + 1` to `k W`).
+pub fn blocks_chart(b: &gpu_makespan::model::blocks::Blocks, sol: &gpu_makespan::exact::blocks::BlockSolution) -> String {
+    let letters: String = b.units().iter().map(|u| u.letter()).collect();
+    let kernel = gpu_makespan::model::kernel::Kernel::parse(&letters).expect("L and C only");
+    format!(
+        "\nworst-case schedule ({} cycles, checked with each block's barriers; warps 1-{} are block 1, and so on):\n{}",
+        sol.lower,
+        b.warps_per_block(),
+        sol.schedule.chart(&kernel)
+    )
+}
+
+/// The `bound` report of several blocks with barriers.
+pub fn blocks_bounds_table(b: &gpu_makespan::model::blocks::Blocks) -> String {
+    let r = gpu_makespan::model::blocks::BlocksBounds::of(b);
+    let mut s = format!("instance     {}\n", r.instance);
+    let _ = writeln!(
+        s,
+        "safe horizon {:>8}  [proven upper bound: the block horizon, any schedule of the blocks starting together]",
+        r.safe_horizon
+    );
+    let _ = writeln!(s, "lower bound  {:>8}  [proven lower bound: a warp's I, and the units' work]", r.lower_bound);
     s
 }
 

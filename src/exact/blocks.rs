@@ -1,0 +1,377 @@
+//! Several blocks with barriers on one SM ([`crate::model::blocks`]): the exact worst
+//! case by an exhaustive longest-path search over block states, with identical blocks
+//! merged (a state is the multiset of the blocks' states: each block's phase and the
+//! count of its warps at each position of that phase, the last position meaning "at
+//! the barrier"). When the search stops early, the proven interval is the longest
+//! checked random schedule and the block horizon. Every schedule returned has passed
+//! [`check_blocks`] and its makespan is the reported lower bound.
+
+use crate::budget::Budget;
+use crate::error::{Error, Inconsistency};
+use crate::exact::outcome::Stop;
+use crate::exact::solve::{SolveOptions, Status};
+use crate::model::blocks::Blocks;
+use crate::model::checker::check_blocks;
+use crate::model::kernel::Unit;
+use crate::model::schedule::Schedule;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+/// The result of [`solve_blocks`]: a proven interval and a checked schedule.
+#[derive(Debug, Clone)]
+pub struct BlockSolution {
+    /// The checked schedule's makespan: a proven lower bound on the worst case.
+    pub lower: u64,
+    /// A proven upper bound (the exact value when the search completed).
+    pub upper: u64,
+    /// `optimal` when lower = upper, else why the search stopped.
+    pub status: Status,
+    /// The schedule, checked by [`check_blocks`] (rows: warp `w` of block `w / W`).
+    pub schedule: Schedule,
+    /// Distinct states stored by the search.
+    pub states: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+}
+
+impl BlockSolution {
+    /// lower = upper.
+    pub fn exact(&self) -> bool {
+        self.lower == self.upper
+    }
+}
+
+/// One block's state: `[phase, count at position 0, ..., count at the barrier]`.
+type Block = Vec<u16>;
+/// Moves of one cycle: (block, position, warps advanced).
+type Moves = Vec<(usize, usize, u16)>;
+
+struct Space<'a> {
+    blocks: &'a Blocks,
+    phases: Vec<Vec<Unit>>,
+    w: u16,
+}
+
+impl Space<'_> {
+    fn start(&self) -> Vec<Block> {
+        vec![self.fresh(0); self.blocks.blocks as usize]
+    }
+
+    fn fresh(&self, phase: usize) -> Block {
+        let mut b = vec![0u16; self.phases[phase].len() + 2];
+        (b[0], b[1]) = (phase as u16, self.w);
+        b
+    }
+
+    fn done(&self, b: &Block) -> bool {
+        b[0] as usize + 1 == self.phases.len() && *b.last().expect("non-empty") == self.w
+    }
+
+    /// Every successor of `state` (one cycle of a work-conserving schedule), with its moves.
+    fn successors(&self, state: &[Block]) -> Vec<(Moves, Vec<Block>)> {
+        let mut classes = [Vec::new(), Vec::new()];
+        for (bi, b) in state.iter().enumerate() {
+            let units = &self.phases[b[0] as usize];
+            for (p, &u) in units.iter().enumerate() {
+                if b[1 + p] > 0 {
+                    classes[(u == Unit::C) as usize].push((bi, p, b[1 + p]));
+                }
+            }
+        }
+        let take = |x: usize, sigma: u64| {
+            let ready: u64 = classes[x].iter().map(|c| c.2 as u64).sum();
+            let mut out = Vec::new();
+            spread(&classes[x], ready.min(sigma) as u16, &mut Vec::new(), &mut out);
+            out
+        };
+        let (ls, cs) = (take(0, self.blocks.sigma(Unit::L)), take(1, self.blocks.sigma(Unit::C)));
+        let mut out = Vec::with_capacity(ls.len() * cs.len());
+        for l in &ls {
+            for c in &cs {
+                let moves: Moves = l.iter().chain(c).copied().filter(|m| m.2 > 0).collect();
+                out.push((moves.clone(), self.apply(state, &moves)));
+            }
+        }
+        out
+    }
+
+    fn apply(&self, state: &[Block], moves: &Moves) -> Vec<Block> {
+        let mut next = state.to_vec();
+        for &(bi, p, x) in moves {
+            next[bi][1 + p] -= x;
+            next[bi][2 + p] += x;
+        }
+        for b in &mut next {
+            if *b.last().expect("non-empty") == self.w && (b[0] as usize) + 1 < self.phases.len() {
+                *b = self.fresh(b[0] as usize + 1);
+            }
+        }
+        next
+    }
+}
+
+/// Every way to take `n` warps from `classes` (block, position, count), each within its count.
+fn spread(classes: &[(usize, usize, u16)], n: u16, now: &mut Moves, out: &mut Vec<Moves>) {
+    let Some((&(bi, p, c), rest)) = classes.split_first() else {
+        if n == 0 {
+            out.push(now.clone());
+        }
+        return;
+    };
+    let left: u32 = rest.iter().map(|r| r.2 as u32).sum();
+    for x in (n.saturating_sub(left.min(u16::MAX as u32) as u16))..=n.min(c) {
+        now.push((bi, p, x));
+        spread(rest, n - x, now, out);
+        now.pop();
+    }
+}
+
+fn key(state: &[Block]) -> Vec<u16> {
+    let mut blocks: Vec<&Block> = state.iter().collect();
+    blocks.sort();
+    blocks.into_iter().flatten().copied().collect()
+}
+
+struct Memo<'a> {
+    space: Space<'a>,
+    value: FxHashMap<Vec<u16>, u32>,
+    bytes: usize,
+}
+
+impl Memo<'_> {
+    /// The longest remaining time from `root`, or why the search stopped.
+    fn longest(&mut self, root: Vec<Block>, budget: &Budget, max_states: usize) -> Result<u32, Stop> {
+        struct Frame {
+            key: Vec<u16>,
+            next: Vec<Vec<Block>>,
+            best: u32,
+        }
+        let frame =
+            |space: &Space, s: &[Block]| Frame { key: key(s), next: space.successors(s).into_iter().map(|x| x.1).collect(), best: 0 };
+        if root.iter().all(|b| self.space.done(b)) {
+            return Ok(0);
+        }
+        let mut stack = vec![frame(&self.space, &root)];
+        let mut steps = 0u64;
+        while let Some(top) = stack.last_mut() {
+            if let Some(s) = top.next.pop() {
+                if s.iter().all(|b| self.space.done(b)) {
+                    top.best = top.best.max(1);
+                } else if let Some(&v) = self.value.get(&key(&s)) {
+                    top.best = top.best.max(v + 1);
+                } else {
+                    steps += 1;
+                    if steps.is_multiple_of(1024) || self.value.len() >= max_states {
+                        self.stop(budget, max_states)?;
+                    }
+                    let f = frame(&self.space, &s);
+                    stack.push(f);
+                }
+                continue;
+            }
+            let done = stack.pop().expect("top");
+            self.bytes += done.key.len() * 2 + 48;
+            self.value.insert(done.key, done.best);
+            if let Some(parent) = stack.last_mut() {
+                parent.best = parent.best.max(done.best + 1);
+            } else {
+                return Ok(done.best);
+            }
+        }
+        unreachable!("the root frame returns")
+    }
+
+    fn stop(&self, budget: &Budget, max_states: usize) -> Result<(), Stop> {
+        if budget.interrupted() {
+            Err(Stop::Interrupted)
+        } else if budget.past_deadline() {
+            Err(Stop::TimeLimit)
+        } else if self.value.len() >= max_states {
+            Err(Stop::MaxStates)
+        } else if self.bytes >= budget.max_memory() {
+            Err(Stop::MaxMemory)
+        } else {
+            Ok(())
+        }
+    }
+
+    fn remaining(&self, s: &[Block]) -> u32 {
+        if s.iter().all(|b| self.space.done(b)) {
+            0
+        } else {
+            self.value[&key(s)]
+        }
+    }
+}
+
+/// Warp identities while replaying a path: `at[block][position]` lists the warps there.
+struct Replay {
+    at: Vec<Vec<Vec<usize>>>,
+    cycles: Vec<Vec<u64>>,
+}
+
+impl Replay {
+    fn new(space: &Space) -> Replay {
+        let (b, w) = (space.blocks.blocks as usize, space.w as usize);
+        let mut at = vec![vec![Vec::new(); space.phases[0].len() + 1]; b];
+        for (bi, block) in at.iter_mut().enumerate() {
+            block[0] = (bi * w..(bi + 1) * w).collect();
+        }
+        Replay { at, cycles: vec![Vec::with_capacity(space.blocks.len()); b * w] }
+    }
+
+    fn step(&mut self, space: &Space, before: &[Block], moves: &Moves, t: u64) {
+        // Take every moving warp first, so that none moves twice in one cycle.
+        let mut moved = Vec::new();
+        for &(bi, p, x) in moves {
+            for _ in 0..x {
+                moved.push((bi, p, self.at[bi][p].pop().expect("the counts say a warp is there")));
+            }
+        }
+        for (bi, p, warp) in moved {
+            self.cycles[warp].push(t);
+            self.at[bi][p + 1].push(warp);
+        }
+        for (bi, b) in before.iter().enumerate() {
+            let last = self.at[bi].len() - 1;
+            if self.at[bi][last].len() == space.w as usize && (b[0] as usize) + 1 < space.phases.len() {
+                let warps = std::mem::take(&mut self.at[bi][last]);
+                self.at[bi] = vec![Vec::new(); space.phases[b[0] as usize + 1].len() + 1];
+                self.at[bi][0] = warps;
+            }
+        }
+    }
+}
+
+/// One schedule from the start state, choosing each cycle's moves with `pick`.
+fn play(space: &Space, mut pick: impl FnMut(&[Block], &[(Moves, Vec<Block>)]) -> usize) -> Schedule {
+    let mut state = space.start();
+    let mut replay = Replay::new(space);
+    let mut t = 0;
+    while !state.iter().all(|b| space.done(b)) {
+        t += 1;
+        let next = space.successors(&state);
+        let (moves, after) = next[pick(&state, &next)].clone();
+        replay.step(space, &state, &moves, t);
+        state = after;
+    }
+    Schedule { cycles: replay.cycles }
+}
+
+/// The worst-case makespan of `blocks` starting together, exact when the search
+/// completes within `opts`' budget and `max_states`; otherwise the longest of a few
+/// checked random schedules and the block horizon. Refuses nothing beyond what
+/// [`Blocks`] guarantees; the schedule is re-checked and must match the value found.
+pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolution, Error> {
+    let started = std::time::Instant::now();
+    let phases: Vec<Vec<Unit>> = blocks.program.phases.iter().map(|p| p.kernel.units().to_vec()).collect();
+    let w = u16::try_from(blocks.warps_per_block()).unwrap_or(u16::MAX);
+    let space = Space { blocks, phases, w };
+    let mut memo = Memo { space, value: FxHashMap::default(), bytes: 0 };
+    let found = memo.longest(memo.space.start(), &opts.budget, opts.max_states);
+    let (schedule, upper, status) = match found {
+        Ok(v) => {
+            let s = play(&memo.space, |now, next| {
+                let v = memo.remaining(now);
+                next.iter().position(|(_, a)| memo.remaining(a) + 1 == v).expect("a longest path goes on")
+            });
+            (s, v as u64, Status::Optimal)
+        }
+        Err(stop) => (longest_random(&memo.space, 64, &opts.budget), blocks.horizon(), status_of(stop)),
+    };
+    let lower = check_blocks(blocks, &schedule).map_err(|v| Inconsistency::Rejected { method: "blocks".into(), violation: v })?;
+    if status == Status::Optimal && lower != upper {
+        return Err(Inconsistency::Disagreement(format!("the blocks' search found {upper} cycles, its schedule lasts {lower}")).into());
+    }
+    let states = memo.value.len() as u64;
+    Ok(BlockSolution { lower, upper, status, schedule, states, seconds: started.elapsed().as_secs_f64() })
+}
+
+fn status_of(stop: Stop) -> Status {
+    match stop {
+        Stop::TimeLimit | Stop::Completed => Status::TimeLimit,
+        Stop::MaxStates => Status::MaxStates,
+        Stop::MaxMemory => Status::MaxMemory,
+        Stop::Interrupted => Status::Interrupted,
+    }
+}
+
+/// The longest of up to `n` schedules with random moves (each checked by the caller);
+/// one only once the budget's deadline has passed.
+fn longest_random(space: &Space, n: u64, budget: &Budget) -> Schedule {
+    let mut best: Option<Schedule> = None;
+    for seed in 0..n {
+        if seed > 0 && budget.past_deadline() {
+            break;
+        }
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let s = play(space, |_, next| rng.random_range(0..next.len()));
+        if best.as_ref().is_none_or(|b| s.makespan() > b.makespan()) {
+            best = Some(s);
+        }
+    }
+    best.expect("n >= 1")
+}
+
+/// `solve --json` for several blocks with barriers.
+#[derive(Debug, Clone, Serialize)]
+pub struct BlocksJson {
+    /// The transformed kernel with its barriers (`|`).
+    pub kernel: String,
+    /// The kernel as given.
+    pub source_kernel: String,
+    /// `B W`, all warps.
+    pub warps: u32,
+    /// `W`.
+    pub warps_per_block: u32,
+    /// `B`.
+    pub blocks: u32,
+    /// sigma_L after the transformation.
+    pub sigma_l: u32,
+    /// sigma_C after the transformation.
+    pub sigma_c: u32,
+    /// Barriers (phases - 1).
+    pub barriers: usize,
+    /// How the run ended.
+    pub status: Status,
+    /// The checked schedule's makespan (a proven lower bound).
+    pub makespan: u64,
+    /// A proven upper bound.
+    pub upper_bound: u64,
+    /// `makespan == upper_bound`.
+    pub exact: bool,
+    /// The block horizon (a proven upper bound).
+    pub safe_horizon: u64,
+    /// Distinct states stored.
+    pub states: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// The checked schedule, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<Vec<crate::model::schedule::Issue>>,
+}
+
+/// The `solve --json` object of several blocks.
+pub fn blocks_json(b: &Blocks, sol: &BlockSolution, with_schedule: bool) -> BlocksJson {
+    let first = &b.program.phases[0];
+    BlocksJson {
+        kernel: b.program.kernel(),
+        source_kernel: b.program.source_kernel.clone(),
+        warps: b.warps(),
+        warps_per_block: b.warps_per_block(),
+        blocks: b.blocks,
+        sigma_l: first.sigma_l,
+        sigma_c: first.sigma_c,
+        barriers: b.program.phases.len() - 1,
+        status: sol.status,
+        makespan: sol.lower,
+        upper_bound: sol.upper,
+        exact: sol.exact(),
+        safe_horizon: b.horizon(),
+        states: sol.states,
+        seconds: sol.seconds,
+        schedule: with_schedule.then(|| sol.schedule.issues_of_units(&b.units())),
+    }
+}

@@ -1,0 +1,300 @@
+//! Several thread blocks on one SM, each with its own barriers (`__syncthreads()`).
+//!
+//! **Semantics.** `B` blocks of `W` warps each run the same [`Program`] on one SM; the
+//! units (`sigma_L`, `sigma_C`) are shared by all `B W` warps. A warp is ready for its
+//! next instruction in every cycle after it issued the previous one, except that a warp
+//! which issued the last instruction of phase `k` waits until every warp *of its own
+//! block* has issued all of phase `k`: if the last of them issues at cycle `M`, the whole
+//! block is ready for phase `k + 1` at `M + 1` (the barrier takes no cycle, as in
+//! [`crate::model::program`]). Other blocks are not held. Work-conservation is the
+//! paper's: in a cycle in which a ready warp does not issue its X instruction, all
+//! `sigma_X` X units issue. With `B = 1` this is the one-block model of
+//! [`crate::model::program`], whose worst case is the sum of the phases'.
+//!
+//! **Relation to the phase decomposition.** With `B >= 2` the sum of the phases' worst
+//! cases at `B W` warps is not an upper bound (`L|LC`, `W = 3`, two blocks, sigma 2/2:
+//! 8 against 7) and the barrier-free worst case at `B W` warps is not one either
+//! (`CCCL|CC`, `W = 3`, two blocks, sigma 1/4: 13 against 12): a barrier lets one block
+//! idle while the other keeps the units busy, and then fall behind. The sum is exact
+//! again when `B = 1`, and trivially when the kernel has no barrier (one phase). The
+//! worst case is computed by [`crate::exact::blocks`] (exhaustive at small sizes); at any
+//! size [`horizon`] bounds it.
+//!
+//! **The block horizon (proof).** Let block `b` finish last, and let its phase `k` run
+//! from `s_k` (the cycle its warps are ready for phase `k`) to `a_k` (the last issue of
+//! phase `k` by a warp of `b`), so the makespan is `sum_k (a_k - s_k + 1)`. Let `w_k` be
+//! a warp of `b` issuing at `a_k`. In every cycle of `[s_k, a_k]`, `w_k` has not reached
+//! the barrier, so it is ready: it issues one of its `I_k` phase-`k` instructions, or it
+//! waits for an X instruction while all `sigma_X` X units issue instructions of other
+//! warps. Those are phase-`k` instructions of the `W - 1` other warps of `b` (no warp of
+//! `b` is in another phase then) or instructions of the other `B - 1` blocks. Counting
+//! each issued instruction once over the disjoint intervals, the X-waiting cycles are at
+//! most `floor(((W - 1) I_X + (B - 1) W I_X) / sigma_X)`, so
+//! `T <= I + floor((B W - 1) I_L / sigma_L) + floor((B W - 1) I_C / sigma_C)`: the safe
+//! horizon of the barrier-free kernel at `B W` warps holds with barriers too.
+//!
+//! **Block turnover** (blocks that start while others are mid-way): see [`turnover_bound`].
+
+use crate::error::InputError;
+use crate::model::instance::{Instance, InstanceFile};
+use crate::model::kernel::Unit;
+use crate::model::program::Program;
+
+/// Largest total warp count `B W` of a several-block kernel with barriers.
+pub const MAX_BLOCK_WARPS: u32 = 4096;
+
+/// `B` blocks of the same program on one SM. Guaranteed: `blocks >= 1`; `program`'s
+/// phases have the warps of one block.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Blocks {
+    /// One block's program (`W` = warps per block).
+    pub program: Program,
+    /// `B`, the number of blocks starting together.
+    pub blocks: u32,
+}
+
+impl Blocks {
+    /// `B` blocks of `program`; `blocks` must be at least 1.
+    pub fn new(program: Program, blocks: u32) -> Blocks {
+        Blocks { program, blocks: blocks.max(1) }
+    }
+
+    /// The blocks of an instance file: `warps` = `B W` with `warps_per_block` = `W`
+    /// (default: one block). With barriers, `warps` must be a multiple of
+    /// `warps_per_block`; without, the split does not matter and the warps are one block.
+    pub fn from_file_data(f: &InstanceFile) -> Result<Blocks, InputError> {
+        let per_block = f.warps_per_block.unwrap_or(f.warps);
+        if per_block < 1 || per_block > f.warps {
+            return Err(InputError::new("warps_per_block", per_block, format!("must be from 1 to warps = {}", f.warps)));
+        }
+        let barriers = f.kernel.contains('|');
+        if !barriers || per_block == f.warps {
+            let program = Program::build(&f.kernel, |p| Instance::from_file_data(&InstanceFile { kernel: p.to_string(), ..f.clone() }))?;
+            return Ok(Blocks::new(program, 1));
+        }
+        let blocks = split(f.warps, per_block)?;
+        let program = Program::build(&f.kernel, |p| {
+            Instance::from_file_data(&InstanceFile { kernel: p.to_string(), warps: per_block, warps_per_block: None, ..f.clone() })
+        })?;
+        Ok(Blocks::new(program, blocks))
+    }
+
+    /// `W`, warps per block.
+    pub fn warps_per_block(&self) -> u32 {
+        self.program.warps()
+    }
+
+    /// `B W`, all warps.
+    pub fn warps(&self) -> u32 {
+        self.blocks * self.warps_per_block()
+    }
+
+    /// Instructions per warp (all phases, after the transformation).
+    pub fn len(&self) -> usize {
+        self.program.len()
+    }
+
+    /// Always false (a program is non-empty).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// `I_X`, instructions of unit `u` per warp, all phases.
+    pub fn count(&self, u: Unit) -> u64 {
+        self.program.phases.iter().map(|p| p.kernel.count(u) as u64).sum()
+    }
+
+    /// sigma of `u` (the same in every phase).
+    pub fn sigma(&self, u: Unit) -> u64 {
+        self.program.phases[0].sigma(u) as u64
+    }
+
+    /// The unit of every instruction of a warp, all phases in order.
+    pub fn units(&self) -> Vec<Unit> {
+        self.program.phases.iter().flat_map(|p| p.kernel.units().iter().copied()).collect()
+    }
+
+    /// The block horizon, a proven upper bound on the worst-case makespan of the `B`
+    /// blocks starting together (proof in the module doc).
+    pub fn horizon(&self) -> u64 {
+        let others = self.warps() as u64 - 1;
+        self.len() as u64 + others * self.count(Unit::L) / self.sigma(Unit::L) + others * self.count(Unit::C) / self.sigma(Unit::C)
+    }
+
+    /// A proven upper bound on the cycles left from a state reached by some schedule,
+    /// given `issued[w]`, the instructions warp `w` has issued (row `w` is warp `w` of
+    /// block `w / W`). Proof: the horizon's argument from the state on. For a block `b`
+    /// not finished, in its current phase `k` (the one holding its least advanced warp)
+    /// the warp `w_k` that issues last has at most `max_w` (left in phase `k`)
+    /// instructions to issue, and while it waits the X units issue instructions of the
+    /// other warps of `b` in phase `k` (at most their sum minus the least of one warp,
+    /// since `w_k`'s own are not among them), of `b`'s later phases in later intervals
+    /// (`W - 1` warps each), and of other blocks (all they have left). The bound is the
+    /// largest over the unfinished blocks.
+    pub fn horizon_from(&self, issued: &[usize]) -> u64 {
+        let units = self.units();
+        let ends: Vec<usize> = self.program.phases.iter().scan(0, |at, p| Some(*at + p.len()).inspect(|e| *at = *e)).collect();
+        let w = self.warps_per_block() as usize;
+        let left = |from: usize, to: usize, u: Unit| units[from.min(to)..to].iter().filter(|&&x| x == u).count() as u64;
+        let total = |u: Unit| issued.iter().map(|&d| left(d, units.len(), u)).sum::<u64>();
+        let mut worst = 0;
+        for (b, mine) in issued.chunks(w).enumerate() {
+            let least = *mine.iter().min().expect("W >= 1");
+            let Some(k) = ends.iter().position(|&e| least < e) else { continue };
+            let later: Vec<&crate::model::instance::Instance> = self.program.phases[k + 1..].iter().collect();
+            let mut bound =
+                mine.iter().map(|&d| (ends[k] - d) as u64).max().unwrap_or(0) + later.iter().map(|p| p.len() as u64).sum::<u64>();
+            for u in [Unit::L, Unit::C] {
+                let now: Vec<u64> = mine.iter().map(|&d| left(d, ends[k], u)).collect();
+                let own = now.iter().sum::<u64>() - now.iter().min().expect("W >= 1")
+                    + (w as u64 - 1) * later.iter().map(|p| p.kernel.count(u) as u64).sum::<u64>();
+                let others = total(u) - issued[b * w..(b + 1) * w].iter().map(|&d| left(d, units.len(), u)).sum::<u64>();
+                bound += (own + others) / self.sigma(u);
+            }
+            worst = worst.max(bound);
+        }
+        worst
+    }
+
+    /// A proven lower bound on the worst-case makespan: a warp's `I` instructions take
+    /// `I` cycles, and the `B W I_X` X instructions take `ceil(B W I_X / sigma_X)`.
+    pub fn lower_bound(&self) -> u64 {
+        let work = |u: Unit| (self.warps() as u64 * self.count(u)).div_ceil(self.sigma(u));
+        (self.len() as u64).max(work(Unit::L)).max(work(Unit::C))
+    }
+
+    /// `LLC|CCL, sigma_L = 1, sigma_C = 1, 3 blocks of W = 4`.
+    pub fn given(&self) -> String {
+        let first = &self.program.phases[0];
+        format!(
+            "{}, sigma_L = {}, sigma_C = {}, {} blocks of W = {}",
+            self.program.source_kernel,
+            first.sigma_given(Unit::L),
+            first.sigma_given(Unit::C),
+            self.blocks,
+            self.warps_per_block()
+        )
+    }
+}
+
+/// The `bound --json` object of several blocks: the closed forms that hold for them.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct BlocksBounds {
+    /// [`Blocks::given`].
+    pub instance: String,
+    /// `B`.
+    pub blocks: u32,
+    /// `W`.
+    pub warps_per_block: u32,
+    /// [`Blocks::horizon`], a proven upper bound.
+    pub safe_horizon: u64,
+    /// [`Blocks::lower_bound`], a proven lower bound.
+    pub lower_bound: u64,
+}
+
+impl BlocksBounds {
+    /// The closed forms of `b`.
+    pub fn of(b: &Blocks) -> BlocksBounds {
+        BlocksBounds {
+            instance: b.given(),
+            blocks: b.blocks,
+            warps_per_block: b.warps_per_block(),
+            safe_horizon: b.horizon(),
+            lower_bound: b.lower_bound(),
+        }
+    }
+}
+
+/// `B = warps / per_block`, refused unless whole and within [`MAX_BLOCK_WARPS`].
+pub fn split(warps: i64, per_block: i64) -> Result<u32, InputError> {
+    if warps % per_block != 0 {
+        return Err(InputError::new(
+            "warps_per_block",
+            per_block,
+            format!("warps = {warps} is not a whole number of blocks of {per_block} warps (all blocks of a kernel have the same size)"),
+        ));
+    }
+    if warps > MAX_BLOCK_WARPS as i64 {
+        return Err(InputError::new("warps", warps, format!("several blocks with barriers are analysed up to {MAX_BLOCK_WARPS} warps")));
+    }
+    Ok((warps / per_block) as u32)
+}
+
+/// What may compete with a block that starts while others are mid-way: at most
+/// `warps` other warps resident on the SM when it arrives, each with at most
+/// `most_l` L and `most_c` C instructions (after the block's own SM transformation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interference {
+    /// Other warps resident when the block arrives (its own block's not counted).
+    pub warps: u64,
+    /// Most L instructions of one of those warps.
+    pub most_l: u64,
+    /// Most C instructions of one of those warps.
+    pub most_c: u64,
+}
+
+/// A proven upper bound on the time from a block's arrival on an SM to its last issue,
+/// for **any** arrival pattern of the other blocks (block turnover: blocks mid-way,
+/// blocks that replace finished ones), under **oldest-first arbitration**: in every
+/// cycle, when a warp ready for an X instruction does not issue, every one of the
+/// `sigma_X` X units issues an instruction of a warp whose block arrived on the SM no
+/// later than the waiting warp's block (ties among same-age blocks free). `program` is
+/// one block's program (its `W`), `others` what was resident at its arrival.
+///
+/// Proof: as for [`Blocks::horizon`], take block `b`'s phases `[s_k, a_k]` and the warp
+/// `w_k` issuing at `a_k`. In each cycle of `[s_k, a_k]`, `w_k` issues one of its `I_k`
+/// instructions, or waits for X while all `sigma_X` X units issue instructions of warps
+/// of `b` (phase `k`, not `w_k`) or of blocks no younger than `b`. Blocks arriving after
+/// `b` are younger, so they never take a unit from `w_k`; blocks no younger than `b` are
+/// resident when `b` arrives, at most `others.warps` warps with at most `most_X` X
+/// instructions left each. So the X-waiting cycles number at most
+/// `floor(((W - 1) I_X + others.warps most_X) / sigma_X)` and
+/// `C <= I + sum_X floor(((W - 1) I_X + others.warps most_X) / sigma_X)`.
+/// Without an arbitration rule no such bound exists: a work-conserving scheduler may
+/// serve newly arrived warps for as long as they keep arriving.
+pub fn turnover_bound(program: &Program, others: Interference) -> u64 {
+    let w1 = program.warps() as u64 - 1;
+    let count = |u: Unit| program.phases.iter().map(|p| p.kernel.count(u) as u64).sum::<u64>();
+    let sigma = |u: Unit| program.phases[0].sigma(u) as u64;
+    let waits = |u: Unit, most: u64| (w1 * count(u) + others.warps * most) / sigma(u);
+    program.len() as u64 + waits(Unit::L, others.most_l) + waits(Unit::C, others.most_c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(kernel: &str, warps: i64, per_block: Option<i64>) -> InstanceFile {
+        InstanceFile {
+            kernel: kernel.into(),
+            warps,
+            sm: None,
+            sigma_l: Some(2),
+            sigma_c: Some(2),
+            description: None,
+            warps_per_block: per_block,
+            provenance: None,
+        }
+    }
+
+    #[test]
+    fn blocks_split_the_warps() {
+        let b = Blocks::from_file_data(&file("L|LC", 6, Some(3))).unwrap();
+        assert_eq!((b.blocks, b.warps_per_block(), b.warps()), (2, 3, 6));
+        // I = 3, I_L = 2, I_C = 1, sigma 2/2, 6 warps: 3 + 5 + 2.
+        assert_eq!(b.horizon(), 10);
+        assert_eq!(b.lower_bound(), 6);
+        assert!(Blocks::from_file_data(&file("L|LC", 7, Some(3))).unwrap_err().reason.contains("whole number"));
+        assert_eq!(Blocks::from_file_data(&file("LLC", 6, Some(3))).unwrap().blocks, 1);
+        assert_eq!(Blocks::from_file_data(&file("L|C", 6, Some(6))).unwrap().blocks, 1);
+    }
+
+    #[test]
+    fn turnover_bound_counts_older_warps() {
+        let p = Program::build("LC|C", |k| Instance::new(k, 2, 1, 1)).unwrap();
+        // I = 3; own other warp: 1 L, 2 C; 4 older warps with 1 L and 2 C each.
+        assert_eq!(turnover_bound(&p, Interference { warps: 4, most_l: 1, most_c: 2 }), 3 + 5 + 10);
+        // Nothing resident: the block alone, the safe horizon of one block.
+        assert_eq!(turnover_bound(&p, Interference { warps: 0, most_l: 0, most_c: 0 }), 3 + 1 + 2);
+    }
+}

@@ -1,0 +1,222 @@
+//! Several blocks with barriers on one SM: the exact search against a brute force over
+//! every warp's position that knows only the per-block barrier rule; the block horizon
+//! at every reachable state; block turnover under oldest-first arbitration against a
+//! simulator with staggered arrivals and every choice the rule leaves open drawn at random.
+
+use gpu_makespan::exact::blocks::solve_blocks;
+use gpu_makespan::exact::phases::solve_phases;
+use gpu_makespan::exact::solve::SolveOptions;
+use gpu_makespan::model::blocks::{turnover_bound, Blocks, Interference};
+use gpu_makespan::model::instance::Instance;
+use gpu_makespan::model::kernel::Unit;
+use gpu_makespan::model::program::Program;
+use proptest::prelude::*;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use std::collections::HashMap;
+
+struct Brute<'a> {
+    units: &'a [Unit],
+    ends: Vec<usize>,
+    w: usize,
+    sigma: (usize, usize),
+    memo: HashMap<Vec<usize>, u64>,
+}
+
+impl Brute<'_> {
+    /// A warp is ready unless done, or at the end of a phase while a warp of its own
+    /// block has not got there.
+    fn ready(&self, pos: &[usize], warp: usize) -> bool {
+        let p = pos[warp];
+        let block = warp / self.w;
+        p < self.units.len() && (!self.ends.contains(&p) || pos[block * self.w..(block + 1) * self.w].iter().all(|&q| q >= p))
+    }
+
+    /// Cycles left from `pos` (instructions issued per warp), the adversary choosing
+    /// which ready warps issue (as many as the units allow).
+    fn left(&mut self, pos: Vec<usize>) -> u64 {
+        if pos.iter().all(|&p| p == self.units.len()) {
+            return 0;
+        }
+        if let Some(&v) = self.memo.get(&pos) {
+            return v;
+        }
+        let ready = |u: Unit| (0..pos.len()).filter(|&w| self.ready(&pos, w) && self.units[pos[w]] == u).collect::<Vec<_>>();
+        let (l, c) = (ready(Unit::L), ready(Unit::C));
+        let mut best = 0;
+        for pick_l in subsets(&l, self.sigma.0.min(l.len())) {
+            for pick_c in subsets(&c, self.sigma.1.min(c.len())) {
+                let mut next = pos.clone();
+                pick_l.iter().chain(&pick_c).for_each(|&w| next[w] += 1);
+                for block in next.chunks_mut(self.w) {
+                    block.sort_unstable();
+                }
+                best = best.max(1 + self.left(next));
+            }
+        }
+        self.memo.insert(pos, best);
+        best
+    }
+}
+
+fn subsets(items: &[usize], k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![vec![]];
+    }
+    if items.len() < k {
+        return vec![];
+    }
+    let mut with: Vec<Vec<usize>> = subsets(&items[1..], k - 1).into_iter().map(|s| [s, vec![items[0]]].concat()).collect();
+    with.extend(subsets(&items[1..], k));
+    with
+}
+
+fn blocks(kernel: &str, w: i64, b: u32, sl: i64, sc: i64) -> Blocks {
+    Blocks::new(Program::build(kernel, |p| Instance::new(p, w, sl, sc)).unwrap(), b)
+}
+
+fn brute(bl: &Blocks) -> (u64, HashMap<Vec<usize>, u64>) {
+    let units = bl.units();
+    let ends = bl.program.phases.iter().scan(0, |at, p| Some(*at + p.len()).inspect(|e| *at = *e)).collect();
+    let sigma = (bl.sigma(Unit::L) as usize, bl.sigma(Unit::C) as usize);
+    let mut b = Brute { units: &units, ends, w: bl.warps_per_block() as usize, sigma, memo: HashMap::new() };
+    let v = b.left(vec![0; bl.warps() as usize]);
+    (v, b.memo)
+}
+
+fn exact(bl: &Blocks) -> u64 {
+    let s = solve_blocks(bl, &SolveOptions::default()).unwrap();
+    assert!(s.exact(), "{}", bl.given());
+    s.upper
+}
+
+#[test]
+fn the_domain_notes_examples() {
+    // The sum of the phases at 6 warps is 7; two blocks of 3 reach 8.
+    let b = blocks("L|LC", 3, 2, 2, 2);
+    assert_eq!((exact(&b), brute(&b).0), (8, 8));
+    // The barrier-free worst case at 6 warps is 12; two blocks of 3 reach 13.
+    let b = blocks("CCCL|CC", 3, 2, 1, 4);
+    assert_eq!((exact(&b), brute(&b).0), (13, 13));
+    assert!(b.horizon() >= 13);
+}
+
+fn kernel_with_barriers() -> impl Strategy<Value = String> {
+    proptest::collection::vec(prop_oneof![4 => Just('L'), 4 => Just('C'), 2 => Just('|')], 1..7)
+        .prop_map(|v| v.into_iter().collect::<String>())
+        .prop_filter("an instruction", |k| k.contains(['L', 'C']))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
+
+    /// The exact search equals the brute force; every schedule it returns is checked
+    /// (inside `solve_blocks`); the block horizon holds at every reachable state and the
+    /// lower bound at the start.
+    #[test]
+    fn several_blocks_solve_exactly(k in kernel_with_barriers(), w in 1i64..4, b in 1u32..3, sl in 1i64..3, sc in 1i64..4) {
+        let bl = blocks(&k, w, b, sl, sc);
+        let (truth, memo) = brute(&bl);
+        prop_assert_eq!(exact(&bl), truth);
+        prop_assert!(bl.lower_bound() <= truth);
+        for (state, left) in &memo {
+            prop_assert!(bl.horizon_from(state) >= *left, "{} at {:?}: {} < {}", bl.given(), state, bl.horizon_from(state), left);
+        }
+        prop_assert_eq!(bl.horizon_from(&vec![0; bl.warps() as usize]), bl.horizon());
+    }
+
+    /// With one block the search agrees with the phase decomposition.
+    #[test]
+    fn one_block_is_the_sum_of_its_phases(k in kernel_with_barriers(), w in 1i64..5, sl in 1i64..3, sc in 1i64..4) {
+        let bl = blocks(&k, w, 1, sl, sc);
+        let phases = solve_phases(&bl.program, &SolveOptions::default()).unwrap();
+        prop_assert!(phases.exact());
+        prop_assert_eq!(exact(&bl), phases.upper_bound());
+    }
+}
+
+/// One resident block of the turnover simulator.
+struct Resident {
+    kernel: usize,
+    arrival: u64,
+    /// A random rank among blocks of the same arrival (the rule leaves their order open).
+    tie: u64,
+    issued: Vec<usize>,
+}
+
+/// Blocks of the `programs` (same `W`, same SM) arrive one after another, each when the
+/// SM has room for it (at most `capacity` warps) and a random delay has passed, so they
+/// start while others are mid-way and replace finished ones. Each cycle every unit
+/// serves ready warps oldest block first, choosing at random among warps of blocks of
+/// the same age. Returns each block's time from arrival to its last issue, and its kernel.
+fn staggered(programs: &[Program], capacity: usize, count: usize, rng: &mut SmallRng) -> Vec<(usize, u64)> {
+    let w = programs[0].warps() as usize;
+    let units: Vec<Vec<Unit>> = programs.iter().map(|p| p.phases.iter().flat_map(|ph| ph.kernel.units().to_vec()).collect()).collect();
+    let ends: Vec<Vec<usize>> =
+        programs.iter().map(|p| p.phases.iter().scan(0, |at, ph| Some(*at + ph.len()).inspect(|e| *at = *e)).collect()).collect();
+    let sigma = [programs[0].phases[0].sigma_l as usize, programs[0].phases[0].sigma_c as usize];
+    let (mut resident, mut times, mut started, mut t) = (Vec::<Resident>::new(), Vec::new(), 0, 0u64);
+    let mut next_arrival = 1u64;
+    while started < count || !resident.is_empty() {
+        t += 1;
+        while started < count && t >= next_arrival && (resident.len() + 1) * w <= capacity {
+            let kernel = rng.random_range(0..programs.len());
+            resident.push(Resident { kernel, arrival: t, tie: rng.random(), issued: vec![0; w] });
+            started += 1;
+            next_arrival = t + rng.random_range(0..4u64);
+        }
+        let mut ready: [Vec<(u64, u64, usize, usize)>; 2] = [Vec::new(), Vec::new()];
+        for (bi, r) in resident.iter().enumerate() {
+            let least = *r.issued.iter().min().unwrap();
+            for (wi, &p) in r.issued.iter().enumerate() {
+                if p < units[r.kernel].len() && (!ends[r.kernel].contains(&p) || least >= p) {
+                    let x = (units[r.kernel][p] == Unit::C) as usize;
+                    ready[x].push((r.arrival, r.tie, bi, wi));
+                }
+            }
+        }
+        for (x, mut list) in ready.into_iter().enumerate() {
+            // Oldest first; same-age blocks one after another in a random order, or
+            // their warps interleaved at random.
+            list.shuffle(rng);
+            if rng.random_bool(0.5) {
+                list.sort_by_key(|&(a, tie, _, _)| (a, tie));
+            } else {
+                list.sort_by_key(|&(a, _, _, _)| a);
+            }
+            for &(_, _, bi, wi) in list.iter().take(sigma[x]) {
+                resident[bi].issued[wi] += 1;
+            }
+        }
+        resident.retain(|r| {
+            let done = r.issued.iter().all(|&p| p == units[r.kernel].len());
+            if done {
+                times.push((r.kernel, t + 1 - r.arrival));
+            }
+            !done
+        });
+    }
+    times
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
+
+    /// No block of the staggered simulator takes longer than its turnover bound, with
+    /// the other resident warps counted as the SM's room beside it and the heaviest
+    /// warp of any kernel that may be resident.
+    #[test]
+    fn turnover_never_exceeds_the_bound(k1 in kernel_with_barriers(), k2 in kernel_with_barriers(), w in 1i64..4,
+                                        room in 1usize..4, sl in 1i64..3, sc in 1i64..5, seed: u64) {
+        let programs: Vec<Program> = [k1, k2].iter().map(|k| Program::build(k, |p| Instance::new(p, w, sl, sc)).unwrap()).collect();
+        let capacity = room * w as usize;
+        let most = |u: Unit| programs.iter().map(|p| p.phases.iter().map(|ph| ph.kernel.count(u) as u64).sum::<u64>()).max().unwrap();
+        let others = Interference { warps: (capacity - w as usize) as u64, most_l: most(Unit::L), most_c: most(Unit::C) };
+        let mut rng = SmallRng::seed_from_u64(seed);
+        for (kernel, time) in staggered(&programs, capacity, 12, &mut rng) {
+            let bound = turnover_bound(&programs[kernel], others);
+            prop_assert!(time <= bound, "kernel {} took {} > {}", kernel, time, bound);
+        }
+    }
+}
