@@ -12,6 +12,8 @@ $M import $R/saxpy.ptx --block-threads 256 --trip '$L__BB0_2=0' --out $R/saxpy.t
 $M import $R/reduction.ptx --block-threads 256 --out $R/reduction.toml
 $M import $R/stencil.ptx --block-threads 256 --out $R/stencil.toml
 $M import $R/gemm-tiled.ptx --block-threads 256 --trip '$L__BB0_1=4' --out $R/gemm-tiled.toml
+$M import $R/transpose.ptx --block-threads 256 --out $R/transpose.toml
+$M import $R/histogram.ptx --block-threads 256 --trip '$L__BB0_2=16' --trip '$L__BB0_3=0' --out $R/histogram.toml
 $M import $R/gemm-tiled.trace.ptx --block-threads 256 --trace --out $R/gemm-tiled-trace.toml
 # ptxas turned the reduction's predicated steps into branches: 0 = never taken (every
 # step executes, the longest path).
@@ -21,7 +23,7 @@ $M import $R/reduction.sm75.sass --block-threads 256 "${trips[@]}" --trip EXIT=0
 if [ "${1:-}" = "--table" ]; then
   echo "| kernel | I | phases | W = 8 | s | W = 64 | s |"
   echo "|---|---|---|---|---|---|---|"
-  for f in saxpy reduction stencil gemm-tiled reduction-sm75; do
+  for f in saxpy reduction stencil gemm-tiled transpose histogram reduction-sm75; do
     row="| $f |"
     for w in 8 64; do
       j=$($M solve $R/$f.toml --warps $w --time-limit 10 --json)

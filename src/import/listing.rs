@@ -45,6 +45,8 @@ pub struct Function {
     pub line: usize,
     /// Its body.
     pub items: Vec<Item>,
+    /// What the file states about its resources.
+    pub resources: crate::import::resources::Resources,
 }
 
 /// A file's functions and the architecture it names, if any.

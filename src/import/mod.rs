@@ -7,6 +7,7 @@
 pub mod flow;
 pub mod listing;
 pub mod ptx;
+pub mod resources;
 pub mod sass;
 pub mod units;
 
@@ -103,6 +104,8 @@ pub struct Provenance {
     pub classes: BTreeMap<String, u64>,
     /// Instructions on the path per map key (the opcode class that classified them).
     pub opcodes: BTreeMap<String, u64>,
+    /// What the file states about a block's resources (absent: not stated).
+    pub resources: resources::Resources,
 }
 
 /// An instance file written by `import`.
@@ -170,6 +173,7 @@ pub fn import(text: &str, origin: &str, format: Format, req: &Request) -> Result
             barriers: path.classes.get("barrier").copied().unwrap_or(0),
             classes: path.classes,
             opcodes: path.opcodes,
+            resources: f.resources,
         },
     })
 }

@@ -3,6 +3,7 @@
 //! and block comments.
 
 use crate::import::listing::{predicate, Function, Instr, Item, Listing, Target};
+use crate::import::resources::Resources;
 
 /// Removes `//` and `/* */` comments, keeping line breaks (so line numbers hold).
 fn strip_comments(text: &str) -> String {
@@ -73,15 +74,16 @@ fn statements(text: &str) -> Vec<(usize, String)> {
 pub fn read(text: &str) -> Listing {
     let mut listing = Listing::default();
     let mut depth = 0usize;
-    let mut header: Option<(String, usize)> = None;
+    let mut header: Option<(String, usize, Resources)> = None;
     let mut current: Option<Function> = None;
+    let mut module_shared = 0u64;
     for (line, st) in statements(&strip_comments(text)) {
         match st.as_str() {
             "{" => {
                 depth += 1;
                 if depth == 1 {
-                    if let Some((name, l)) = header.take() {
-                        current = Some(Function { name, line: l, items: Vec::new() });
+                    if let Some((name, l, resources)) = header.take() {
+                        current = Some(Function { name, line: l, items: Vec::new(), resources });
                     }
                 }
                 continue;
@@ -101,11 +103,20 @@ pub fn read(text: &str) -> Listing {
                 listing.arch = t.split([',', ' ', '\t', '\n']).map(str::trim).find(|a| a.starts_with("sm_")).map(str::to_string);
             }
             if let Some(rest) = entry_name(&st) {
-                header = Some((rest, line));
+                let threads = |d: &str| crate::import::resources::ptx_threads(&st, d);
+                let r = Resources { required_threads: threads(".reqntid"), max_threads: threads(".maxntid"), ..Resources::default() };
+                header = Some((rest, line, r));
+            } else if let Some((bytes, _)) = crate::import::resources::ptx_shared(&st) {
+                module_shared += bytes;
             }
             continue;
         }
         let Some(f) = current.as_mut() else { continue };
+        if let Some((bytes, dynamic)) = crate::import::resources::ptx_shared(&st) {
+            f.resources.shared_memory = Some(f.resources.shared_memory.unwrap_or(0) + bytes);
+            f.resources.dynamic_shared_memory |= dynamic;
+            continue;
+        }
         if let Some(label) = st.strip_suffix(':') {
             f.items.push(Item::Label(label.trim().to_string()));
             continue;
@@ -121,6 +132,11 @@ pub fn read(text: &str) -> Listing {
             .then(|| rest.split_whitespace().last().map(|t| Target::Label(t.trim_end_matches(',').to_string())))
             .flatten();
         f.items.push(Item::Instr(Instr { opcode, line, predicated, never, target, address: None }));
+    }
+    // PTX states every static shared declaration: none is 0 bytes, and a module-level
+    // one may be used by any kernel, so it counts for each.
+    for f in &mut listing.functions {
+        f.resources.shared_memory = Some(f.resources.shared_memory.unwrap_or(0) + module_shared);
     }
     listing
 }

@@ -17,7 +17,7 @@ pub fn read(text: &str) -> Listing {
         }
         if let Some(name) = function_header(t) {
             listing.functions.extend(current.take());
-            current = Some(Function { name, line, items: Vec::new() });
+            current = Some(Function { name, line, items: Vec::new(), resources: Default::default() });
             continue;
         }
         let Some(f) = current.as_mut() else { continue };
@@ -48,6 +48,10 @@ pub fn read(text: &str) -> Listing {
         f.items.push(Item::Instr(Instr { opcode, line, predicated, never, target, address }));
     }
     listing.functions.extend(current);
+    let usage = crate::import::resources::usage_lines(text);
+    for f in &mut listing.functions {
+        f.resources = usage.get(&f.name).copied().unwrap_or_default();
+    }
     listing
 }
 

@@ -28,7 +28,8 @@
 //! waits for an X instruction while all `sigma_X` X units issue instructions of other
 //! warps. Those are phase-`k` instructions of the `W - 1` other warps of `b` (no warp of
 //! `b` is in another phase then) or instructions of the other `B - 1` blocks. Counting
-//! each issued instruction once over the disjoint intervals, the X-waiting cycles are at
+//! each issued instruction once over the disjoint intervals (and each waiting cycle waits
+//! for one unit only: `w_k` is ready for one instruction), the X-waiting cycles are at
 //! most `floor(((W - 1) I_X + (B - 1) W I_X) / sigma_X)`, so
 //! `T <= I + floor((B W - 1) I_L / sigma_L) + floor((B W - 1) I_C / sigma_C)`: the safe
 //! horizon of the barrier-free kernel at `B W` warps holds with barriers too.
@@ -130,7 +131,10 @@ impl Blocks {
     /// other warps of `b` in phase `k` (at most their sum minus the least of one warp,
     /// since `w_k`'s own are not among them), of `b`'s later phases in later intervals
     /// (`W - 1` warps each), and of other blocks (all they have left). The bound is the
-    /// largest over the unfinished blocks.
+    /// largest over the unfinished blocks. All of a block's warps are in its current phase:
+    /// none passes barrier `k` before its least advanced warp has issued phase `k`.
+    /// `issued` must be a reachable state (no warp past a barrier its block has not all
+    /// reached); others give no bound.
     pub fn horizon_from(&self, issued: &[usize]) -> u64 {
         let units = self.units();
         let ends: Vec<usize> = self.program.phases.iter().scan(0, |at, p| Some(*at + p.len()).inspect(|e| *at = *e)).collect();
@@ -225,7 +229,8 @@ pub fn split(warps: i64, per_block: i64) -> Result<u32, InputError> {
 /// `most_l` L and `most_c` C instructions (after the block's own SM transformation).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Interference {
-    /// Other warps resident when the block arrives (its own block's not counted).
+    /// Other warps resident when the block arrives, blocks arriving in the same cycle
+    /// included (its own block's not counted).
     pub warps: u64,
     /// Most L instructions of one of those warps.
     pub most_l: u64,
@@ -246,7 +251,7 @@ pub struct Interference {
 /// instructions, or waits for X while all `sigma_X` X units issue instructions of warps
 /// of `b` (phase `k`, not `w_k`) or of blocks no younger than `b`. Blocks arriving after
 /// `b` are younger, so they never take a unit from `w_k`; blocks no younger than `b` are
-/// resident when `b` arrives, at most `others.warps` warps with at most `most_X` X
+/// resident when `b` arrives (blocks arriving in the same cycle included), at most `others.warps` warps with at most `most_X` X
 /// instructions left each. So the X-waiting cycles number at most
 /// `floor(((W - 1) I_X + others.warps most_X) / sigma_X)` and
 /// `C <= I + sum_X floor(((W - 1) I_X + others.warps most_X) / sigma_X)`.

@@ -477,8 +477,28 @@ pub struct GpuSection {
     pub warp_placement: Option<String>,
     /// Blocks confined to half an SM: `off` (default), `on` or `unknown`.
     pub partitioned_global_caching: Option<String>,
+    /// How an SM's units choose among ready warps, for `C` computed from instructions:
+    /// `oldest-first` or `unknown` (default; see [`Arbitration`]).
+    pub warp_arbitration: Option<String>,
     /// A name for the profile, ignored by the model.
     pub name: Option<String>,
+}
+
+/// How an SM's units choose among ready warps: what a per-block `C` that covers block
+/// turnover (blocks starting while others are mid-way) rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Arbitration {
+    /// Not known (default): the paper's adversarial work-conserving scheduler, under
+    /// which no bound covers turnover; a computed `C` covers blocks starting together
+    /// only and is reported optimistic.
+    #[default]
+    Unknown,
+    /// Among ready warps, each unit serves warps of the block that arrived on the SM
+    /// first (GPGPU-Sim's "greedy then oldest" after a stall, and its oldest-first
+    /// tie rule; Rogers et al., MICRO 2012). An assumption about the hardware, not a
+    /// documented TX2 property: [`crate::model::blocks::turnover_bound`] holds under it.
+    OldestFirst,
 }
 
 /// A GPU profile: the platform and the overheads it adds to every kernel and block,
@@ -496,6 +516,8 @@ pub struct Profile {
     /// A switch between processes takes at most this long (`None`: not given; needed
     /// with time slicing).
     pub context_switch: Option<Decimal>,
+    /// The warp arbitration `C` computed from instructions may rest on.
+    pub arbitration: Arbitration,
 }
 
 impl Profile {
@@ -513,6 +535,7 @@ impl Profile {
         block_overhead: Decimal::ZERO,
         time_slice: Decimal::ZERO,
         context_switch: None,
+        arbitration: Arbitration::Unknown,
     };
 }
 
@@ -532,6 +555,7 @@ impl GpuSection {
                 d => d,
             },
             context_switch: self.context_switch.as_ref().map(|v| Decimal::of_toml(text, v, "gpu.context_switch")).transpose()?,
+            arbitration: word(&self.warp_arbitration, "gpu.warp_arbitration", &["oldest-first", "unknown"])?.unwrap_or_default(),
         })
     }
 

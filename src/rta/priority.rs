@@ -148,7 +148,7 @@ fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class],
         .collect();
     // Which high jobs may swap in the high queue: from their real entry windows.
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
-    let (f, o, ties) = worst_for(&sub, &groups, &sub_late, classes, p);
+    let (f, o, ties) = worst_for(&sub, &groups, &sub_late, classes, p, &mut crate::rta::ties::MAX_ORDER_WORK.clone());
     groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[highs[k]] = true);
     for (k, &i) in highs.iter().enumerate() {
         finish[i] = f[k];

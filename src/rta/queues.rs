@@ -92,6 +92,8 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
     let queues = two_queues(&seq.jobs);
     let copies = seq.jobs.iter().any(Job::copies);
     let (mut budget, mut highs, mut copy_budget) = (MAX_POOLED_WORK, None, MAX_COPY_WORK);
+    // The orders tried one by one, over all rounds: four times one round's share.
+    let mut order_work = 4 * crate::rta::ties::MAX_ORDER_WORK;
     for _ in 0..MAX_ROUNDS {
         let gated: Vec<Job>;
         let jobs = if copies {
@@ -107,7 +109,7 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
             let tied = q.tied.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| i..i + 1).collect();
             (q.finish, q.order, q.ties, q.reach, Some(tied))
         } else {
-            let (finish, order, ties) = worst_for(jobs, &groups, &late, &seq.classes, p);
+            let (finish, order, ties) = worst_for(jobs, &groups, &late, &seq.classes, p, &mut order_work);
             (finish, order, ties, late.clone(), None)
         };
         let ends = if copies {

@@ -413,6 +413,9 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
     if w.tasks.iter().any(|t| t.copy_in > 0 || t.copy_out > 0) {
         out.push("copies (copy_in before a job's kernel, copy_out after it, in its stream) through one copy engine serving one FIFO queue, one copy at a time (rules C1-C4); a copy enters the queue once the operation before it in its stream has completed (a copy in at most the launch overhead after its release), and a kernel with a copy in enters its EE queue once that copy has completed; the response runs to the end of the copy out. Each copy's completion is bounded by the copies that may be ahead of it in the queue (also safe with one engine per direction); the copy times bound the real ones".into());
     }
+    if w.tasks.iter().any(|t| t.wcet_source.contains(crate::rta::wcet::OLDEST_FIRST)) {
+        out.push("warp arbitration oldest-first (gpu.warp_arbitration): among ready warps each unit serves the block that arrived on its SM first, as GPGPU-Sim's greedy-then-oldest does after a stall (Rogers et al., MICRO 2012); an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it".into());
+    }
     if w.tasks.iter().any(|t| t.wcet_optimistic) {
         let names: Vec<&str> = w.tasks.iter().filter(|t| t.wcet_optimistic).map(|t| t.name.as_str()).collect();
         out.push(format!(

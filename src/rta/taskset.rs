@@ -6,12 +6,13 @@
 use crate::error::{positive, Error, InputError};
 use crate::exact::solve::SolveOptions;
 use crate::files::{origin, parse_toml, read_text};
+use crate::import::resources::Resources;
 use crate::model::instance::Instance;
 use crate::model::program::Program;
 use crate::model::sm::SmCounts;
 use crate::rta::gpu::{GpuSection, Profile};
 use crate::rta::time::{Decimal, Scale};
-use crate::rta::wcet::{Contention, WcetCache, TX2_SM};
+use crate::rta::wcet::{self, Contention, WcetCache, TX2_SM};
 use crate::rta::workload::{Launch, Window};
 use crate::rta::workload::{Priority, Task, Workload};
 use serde::Deserialize;
@@ -45,6 +46,9 @@ pub struct KernelEntry {
     pub trip: Option<std::collections::BTreeMap<String, u64>>,
     /// With `kernel_file`: the architecture when the file does not state it.
     pub arch: Option<String>,
+    /// With `kernel_file`: `ptxas -v` or `cuobjdump -res-usage` output for it (registers,
+    /// shared memory; a path relative to the task set).
+    pub resource_usage: Option<String>,
     /// Which contention the computed `C_i` assumes (default `full-sm`).
     pub contention: Option<Contention>,
     /// SM profile for this kernel (default: `[gpu.sm]`).
@@ -212,9 +216,12 @@ pub fn from_text(
     }
     check_names(&file.kernels)?;
     let mut cache = WcetCache::default();
+    let read = file.kernels.iter().enumerate().map(|(i, e)| instructions(i, e, origin)).collect::<Result<Vec<_>, _>>()?;
+    let (set, stated): (Vec<Option<String>>, Vec<Option<Resources>>) = read.into_iter().unzip();
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
-        pending.push(entry(i, e, text, origin, &gpu, &profile, cycle_time, limits, &mut cache)?);
+        let cx = Context { text, gpu: &gpu, profile: &profile, cycle_time, limits, set: &set, stated: stated[i] };
+        pending.push(entry(i, e, &cx, &mut cache)?);
     }
     let window_decimal = match window {
         Some(WindowRequest::Until(d)) => Some(d),
@@ -268,33 +275,111 @@ fn check_names(kernels: &[KernelEntry]) -> Result<(), InputError> {
     Ok(())
 }
 
-#[allow(clippy::too_many_arguments)]
-fn entry(
-    i: usize,
-    e: &KernelEntry,
-    text: &str,
-    task_set: &str,
-    gpu: &GpuSection,
-    profile: &Profile,
+/// What every kernel's `C` is computed within: the file, the GPU, and every kernel's
+/// instruction string (`None`: given by `wcet`), for the warps that may share its SM.
+struct Context<'a> {
+    text: &'a str,
+    gpu: &'a GpuSection,
+    profile: &'a Profile,
     cycle_time: Decimal,
-    limits: &SolveOptions,
-    cache: &mut WcetCache,
-) -> Result<Pending, Error> {
+    limits: &'a SolveOptions,
+    set: &'a [Option<String>],
+    /// What this kernel's file states about its resources (`None`: no kernel file).
+    stated: Option<Resources>,
+}
+
+/// A kernel's instruction string, from `instructions` or `kernel_file` (`None`: neither),
+/// and what a kernel file states about its resources.
+fn instructions(i: usize, e: &KernelEntry, task_set: &str) -> Result<(Option<String>, Option<Resources>), InputError> {
+    let field = |f: &str| format!("kernels[{i}].{f}");
+    match (&e.instructions, &e.kernel_file) {
+        (Some(_), Some(_)) => {
+            Err(InputError::new(field("kernel_file"), "and instructions", "give either instructions or kernel_file, not both"))
+        }
+        (Some(k), None) => Ok((Some(k.clone()), None)),
+        (None, Some(f)) => kernel_file(e, f, task_set, &field).map(|(k, r)| (Some(k), Some(r))),
+        (None, None) => Ok((None, None)),
+    }
+}
+
+/// A kernel file's block resources: a field given in the task set wins; else what the
+/// file states; else (never 0) the most the launch allows: all of a block's shared
+/// memory, the most registers per thread a block of `b` threads may have. Returns
+/// (shared memory, registers per thread, what was taken, in words).
+fn file_resources(
+    e: &KernelEntry,
+    stated: Resources,
+    b: u64,
+    p: &crate::rta::gpu::Platform,
+    field: &dyn Fn(&str) -> String,
+) -> Result<(u64, u64, String), InputError> {
+    let given = |v: Option<i64>, f: &str| {
+        v.map(|x| u64::try_from(x).map_err(|_| InputError::new(field(f), x, "must be zero or positive"))).transpose()
+    };
+    if let Some(t) = stated.required_threads.filter(|&t| t != b) {
+        return Err(InputError::new(field("threads_per_block"), b, format!("the kernel file requires blocks of {t} threads (.reqntid)")));
+    }
+    if let Some(t) = stated.max_threads.filter(|&t| t < b) {
+        return Err(InputError::new(
+            field("threads_per_block"),
+            b,
+            format!("the kernel file allows at most {t} threads per block (.maxntid)"),
+        ));
+    }
+    let mut words = Vec::new();
+    let shared = match (given(e.shared_memory, "shared_memory")?, stated.shared_memory.filter(|_| !stated.dynamic_shared_memory)) {
+        (Some(g), s) => {
+            words.push(format!("shared_memory {g} B given{}", s.map_or(String::new(), |s| format!(" (the file states {s})"))));
+            g
+        }
+        (None, Some(s)) => {
+            words.push(format!("shared_memory {s} B from the kernel file"));
+            s
+        }
+        (None, None) => {
+            words.push(format!(
+                "shared_memory not stated by the kernel file{}: taken as {} B, the most a block may use",
+                if stated.dynamic_shared_memory { " (dynamic)" } else { "" },
+                p.shared_memory_per_block
+            ));
+            p.shared_memory_per_block
+        }
+    };
+    let registers = match (given(e.registers_per_thread, "registers_per_thread")?, stated.registers_per_thread) {
+        (Some(g), r) => {
+            words.push(format!("registers_per_thread {g} given{}", r.map_or(String::new(), |r| format!(" (the file states {r})"))));
+            g
+        }
+        (None, Some(r)) => {
+            words.push(format!("registers_per_thread {r} from the kernel file"));
+            r
+        }
+        (None, None) => {
+            let most = (1..=p.max_registers_per_thread).rev().find(|&r| p.demand(b, shared, r, "").is_ok()).unwrap_or(0);
+            words.push(format!(
+                "registers_per_thread not stated by the kernel file: taken as {most}, the most a block of {b} threads may use"
+            ));
+            most
+        }
+    };
+    Ok((shared, registers, words.join(", ")))
+}
+
+fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Result<Pending, Error> {
+    let (text, gpu, profile, cycle_time, limits) = (cx.text, cx.gpu, cx.profile, cx.cycle_time, cx.limits);
     let field = |f: &str| format!("kernels[{i}].{f}");
     let b = positive(e.threads_per_block, &field("threads_per_block"))?;
     let blocks = positive(e.blocks, &field("blocks"))?;
     let non_negative = |v: Option<i64>, f: &str| {
         u64::try_from(v.unwrap_or(0)).map_err(|_| InputError::new(field(f), v.unwrap_or(0), "must be zero or positive"))
     };
-    let instructions = match (&e.instructions, &e.kernel_file) {
-        (Some(_), Some(_)) => {
-            return Err(
-                InputError::new(field("kernel_file"), "and instructions", "give either instructions or kernel_file, not both").into()
-            )
+    let instructions = &cx.set[i];
+    let (shared_memory, registers_per_thread, resources) = match cx.stated {
+        Some(stated) => {
+            let (s, r, words) = file_resources(e, stated, b, &profile.platform, &field)?;
+            (s, r, Some(words))
         }
-        (Some(k), None) => Some(k.clone()),
-        (None, Some(f)) => Some(kernel_file(e, f, task_set, &field)?),
-        (None, None) => None,
+        None => (non_negative(e.shared_memory, "shared_memory")?, non_negative(e.registers_per_thread, "registers_per_thread")?, None),
     };
     if e.contention.is_some() && instructions.is_none() {
         return Err(
@@ -322,27 +407,25 @@ fn entry(
         (None, Some(instr)) => {
             let sm = e.sm.or(gpu.sm).unwrap_or(TX2_SM);
             let contention = e.contention.unwrap_or(Contention::FullSm);
-            optimistic = contention == Contention::Isolated;
             let warp_size = positive(sm.warp_size, &field("sm.warp_size"))?;
-            let warps = contention.warps(b, profile.platform.sm_threads, warp_size);
-            let program = Program::build(instr, |phase| Instance::from_counts(phase, warps as i64, &sm)).map_err(|err| {
-                let f = field(&err.field);
-                err.in_field(f)
-            })?;
-            if program.has_barriers() && warps as u64 != b.div_ceil(warp_size) {
-                return Err(InputError::new(
-                    field("contention"),
-                    contention.name(),
-                    format!(
-                        "the kernel has barriers, which hold only the warps of their own block, and {warps} warps are several blocks of {b} threads: no proven bound for that; use contention = \"isolated\" (one block, optimistic) or a barrier-free kernel"
-                    ),
-                )
-                .into());
-            }
-            let (cycles, how) = phases_cycles(&program, cache, limits)?;
-            let wcet = cycle_time.times(cycles as u128, &field("instructions"))?;
+            let block = |warps: u64| {
+                Program::build(instr, |phase| Instance::from_counts(phase, warps as i64, &sm)).map_err(|err| {
+                    let f = field(&err.field);
+                    err.in_field(f)
+                })
+            };
+            let one_block = block(b.div_ceil(warp_size))?;
+            let c = match contention {
+                Contention::Isolated => wcet::Computed::isolated(&one_block, cache, limits)?,
+                Contention::FullSm => {
+                    wcet::full_sm(&one_block, &profile.platform, profile.arbitration, others(cx.set, &sm), cache, limits)?
+                }
+            };
+            optimistic = c.optimistic;
+            let wcet = cycle_time.times(c.cycles as u128, &field("instructions"))?;
             let ct = Scale { decimals: cycle_time.decimals }.format(cycle_time.digits);
-            (wcet, format!("{cycles} cycles x {ct}: {how}; {}", contention.assumption(warps)))
+            let res = resources.map_or(String::new(), |r| format!("; block resources: {r}"));
+            (wcet, format!("{} cycles x {ct}: {}{res}", c.cycles, c.how))
         }
         (Some(_), Some(_)) => {
             return Err(
@@ -358,8 +441,8 @@ fn entry(
         wcet: 0,
         blocks,
         threads_per_block: b,
-        shared_memory: non_negative(e.shared_memory, "shared_memory")?,
-        registers_per_thread: non_negative(e.registers_per_thread, "registers_per_thread")?,
+        shared_memory,
+        registers_per_thread,
         release: 0,
         launch_order: e.launch_order,
         stream: e.stream.clone(),
@@ -381,32 +464,21 @@ fn entry(
     Ok(Pending { task, period, deadline, wcet, release, copy_in, copy_out, time_slice })
 }
 
-/// The proven upper bound on a block's cycles of a kernel that may have barriers: the
-/// sum over its phases (one block; see [`crate::model::program`]), and what it rests on.
-fn phases_cycles(p: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> Result<(u64, String), Error> {
-    if !p.has_barriers() {
-        return cache.block_cycles(&p.phases[0], limits);
+/// The heaviest warp among the task set's kernels under `sm` (its L and C counts), or
+/// `None` when some kernel is given by `wcet` (its warps' instructions are unknown).
+fn others(set: &[Option<String>], sm: &SmCounts) -> Option<(u64, u64)> {
+    let mut most = (0, 0);
+    for k in set {
+        let p = Program::build(k.as_deref()?, |phase| Instance::from_counts(phase, 1, sm)).ok()?;
+        let count = |u: crate::model::kernel::Unit| p.phases.iter().map(|ph| ph.kernel.count(u) as u64).sum::<u64>();
+        most = (most.0.max(count(crate::model::kernel::Unit::L)), most.1.max(count(crate::model::kernel::Unit::C)));
     }
-    let mut total = 0u64;
-    let mut exact = 0;
-    for phase in &p.phases {
-        let (c, how) = cache.block_cycles(phase, limits)?;
-        total += c;
-        exact += usize::from(how.starts_with("exact"));
-    }
-    Ok((
-        total,
-        format!(
-            "sum over the {} barrier phases of one block of their proven bounds on T^({}), {exact} of them exact",
-            p.phases.len(),
-            p.warps()
-        ),
-    ))
+    Some(most)
 }
 
 /// The instruction string of a `kernel_file` (read as `makespan import` reads it; the
 /// path is relative to the task set named `origin`).
-fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str) -> String) -> Result<String, InputError> {
+fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str) -> String) -> Result<(String, Resources), InputError> {
     let base = std::path::Path::new(task_set).parent().filter(|_| task_set != "standard input").unwrap_or(std::path::Path::new(""));
     let path = base.join(file);
     let text = read_text(&path).map_err(|err| InputError::new(field("kernel_file"), file, err.reason))?;
@@ -429,8 +501,19 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
         block_threads: None,
     };
     let format = crate::import::Format::pick("auto", file, &text)?;
-    crate::import::import(&text, &origin(&path), format, &request).map(|imp| imp.kernel).map_err(|err| {
-        let f = field(&err.field);
-        err.in_field(f)
-    })
+    let usage = match &e.resource_usage {
+        Some(u) => crate::import::resources::usage_lines(
+            &read_text(&base.join(u)).map_err(|err| InputError::new(field("resource_usage"), u, err.reason))?,
+        ),
+        None => Default::default(),
+    };
+    crate::import::import(&text, &origin(&path), format, &request)
+        .map(|imp| {
+            let extra = usage.get(&imp.provenance.entry).copied().unwrap_or_default();
+            (imp.kernel, extra.or(imp.provenance.resources))
+        })
+        .map_err(|err| {
+            let f = field(&err.field);
+            err.in_field(f)
+        })
 }

@@ -64,16 +64,19 @@ pub type Worsts = (Vec<Ticks>, Vec<Option<Vec<usize>>>, Ties);
 /// are merged ([`bound_over_orders`]) and the others still tried one by one (hybrid),
 /// or, if a group to merge has stream waits inside, all are bounded. `late[i]`: the
 /// latest time job `i` may enter the queue (for merged jobs, which do not wait in the
-/// schedule).
-pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes: &[Class], p: &Platform) -> Worsts {
+/// schedule). `work` is what is left of the block steps the orders tried one by one may
+/// take (over all calls of one analysis, so that a fixpoint of many rounds stays within
+/// it); what they take is deducted, and with too little left the groups are merged.
+pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes: &[Class], p: &Platform, work: &mut u64) -> Worsts {
     let n = jobs.len();
     if groups.is_empty() {
         return (finishes(jobs, classes, p), vec![None; n], Ties::None);
     }
-    let blocks: u64 = jobs.iter().map(|j| j.blocks).sum();
-    let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks.max(1)) as usize);
+    let blocks: u64 = jobs.iter().map(|j| j.blocks).sum::<u64>().max(1);
+    let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK.min(*work) / blocks) as usize);
     let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), cap.saturating_add(1))).collect();
-    if orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap)).is_some() {
+    if let Some(total) = orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap)) {
+        *work = work.saturating_sub(total as u64 * blocks);
         return every_order(jobs, groups, &orders, late, classes, p);
     }
     // Try the groups with the fewest orders while their product fits; merge the rest.
@@ -95,6 +98,7 @@ pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes:
     if tried.is_empty() || waits {
         return (bound_over_orders(jobs, late, groups, classes, p), vec![None; n], Ties::Bound);
     }
+    *work = work.saturating_sub(total as u64 * blocks);
     let (finish, best, _) = hybrid(jobs, late, groups, &tried, &orders, classes, p);
     (finish, best, Ties::Bound)
 }

@@ -2,10 +2,14 @@
 //! its instruction string, and the assumption that value rests on.
 
 use crate::error::Error;
+use crate::exact::blocks::solve_blocks;
 use crate::exact::solve::{solve, Method, SolveOptions};
+use crate::model::blocks::{turnover_bound, Blocks, Interference};
 use crate::model::bounds::safe_horizon;
 use crate::model::instance::Instance;
+use crate::model::program::Program;
 use crate::model::sm::SmCounts;
+use crate::rta::gpu::{Arbitration, Platform};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -43,12 +47,13 @@ impl Contention {
             Contention::Isolated => format!(
                 "isolated: one block's {warps} warps alone on an SM; ignores other blocks resident on the same SM (optimistic) and block turnover"
             ),
-            Contention::FullSm => format!(
-                "full-sm: {warps} warps of a full SM starting together; contention-aware, but does not cover block turnover (blocks starting mid-way)"
-            ),
+            Contention::FullSm => format!("full-sm: {warps} warps of a full SM starting together"),
         }
     }
 }
+
+/// The words every `wcet_source` resting on [`Arbitration::OldestFirst`] contains.
+pub const OLDEST_FIRST: &str = "oldest-first warp arbitration";
 
 /// The Jetson TX2 SM: 32 load/store units, 128 CUDA cores, warp size 32.
 pub const TX2_SM: SmCounts = SmCounts { load_store_units: 32, cuda_cores: 128, warp_size: 32 };
@@ -73,6 +78,111 @@ impl WcetCache {
         self.known.insert(inst.clone(), v.clone());
         Ok(v)
     }
+}
+
+/// The proven upper bound on a block's cycles of a kernel that may have barriers: the
+/// sum over its phases (one block; see [`crate::model::program`]), and what it rests on.
+fn phases_cycles(p: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> Result<(u64, String), Error> {
+    if !p.has_barriers() {
+        return cache.block_cycles(&p.phases[0], limits);
+    }
+    let mut total = 0u64;
+    let mut exact = 0;
+    for phase in &p.phases {
+        let (c, how) = cache.block_cycles(phase, limits)?;
+        total += c;
+        exact += usize::from(how.starts_with("exact"));
+    }
+    Ok((
+        total,
+        format!(
+            "sum over the {} barrier phases of one block of their proven bounds on T^({}), {exact} of them exact",
+            p.phases.len(),
+            p.warps()
+        ),
+    ))
+}
+
+/// A computed `C` in cycles, what it is, and whether it is known not to bound a block's
+/// time in every case the RTA covers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Computed {
+    /// Cycles.
+    pub cycles: u64,
+    /// Which bound it is and what it rests on, for `wcet_source`.
+    pub how: String,
+    /// Known not to bound every block's time (no proven verdict rests on it).
+    pub optimistic: bool,
+}
+
+impl Computed {
+    /// `contention = "isolated"`: one block alone (optimistic).
+    pub fn isolated(one: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> Result<Computed, Error> {
+        let (cycles, how) = phases_cycles(one, cache, limits)?;
+        Ok(Computed { cycles, how: format!("{how}; {}", Contention::Isolated.assumption(one.warps())), optimistic: true })
+    }
+}
+
+/// `contention = "full-sm"`: with oldest-first arbitration, the turnover bound
+/// ([`turnover_bound`]: proven for any arrival pattern, beside at most the SM's other
+/// warps, each as heavy as the task set's heaviest kernel `heaviest`, `None` when a
+/// kernel given by `wcet` may share the SM); otherwise the worst case of a full SM of
+/// warps starting together (several blocks with barriers as [`crate::exact::blocks`]),
+/// which does not cover turnover and is reported optimistic.
+pub fn full_sm(
+    one: &Program,
+    p: &Platform,
+    arbitration: Arbitration,
+    heaviest: Option<(u64, u64)>,
+    cache: &mut WcetCache,
+    limits: &SolveOptions,
+) -> Result<Computed, Error> {
+    let w = one.warps() as u64;
+    let sm_warps = (p.sm_threads / p.warp_size).max(1);
+    match (arbitration, heaviest) {
+        (Arbitration::OldestFirst, Some((most_l, most_c))) => {
+            // Any other resident warps, of any block size: the SM's other warp room.
+            let r = sm_warps.saturating_sub(w);
+            Ok(Computed {
+                cycles: turnover_bound(one, Interference { warps: r, most_l, most_c }),
+                how: format!(
+                    "proven bound covering block turnover under {OLDEST_FIRST} (gpu.warp_arbitration): one block of {w} warps beside at most {r} other resident warps of at most {most_l} L and {most_c} C instructions each (the task set's heaviest), any arrival pattern"
+                ),
+                optimistic: false,
+            })
+        }
+        (Arbitration::OldestFirst, None) => {
+            let c = together(one, p, cache, limits)?;
+            Ok(Computed { how: format!("{}; a kernel given by wcet may share the SM and its warps' instructions are unknown, so no bound covers block turnover", c.how), ..c })
+        }
+        (Arbitration::Unknown, _) => {
+            let c = together(one, p, cache, limits)?;
+            Ok(Computed { how: format!("{}; no warp arbitration assumed (gpu.warp_arbitration = \"unknown\"): blocks that start while others are mid-way are not covered; set gpu.warp_arbitration = \"oldest-first\" for a C that covers them", c.how), ..c })
+        }
+    }
+}
+
+/// The worst case of a full SM of warps starting together: `T^(sm warps)` without
+/// barriers, `B` blocks of `W` warps with them. Optimistic: it covers no turnover.
+fn together(one: &Program, p: &Platform, cache: &mut WcetCache, limits: &SolveOptions) -> Result<Computed, Error> {
+    let w = one.warps() as u64;
+    let sm_warps = (p.sm_threads / p.warp_size).max(1);
+    if !one.has_barriers() {
+        let (cycles, how) = cache.block_cycles(&one.phases[0].with_warps(sm_warps as u32), limits)?;
+        return Ok(Computed { cycles, how: format!("{how}; {}", Contention::FullSm.assumption(sm_warps as u32)), optimistic: true });
+    }
+    let b = (sm_warps / w).clamp(1, p.max_blocks_per_sm);
+    let blocks = Blocks::new(one.clone(), b as u32);
+    let opts = SolveOptions { budget: limits.budget.restarted().unwatched(), ..limits.clone() };
+    let sol = solve_blocks(&blocks, &opts)?;
+    let what = if sol.exact() { "exact worst case" } else { "proven upper bound (search stopped; the block horizon)" };
+    Ok(Computed {
+        cycles: sol.upper,
+        how: format!(
+            "{what} of {b} blocks of {w} warps with their barriers starting together (full-sm: a full SM of this kernel's blocks)"
+        ),
+        optimistic: true,
+    })
 }
 
 fn block_cycles(inst: &Instance, limits: &SolveOptions) -> Result<(u64, String), Error> {

@@ -248,7 +248,7 @@ fn instruction_kernels_state_their_assumption_and_svg_is_written() {
     let v = rta_json("instances/rta-tx2-instructions.toml");
     let src: Vec<&str> = v["kernels"].as_array().unwrap().iter().map(|k| k["wcet_source"].as_str().unwrap()).collect();
     assert!(src[0].contains("isolated") && src[0].contains("optimistic"), "{}", src[0]);
-    assert!(src[1].contains("full-sm") && src[1].contains("turnover"), "{}", src[1]);
+    assert!(src[1].contains("full-sm") && src[1].contains("mid-way") && src[1].contains("oldest-first"), "{}", src[1]);
     assert_eq!(v["kernels"][0]["wcet"], 47.0);
     let dir = tempfile::tempdir().unwrap();
     let svg = dir.path().join("t.svg");
@@ -642,8 +642,17 @@ fn rta_labels_optimistic_c_and_adds_overheads() {
     let p = temp_file(&dir, "iso.toml", iso);
     assert_eq!(json_of(&["rta", &p])["verdict"], "optimistic");
     assert_stdout(&["rta", &p], &["[OPTIMISTIC]", "not proven"]);
+    // A full SM starting together covers no turnover without an arbitration rule;
+    // with oldest-first it does, and the assumption is listed.
     let p = temp_file(&dir, "full.toml", &iso.replace("isolated", "full-sm"));
-    assert_eq!(json_of(&["rta", &p])["verdict"], "proven");
+    assert_eq!(json_of(&["rta", &p])["verdict"], "optimistic");
+    let p = temp_file(&dir, "oldest.toml", &format!("[gpu]\nwarp_arbitration = \"oldest-first\"\n{}", iso.replace("isolated", "full-sm")));
+    let v = json_of(&["rta", &p]);
+    assert_eq!(v["verdict"], "proven");
+    // LLC, W = 32 a block, 32 other warps with 2 L and 1 C: 3 + (31 * 2 + 32 * 2) / 1 + (31 + 32) / 4.
+    assert_eq!(v["kernels"][0]["wcet"], 3.0 + 126.0 + 15.0);
+    assert!(v["assumptions"].as_array().unwrap().iter().any(|a| a.as_str().unwrap().contains("oldest-first")));
+    input_error(&["rta", &temp_file(&dir, "bad.toml", &format!("[gpu]\nwarp_arbitration = \"fair\"\n{iso}"))], "gpu.warp_arbitration");
     let ov =
         "[gpu]\nlaunch_overhead = 0.5\nblock_overhead = 0.25\n[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 8\nthreads_per_block = 1024\n";
     let p = temp_file(&dir, "ov.toml", ov);
@@ -876,9 +885,35 @@ fn rta_computes_c_from_kernel_files() {
     let text = std::fs::read_to_string("instances/rta-kernel-files.toml")
         .unwrap()
         .replace("real/", &format!("{}/instances/real/", env!("CARGO_MANIFEST_DIR")));
-    let p = temp_file(&dir, "k.toml", &text.replace("contention = \"isolated\"", "contention = \"full-sm\""));
-    let err = input_error(&["rta", &p, "--time-limit", "1"], "kernels[0].contention");
-    assert!(err.contains("barriers"), "{err}");
+    // Barriers under full-SM contention: the blocks starting together (optimistic), or
+    // the turnover bound under oldest-first (proven).
+    let full = text.replace("contention = \"isolated\"", "contention = \"full-sm\"");
+    let v = json_of(&["rta", &temp_file(&dir, "k.toml", &full), "--time-limit", "1"]);
+    let src = v["kernels"][0]["wcet_source"].as_str().unwrap();
+    assert!(src.contains("blocks of 8 warps with their barriers starting together"), "{src}");
+    assert_eq!(v["verdict"], "optimistic");
+    let oldest = full.replace("[gpu]", "[gpu]\nwarp_arbitration = \"oldest-first\"");
+    let v = json_of(&["rta", &temp_file(&dir, "o.toml", &oldest), "--time-limit", "1"]);
+    assert_eq!(v["verdict"], "proven");
+    // The PTX states its shared array: 1024 B per block, and PTX registers are unknown,
+    // so the most a block of 256 threads may use (128 on the TX2) is taken.
+    let src = v["kernels"][0]["wcet_source"].as_str().unwrap();
+    assert!(src.contains("shared_memory 1024 B from the kernel file") && src.contains("registers_per_thread not stated"), "{src}");
+}
+
+/// Real kernels with barriers, their shared memory from the PTX and registers from
+/// `ptxas -v`: a proven verdict without a hand-typed resource.
+#[test]
+fn real_kernels_get_a_proven_verdict() {
+    let v = json_of(&["rta", "instances/rta-real-kernels.toml"]);
+    assert_eq!(v["verdict"], "proven");
+    let gemm = v["kernels"][1]["wcet_source"].as_str().unwrap();
+    assert!(
+        gemm.contains("shared_memory 2048 B from the kernel file") && gemm.contains("registers_per_thread 32 from the kernel file"),
+        "{gemm}"
+    );
+    let p = v["kernels"][1]["wcet_source"].as_str().unwrap();
+    assert!(p.contains("oldest-first"), "{p}");
 }
 
 // ---- output plumbing ----
