@@ -102,5 +102,22 @@ fn search_small(c: &mut Criterion) {
     exact_group(c, "CCLCLLLL", &[12]);
 }
 
-criterion_group!(benches, search_small, search_llcll, search_12, search_random8, ilp_forms, approx_threads);
+/// Several blocks with barriers: the exhaustive search over block states (issue 39),
+/// two blocks of W = 2 and 3 warps of a real barrier phase pair (sigma 1/4).
+fn blocks_search(c: &mut Criterion) {
+    use gpu_makespan::model::blocks::Blocks;
+    use gpu_makespan::model::program::Program;
+    let mut g = c.benchmark_group("blocks_search");
+    g.sample_size(10);
+    for w in [2i64, 3] {
+        let p = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |k| Instance::new(k, w, 1, 4)).unwrap();
+        let b = Blocks::new(p, 2);
+        g.bench_with_input(BenchmarkId::from_parameter(w), &b, |bench, b| {
+            bench.iter(|| gpu_makespan::exact::blocks::solve_blocks(b, &gpu_makespan::exact::solve::SolveOptions::default()).unwrap().upper)
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, blocks_search, search_small, search_llcll, search_12, search_random8, ilp_forms, approx_threads);
 criterion_main!(benches);

@@ -69,8 +69,8 @@ impl Space<'_> {
         b[0] as usize + 1 == self.phases.len() && *b.last().expect("non-empty") == self.w
     }
 
-    /// Every successor of `state` (one cycle of a work-conserving schedule), with its moves.
-    fn successors(&self, state: &[Block]) -> Vec<(Moves, Vec<Block>)> {
+    /// The ready warps of `state` per unit (L, then C): `(block, position, count)`.
+    fn classes(&self, state: &[Block]) -> [Vec<(usize, usize, u16)>; 2] {
         let mut classes = [Vec::new(), Vec::new()];
         for (bi, b) in state.iter().enumerate() {
             let units = &self.phases[b[0] as usize];
@@ -80,6 +80,12 @@ impl Space<'_> {
                 }
             }
         }
+        classes
+    }
+
+    /// Every successor of `state` (one cycle of a work-conserving schedule), with its moves.
+    fn successors(&self, state: &[Block]) -> Vec<(Moves, Vec<Block>)> {
+        let classes = self.classes(state);
         let take = |x: usize, sigma: u64| {
             let ready: u64 = classes[x].iter().map(|c| c.2 as u64).sum();
             let mut out = Vec::new();
@@ -147,14 +153,18 @@ impl Memo<'_> {
             key: Vec<u16>,
             next: Vec<Vec<Block>>,
             best: u32,
+            bytes: usize,
         }
-        let frame =
-            |space: &Space, s: &[Block]| Frame { key: key(s), next: space.successors(s).into_iter().map(|x| x.1).collect(), best: 0 };
+        let frame = |space: &Space, s: &[Block]| {
+            let next: Vec<Vec<Block>> = space.successors(s).into_iter().map(|x| x.1).collect();
+            let bytes = next.iter().map(|b| b.iter().map(|x| x.len() * 2 + 24).sum::<usize>() + 24).sum();
+            Frame { key: key(s), next, best: 0, bytes }
+        };
         if root.iter().all(|b| self.space.done(b)) {
             return Ok(0);
         }
         let mut stack = vec![frame(&self.space, &root)];
-        let mut steps = 0u64;
+        let mut stack_bytes = 0usize;
         while let Some(top) = stack.last_mut() {
             if let Some(s) = top.next.pop() {
                 if s.iter().all(|b| self.space.done(b)) {
@@ -162,16 +172,15 @@ impl Memo<'_> {
                 } else if let Some(&v) = self.value.get(&key(&s)) {
                     top.best = top.best.max(v + 1);
                 } else {
-                    steps += 1;
-                    if steps.is_multiple_of(1024) || self.value.len() >= max_states {
-                        self.stop(budget, max_states)?;
-                    }
+                    self.stop(budget, max_states, stack_bytes)?;
                     let f = frame(&self.space, &s);
+                    stack_bytes += f.bytes;
                     stack.push(f);
                 }
                 continue;
             }
             let done = stack.pop().expect("top");
+            stack_bytes -= done.bytes.min(stack_bytes);
             self.bytes += done.key.len() * 2 + 48;
             self.value.insert(done.key, done.best);
             if let Some(parent) = stack.last_mut() {
@@ -183,14 +192,16 @@ impl Memo<'_> {
         unreachable!("the root frame returns")
     }
 
-    fn stop(&self, budget: &Budget, max_states: usize) -> Result<(), Stop> {
+    /// Whether to stop: the budget (time, memory counting the table and the frames'
+    /// successor lists, `stack`), or the state limit.
+    fn stop(&self, budget: &Budget, max_states: usize, stack: usize) -> Result<(), Stop> {
         if budget.interrupted() {
             Err(Stop::Interrupted)
         } else if budget.past_deadline() {
             Err(Stop::TimeLimit)
         } else if self.value.len() >= max_states {
             Err(Stop::MaxStates)
-        } else if self.bytes >= budget.max_memory() {
+        } else if self.bytes + stack >= budget.max_memory() {
             Err(Stop::MaxMemory)
         } else {
             Ok(())
@@ -245,19 +256,39 @@ impl Replay {
     }
 }
 
-/// One schedule from the start state, choosing each cycle's moves with `pick`.
-fn play(space: &Space, mut pick: impl FnMut(&[Block], &[(Moves, Vec<Block>)]) -> usize) -> Schedule {
+/// One schedule from the start state, choosing each cycle's moves with `choose` (given
+/// the state, the ready classes `(block, position, count)` per unit, L then C).
+fn play(space: &Space, mut choose: impl FnMut(&[Block], &[Vec<(usize, usize, u16)>; 2]) -> Moves) -> Schedule {
     let mut state = space.start();
     let mut replay = Replay::new(space);
     let mut t = 0;
     while !state.iter().all(|b| space.done(b)) {
         t += 1;
-        let next = space.successors(&state);
-        let (moves, after) = next[pick(&state, &next)].clone();
+        let moves = choose(&state, &space.classes(&state));
+        let after = space.apply(&state, &moves);
         replay.step(space, &state, &moves, t);
         state = after;
     }
     Schedule { cycles: replay.cycles }
+}
+
+/// Work-conserving moves that serve the classes in the order `rank` gives (lowest first):
+/// for each unit, as many warps as it has room for, class by class.
+fn serve(classes: &[Vec<(usize, usize, u16)>; 2], sigma: [u64; 2], mut rank: impl FnMut(&(usize, usize, u16)) -> u64) -> Moves {
+    let mut moves = Vec::new();
+    for (x, list) in classes.iter().enumerate() {
+        let mut order = list.clone();
+        order.sort_by_key(&mut rank);
+        let mut room = sigma[x];
+        for (bi, p, c) in order {
+            let take = (c as u64).min(room);
+            if take > 0 {
+                moves.push((bi, p, take as u16));
+            }
+            room -= take;
+        }
+    }
+    moves
 }
 
 /// The worst-case makespan of `blocks` starting together, exact when the search
@@ -277,9 +308,10 @@ pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolutio
     let found = memo.longest(memo.space.start(), &opts.budget, opts.max_states);
     let (schedule, upper, status) = match found {
         Ok(v) => {
-            let s = play(&memo.space, |now, next| {
+            let s = play(&memo.space, |now, _| {
                 let v = memo.remaining(now);
-                next.iter().position(|(_, a)| memo.remaining(a) + 1 == v).expect("a longest path goes on")
+                let next = memo.space.successors(now);
+                next.into_iter().find(|(_, a)| memo.remaining(a) + 1 == v).expect("a longest path goes on").0
             });
             (s, v as u64, Status::Optimal)
         }
@@ -315,11 +347,12 @@ fn longest_random(space: &Space, n: u64, budget: &Budget) -> Schedule {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut rank: Vec<u64> = (0..space.blocks.blocks as u64).collect();
         rank.sort_by_key(|_| rng.random::<u32>());
-        let score = |m: &Moves| m.iter().map(|&(bi, p, x)| x as u64 * (rank[bi] * 1_000_000 + p as u64)).sum::<u64>();
+        let sigma = [space.blocks.sigma(Unit::L), space.blocks.sigma(Unit::C)];
         let s = if seed % 2 == 0 {
-            play(space, |_, next| (0..next.len()).max_by_key(|&i| score(&next[i].0)).unwrap_or(0))
+            // Blocks ranked first, and their furthest-ahead warps, are served first.
+            play(space, |_, classes| serve(classes, sigma, |&(bi, p, _)| rank[bi] * 1_000_000 + (u16::MAX as u64 - p as u64)))
         } else {
-            play(space, |_, next| rng.random_range(0..next.len()))
+            play(space, |_, classes| serve(classes, sigma, |_| rng.random::<u32>() as u64))
         };
         if best.as_ref().is_none_or(|b| s.makespan() > b.makespan()) {
             best = Some(s);
@@ -331,6 +364,8 @@ fn longest_random(space: &Space, n: u64, budget: &Budget) -> Schedule {
 /// `solve --json` for several blocks with barriers.
 #[derive(Debug, Clone, Serialize)]
 pub struct BlocksJson {
+    /// Always `search` (the exhaustive search over block states).
+    pub method: &'static str,
     /// The transformed kernel with its barriers (`|`).
     pub kernel: String,
     /// The kernel as given.
@@ -349,6 +384,10 @@ pub struct BlocksJson {
     pub barriers: usize,
     /// How the run ended.
     pub status: Status,
+    /// What stopped the search early (`time_limit`, `max_states`, `max_memory`,
+    /// `interrupted`), absent when it completed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stopped_by: Option<Status>,
     /// The checked schedule's makespan (a proven lower bound).
     pub makespan: u64,
     /// A proven upper bound.
@@ -370,6 +409,8 @@ pub struct BlocksJson {
 pub fn blocks_json(b: &Blocks, sol: &BlockSolution, with_schedule: bool) -> BlocksJson {
     let first = &b.program.phases[0];
     BlocksJson {
+        method: "search",
+        stopped_by: (sol.status != Status::Optimal).then_some(sol.status),
         kernel: b.program.kernel(),
         source_kernel: b.program.source_kernel.clone(),
         warps: b.warps(),

@@ -144,6 +144,15 @@ pub fn import(text: &str, origin: &str, format: Format, req: &Request) -> Result
             return Err(InputError::option("trip", label, format!("no label {label} in {}", f.name)));
         }
     }
+    if let Some(b) = req.block_threads {
+        let r = f.resources;
+        if let Some(t) = r.required_threads.filter(|&t| t as i64 != b) {
+            return Err(InputError::option("block_threads", b, format!("{} requires blocks of {t} threads (.reqntid)", f.name)));
+        }
+        if let Some(t) = r.max_threads.filter(|&t| (t as i64) < b) {
+            return Err(InputError::option("block_threads", b, format!("{} allows at most {t} threads per block (.maxntid)", f.name)));
+        }
+    }
     let path = flow::walk(f, &map, req.trace, &req.trips, origin)?;
     if !path.kernel.contains(['L', 'C']) {
         return Err(InputError::new("entry", &f.name, "no instruction of the model on its path"));

@@ -66,12 +66,14 @@ impl InstanceSource {
         }
     }
 
-    /// The file's data, with the warp count given beside it (which makes the warps one block).
+    /// The file's data, with the warp count given beside it: the warps of one block stay
+    /// one block; the warps of a file of several blocks stay blocks of its size.
     fn file_data(&self, path: &std::path::Path) -> Result<InstanceFile, InputError> {
         let mut f: InstanceFile = parse_toml(&read_text(path)?, &origin(path))?;
         if let Some(w) = self.warps {
             check_warps(w, "warps").map_err(InputError::as_option)?;
-            (f.warps, f.warps_per_block) = (w, None);
+            let several = f.warps_per_block.is_some_and(|b| b < f.warps);
+            (f.warps, f.warps_per_block) = (w, f.warps_per_block.filter(|_| several));
         }
         Ok(f)
     }

@@ -326,6 +326,19 @@ fn file_resources(
             format!("the kernel file allows at most {t} threads per block (.maxntid)"),
         ));
     }
+    let below = |g: Option<u64>, s: Option<u64>, f: &str, what: &str| match (g, s) {
+        (Some(g), Some(s)) if g < s => {
+            Err(InputError::new(field(f), g, format!("the kernel file states {s} {what}; a block cannot use less")))
+        }
+        _ => Ok(()),
+    };
+    below(given(e.shared_memory, "shared_memory")?, stated.shared_memory, "shared_memory", "bytes of static shared memory")?;
+    below(
+        given(e.registers_per_thread, "registers_per_thread")?,
+        stated.registers_per_thread,
+        "registers_per_thread",
+        "registers per thread",
+    )?;
     let mut words = Vec::new();
     let shared = match (given(e.shared_memory, "shared_memory")?, stated.shared_memory.filter(|_| !stated.dynamic_shared_memory)) {
         (Some(g), s) => {
@@ -381,6 +394,9 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
         }
         None => (non_negative(e.shared_memory, "shared_memory")?, non_negative(e.registers_per_thread, "registers_per_thread")?, None),
     };
+    if e.resource_usage.is_some() && e.kernel_file.is_none() {
+        return Err(InputError::new(field("resource_usage"), "set", "resource_usage only applies to kernels given by kernel_file").into());
+    }
     if e.contention.is_some() && instructions.is_none() {
         return Err(
             InputError::new(field("contention"), "set", "contention only applies to kernels given by instructions or kernel_file").into()
@@ -501,19 +517,15 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
         block_threads: None,
     };
     let format = crate::import::Format::pick("auto", file, &text)?;
-    let usage = match &e.resource_usage {
-        Some(u) => crate::import::resources::usage_lines(
-            &read_text(&base.join(u)).map_err(|err| InputError::new(field("resource_usage"), u, err.reason))?,
-        ),
-        None => Default::default(),
-    };
-    crate::import::import(&text, &origin(&path), format, &request)
-        .map(|imp| {
-            let extra = usage.get(&imp.provenance.entry).copied().unwrap_or_default();
-            (imp.kernel, extra.or(imp.provenance.resources))
-        })
-        .map_err(|err| {
-            let f = field(&err.field);
-            err.in_field(f)
-        })
+    let imp = crate::import::import(&text, &origin(&path), format, &request).map_err(|err| {
+        let f = field(&err.field);
+        err.in_field(f)
+    })?;
+    let Some(u) = &e.resource_usage else { return Ok((imp.kernel, imp.provenance.resources)) };
+    let text = read_text(&base.join(u)).map_err(|err| InputError::new(field("resource_usage"), u, err.reason))?;
+    let usage = crate::import::resources::usage_lines(&text);
+    let stated = usage
+        .get(&imp.provenance.entry)
+        .ok_or_else(|| InputError::new(field("resource_usage"), u, format!("states nothing for the kernel {}", imp.provenance.entry)))?;
+    Ok((imp.kernel, stated.or(imp.provenance.resources)))
 }

@@ -851,6 +851,9 @@ fn several_blocks_with_barriers_solve() {
     );
     let err = input_error(&["solve", "instances/two-blocks-barrier.toml", "--warps-per-block", "4"], "--warps-per-block");
     assert!(err.contains("whole number"), "{err}");
+    // --warps on a file of several blocks keeps their size.
+    assert_eq!(json_of(&["solve", "instances/two-blocks-barrier.toml", "--warps", "12"])["blocks"].as_u64(), Some(4));
+    input_error(&["solve", "instances/two-blocks-barrier.toml", "--warps", "7"], "warps_per_block");
     input_error(&["approx", "instances/fig2-llc.toml", "--x", "2", "--warps-per-block", "2"], "--warps-per-block");
     let v = json_of(&[
         "solve",
@@ -899,6 +902,41 @@ fn rta_computes_c_from_kernel_files() {
     // so the most a block of 256 threads may use (128 on the TX2) is taken.
     let src = v["kernels"][0]["wcet_source"].as_str().unwrap();
     assert!(src.contains("shared_memory 1024 B from the kernel file") && src.contains("registers_per_thread not stated"), "{src}");
+}
+
+/// `import` states a kernel's resources: the PTX's shared tile and `.reqntid`, registers
+/// from `ptxas -v` output; a usage file that names another kernel is refused; a task set
+/// whose block size breaks `.reqntid` is refused naming the field.
+#[test]
+fn import_reads_the_resources_the_code_states() {
+    let v = json_of(&["import", "instances/real/transpose.ptx", "--warps", "8"]);
+    let r = &v["provenance"]["resources"];
+    assert_eq!((r["shared_memory"].as_u64(), r["required_threads"].as_u64()), (Some(4224), Some(256)));
+    assert!(r["registers_per_thread"].is_null(), "{r}");
+    let v =
+        json_of(&["import", "instances/real/transpose.ptx", "--warps", "8", "--resource-usage", "instances/real/transpose.sm62.ptxas.txt"]);
+    assert_eq!(v["provenance"]["resources"]["registers_per_thread"].as_u64(), Some(18));
+    let err = input_error(
+        &["import", "instances/real/transpose.ptx", "--warps", "8", "--resource-usage", "instances/real/saxpy.sm62.ptxas.txt"],
+        "--resource-usage",
+    );
+    assert!(err.contains("transpose_nbc"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let real = format!("{}/instances/real", env!("CARGO_MANIFEST_DIR"));
+    let set = format!("[gpu]\nwarp_arbitration = \"oldest-first\"\n[[kernels]]\nperiod = 100\nkernel_file = \"{real}/transpose.ptx\"\nblocks = 8\nthreads_per_block = 128\n");
+    let err = input_error(&["rta", &temp_file(&dir, "t.toml", &set)], "kernels[0].threads_per_block");
+    assert!(err.contains(".reqntid"), "{err}");
+    // resource_usage needs a kernel file; a given size below the file's is refused.
+    let plain = "[[kernels]]\nperiod = 100\ninstructions = \"LC\"\nresource_usage = \"x.txt\"\nblocks = 8\nthreads_per_block = 256\n";
+    input_error(&["rta", &temp_file(&dir, "p.toml", plain)], "kernels[0].resource_usage");
+    let small = set.replace("128", "256") + "shared_memory = 100\n";
+    let err = input_error(&["rta", &temp_file(&dir, "m.toml", &small)], "kernels[0].shared_memory");
+    assert!(err.contains("4224"), "{err}");
+    // A given field wins, and both are shown.
+    let set = set.replace("128", "256") + "shared_memory = 8000\n";
+    let v = json_of(&["rta", &temp_file(&dir, "s.toml", &set)]);
+    let src = v["kernels"][0]["wcet_source"].as_str().unwrap();
+    assert!(src.contains("shared_memory 8000 B given (the file states 4224)"), "{src}");
 }
 
 /// Real kernels with barriers, their shared memory from the PTX and registers from

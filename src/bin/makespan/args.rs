@@ -250,6 +250,10 @@ pub(crate) struct ImportArgs {
     /// The architecture (`sm_62`) when the file does not state it (chooses the SASS map).
     #[arg(long)]
     pub(crate) arch: Option<String>,
+    /// `ptxas -v` or `cuobjdump -res-usage` output for the file: its registers and shared
+    /// memory per block go into `provenance.resources` (over what the file states).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) resource_usage: Option<PathBuf>,
     /// Write the instance file here instead of standard output.
     #[arg(long)]
     pub(crate) out: Option<PathBuf>,

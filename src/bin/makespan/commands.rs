@@ -194,6 +194,9 @@ fn solve_blocks(
         )
         .into());
     }
+    if opts.horizon != Horizon::Safe {
+        progress.note("note: --horizon applies to the ILP only; the search is never truncated");
+    }
     let pb = progress.spinner(&format!("searching the states of {} blocks", blocks.blocks));
     let result = blocks::solve_blocks(blocks, opts);
     pb.finish_and_clear();
@@ -308,12 +311,23 @@ fn import(a: ImportArgs) -> Result<(), Failure> {
     let origin = gpu_makespan::files::origin(&a.file);
     let format = import::Format::pick(&a.format, &origin, &text)?;
     let request = crate::options::import_request(a.entry, a.trace, a.units.as_deref(), &a.trips, a.block_threads, a.warps, &a.sm, a.arch)?;
-    let imported = import::import(&text, &origin, format, &request).map_err(|mut e| {
+    let mut imported = import::import(&text, &origin, format, &request).map_err(|mut e| {
         if matches!(e.field.as_str(), "branch" | "opcode") {
             e.reason.push_str(" (options --trip LABEL=N, --trace, --units MAP.toml)");
         }
         e
     })?;
+    if let Some(usage) = &a.resource_usage {
+        let lines = import::resources::usage_lines(&gpu_makespan::files::read_text(usage)?);
+        let stated = lines.get(&imported.provenance.entry).copied().ok_or_else(|| {
+            gpu_makespan::error::InputError::option(
+                "resource_usage",
+                usage.display(),
+                format!("states nothing for the kernel {}", imported.provenance.entry),
+            )
+        })?;
+        imported.provenance.resources = stated.or(imported.provenance.resources);
+    }
     let toml_text = import::to_toml(&imported);
     // What import writes, every command reads: the phases must build.
     Program::from_file_data(&gpu_makespan::files::parse_toml(&toml_text, "the imported instance")?)?;
