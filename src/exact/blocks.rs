@@ -361,6 +361,34 @@ fn longest_random(space: &Space, n: u64, budget: &Budget) -> Schedule {
     best.expect("n >= 1")
 }
 
+/// The exact worst-case number of cycles left from a reachable state, `issued[w]` being
+/// the instructions warp `w` has issued (row `w` is warp `w` of block `w / W`), by the
+/// same exhaustive search as [`solve_blocks`] (within `budget`; `None` when it stops).
+/// For tests and experiments: the search's value at any state, not only the start.
+pub fn longest_from(blocks: &Blocks, issued: &[usize], budget: &Budget) -> Option<u64> {
+    let phases: Vec<Vec<Unit>> = blocks.program.phases.iter().map(|p| p.kernel.units().to_vec()).collect();
+    let w = u16::try_from(blocks.warps_per_block()).unwrap_or(u16::MAX);
+    let space = Space { blocks, phases, w };
+    let ends: Vec<usize> = space.phases.iter().scan(0, |at, p| Some(*at + p.len()).inspect(|e| *at = *e)).collect();
+    let root: Vec<Block> = issued
+        .chunks(w as usize)
+        .map(|mine| {
+            let least = *mine.iter().min().expect("W >= 1");
+            // The current phase: the one its least advanced warp is in (the last when done).
+            let k = ends.iter().position(|&e| least < e).unwrap_or(ends.len() - 1);
+            let start = ends[k] - space.phases[k].len();
+            let mut b = vec![0u16; space.phases[k].len() + 2];
+            b[0] = k as u16;
+            for &d in mine {
+                b[1 + d.min(ends[k]) - start] += 1;
+            }
+            b
+        })
+        .collect();
+    let mut memo = Memo { space, value: FxHashMap::default(), bytes: 0 };
+    memo.longest(root, budget, usize::MAX).ok().map(u64::from)
+}
+
 /// `solve --json` for several blocks with barriers.
 #[derive(Debug, Clone, Serialize)]
 pub struct BlocksJson {

@@ -3,7 +3,8 @@
 //! at every reachable state; block turnover under oldest-first arbitration against a
 //! simulator with staggered arrivals and every choice the rule leaves open drawn at random.
 
-use gpu_makespan::exact::blocks::solve_blocks;
+use gpu_makespan::budget::Budget;
+use gpu_makespan::exact::blocks::{longest_from, solve_blocks};
 use gpu_makespan::exact::phases::solve_phases;
 use gpu_makespan::exact::solve::SolveOptions;
 use gpu_makespan::model::blocks::{turnover_bound, Blocks, Interference};
@@ -111,9 +112,9 @@ fn kernel_with_barriers() -> impl Strategy<Value = String> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 48, .. ProptestConfig::default() })]
 
-    /// The exact search equals the brute force; every schedule it returns is checked
-    /// (inside `solve_blocks`); the block horizon holds at every reachable state and the
-    /// lower bound at the start.
+    /// The exact search equals the brute force, at the start and at every state the brute
+    /// force reaches; every schedule it returns is checked (inside `solve_blocks`); the
+    /// block horizon holds at every reachable state and the lower bound at the start.
     #[test]
     fn several_blocks_solve_exactly(k in kernel_with_barriers(), w in 1i64..4, b in 1u32..3, sl in 1i64..3, sc in 1i64..4) {
         let bl = blocks(&k, w, b, sl, sc);
@@ -122,6 +123,8 @@ proptest! {
         prop_assert!(bl.lower_bound() <= truth);
         for (state, left) in &memo {
             prop_assert!(bl.horizon_from(state) >= *left, "{} at {:?}: {} < {}", bl.given(), state, bl.horizon_from(state), left);
+            // The search from the same state agrees with the brute force.
+            prop_assert_eq!(longest_from(&bl, state, &Budget::default()), Some(*left), "{} at {:?}", bl.given(), state);
         }
         prop_assert_eq!(bl.horizon_from(&vec![0; bl.warps() as usize]), bl.horizon());
     }
