@@ -54,7 +54,12 @@ struct Space<'a> {
     w: u16,
 }
 
-impl Space<'_> {
+impl<'a> Space<'a> {
+    fn new(blocks: &'a Blocks) -> Space<'a> {
+        let phases = blocks.program.phases.iter().map(|p| p.kernel.units().to_vec()).collect();
+        Space { blocks, phases, w: u16::try_from(blocks.warps_per_block()).unwrap_or(u16::MAX) }
+    }
+
     fn start(&self) -> Vec<Block> {
         vec![self.fresh(0); self.blocks.blocks as usize]
     }
@@ -297,9 +302,7 @@ fn serve(classes: &[Vec<(usize, usize, u16)>; 2], sigma: [u64; 2], mut rank: imp
 /// [`Blocks`] guarantees; the schedule is re-checked and must match the value found.
 pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolution, Error> {
     let started = std::time::Instant::now();
-    let phases: Vec<Vec<Unit>> = blocks.program.phases.iter().map(|p| p.kernel.units().to_vec()).collect();
-    let w = u16::try_from(blocks.warps_per_block()).unwrap_or(u16::MAX);
-    let space = Space { blocks, phases, w };
+    let space = Space::new(blocks);
     // Schedules first, within a tenth of the time (2 s without a limit): the lower end
     // if the search stops.
     let share = opts.budget.time_left().map_or(std::time::Duration::from_secs(2), |t| t / 10);
@@ -366,12 +369,10 @@ fn longest_random(space: &Space, n: u64, budget: &Budget) -> Schedule {
 /// same exhaustive search as [`solve_blocks`] (within `budget`; `None` when it stops).
 /// For tests and experiments: the search's value at any state, not only the start.
 pub fn longest_from(blocks: &Blocks, issued: &[usize], budget: &Budget) -> Option<u64> {
-    let phases: Vec<Vec<Unit>> = blocks.program.phases.iter().map(|p| p.kernel.units().to_vec()).collect();
-    let w = u16::try_from(blocks.warps_per_block()).unwrap_or(u16::MAX);
-    let space = Space { blocks, phases, w };
-    let ends: Vec<usize> = space.phases.iter().scan(0, |at, p| Some(*at + p.len()).inspect(|e| *at = *e)).collect();
+    let space = Space::new(blocks);
+    let ends = blocks.program.phase_ends();
     let root: Vec<Block> = issued
-        .chunks(w as usize)
+        .chunks(space.w as usize)
         .map(|mine| {
             let least = *mine.iter().min().expect("W >= 1");
             // The current phase: the one its least advanced warp is in (the last when done).

@@ -102,7 +102,7 @@ impl Blocks {
 
     /// `I_X`, instructions of unit `u` per warp, all phases.
     pub fn count(&self, u: Unit) -> u64 {
-        self.program.phases.iter().map(|p| p.kernel.count(u) as u64).sum()
+        self.program.count(u)
     }
 
     /// sigma of `u` (the same in every phase).
@@ -137,7 +137,7 @@ impl Blocks {
     /// reached); others give no bound.
     pub fn horizon_from(&self, issued: &[usize]) -> u64 {
         let units = self.units();
-        let ends: Vec<usize> = self.program.phases.iter().scan(0, |at, p| Some(*at + p.len()).inspect(|e| *at = *e)).collect();
+        let ends = self.program.phase_ends();
         let w = self.warps_per_block() as usize;
         let left = |from: usize, to: usize, u: Unit| units[from.min(to)..to].iter().filter(|&&x| x == u).count() as u64;
         let total = |u: Unit| issued.iter().map(|&d| left(d, units.len(), u)).sum::<u64>();
@@ -259,9 +259,8 @@ pub struct Interference {
 /// serve newly arrived warps for as long as they keep arriving.
 pub fn turnover_bound(program: &Program, others: Interference) -> u64 {
     let w1 = program.warps() as u64 - 1;
-    let count = |u: Unit| program.phases.iter().map(|p| p.kernel.count(u) as u64).sum::<u64>();
     let sigma = |u: Unit| program.phases[0].sigma(u) as u64;
-    let waits = |u: Unit, most: u64| (w1 * count(u) + others.warps * most) / sigma(u);
+    let waits = |u: Unit, most: u64| (w1 * program.count(u) + others.warps * most) / sigma(u);
     program.len() as u64 + waits(Unit::L, others.most_l) + waits(Unit::C, others.most_c)
 }
 

@@ -68,7 +68,8 @@ pub fn check_blocks(blocks: &Blocks, s: &Schedule) -> Result<u64, Violation> {
 fn check_block_rules(blocks: &Blocks, s: &Schedule) -> Result<u64, String> {
     let units = blocks.units();
     let per_block = blocks.warps_per_block() as usize;
-    let starts: Vec<usize> = blocks.program.phases.iter().scan(0, |at, p| Some(std::mem::replace(at, *at + p.len()))).collect();
+    let ends = blocks.program.phase_ends();
+    let starts: Vec<usize> = std::iter::once(0).chain(ends.iter().copied()).take(ends.len()).collect();
     if s.cycles.len() != blocks.warps() as usize {
         return Err(format!("{} warps scheduled, {} expected", s.cycles.len(), blocks.warps()));
     }
@@ -81,15 +82,8 @@ fn check_block_rules(blocks: &Blocks, s: &Schedule) -> Result<u64, String> {
         }
     }
     // barrier[b][k]: the last issue of phase k by a warp of block b.
-    let barrier: Vec<Vec<u64>> = s
-        .cycles
-        .chunks(per_block)
-        .map(|rows| {
-            (1..=starts.len())
-                .map(|k| rows.iter().map(|r| r[starts.get(k).copied().unwrap_or(units.len()) - 1]).max().unwrap_or(0))
-                .collect()
-        })
-        .collect();
+    let barrier: Vec<Vec<u64>> =
+        s.cycles.chunks(per_block).map(|rows| ends.iter().map(|&e| rows.iter().map(|r| r[e - 1]).max().unwrap_or(0)).collect()).collect();
     let horizon = s.makespan() as usize;
     let mut used = [vec![0u32; horizon + 1], vec![0u32; horizon + 1]];
     for row in &s.cycles {

@@ -65,6 +65,17 @@ impl Program {
         Program::build(&f.kernel, |phase| Instance::from_file_data(&InstanceFile { kernel: phase.to_string(), ..f.clone() }))
     }
 
+    /// The instruction index (all phases, after the transformation) at which each phase
+    /// ends, in order: phase `k` is `ends[k - 1]..ends[k]` (from 0 for the first).
+    pub fn phase_ends(&self) -> Vec<usize> {
+        self.phases.iter().scan(0, |at, p| Some(*at + p.len()).inspect(|e| *at = *e)).collect()
+    }
+
+    /// `I_X`: instructions of unit `u` per warp, all phases.
+    pub fn count(&self, u: crate::model::kernel::Unit) -> u64 {
+        self.phases.iter().map(|p| p.kernel.count(u) as u64).sum()
+    }
+
     /// Whether the kernel has barriers (more than one phase).
     pub fn has_barriers(&self) -> bool {
         self.phases.len() > 1

@@ -332,15 +332,12 @@ fn file_resources(
         }
         _ => Ok(()),
     };
-    below(given(e.shared_memory, "shared_memory")?, stated.shared_memory, "shared_memory", "bytes of static shared memory")?;
-    below(
-        given(e.registers_per_thread, "registers_per_thread")?,
-        stated.registers_per_thread,
-        "registers_per_thread",
-        "registers per thread",
-    )?;
+    let (given_shared, given_registers) =
+        (given(e.shared_memory, "shared_memory")?, given(e.registers_per_thread, "registers_per_thread")?);
+    below(given_shared, stated.shared_memory, "shared_memory", "bytes of static shared memory")?;
+    below(given_registers, stated.registers_per_thread, "registers_per_thread", "registers per thread")?;
     let mut words = Vec::new();
-    let shared = match (given(e.shared_memory, "shared_memory")?, stated.shared_memory.filter(|_| !stated.dynamic_shared_memory)) {
+    let shared = match (given_shared, stated.shared_memory.filter(|_| !stated.dynamic_shared_memory)) {
         (Some(g), s) => {
             words.push(format!("shared_memory {g} B given{}", s.map_or(String::new(), |s| format!(" (the file states {s})"))));
             g
@@ -358,7 +355,7 @@ fn file_resources(
             p.shared_memory_per_block
         }
     };
-    let registers = match (given(e.registers_per_thread, "registers_per_thread")?, stated.registers_per_thread) {
+    let registers = match (given_registers, stated.registers_per_thread) {
         (Some(g), r) => {
             words.push(format!("registers_per_thread {g} given{}", r.map_or(String::new(), |r| format!(" (the file states {r})"))));
             g
@@ -486,8 +483,7 @@ fn others(set: &[Option<String>], sm: &SmCounts) -> Option<(u64, u64)> {
     let mut most = (0, 0);
     for k in set {
         let p = Program::build(k.as_deref()?, |phase| Instance::from_counts(phase, 1, sm)).ok()?;
-        let count = |u: crate::model::kernel::Unit| p.phases.iter().map(|ph| ph.kernel.count(u) as u64).sum::<u64>();
-        most = (most.0.max(count(crate::model::kernel::Unit::L)), most.1.max(count(crate::model::kernel::Unit::C)));
+        most = (most.0.max(p.count(crate::model::kernel::Unit::L)), most.1.max(p.count(crate::model::kernel::Unit::C)));
     }
     Some(most)
 }
