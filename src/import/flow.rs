@@ -44,8 +44,35 @@ impl Path {
     }
 }
 
-/// The path of `f` under `map` (`origin` names the file in errors).
+/// A branch the walk reached with no trip count: its target's name (label, `0x` address
+/// or `EXIT`), its instruction, its item index and whether it goes backward.
+pub struct Undecided<'a> {
+    /// `$L__BB0_2`, `.L_x_3`, `0x260` or `EXIT`.
+    pub target: String,
+    /// Its item index in the function; `to` is the target's (for `EXIT`, the end).
+    pub at: usize,
+    /// The target's item index.
+    pub to: usize,
+    /// The branch instruction.
+    pub instr: &'a Instr,
+}
+
+/// The path of `f` under `map` (`origin` names the file in errors). A branch that needs a
+/// trip count and has none is refused, naming it.
 pub fn walk(f: &Function, map: &UnitMap, trace: bool, trips: &HashMap<String, u64>, origin: &str) -> Result<Path, InputError> {
+    walk_with(f, map, trace, trips, origin, &mut |u| Err(undecided_error(&u, origin)))
+}
+
+/// [`walk`], asking `undecided` whether a branch with no trip count is taken (it may
+/// refuse instead): the listing of every such branch walks with it.
+pub fn walk_with(
+    f: &Function,
+    map: &UnitMap,
+    trace: bool,
+    trips: &HashMap<String, u64>,
+    origin: &str,
+    undecided: &mut dyn FnMut(Undecided) -> Result<bool, InputError>,
+) -> Result<Path, InputError> {
     let instrs: Vec<(usize, &Instr)> =
         f.items.iter().enumerate().filter_map(|(i, it)| if let Item::Instr(x) = it { Some((i, x)) } else { None }).collect();
     let classify = |x: &Instr| {
@@ -62,8 +89,22 @@ pub fn walk(f: &Function, map: &UnitMap, trace: bool, trips: &HashMap<String, u6
     };
     let mut path = Path::default();
     if trace {
+        let mut exit: Option<usize> = None;
         for (_, x) in &instrs {
             let (class, key) = classify(x)?;
+            if let Some(at) = exit {
+                return Err(InputError::new(
+                    "trace",
+                    origin,
+                    format!(
+                        "line {} follows the unconditional exit at line {at}: this is static code, not one executed path; import it without trace, with trip counts",
+                        x.line
+                    ),
+                ));
+            }
+            if class == Class::Exit && !x.predicated {
+                exit = Some(x.line);
+            }
             if !x.never {
                 path.push(class, &key);
             }
@@ -93,18 +134,28 @@ pub fn walk(f: &Function, map: &UnitMap, trace: bool, trips: &HashMap<String, u6
         path.push(class, &key);
         match class {
             Class::Exit if !x.predicated => return Ok(path),
-            Class::Exit => match decide(x, "EXIT", false, pc, trips, &mut taken, origin)? {
-                true => return Ok(path),
-                false => pc += 1,
-            },
+            Class::Exit => {
+                let u = Undecided { target: "EXIT".into(), at: pc, to: f.items.len(), instr: x };
+                match decide(u, trips, &mut taken, undecided)? {
+                    true => return Ok(path),
+                    false => pc += 1,
+                }
+            }
             Class::Branch => {
-                let (name, to) = resolve(x, &labels, &addresses, origin)?;
-                pc = if decide(x, &name, to <= pc, pc, trips, &mut taken, origin)? { to } else { pc + 1 };
+                let (target, to) = resolve(x, &labels, &addresses, origin)?;
+                pc = if decide(Undecided { target, at: pc, to, instr: x }, trips, &mut taken, undecided)? { to } else { pc + 1 };
             }
             _ => pc += 1,
         }
     }
     Ok(path)
+}
+
+/// The instruction at address `a`: the one printed there, or, where `a` is the control
+/// word that opens a Maxwell/Pascal bundle of four 8-byte slots (`cuobjdump` prints it
+/// without an address), the first instruction after it.
+pub fn instruction_at<T: Copy>(addresses: &HashMap<u64, T>, a: u64) -> Option<T> {
+    addresses.get(&a).or_else(|| if a.is_multiple_of(32) { addresses.get(&(a + 8)) } else { None }).copied()
 }
 
 /// The label name and item index a branch goes to.
@@ -113,7 +164,7 @@ fn resolve(x: &Instr, labels: &HashMap<&str, usize>, addresses: &HashMap<u64, us
         |what: String| InputError::new("branch", &x.opcode, format!("{origin}:{}: target {what} not found in the function", x.line));
     match &x.target {
         Some(Target::Label(l)) => labels.get(l.as_str()).map(|&i| (l.clone(), i)).ok_or_else(|| missing(l.clone())),
-        Some(Target::Address(a)) => addresses.get(a).map(|&i| (format!("{a:#x}"), i)).ok_or_else(|| missing(format!("{a:#x}"))),
+        Some(Target::Address(a)) => instruction_at(addresses, *a).map(|i| (format!("{a:#x}"), i)).ok_or_else(|| missing(format!("{a:#x}"))),
         None => Err(InputError::new(
             "branch",
             &x.opcode,
@@ -122,19 +173,18 @@ fn resolve(x: &Instr, labels: &HashMap<&str, usize>, addresses: &HashMap<u64, us
     }
 }
 
-/// Whether the branch at item `pc` to `label` is taken this time.
+/// Whether the branch `u` is taken this time: by its trip count, or unconditional and
+/// forward, or else as `undecided` says.
 fn decide(
-    x: &Instr,
-    label: &str,
-    backward: bool,
-    pc: usize,
+    u: Undecided,
     trips: &HashMap<String, u64>,
     taken: &mut HashMap<usize, u64>,
-    origin: &str,
+    undecided: &mut dyn FnMut(Undecided) -> Result<bool, InputError>,
 ) -> Result<bool, InputError> {
-    match trips.get(label) {
+    let backward = u.to <= u.at;
+    match trips.get(&u.target) {
         Some(&n) if backward => {
-            let count = taken.entry(pc).or_default();
+            let count = taken.entry(u.at).or_default();
             if *count + 1 < n {
                 *count += 1;
                 Ok(true)
@@ -144,18 +194,25 @@ fn decide(
             }
         }
         Some(&n) => Ok(n > 0),
-        None if !x.predicated && !backward => Ok(true),
-        None => Err(InputError::new(
-            "branch",
-            format!("{} to {label}", x.opcode),
-            format!(
-                "{origin}:{}: a {} branch the model cannot follow on its own; give the trip count {label}=N ({}; trip) or import a trace of the executed path (trace)",
-                x.line,
-                if backward { "loop" } else { "conditional" },
-                if backward { "the loop body runs N times" } else { "0: never taken, 1: always taken" }
-            ),
-        )),
+        None if !u.instr.predicated && !backward => Ok(true),
+        None => undecided(u),
     }
+}
+
+/// The refusal of a branch with no trip count.
+fn undecided_error(u: &Undecided, origin: &str) -> InputError {
+    let backward = u.to <= u.at;
+    InputError::new(
+        "branch",
+        format!("{} to {}", u.instr.opcode, u.target),
+        format!(
+            "{origin}:{}: a {} branch the model cannot follow on its own; give the trip count {}=N ({}; trip) or import a trace of the executed path (trace)",
+            u.instr.line,
+            if backward { "loop" } else { "conditional" },
+            u.target,
+            if backward { "the loop body runs N times" } else { "0: never taken, 1: always taken" }
+        ),
+    )
 }
 
 #[cfg(test)]

@@ -4,6 +4,8 @@
 //! counts ([`flow`]). The result is an instance file every command reads, with its
 //! provenance.
 
+pub mod branches;
+pub mod entry;
 pub mod flow;
 pub mod listing;
 pub mod ptx;
@@ -125,25 +127,46 @@ pub struct Imported {
     pub provenance: Provenance,
 }
 
-/// Reads `text` (the file `origin`) as `format` into an instance.
-pub fn import(text: &str, origin: &str, format: Format, req: &Request) -> Result<Imported, InputError> {
-    let listing = match format {
-        Format::Ptx => ptx::read(text),
-        Format::Sass => sass::read(text),
-    };
-    let f = pick_entry(&listing, req.entry.as_deref(), origin)?;
+/// The kernel a request picks from a file, the unit map it is read with, the
+/// architecture and the trip counts keyed as the walk keys them.
+struct Prepared<'a> {
+    f: &'a listing::Function,
+    map: UnitMap,
+    arch: Option<String>,
+    trips: HashMap<String, u64>,
+}
+
+fn prepare<'a>(listing: &'a Listing, origin: &str, format: Format, req: &Request) -> Result<Prepared<'a>, InputError> {
+    let f = entry::pick(listing, req.entry.as_deref(), origin)?;
     let arch = req.arch.clone().or(listing.arch.clone());
     let map = built_in_map(format, arch.as_deref())?;
     let map = match &req.units {
         Some(user) => map.overridden_by(user.clone()),
         None => map,
     };
-    for label in req.trips.keys().filter(|k| *k != "EXIT") {
-        let known = f.items.iter().any(|i| matches!(i, listing::Item::Label(l) if l == label));
-        if !known {
-            return Err(InputError::option("trip", label, format!("no label {label} in {}", f.name)));
-        }
+    let trips = branches::canonical_trips(f, &req.trips)?;
+    Ok(Prepared { f, map, arch, trips })
+}
+
+fn read(text: &str, format: Format) -> Listing {
+    match format {
+        Format::Ptx => ptx::read(text),
+        Format::Sass => sass::read(text),
     }
+}
+
+/// The kernel's name and every branch on its path that needs a trip count and has none
+/// in `req`, each with a proposed count ([`branches`]).
+pub fn list_branches(text: &str, origin: &str, format: Format, req: &Request) -> Result<(String, Vec<branches::Branch>), InputError> {
+    let listing = read(text, format);
+    let p = prepare(&listing, origin, format, req)?;
+    Ok((p.f.name.clone(), branches::unresolved(p.f, &p.map, &p.trips, origin)?))
+}
+
+/// Reads `text` (the file `origin`) as `format` into an instance.
+pub fn import(text: &str, origin: &str, format: Format, req: &Request) -> Result<Imported, InputError> {
+    let listing = read(text, format);
+    let Prepared { f, map, arch, trips } = prepare(&listing, origin, format, req)?;
     if let Some(b) = req.block_threads {
         let r = f.resources;
         if let Some(t) = r.required_threads.filter(|&t| t as i64 != b) {
@@ -153,11 +176,11 @@ pub fn import(text: &str, origin: &str, format: Format, req: &Request) -> Result
             return Err(InputError::option("block_threads", b, format!("{} allows at most {t} threads per block (.maxntid)", f.name)));
         }
     }
-    let path = flow::walk(f, &map, req.trace, &req.trips, origin)?;
+    let path = flow::walk(f, &map, req.trace, &trips, origin)?;
     if !path.kernel.contains(['L', 'C']) {
         return Err(InputError::new("entry", &f.name, "no instruction of the model on its path"));
     }
-    let mut trips: Vec<String> = req.trips.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let mut trips: Vec<String> = trips.iter().map(|(k, v)| format!("{k}={v}")).collect();
     trips.sort();
     let arch = arch.unwrap_or_else(|| "unknown".into());
     Ok(Imported {
@@ -203,30 +226,6 @@ fn built_in_map(format: Format, arch: Option<&str>) -> Result<UnitMap, InputErro
             arch.unwrap_or("(not in the file)"),
             "SASS maps are shipped for sm_50 to sm_69 and sm_70 to sm_99; name the architecture (sm_NN), and give a unit map for others",
         )),
-    }
-}
-
-/// The function to import: the one named, or the only one; several without a name
-/// are listed.
-fn pick_entry<'a>(listing: &'a Listing, entry: Option<&str>, origin: &str) -> Result<&'a listing::Function, InputError> {
-    let names: Vec<&str> = listing.functions.iter().map(|f| f.name.as_str()).collect();
-    match entry {
-        Some(e) => listing.functions.iter().find(|f| f.name == e).ok_or_else(|| {
-            InputError::option(
-                "entry",
-                e,
-                format!("not a kernel of {origin}; it has: {}", if names.is_empty() { "none".into() } else { names.join(", ") }),
-            )
-        }),
-        None => match listing.functions.as_slice() {
-            [one] => Ok(one),
-            [] => Err(InputError::new("file", origin, "no kernel found (PTX .entry, or a SASS function)")),
-            _ => Err(InputError::option(
-                "entry",
-                "(missing)",
-                format!("{origin} has {} kernels: {}; choose one", names.len(), names.join(", ")),
-            )),
-        },
     }
 }
 

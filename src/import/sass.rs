@@ -1,7 +1,8 @@
 //! Reads SASS as `cuobjdump -sass` and `nvdisasm` print it: a header per function
 //! (`Function : NAME`, or `.text.NAME:` and `NAME:` labels), address comments
 //! (`/*0048*/`), encoding and control-code comments, predicates (`@P0`, `@!PT`),
-//! dual-issue braces `{ ... }`, and `.L_x_N:` labels.
+//! dual-issue braces `{ ... }`, and `.L_x_N:` labels. `BRA.DIV` (taken only when the
+//! warp has diverged) counts as a conditional branch.
 
 use crate::import::listing::{predicate, Function, Instr, Item, Listing, Target};
 
@@ -38,6 +39,8 @@ pub fn read(text: &str) -> Listing {
         }
         let body = body.trim_end_matches(';').trim();
         let (predicated, never, rest) = predicate(body);
+        // `BRA.DIV` is taken only when the warp has diverged: a conditional branch.
+        let predicated = predicated || rest.to_ascii_uppercase().starts_with("BRA.DIV");
         let opcode = rest.split_whitespace().next().unwrap_or("").trim_end_matches(';').to_string();
         if opcode.is_empty() {
             continue;
@@ -64,10 +67,15 @@ fn function_header(t: &str) -> Option<String> {
     Some(name.to_string())
 }
 
-/// `sm_NN` from `arch = sm_62` (cuobjdump) or `EF_CUDA_SM75` (nvdisasm headers).
+/// `sm_NN` from `arch = sm_62` or `code for sm_62` (cuobjdump), `.target sm_75`
+/// (nvdisasm 12.x and 13.x) or `EF_CUDA_SM75` (`.headerflags`).
 fn arch_of(t: &str) -> Option<String> {
-    if let Some(rest) = t.strip_prefix("arch = ").or_else(|| t.strip_prefix("arch =")) {
-        return Some(rest.trim().to_string());
+    let stated = t.strip_prefix("arch =").or_else(|| t.strip_prefix("code for")).or_else(|| t.strip_prefix(".target"));
+    if let Some(rest) = stated {
+        let word = rest.trim().split([' ', '\t', ',']).next().unwrap_or("");
+        if word.starts_with("sm_") {
+            return Some(word.to_string());
+        }
     }
     let at = t.find("EF_CUDA_SM")?;
     let digits: String = t[at + "EF_CUDA_SM".len()..].chars().take_while(char::is_ascii_digit).collect();
@@ -84,8 +92,10 @@ fn address_of(t: &str) -> (Option<u64>, &str) {
     }
 }
 
-/// `` `(.L_x_0) `` (nvdisasm) or `0x90` (cuobjdump).
+/// `` `(.L_x_0) `` (nvdisasm, with or without a trailing `(*"BRANCH_TARGETS ..."*)`) or
+/// `0x90` (cuobjdump).
 fn branch_target(rest: &str) -> Option<Target> {
+    let rest = rest.split("(*").next().unwrap_or(rest);
     let last = rest.split_whitespace().last()?.trim_end_matches(';');
     if let Some(l) = last.strip_prefix("`(").and_then(|l| l.strip_suffix(')')) {
         return Some(Target::Label(l.to_string()));

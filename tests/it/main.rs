@@ -12,6 +12,7 @@ mod dense;
 mod fuzz;
 mod hardening;
 mod ilp;
+mod import;
 mod rta;
 mod search;
 mod sweep;

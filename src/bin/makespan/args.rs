@@ -228,8 +228,13 @@ pub(crate) struct ImportArgs {
     pub(crate) entry: Option<String>,
     /// The file is one executed path: every instruction in file order, branches
     /// counted and not followed.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["trips", "list_branches"])]
     pub(crate) trace: bool,
+    /// List every branch on the kernel's path that needs a trip count (all at once, with
+    /// its line, loop or forward, the instructions it governs and a proposed count) and
+    /// the `--trip` options to paste; imports nothing.
+    #[arg(long)]
+    pub(crate) list_branches: bool,
     /// A unit map (TOML, as maps/*.toml) whose entries replace the built-in map's.
     #[arg(long, value_name = "MAP.toml")]
     pub(crate) units: Option<PathBuf>,

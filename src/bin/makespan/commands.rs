@@ -311,8 +311,16 @@ fn import(a: ImportArgs) -> Result<(), Failure> {
     let origin = gpu_makespan::files::origin(&a.file);
     let format = import::Format::pick(&a.format, &origin, &text)?;
     let request = crate::options::import_request(a.entry, a.trace, a.units.as_deref(), &a.trips, a.block_threads, a.warps, &a.sm, a.arch)?;
+    if a.list_branches {
+        let (entry, branches) = import::list_branches(&text, &origin, format, &request)?;
+        return out(&if a.json { json(&branches) } else { crate::output::branches::branch_table(&entry, &origin, &branches) });
+    }
     let mut imported = import::import(&text, &origin, format, &request).map_err(|mut e| {
-        if matches!(e.field.as_str(), "branch" | "opcode") {
+        if e.field == "branch" && e.reason.contains("trip count") {
+            if let Ok((_, all)) = import::list_branches(&text, &origin, format, &request) {
+                e.reason = crate::output::branches::all_branches_hint(&e.reason, &all);
+            }
+        } else if matches!(e.field.as_str(), "branch" | "opcode") {
             e.reason.push_str(" (options --trip LABEL=N, --trace, --units MAP.toml)");
         }
         e

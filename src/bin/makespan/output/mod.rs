@@ -2,5 +2,6 @@
 //! library's own types, e.g. `gpu_makespan::exact::record`). Part of the binary: the
 //! library knows nothing of it.
 
+pub mod branches;
 pub mod plot;
 pub mod text;

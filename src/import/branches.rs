@@ -1,0 +1,200 @@
+//! Every branch of a kernel's path that needs a trip count, found in one walk, with a
+//! proposed count for each, and the trip counts a user gives matched to the function's
+//! labels and addresses in every spelling the tools print (`0x260`, `260`, `0x0260`,
+//! `/*0260*/`).
+//!
+//! The listing walks the path as [`flow::walk`](crate::import::flow::walk) does, and at
+//! a branch with no trip count takes the proposal: a loop's body once (`1`), a
+//! predicated exit never taken (`0`), a forward branch so that the code it governs runs:
+//! never taken (`0`, the code it skips runs), or always (`1`) where the next instruction
+//! jumps past its target (`@p bra A; bra.uni B`, the code at `A`). Pasting all the
+//! proposals makes the import go through in one run, on the path the listing walked. A
+//! proposal is not a claim about the kernel: a loop's real trip count, and which way a
+//! data-dependent branch goes, are the user's to give.
+
+use crate::error::InputError;
+use crate::import::flow::{instruction_at, walk_with, Undecided};
+use crate::import::listing::{Function, Item, Target};
+use crate::import::units::{Class, UnitMap};
+use serde::Serialize;
+use std::collections::{BTreeSet, HashMap};
+
+/// What a branch does when taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Backward: the trip count is how many times the body runs.
+    Loop,
+    /// Forward: 0 never taken (the code it skips runs), any other count always taken.
+    Forward,
+    /// A predicated exit: 0 never taken, any other count always taken.
+    Exit,
+}
+
+impl Kind {
+    /// `loop`, `forward` or `exit`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Loop => "loop",
+            Kind::Forward => "forward",
+            Kind::Exit => "exit",
+        }
+    }
+}
+
+/// The instructions a branch governs: a loop's body, or the code a forward branch or an
+/// exit skips when taken (as they stand in the file, inner branches not followed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+pub struct Inside {
+    /// Instructions (barriers and skipped ones included).
+    pub instructions: u64,
+    /// Of them, on the load/store units.
+    pub l: u64,
+    /// Of them, on the cores (branches and exits included).
+    pub c: u64,
+    /// Of them, barriers.
+    pub barriers: u64,
+}
+
+/// A branch target the walk reached with no trip count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Branch {
+    /// The trip-count key: a label, an address (`0x260`) or `EXIT`.
+    pub target: String,
+    /// Lines of the branch instructions to it on the path (1-based).
+    pub lines: Vec<usize>,
+    /// Loop, forward or exit (of the first branch to it on the path).
+    pub kind: Kind,
+    /// What it governs (of the first branch to it).
+    pub inside: Inside,
+    /// The proposed trip count: 1 for a loop, 0 otherwise.
+    pub proposed: u64,
+}
+
+/// Every branch target on the path of `f` that has no trip count in `trips`, in the order
+/// the walk meets them, each with its proposal.
+pub fn unresolved(f: &Function, map: &UnitMap, trips: &HashMap<String, u64>, origin: &str) -> Result<Vec<Branch>, InputError> {
+    let mut found: Vec<Branch> = Vec::new();
+    walk_with(f, map, false, trips, origin, &mut |u: Undecided| {
+        if let Some(b) = found.iter_mut().find(|b| b.target == u.target) {
+            if !b.lines.contains(&u.instr.line) {
+                b.lines.push(u.instr.line);
+            }
+            return Ok(b.kind == Kind::Forward && b.proposed > 0);
+        }
+        let b = describe(f, map, &u);
+        let taken = b.kind == Kind::Forward && b.proposed > 0;
+        found.push(b);
+        Ok(taken)
+    })?;
+    Ok(found)
+}
+
+fn describe(f: &Function, map: &UnitMap, u: &Undecided) -> Branch {
+    let kind = if u.target == "EXIT" {
+        Kind::Exit
+    } else if u.to <= u.at {
+        Kind::Loop
+    } else {
+        Kind::Forward
+    };
+    let range = if kind == Kind::Loop { u.to..u.at + 1 } else { u.at + 1..u.to.min(f.items.len()) };
+    let mut inside = Inside::default();
+    for item in &f.items[range] {
+        let Item::Instr(x) = item else { continue };
+        inside.instructions += 1;
+        match map.class(&x.opcode).map(|(c, _)| c) {
+            Some(Class::L) => inside.l += 1,
+            Some(Class::C | Class::Branch | Class::Exit) => inside.c += 1,
+            Some(Class::Barrier) => inside.barriers += 1,
+            _ => {}
+        }
+    }
+    let proposed = u64::from(kind == Kind::Loop || kind == Kind::Forward && jumps_over(f, u));
+    Branch { target: u.target.clone(), lines: vec![u.instr.line], kind, proposed, inside }
+}
+
+/// Whether the code after the forward branch `u` is an unconditional jump past its
+/// target (`@p bra A; bra.uni B` with `A < B`, the form compilers give an `if` whose
+/// body is placed at `A`): then taking the branch is what runs the code.
+fn jumps_over(f: &Function, u: &Undecided) -> bool {
+    let next = f.items[u.at + 1..].iter().find_map(|i| if let Item::Instr(x) = i { Some(x) } else { None });
+    let Some(x) = next.filter(|x| !x.predicated && !x.never) else { return false };
+    let to = match &x.target {
+        Some(Target::Label(l)) => f.items.iter().position(|i| matches!(i, Item::Label(m) if m == l)),
+        Some(Target::Address(a)) => f.items.iter().position(|i| matches!(i, Item::Instr(y) if y.address.is_some_and(|b| b >= *a))),
+        None => None,
+    };
+    to.is_some_and(|to| to > u.to)
+}
+
+/// The trip counts `given` as the walk keys them: labels as written, addresses in any
+/// spelling (`0x260`, `260`, `0x0260`, `/*0260*/`) as `0x260`, `EXIT` as is. A key that
+/// names neither a label nor an instruction address of `f` is refused, with the
+/// function's branch targets.
+pub fn canonical_trips(f: &Function, given: &HashMap<String, u64>) -> Result<HashMap<String, u64>, InputError> {
+    let labels: BTreeSet<&str> = f.items.iter().filter_map(|i| if let Item::Label(l) = i { Some(l.as_str()) } else { None }).collect();
+    let addresses: HashMap<u64, ()> =
+        f.items.iter().filter_map(|i| if let Item::Instr(x) = i { x.address.map(|a| (a, ())) } else { None }).collect();
+    let mut out = HashMap::new();
+    let mut keys: Vec<(&String, &u64)> = given.iter().collect();
+    keys.sort();
+    for (key, &n) in keys {
+        let canonical = if key == "EXIT" || labels.contains(key.as_str()) {
+            key.clone()
+        } else if let Some(a) = address(key).filter(|&a| instruction_at(&addresses, a).is_some()) {
+            format!("{a:#x}")
+        } else {
+            return Err(unknown_key(f, key, n));
+        };
+        if out.insert(canonical.clone(), n).is_some() {
+            return Err(InputError::option("trip", format!("{key}={n}"), format!("{canonical} has a trip count already")));
+        }
+    }
+    Ok(out)
+}
+
+/// `0x260`, `260`, `0x0260`, `/*0260*/` as a number.
+fn address(key: &str) -> Option<u64> {
+    let k = key.trim();
+    let k = k.strip_prefix("/*").and_then(|k| k.strip_suffix("*/")).unwrap_or(k).trim();
+    let k = k.strip_prefix("0x").or_else(|| k.strip_prefix("0X")).unwrap_or(k);
+    (!k.is_empty() && k.len() <= 16).then(|| u64::from_str_radix(k, 16).ok()).flatten()
+}
+
+fn unknown_key(f: &Function, key: &str, n: u64) -> InputError {
+    let mut targets: Vec<String> = Vec::new();
+    for item in &f.items {
+        if let Item::Instr(x) = item {
+            let t = match &x.target {
+                Some(Target::Label(l)) => l.clone(),
+                Some(Target::Address(a)) => format!("{a:#x}"),
+                None => continue,
+            };
+            if !targets.contains(&t) {
+                targets.push(t);
+            }
+        }
+    }
+    let shown = if targets.is_empty() { "none".to_string() } else { targets.join(", ") };
+    let reason = if key.trim().is_empty() {
+        format!("the label is empty: a shell replaces an unquoted $NAME with nothing, so quote the value ('$L__BB0_2=N'); the branch targets of {} are: {shown}", f.name)
+    } else {
+        format!("no label or address {key} in {}; its branch targets are: {shown}", f.name)
+    };
+    InputError::option("trip", format!("{key}={n}"), reason)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_in_every_spelling() {
+        for k in ["0x260", "260", "0x0260", "/*0260*/", " 0x260 "] {
+            assert_eq!(address(k), Some(0x260), "{k}");
+        }
+        assert_eq!(address("$L__BB0_2"), None);
+        assert_eq!(address(""), None);
+    }
+}

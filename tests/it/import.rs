@@ -1,0 +1,157 @@
+//! `makespan import` on real toolchain output: the cuda-samples-style kernels of
+//! `instances/real/cuda-samples/` as nvcc 13.5 (PTX, sm_75), cuobjdump and nvdisasm 13.5
+//! (sm_75), NVRTC 12.9 (PTX for compute_62) and cuobjdump/nvdisasm 12.4 (sm_62, the
+//! TX2) print them.
+
+use crate::common::cli::{input_error, json_of, makespan};
+
+const DIR: &str = "instances/real/cuda-samples";
+const FILES: [(&str, &str); 6] = [
+    ("samples.sm75.ptx", "sm_75"),
+    ("samples.sm75.cuobjdump.sass", "sm_75"),
+    ("samples.sm75.nvdisasm.sass", "sm_75"),
+    ("samples.sm62.ptx", "sm_62"),
+    ("samples.sm62.cuobjdump.sass", "sm_62"),
+    ("samples.sm62.nvdisasm.sass", "sm_62"),
+];
+const KERNELS: [&str; 5] = ["vectorAdd", "transposeNoBankConflicts", "matrixMulCUDA", "reduce4", "histogram256Kernel"];
+
+fn path(file: &str) -> String {
+    format!("{DIR}/{file}")
+}
+
+/// The `--trip` options `--list-branches --json` proposes.
+fn proposals(file: &str, entry: &str) -> Vec<String> {
+    let v = json_of(&["import", &path(file), "--warps", "8", "--entry", entry, "--list-branches"]);
+    v.as_array().unwrap().iter().map(|b| format!("--trip={}={}", b["target"].as_str().unwrap(), b["proposed"])).collect()
+}
+
+/// Every kernel of every file imports in one run with only the trip counts the listing
+/// proposes; the architecture is read from the file (`.target`, `code for`,
+/// `.headerflags`), and the kernel is named by its demangled name.
+#[test]
+fn every_sample_imports_in_one_run_after_list_branches() {
+    for (file, arch) in FILES {
+        for entry in KERNELS {
+            let trips = proposals(file, entry);
+            let mut args = vec!["import".to_string(), path(file), "--warps".into(), "8".into(), "--entry".into(), entry.into()];
+            args.extend(trips.iter().cloned());
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let v = json_of(&args);
+            let kernel = v["kernel"].as_str().unwrap();
+            assert!(kernel.contains('L') && kernel.contains('C'), "{file} {entry}: {kernel}");
+            assert_eq!(v["provenance"]["arch"], arch, "{file} {entry}");
+            assert!(v["provenance"]["entry"].as_str().unwrap().contains(entry), "{file} {entry}");
+            let barriers = v["provenance"]["barriers"].as_u64().unwrap();
+            assert_eq!(barriers > 0, entry != "vectorAdd", "{file} {entry}: {barriers} barriers");
+        }
+    }
+}
+
+/// The table's paste line is the options the JSON proposes, quoted for the shell.
+#[test]
+fn the_table_lists_every_branch_and_the_text_to_paste() {
+    let out =
+        makespan().args(["import", &path("samples.sm75.ptx"), "--warps", "8", "--entry", "reduce4", "--list-branches"]).output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("8 branch targets need a trip count"), "{text}");
+    assert!(text.contains("loop") && text.contains("1 barrier"), "{text}");
+    let paste = text.lines().last().unwrap();
+    let quoted: Vec<String> = proposals("samples.sm75.ptx", "reduce4").iter().map(|t| format!("--trip '{}'", &t[7..])).collect();
+    assert_eq!(paste, quoted.join(" "));
+}
+
+/// A refusal at a branch names every branch that needs a count, not only the first, and
+/// gives the options to paste.
+#[test]
+fn a_refusal_lists_all_branches_at_once() {
+    let err = input_error(&["import", &path("samples.sm75.ptx"), "--warps", "8", "--entry", "reduce4"], "branch");
+    for target in ["$L__BB3_2", "$L__BB3_4", "$L__BB3_6", "$L__BB3_15"] {
+        assert!(err.contains(&format!("--trip '{target}=")), "{target}: {err}");
+    }
+    assert!(err.contains("all 8 that need one"), "{err}");
+}
+
+/// cuobjdump prints branch targets as `0x220` and addresses as `/*0220*/`: every
+/// spelling names the same branch; the Pascal bundle's control word (0x1c0) is the
+/// instruction after it.
+#[test]
+fn trip_counts_take_addresses_in_every_spelling() {
+    let kernel = |spelling: &str| {
+        let t = format!("--trip={spelling}=0");
+        let v = json_of(&[
+            "import",
+            &path("samples.sm75.cuobjdump.sass"),
+            "--warps",
+            "8",
+            "--entry",
+            "reduce4",
+            &t,
+            "--trip=0x180=3",
+            "--trip=0x340=0",
+            "--trip=0x3c0=0",
+            "--trip=EXIT=0",
+        ]);
+        v["kernel"].as_str().unwrap().to_string()
+    };
+    let first = kernel("0x220");
+    for s in ["220", "0x0220", "/*0220*/", "0X220"] {
+        assert_eq!(kernel(s), first, "{s}");
+    }
+    assert_eq!(first.matches('|').count(), 4, "{first}");
+    let v = json_of(&[
+        "import",
+        &path("samples.sm62.cuobjdump.sass"),
+        "--warps",
+        "8",
+        "--entry",
+        "reduce4",
+        "--trip=0x1c0=0",
+        "--trip=0x140=2",
+        "--trip=EXIT=0",
+    ]);
+    assert_eq!(v["provenance"]["arch"], "sm_62");
+    let err =
+        input_error(&["import", &path("samples.sm75.cuobjdump.sass"), "--warps", "8", "--entry", "reduce4", "--trip=0x224=0"], "--trip");
+    assert!(err.contains("0x220") && err.contains("0x180"), "{err}");
+    let err = input_error(
+        &["import", &path("samples.sm75.cuobjdump.sass"), "--warps", "8", "--entry", "reduce4", "--trip=0x220=0", "--trip=220=1"],
+        "--trip",
+    );
+    assert!(err.contains("0x220 has a trip count already"), "{err}");
+}
+
+/// A `$label` the shell ate leaves an empty label: the error says to quote it.
+#[test]
+fn an_empty_label_hints_at_quoting() {
+    let err = input_error(&["import", &path("samples.sm75.ptx"), "--warps", "8", "--entry", "vectorAdd", "--trip", "=0"], "--trip");
+    assert!(err.contains("quote") && err.contains("$L__BB0_2"), "{err}");
+}
+
+/// `--entry` takes the demangled name, the signature or a unique part; an ambiguous or
+/// unknown part lists the kernels one per line.
+#[test]
+fn entries_by_demangled_name_or_part() {
+    let entry = |e: &str| json_of(&["import", &path("samples.sm75.ptx"), "--warps", "8", "--entry", e, "--list-branches"]);
+    entry("vectorAdd(float const*, float const*, float*, int)");
+    entry("NoBank");
+    entry("_Z7reduce4PKfPfj");
+    for bad in ["float*", "nothing"] {
+        let out = makespan().args(["import", &path("samples.sm75.ptx"), "--warps", "8", "--entry", bad]).output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.starts_with(&format!("error: invalid --entry = {bad}:")), "{err}");
+        assert!(err.contains("\n  reduce4  (_Z7reduce4PKfPfj)") || bad == "float*", "{err}");
+    }
+}
+
+/// `--trace` reads one executed path: static code with instructions after its exit is
+/// refused, and `--trace` with `--trip` is a contradiction.
+#[test]
+fn trace_refuses_static_code() {
+    let err = input_error(&["import", &path("samples.sm75.cuobjdump.sass"), "--warps", "8", "--entry", "vectorAdd", "--trace"], "trace");
+    assert!(err.contains("static code"), "{err}");
+    let out = makespan().args(["import", &path("samples.sm75.ptx"), "--warps", "8", "--trace", "--trip", "x=1"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
