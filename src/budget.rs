@@ -25,6 +25,10 @@ pub const DEFAULT_MAX_MEMORY: usize = 2 << 30;
 /// converge, rta from instructions, sweep jobs): 10 s.
 pub const DEFAULT_TIME_LIMIT_PER_SOLVE: Duration = Duration::from_secs(10);
 
+/// The default time limit of `makespan solve` (the whole command, wall clock): 60 s.
+/// A solve it stops ends with its proven interval and status `time_limit`.
+pub const DEFAULT_TIME_LIMIT_SOLVE: Duration = Duration::from_secs(60);
+
 /// The default time limit of each ILP solve of the constraint-form experiment: 60 s.
 pub const DEFAULT_TIME_LIMIT_PER_ILP: Duration = Duration::from_secs(60);
 

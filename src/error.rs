@@ -11,11 +11,13 @@ use thiserror::Error;
 /// Bad input: a field of an instance or task-set file (or of the command line) whose
 /// value the model cannot accept. `Display` is one line naming the field and the value.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
-#[error("invalid {field} = {value}: {reason}")]
+#[error("invalid {field}{}: {reason}", if value.is_empty() { String::new() } else { format!(" = {value}") })]
 pub struct InputError {
     /// The field, e.g. `warps`, `kernel`, `sm.load_store_units`.
     pub field: String,
-    /// The value as the user wrote it.
+    /// The value as the user wrote it; empty where there is none to show (a missing
+    /// field, a flag, two fields that exclude each other): then `Display` leaves out
+    /// `= value`.
     pub value: String,
     /// Why it is refused, and where useful what to do instead.
     pub reason: String,
@@ -56,6 +58,16 @@ impl InputError {
     /// The same error with its field renamed (e.g. `kernel` -> `kernels[2].instructions`).
     pub fn in_field(self, field: impl Into<String>) -> Self {
         InputError { field: field.into(), ..self }
+    }
+}
+
+/// `n` and the word, plural unless `n` is 1: `1 barrier`, `3 barriers`.
+pub fn plural(n: impl Into<u64>, word: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
     }
 }
 

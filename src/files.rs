@@ -59,8 +59,35 @@ pub fn parse_toml<T: serde::de::DeserializeOwned>(text: &str, origin: &str) -> R
             .map(|t| format!(" at `{}`", crate::error::shorten(t)))
             .unwrap_or_default();
         let msg = e.message().trim().replace('\n', " ");
+        if let Some(value_error) = e.span().and_then(|s| wrong_value(text, s.start.min(text.len()), &msg, origin)) {
+            return value_error;
+        }
         InputError::new("file", origin, format!("not a valid file{at}: {msg}{near}"))
     })
+}
+
+/// A value of the wrong type or out of range (`warps = 4.5`, a 30-digit integer) as an
+/// error about its key: `invalid warps = 4.5: must be a whole number (FILE, line 2)`,
+/// instead of the parser's `expected i64` / `as i128`.
+fn wrong_value(text: &str, start: usize, msg: &str, origin: &str) -> Option<InputError> {
+    if !msg.starts_with("invalid type") && !msg.starts_with("invalid value") {
+        return None;
+    }
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let before = &text[line_start..start];
+    let key = before.trim_end().strip_suffix('=')?.rsplit([',', '{']).next()?.trim().trim_matches('"');
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let value = text[start..line_end].split([',', '}', '#']).next().unwrap_or("").trim();
+    let whole = ["i64", "u64", "usize", "u32", "i32", "u8", "u16", "i128", "u128"].iter().any(|t| msg.contains(&format!("expected {t}")));
+    let reason = if msg.contains("floating point") && whole {
+        "must be a whole number".to_string()
+    } else if msg.contains("integer") && (msg.contains("as i128") || msg.contains("as u128") || msg.contains("invalid value")) && whole {
+        "is out of range: too large (or negative) for this field".to_string()
+    } else {
+        msg.replacen("invalid type: ", "", 1).replacen("invalid value: ", "", 1).replace(", expected", ": expected")
+    };
+    let line = text[..start].matches('\n').count() + 1;
+    Some(InputError::new(key, value, format!("{reason} ({origin}, line {line})")))
 }
 
 /// Creates the directory an output file given in `field` goes into, naming the part of

@@ -34,7 +34,7 @@ pub fn pick<'a>(listing: &'a Listing, entry: Option<&str>, origin: &str) -> Resu
             [] => Err(InputError::new("file", origin, "no kernel found (PTX .entry, or a SASS function)")),
             _ => Err(InputError::option(
                 "entry",
-                "(missing)",
+                "",
                 format!("{origin} has {} kernels; choose one by name or a part of it only one has:{}", all.len(), listed(&all)),
             )),
         };

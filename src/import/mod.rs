@@ -33,6 +33,13 @@ pub enum Format {
 impl Format {
     /// `ptx`, `sass` or `auto` (by extension, then by content).
     pub fn pick(given: &str, path: &str, text: &str) -> Result<Format, InputError> {
+        if text.trim().is_empty() {
+            return Err(InputError::new(
+                "file",
+                path,
+                "is empty: give the PTX (nvcc -ptx) or SASS (cuobjdump -sass, nvdisasm) of a kernel",
+            ));
+        }
         match given.to_ascii_lowercase().as_str() {
             "ptx" => Ok(Format::Ptx),
             "sass" => Ok(Format::Sass),
@@ -138,6 +145,18 @@ struct Prepared<'a> {
 
 fn prepare<'a>(listing: &'a Listing, origin: &str, format: Format, req: &Request) -> Result<Prepared<'a>, InputError> {
     let f = entry::pick(listing, req.entry.as_deref(), origin)?;
+    if let Some(given) = &req.arch {
+        if !arch_number(given).is_some_and(|n| (10..=199).contains(&n)) {
+            return Err(InputError::option("arch", given, "not an architecture: write sm_NN, e.g. sm_62 (the TX2) or sm_75"));
+        }
+        if let Some(stated) = listing.arch.as_ref().filter(|s| *s != given) {
+            return Err(InputError::option(
+                "arch",
+                given,
+                format!("{origin} states {stated}: give that architecture, or none (the file's own is used)"),
+            ));
+        }
+    }
     let arch = req.arch.clone().or(listing.arch.clone());
     let map = built_in_map(format, arch.as_deref())?;
     let map = match &req.units {
@@ -210,20 +229,23 @@ pub fn import(text: &str, origin: &str, format: Format, req: &Request) -> Result
     })
 }
 
+/// `62` of `sm_62` (`sm_90a`: 90).
+fn arch_number(arch: &str) -> Option<u32> {
+    arch.strip_prefix("sm_").and_then(|d| d.trim_end_matches(|c: char| c.is_ascii_alphabetic()).parse().ok())
+}
+
 /// The built-in map of a format and architecture: PTX, SASS of sm_5x/sm_6x, or of sm_7x
 /// and later.
 fn built_in_map(format: Format, arch: Option<&str>) -> Result<UnitMap, InputError> {
     if format == Format::Ptx {
         return Ok(UnitMap::built_in("ptx"));
     }
-    let n: Option<u32> =
-        arch.and_then(|a| a.strip_prefix("sm_")).and_then(|d| d.trim_end_matches(|c: char| c.is_alphabetic()).parse().ok());
-    match n {
+    match arch.and_then(arch_number) {
         Some(50..=69) => Ok(UnitMap::built_in("sass-sm6x")),
         Some(70..=99) => Ok(UnitMap::built_in("sass-sm7x")),
         _ => Err(InputError::option(
             "arch",
-            arch.unwrap_or("(not in the file)"),
+            arch.unwrap_or(""),
             "SASS maps are shipped for sm_50 to sm_69 and sm_70 to sm_99; name the architecture (sm_NN), and give a unit map for others",
         )),
     }

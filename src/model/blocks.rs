@@ -64,6 +64,7 @@ impl Blocks {
     /// (default: one block). With barriers, `warps` must be a multiple of
     /// `warps_per_block`; without, the split does not matter and the warps are one block.
     pub fn from_file_data(f: &InstanceFile) -> Result<Blocks, InputError> {
+        crate::model::instance::check_warps(f.warps, "warps")?;
         let per_block = f.warps_per_block.unwrap_or(f.warps);
         if per_block < 1 || per_block > f.warps {
             return Err(InputError::new("warps_per_block", per_block, format!("must be from 1 to warps = {}", f.warps)));

@@ -54,6 +54,7 @@ impl Program {
     /// several blocks and the kernel has barriers.
     pub fn from_file_data(f: &InstanceFile) -> Result<Program, InputError> {
         let barriers = f.kernel.contains('|');
+        crate::model::instance::check_warps(f.warps, "warps")?;
         if let Some(per_block) = f.warps_per_block {
             if per_block < 1 || per_block > f.warps {
                 return Err(InputError::new("warps_per_block", per_block, format!("must be from 1 to warps = {}", f.warps)));
@@ -113,8 +114,8 @@ impl Program {
                 "kernel",
                 format!("{:?}", crate::error::shorten(&self.source_kernel)),
                 format!(
-                    "has {} barriers (|); `{command}` takes barrier-free kernels (solve, bound and rta analyse barrier kernels phase by phase)",
-                    self.phases.len() - 1
+                    "has {} (|); `{command}` takes barrier-free kernels (solve, bound and rta analyse barrier kernels phase by phase)",
+                    crate::error::plural(self.phases.len() as u64 - 1, "barrier")
                 ),
             ));
         }

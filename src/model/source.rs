@@ -45,10 +45,10 @@ impl InstanceSource {
                 }
             }
             (None, Some(k)) => {
-                let w = self.warps.ok_or_else(|| InputError::option("warps", "(missing)", "a kernel string needs a warp count"))?;
+                let w = self.warps.ok_or_else(|| InputError::option("warps", "", "a kernel string needs a warp count"))?;
                 Instance::new(k, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1))
             }
-            (None, None) => Err(InputError::new("FILE", "(missing)", "give an instance file, or a kernel string and a warp count")),
+            (None, None) => Err(InputError::new("FILE", "", "give an instance file, or a kernel string and a warp count")),
         }
     }
 

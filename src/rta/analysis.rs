@@ -141,7 +141,7 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
     let overload = |latest: Ticks| {
         InputError::option(
             "window",
-            "set",
+            "",
             format!(
                 "jobs released after the window's end keep entering the queue ahead of analysed ones (up to {} {}): the GPU does not keep up with the kernels' periods; give longer periods or a window that ends after a quiet time",
                 w.scale.format(latest),

@@ -7,7 +7,8 @@
 //! own, whose `stream_priority` (a CUDA priority) picks the EE queue. Times are in
 //! seconds, exactly (nanosecond resolution or finer). What cannot be modelled is refused,
 //! naming the benchmark and the reason: other benchmark libraries,
-//! separate processes (`use_processes`, MPS), `sm_mask`, more than one iteration.
+//! separate processes (`use_processes`, MPS, `mps_thread_percentage`), `sm_mask`, more
+//! than one iteration.
 //! Configs carry no deadlines: `--deadline` gives every kernel one.
 
 use crate::error::{Error, InputError};
@@ -223,13 +224,20 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
     if let Some(m) = &b.sm_mask {
         return Err(refuse("sm_mask", m, "SM masks restrict where blocks may go, which this analysis does not model"));
     }
+    if let Some(m) = b.mps_thread_percentage.as_ref().filter(|m| !m.is_null()) {
+        return Err(refuse(
+            "mps_thread_percentage",
+            m,
+            "an MPS thread percentage limits the SMs a process's kernels may use, which this analysis does not model",
+        ));
+    }
     match b.max_iterations.or(default_iterations) {
         Some(1) => {}
         Some(n) => return Err(refuse("max_iterations", &n, "only one iteration (one job per kernel) is analysed; set max_iterations = 1")),
         None => {
             return Err(refuse(
                 "max_iterations",
-                &"(missing)",
+                &"",
                 "the config does not say how many iterations run (the examiner's default runs until max_time); set max_iterations = 1",
             ))
         }

@@ -470,6 +470,9 @@ pub struct GpuSection {
     pub context_switch: Option<toml::Spanned<crate::rta::time::Number>>,
     /// Period units per cycle, for C computed from instructions (task-set files only).
     pub cycle_time: Option<toml::Spanned<crate::rta::time::Number>>,
+    /// The SM clock (`"1.3 GHz"`) instead of `cycle_time`, with the task set's `unit`
+    /// (`s`, `ms`, `us` or `ns`): one cycle, rounded up, is the cycle time.
+    pub clock: Option<String>,
     /// SM profile for `instructions` kernels (task-set files only).
     pub sm: Option<crate::model::sm::SmCounts>,
     /// Where a block's warps go among the sub-partitions: `any`, `round-robin` or

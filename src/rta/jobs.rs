@@ -243,7 +243,7 @@ fn tie_order(tasks: &[Task], launch: Launch) -> Result<TieOrder, InputError> {
     let given = tasks.iter().filter(|t| t.launch_order.is_some()).count();
     if launch == Launch::FileOrder {
         if given > 0 {
-            return Err(InputError::option("file-order", "set", "the kernels have launch_order fields; give one or the other"));
+            return Err(InputError::option("file-order", "", "the kernels have launch_order fields; give one or the other"));
         }
         return Ok(TieOrder::FileOrder);
     }
@@ -251,7 +251,7 @@ fn tie_order(tasks: &[Task], launch: Launch) -> Result<TieOrder, InputError> {
         return Ok(TieOrder::Free);
     }
     if let Some(i) = tasks.iter().position(|t| t.launch_order.is_none()) {
-        return Err(InputError::new(format!("kernels[{i}].launch_order"), "(missing)", "give launch_order on every kernel or on none"));
+        return Err(InputError::new(format!("kernels[{i}].launch_order"), "", "give launch_order on every kernel or on none"));
     }
     let mut seen = std::collections::HashMap::new();
     for (i, t) in tasks.iter().enumerate() {
@@ -283,9 +283,8 @@ pub fn missing_may_pass(w: &Workload, seq: &Sequence, late: &[Ticks]) -> bool {
 }
 
 fn window_end(w: &Workload, window: Window) -> Result<Option<Ticks>, InputError> {
-    let period = |i: usize| {
-        w.tasks[i].period.ok_or_else(|| InputError::option("window", "set", format!("kernel {:?} has no period", w.tasks[i].name)))
-    };
+    let period =
+        |i: usize| w.tasks[i].period.ok_or_else(|| InputError::option("window", "", format!("kernel {:?} has no period", w.tasks[i].name)));
     let last_release = w.tasks.iter().map(|t| t.release).max().unwrap_or(0);
     match window {
         Window::OneJob => Ok(None),
@@ -358,7 +357,7 @@ fn push_jobs(jobs: &mut Vec<Job>, i: usize, t: &Task, w: &Workload, end: Option<
 fn too_many(t: &Task) -> InputError {
     InputError::option(
         "window",
-        "set",
+        "",
         format!("more than {MAX_JOBS} jobs or {MAX_TOTAL_BLOCKS} blocks in the window (kernel {:?}); give a shorter window", t.name),
     )
 }

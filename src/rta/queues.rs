@@ -149,7 +149,7 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
     }
     Err(InputError::option(
         "window",
-        "set",
+        "",
         format!("the analysis of the streams' waits did not settle in {MAX_ROUNDS} rounds: the kernels may not keep up with their periods; give a shorter window or longer periods"),
     ))
 }

@@ -83,6 +83,12 @@ pub struct KernelRow {
     pub finish_exact: String,
     /// `R` as an exact decimal.
     pub response_exact: String,
+    /// `r` as an exact decimal.
+    pub release_exact: String,
+    /// `C_i` as an exact decimal.
+    pub wcet_exact: String,
+    /// The relative deadline as an exact decimal (`null` if none was given).
+    pub deadline_exact: Option<String>,
     /// `R` in ticks of the workload's scale (not serialised).
     #[serde(skip)]
     pub response_ticks: Ticks,
@@ -322,6 +328,9 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
                 registers_per_thread: t.registers_per_thread,
                 finish_exact: scale.format(f),
                 response_exact: scale.format(response),
+                release_exact: scale.format(j.release),
+                wcet_exact: scale.format(t.wcet),
+                deadline_exact: t.deadline.map(|d| scale.format(d)),
                 response_ticks: response,
                 simulated_finish: scale.to_f64(simulated[i]),
                 slots: w.platform.sms() * crate::rta::room::fit(&w.platform, &demands[ti]),

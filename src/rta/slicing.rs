@@ -52,7 +52,7 @@ pub fn slices(w: &Workload) -> Result<Vec<Ticks>, InputError> {
             match own.first().map_or(w.time_slice, |&(_, s)| s) {
                 0 => Err(InputError::new(
                     "gpu.time_slice",
-                    "(missing)",
+                    "",
                     "kernels of two processes or more share the GPU by time slicing: give the GPU profile's time_slice (and context_switch), or each process's kernels theirs",
                 )),
                 s => Ok(s),
@@ -70,7 +70,7 @@ pub fn check_slicing(w: &Workload) -> Result<Vec<Ticks>, InputError> {
     if w.context_switch.is_none() {
         return Err(InputError::new(
             "gpu.context_switch",
-            "(missing)",
+            "",
             "kernels of two processes or more share the GPU by time slicing: give the longest switch between two processes (0 if it costs nothing)",
         ));
     }
@@ -104,7 +104,7 @@ pub fn check_slicing(w: &Workload) -> Result<Vec<Ticks>, InputError> {
         if first != i && (t.stream.is_none() || t.stream != w.tasks[first].stream) {
             return Err(InputError::new(
                 format!("{kernel}.stream"),
-                t.stream.clone().unwrap_or_else(|| "(none)".into()),
+                t.stream.clone().unwrap_or_default(),
                 format!(
                     "with time slicing, each process's kernels must go to one stream, as kernels[{first}]'s: give them the same stream (or put them in processes of their own)"
                 ),

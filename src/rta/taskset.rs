@@ -108,6 +108,20 @@ struct ProfileFile {
 pub fn read_profile(path: &Path) -> Result<Profile, InputError> {
     let text = read_text(path)?;
     let f: ProfileFile = parse_toml(&text, &origin(path))?;
+    let task_set_only = [
+        ("gpu.cycle_time", f.gpu.cycle_time.as_ref().map(|c| c.get_ref().0.to_string())),
+        ("gpu.clock", f.gpu.clock.as_ref().map(|c| format!("\"{c}\""))),
+    ];
+    if let Some((name, Some(value))) = task_set_only.iter().find(|(_, given)| given.is_some()) {
+        return Err(InputError::new(
+            *name,
+            value,
+            format!(
+                "{} is read from the task set's [gpu] table only (it converts C computed from instructions); move it there",
+                origin(path)
+            ),
+        ));
+    }
     f.gpu.profile(&text)
 }
 
@@ -153,7 +167,7 @@ pub fn load(path: &Path, request: &Request, limits: &SolveOptions) -> Result<Wor
         if request.window.is_some() {
             return Err(InputError::option(
                 "window",
-                "set",
+                "",
                 "examiner configs run one iteration per benchmark; a window needs periods (task sets)",
             )
             .into());
@@ -165,7 +179,7 @@ pub fn load(path: &Path, request: &Request, limits: &SolveOptions) -> Result<Wor
     if request.deadline.is_some() {
         return Err(InputError::option(
             "deadline",
-            "set",
+            "",
             "applies to examiner configs; in a task set give each kernel a deadline (default: its period)",
         )
         .into());
@@ -200,17 +214,11 @@ pub fn from_text(
     let file: TaskSetFile = parse_toml(text, origin)?;
     let gpu = file.gpu.clone().unwrap_or_default();
     let profile = match (profile, &file.gpu) {
-        (Some(_), Some(_)) => {
-            return Err(InputError::option("gpu", "(given)", "the task set has its own [gpu] table; edit it instead").into())
-        }
+        (Some(_), Some(_)) => return Err(InputError::option("gpu", "", "the task set has its own [gpu] table; edit it instead").into()),
         (Some(p), None) => p,
         (None, _) => gpu.profile(text)?,
     };
-    let cycle_time =
-        gpu.cycle_time.as_ref().map_or(Ok(Decimal { digits: 1, decimals: 0 }), |c| Decimal::of_toml(text, c, "gpu.cycle_time"))?;
-    if cycle_time.digits == 0 {
-        return Err(InputError::new("gpu.cycle_time", 0, "must be positive").into());
-    }
+    let cycle = cycle_time(text, &gpu, file.unit.as_deref())?;
     if file.kernels.is_empty() {
         return Err(InputError::new("kernels", "[]", "the task set has no kernels").into());
     }
@@ -220,7 +228,7 @@ pub fn from_text(
     let (set, stated): (Vec<Option<String>>, Vec<Option<Resources>>) = read.into_iter().unzip();
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
-        let cx = Context { text, gpu: &gpu, profile: &profile, cycle_time, limits, set: &set, stated: stated[i] };
+        let cx = Context { text, gpu: &gpu, profile: &profile, cycle: &cycle, limits, set: &set, stated: stated[i] };
         pending.push(entry(i, e, &cx, &mut cache)?);
     }
     let window_decimal = match window {
@@ -275,13 +283,41 @@ fn check_names(kernels: &[KernelEntry]) -> Result<(), InputError> {
     Ok(())
 }
 
+/// The time of one SM cycle, and how the report says it (`x 0.5`, `at 1.3 GHz (...)`).
+struct Cycle {
+    time: Decimal,
+    label: String,
+}
+
+/// `gpu.cycle_time`, or one cycle of `gpu.clock` in the task set's `unit` (rounded up),
+/// or 1 (C in cycles).
+fn cycle_time(text: &str, gpu: &GpuSection, unit: Option<&str>) -> Result<Cycle, InputError> {
+    let format = |d: Decimal| Scale { decimals: d.decimals }.format(d.digits);
+    match (&gpu.cycle_time, &gpu.clock) {
+        (Some(_), Some(_)) => Err(InputError::new("gpu.clock", "", "give the clock or the cycle time, not both")),
+        (Some(c), None) => {
+            let time = Decimal::of_toml(text, c, "gpu.cycle_time")?;
+            if time.digits == 0 {
+                return Err(InputError::new("gpu.cycle_time", 0, "must be positive"));
+            }
+            Ok(Cycle { time, label: format!("x {}", format(time)) })
+        }
+        (None, Some(clock)) => {
+            let (time, exact) = crate::rta::time::cycle_time_of_clock(clock, unit, "gpu.clock")?;
+            let how = if exact { "" } else { ", rounded up" };
+            Ok(Cycle { time, label: format!("at {} ({} {} per cycle{how})", clock.trim(), format(time), unit.unwrap_or_default()) })
+        }
+        (None, None) => Ok(Cycle { time: Decimal { digits: 1, decimals: 0 }, label: "x 1".into() }),
+    }
+}
+
 /// What every kernel's `C` is computed within: the file, the GPU, and every kernel's
 /// instruction string (`None`: given by `wcet`), for the warps that may share its SM.
 struct Context<'a> {
     text: &'a str,
     gpu: &'a GpuSection,
     profile: &'a Profile,
-    cycle_time: Decimal,
+    cycle: &'a Cycle,
     limits: &'a SolveOptions,
     set: &'a [Option<String>],
     /// What this kernel's file states about its resources (`None`: no kernel file).
@@ -293,9 +329,7 @@ struct Context<'a> {
 fn instructions(i: usize, e: &KernelEntry, task_set: &str) -> Result<(Option<String>, Option<Resources>), InputError> {
     let field = |f: &str| format!("kernels[{i}].{f}");
     match (&e.instructions, &e.kernel_file) {
-        (Some(_), Some(_)) => {
-            Err(InputError::new(field("kernel_file"), "and instructions", "give either instructions or kernel_file, not both"))
-        }
+        (Some(_), Some(_)) => Err(InputError::new(field("kernel_file"), "", "give either instructions or kernel_file, not both")),
         (Some(k), None) => Ok((Some(k.clone()), None)),
         (None, Some(f)) => kernel_file(e, f, task_set, &field).map(|(k, r)| (Some(k), Some(r))),
         (None, None) => Ok((None, None)),
@@ -376,7 +410,7 @@ fn file_resources(
 }
 
 fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Result<Pending, Error> {
-    let (text, gpu, profile, cycle_time, limits) = (cx.text, cx.gpu, cx.profile, cx.cycle_time, cx.limits);
+    let (text, gpu, profile, limits) = (cx.text, cx.gpu, cx.profile, cx.limits);
     let field = |f: &str| format!("kernels[{i}].{f}");
     let b = positive(e.threads_per_block, &field("threads_per_block"))?;
     let blocks = positive(e.blocks, &field("blocks"))?;
@@ -392,11 +426,11 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
         None => (non_negative(e.shared_memory, "shared_memory")?, non_negative(e.registers_per_thread, "registers_per_thread")?, None),
     };
     if e.resource_usage.is_some() && e.kernel_file.is_none() {
-        return Err(InputError::new(field("resource_usage"), "set", "resource_usage only applies to kernels given by kernel_file").into());
+        return Err(InputError::new(field("resource_usage"), "", "resource_usage only applies to kernels given by kernel_file").into());
     }
     if e.contention.is_some() && instructions.is_none() {
         return Err(
-            InputError::new(field("contention"), "set", "contention only applies to kernels given by instructions or kernel_file").into()
+            InputError::new(field("contention"), "", "contention only applies to kernels given by instructions or kernel_file").into()
         );
     }
     let exact = |v: &Spanned<crate::rta::time::Number>, f: &str| Decimal::of_toml(text, v, &field(f));
@@ -435,17 +469,14 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                 }
             };
             optimistic = c.optimistic;
-            let wcet = cycle_time.times(c.cycles as u128, &field("instructions"))?;
-            let ct = Scale { decimals: cycle_time.decimals }.format(cycle_time.digits);
+            let wcet = cx.cycle.time.times(c.cycles as u128, &field("instructions"))?;
             let res = resources.map_or(String::new(), |r| format!("; block resources: {r}"));
-            (wcet, format!("{} cycles x {ct}: {}{res}", c.cycles, c.how))
+            (wcet, format!("{} cycles {}: {}{res}", c.cycles, cx.cycle.label, c.how))
         }
         (Some(_), Some(_)) => {
-            return Err(
-                InputError::new(field("wcet"), "and instructions", "give either wcet or instructions (or kernel_file), not both").into()
-            )
+            return Err(InputError::new(field("wcet"), "", "give either wcet or instructions (or kernel_file), not both").into())
         }
-        (None, None) => return Err(InputError::new(field("wcet"), "(missing)", "give wcet, instructions or kernel_file").into()),
+        (None, None) => return Err(InputError::new(field("wcet"), "", "give wcet, instructions or kernel_file").into()),
     };
     let task = Task {
         name: e.name.clone().unwrap_or_else(|| format!("K{}", i + 1)),

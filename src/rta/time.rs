@@ -116,6 +116,54 @@ impl Decimal {
     }
 }
 
+/// The time one cycle of `clock` (`"1.3 GHz"`; Hz, kHz, MHz or GHz) takes in `unit`
+/// (`s`, `ms`, `us` or `ns`), rounded **up** to [`MAX_DECIMALS`] places, so that a `C`
+/// computed as cycles times it is never below the exact value; and whether it is exact.
+/// `field` names the clock in errors.
+pub fn cycle_time_of_clock(clock: &str, unit: Option<&str>, field: &str) -> Result<(Decimal, bool), InputError> {
+    let bad = |why: String| InputError::new(field, clock, why);
+    let t = clock.trim();
+    let at = t.find(|c: char| c.is_ascii_alphabetic()).ok_or_else(|| bad("give a frequency with its unit, e.g. \"1.3 GHz\"".into()))?;
+    let f = Decimal::parse_number(&t[..at], field)?;
+    let f_exp: i64 = match t[at..].trim().to_ascii_lowercase().as_str() {
+        "hz" => 0,
+        "khz" => 3,
+        "mhz" => 6,
+        "ghz" => 9,
+        other => return Err(bad(format!("unknown frequency unit {other}: use Hz, kHz, MHz or GHz"))),
+    };
+    let u_exp: i64 = match unit.map(str::trim) {
+        Some("s") => 0,
+        Some("ms") => -3,
+        Some("us") | Some("µs") => -6,
+        Some("ns") => -9,
+        other => {
+            return Err(bad(format!(
+                "a clock needs the task set's time unit: unit = \"s\", \"ms\", \"us\" or \"ns\" (it is {})",
+                other.map_or("not given".to_string(), |u| format!("\"{u}\""))
+            )))
+        }
+    };
+    if f.digits == 0 {
+        return Err(bad("must be positive".into()));
+    }
+    // One cycle is 10^(decimals - f_exp - u_exp) / digits units; in ticks of 10^-MAX_DECIMALS.
+    let e = f.decimals as i64 - f_exp - u_exp + MAX_DECIMALS as i64;
+    let power = u32::try_from(e).ok().and_then(|e| 10u128.checked_pow(e));
+    let power = power.ok_or_else(|| bad(format!("one cycle is not within 10^-{MAX_DECIMALS} to 10^20 {}", unit.unwrap_or(""))))?;
+    let exact = power % f.digits == 0;
+    let mut digits = power.div_ceil(f.digits);
+    let mut decimals = MAX_DECIMALS;
+    while decimals > 0 && digits % 10 == 0 {
+        digits /= 10;
+        decimals -= 1;
+    }
+    if digits == 0 {
+        return Err(bad(format!("one cycle is below 10^-{MAX_DECIMALS} {}", unit.unwrap_or(""))));
+    }
+    Ok((Decimal { digits, decimals }, exact))
+}
+
 /// A number of an input file, integer (of any size) or float; its exact value is read
 /// from the text ([`Decimal::of_toml`]), the `f64` is for messages.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -204,6 +252,21 @@ fn format_decimal(digits: u128, decimals: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clocks_give_cycle_times_rounded_up() {
+        let (d, exact) = cycle_time_of_clock("1.3 GHz", Some("us"), "gpu.clock").unwrap();
+        assert!(!exact);
+        assert_eq!((d.digits, d.decimals), (76_923_076_923_077, 17));
+        assert!(d.digits * 1300 >= 10u128.pow(17));
+        assert_eq!(cycle_time_of_clock("1 GHz", Some("ns"), "c").unwrap(), (Decimal { digits: 1, decimals: 0 }, true));
+        assert_eq!(cycle_time_of_clock("2MHz", Some("ms"), "c").unwrap(), (Decimal { digits: 5, decimals: 4 }, true));
+        for (clock, unit) in
+            [("1.3 GHz", None), ("1.3", Some("us")), ("0 GHz", Some("us")), ("1.3 THz", Some("us")), ("1 GHz", Some("min"))]
+        {
+            assert!(cycle_time_of_clock(clock, unit, "gpu.clock").is_err(), "{clock} {unit:?}");
+        }
+    }
 
     #[test]
     fn decimals_are_exact() {

@@ -161,7 +161,7 @@ impl Job {
             SweepCommand::Bound => serde_json::to_value(BoundsReport::of(inst)),
             SweepCommand::Solve => serde_json::to_value(record::solution(inst, &solve(inst, &self.options())?, false)),
             SweepCommand::Approx => {
-                let x = self.params.x.ok_or_else(|| InputError::new("x", "(missing)", "approx jobs need x"))?;
+                let x = self.params.x.ok_or_else(|| InputError::new("x", "", "approx jobs need x"))?;
                 serde_json::to_value(approx::approx(inst, x, &self.options(), &|| {})?)
             }
         };

@@ -211,16 +211,16 @@ impl Spec {
         if kernels.is_empty() && files.is_empty() {
             return Err(InputError::new(
                 "kernels",
-                "(none)",
+                "",
                 "the spec has no kernels and no files: give a non-empty kernels = [...] and/or files = [...]",
             ));
         }
         let warps = self.warps.values();
         if !kernels.is_empty() && warps.is_empty() {
-            return Err(InputError::new("warps", "(missing)", "kernels need warps"));
+            return Err(InputError::new("warps", "", "kernels need warps"));
         }
         if kernels.is_empty() && (!self.sigma_l.values().is_empty() || !self.sigma_c.values().is_empty()) {
-            return Err(InputError::new("sigma_l/sigma_c", "(given)", "apply to kernels only; a file carries its SM"));
+            return Err(InputError::new("sigma_l/sigma_c", "", "apply to kernels only; a file carries its SM"));
         }
         let (sigma_l, sigma_c) = (or_one(self.sigma_l.values()), or_one(self.sigma_c.values()));
         let mut out = Vec::new();
@@ -251,8 +251,8 @@ impl Spec {
         let approx = self.command == SweepCommand::Approx;
         match (approx, given.is_empty(), self.x_max) {
             (false, true, None) => Ok(Vec::new()),
-            (false, _, _) => Err(InputError::new("x", "(given)", "x and x_max are for command = \"approx\" only")),
-            (true, true, None) => Err(InputError::new("x", "(missing)", "command = \"approx\" needs x = [...] or x_max = N")),
+            (false, _, _) => Err(InputError::new("x", "", "x and x_max are for command = \"approx\" only")),
+            (true, true, None) => Err(InputError::new("x", "", "command = \"approx\" needs x = [...] or x_max = N")),
             (true, false, Some(m)) => Err(InputError::new("x_max", m, "give x or x_max, not both")),
             (true, true, Some(m)) => Ok((1..=check_x(m, "x_max")?).collect()),
             (true, false, None) => given.iter().enumerate().map(|(i, &x)| check_x(x, &format!("x[{i}]"))).collect(),

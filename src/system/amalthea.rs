@@ -29,8 +29,8 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
     let mut r = Reader { used: HashSet::new(), whole: HashSet::new(), sys: System::default() };
     r.used.insert(root.id());
     let part = |name: &str| root.children().find(|c| c.has_tag_name(name));
-    let hw = part("hwModel").ok_or_else(|| InputError::new("hwModel", "(missing)", "the model has no hardware model"))?;
-    let sw = part("swModel").ok_or_else(|| InputError::new("swModel", "(missing)", "the model has no software model"))?;
+    let hw = part("hwModel").ok_or_else(|| InputError::new("hwModel", "", "the model has no hardware model"))?;
+    let sw = part("swModel").ok_or_else(|| InputError::new("swModel", "", "the model has no software model"))?;
     r.hardware(hw)?;
     let stimuli = part("stimuliModel").map(|s| r.stimuli(s)).transpose()?.unwrap_or_default();
     r.software(sw, &stimuli)?;
@@ -81,8 +81,7 @@ impl Reader {
     }
 
     fn attr<'a>(&self, n: Node<'a, '_>, name: &str, field: &str) -> Result<&'a str, InputError> {
-        n.attribute(name)
-            .ok_or_else(|| InputError::new(field, "(missing)", format!("the {} element has no {name} attribute", n.tag_name().name())))
+        n.attribute(name).ok_or_else(|| InputError::new(field, "", format!("the {} element has no {name} attribute", n.tag_name().name())))
     }
 
     fn hardware(&mut self, hw: Node) -> Result<(), InputError> {
@@ -102,7 +101,7 @@ impl Reader {
                     let v = c
                         .children()
                         .find(|d| d.has_tag_name("defaultValue"))
-                        .ok_or_else(|| InputError::new(&field, "(missing)", "no defaultValue"))?;
+                        .ok_or_else(|| InputError::new(&field, "", "no defaultValue"))?;
                     self.take_all(c);
                     domains.insert(name, frequency_of(self.attr(v, "value", &field)?, v.attribute("unit").unwrap_or("Hz"), &field)?);
                 }
@@ -169,7 +168,7 @@ impl Reader {
                     let r = c
                         .children()
                         .find(|x| x.has_tag_name("recurrence"))
-                        .ok_or_else(|| InputError::new(&field, "(missing)", "a periodic stimulus needs a recurrence"))?;
+                        .ok_or_else(|| InputError::new(&field, "", "a periodic stimulus needs a recurrence"))?;
                     self.take(r);
                     if let Some(j) = c.children().find(|x| x.has_tag_name("jitter")) {
                         return Err(InputError::new(
@@ -282,7 +281,7 @@ impl Reader {
             } else {
                 "the task has no activity graph"
             };
-            InputError::new(field("activityGraph"), "(missing)", why)
+            InputError::new(field("activityGraph"), "", why)
         })?;
         self.take(graph);
         self.task_items(graph, &mut task, &name)?;
@@ -321,7 +320,7 @@ impl Reader {
                         other => {
                             return Err(InputError::new(
                                 format!("tasks.{name}.WaitEvent"),
-                                other.unwrap_or("(missing)"),
+                                other.unwrap_or(""),
                                 "waitingBehaviour must be active or passive",
                             ))
                         }
@@ -331,7 +330,7 @@ impl Reader {
                         _ => {
                             return Err(InputError::new(
                                 format!("tasks.{name}.WaitEvent"),
-                                "(set)",
+                                "",
                                 "a wait is modelled only after the task's one trigger",
                             ))
                         }
@@ -382,7 +381,7 @@ impl Reader {
                         other => {
                             return Err(InputError::new(
                                 format!("runnables.{name}.LabelAccess"),
-                                other.unwrap_or("(missing)"),
+                                other.unwrap_or(""),
                                 "access must be read or write",
                             ))
                         }
@@ -411,7 +410,7 @@ impl Reader {
                     let value = c
                         .children()
                         .find(|v| v.has_tag_name("value"))
-                        .ok_or_else(|| InputError::new(&field, "(missing)", "an extended tick entry without a value"))?;
+                        .ok_or_else(|| InputError::new(&field, "", "an extended tick entry without a value"))?;
                     let key = refs(self.attr(c, "key", &field)?).pop().unwrap_or_default();
                     (tick_range(value, &field)?, r.ticks.entry(key).or_insert(TickRange { lower: 0, upper: 0 }))
                 }
@@ -448,7 +447,7 @@ impl Reader {
             let affinity = refs(a.attribute("affinity").unwrap_or(""));
             let priority = a.children().find(|c| c.has_tag_name("schedulingParameters")).and_then(|p| {
                 self.take(p);
-                p.attribute("priority").map(|v| v.parse::<i64>())
+                p.attribute("priority").map(|v| v.parse::<i64>().map_err(|_| v.to_string()))
             });
             for p in a.children().filter(|c| c.has_tag_name("parameterExtensions")) {
                 self.take(p);
@@ -461,8 +460,7 @@ impl Reader {
             let Some(t) = self.sys.tasks.iter_mut().find(|t| t.name == task) else {
                 return Err(InputError::new(&field, &task, "allocates a task the model does not define"));
             };
-            t.priority =
-                priority.transpose().map_err(|_| InputError::new(format!("{field}.priority"), "(not an integer)", "must be an integer"))?;
+            t.priority = priority.transpose().map_err(|v| InputError::new(format!("{field}.priority"), v, "must be an integer"))?;
             match affinity.as_slice() {
                 [] => {}
                 [one] => t.unit = Some(one.clone()),

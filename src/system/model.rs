@@ -245,10 +245,13 @@ impl System {
         Ok(())
     }
 
-    /// Checks that every name refers to something, every task is mapped to a unit,
+    /// Checks that the model has tasks, every name refers to something, every task is mapped to a unit,
     /// every periodic task has a positive period, triggered tasks have a trigger, and
     /// chains name tasks.
     pub fn check(&self) -> Result<(), InputError> {
+        if self.tasks.is_empty() {
+            return Err(InputError::new("tasks", "", "the model has no tasks: nothing to analyse (an empty or task-less file)"));
+        }
         unique(self.units.iter().map(|u| u.name.as_str()), "units")?;
         unique(self.tasks.iter().map(|t| t.name.as_str()), "tasks")?;
         for u in &self.units {
@@ -296,11 +299,7 @@ impl System {
             }
         }
         let unit = t.unit.as_deref().ok_or_else(|| {
-            InputError::new(
-                field("unit"),
-                "(none)",
-                "the task is mapped to no unit; map it (a task allocation, or the map option TASK=UNIT)",
-            )
+            InputError::new(field("unit"), "", "the task is mapped to no unit; map it (a task allocation, or the map option TASK=UNIT)")
         })?;
         if self.unit(unit).is_none() {
             return Err(InputError::new(field("unit"), unit, "no such unit"));
@@ -316,12 +315,12 @@ impl System {
         match (t.period, self.trigger_of(&t.name)) {
             (Some(0), _) => return Err(InputError::new(field("period"), 0, "must be positive")),
             (None, None) => {
-                return Err(InputError::new(field("period"), "(none)", "the task has no periodic activation and no trigger starts it"))
+                return Err(InputError::new(field("period"), "", "the task has no periodic activation and no trigger starts it"))
             }
             (Some(_), Some(by)) => {
                 return Err(InputError::new(
                     field("period"),
-                    "(set)",
+                    "",
                     format!("the task is periodic and also triggered by {}; give it one activation", by.name),
                 ))
             }

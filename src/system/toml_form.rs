@@ -161,7 +161,7 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
 fn task(t: TaskEntry) -> Result<Task, InputError> {
     let field = |f: &str| format!("tasks.{}.{f}", t.name);
     if !t.runnables.is_empty() && (!t.pre.is_empty() || !t.post.is_empty()) {
-        return Err(InputError::new(field("runnables"), "(set)", "give runnables, or pre and post around an offload, not both"));
+        return Err(InputError::new(field("runnables"), "", "give runnables, or pre and post around an offload, not both"));
     }
     let wait = match t.wait.as_deref() {
         None | Some("none") => Wait::None,
@@ -170,7 +170,7 @@ fn task(t: TaskEntry) -> Result<Task, InputError> {
         Some(other) => return Err(InputError::new(field("wait"), other, "must be active, passive or none")),
     };
     if t.offload.is_none() && (t.wait.is_some() || !t.post.is_empty()) {
-        return Err(InputError::new(field("offload"), "(missing)", "wait and post need an offload"));
+        return Err(InputError::new(field("offload"), "", "wait and post need an offload"));
     }
     let mut pre = t.pre;
     pre.extend(t.runnables);

@@ -956,6 +956,35 @@ fn real_kernels_get_a_proven_verdict() {
     assert!(p.contains("oldest-first"), "{p}");
 }
 
+/// The rta table: times rounded up to 6 significant digits (never below the exact
+/// value in --json), a label on every row, and a clock beside cycle_time.
+#[test]
+fn rta_tables_round_up_label_rows_and_take_a_clock() {
+    let out = makespan().args(["rta", "instances/rta-real-kernels.toml"]).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let v = json_of(&["rta", "instances/rta-real-kernels.toml"]);
+    for (row, k) in text.lines().skip(1).zip(v["kernels"].as_array().unwrap()) {
+        assert!(row.contains("[proven] meets deadline"), "{row}");
+        let cells: Vec<&str> = row.split_whitespace().collect();
+        let shown: f64 = cells[6].parse().unwrap();
+        let exact: f64 = k["response_exact"].as_str().unwrap().parse().unwrap();
+        assert!(shown >= exact && shown <= exact * 1.00001, "{row}: {exact}");
+        let digits = cells[6].chars().filter(char::is_ascii_digit).collect::<String>();
+        assert!(digits.trim_start_matches('0').len() <= 6, "{row}");
+    }
+    let set = std::fs::read_to_string("instances/rta-real-kernels.toml").unwrap();
+    // The kernel files are named relative to the task set: beside it, `real/` is linked.
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(std::fs::canonicalize("instances/real").unwrap(), dir.path().join("real")).unwrap();
+    let clocked = temp_file(&dir, "clock.toml", &set.replace("cycle_time = 0.000769230769230769", "clock = \"1.3 GHz\""));
+    let c = json_of(&["rta", &clocked]);
+    for (a, b) in v["kernels"].as_array().unwrap().iter().zip(c["kernels"].as_array().unwrap()) {
+        let (given, clock) = (a["wcet"].as_f64().unwrap(), b["wcet"].as_f64().unwrap());
+        assert!(clock >= given && clock - given < 1e-9, "{given} {clock}");
+        assert!(b["wcet_source"].as_str().unwrap().contains("at 1.3 GHz"), "{}", b["wcet_source"]);
+    }
+}
+
 // ---- output plumbing ----
 
 /// A closed standard output is an error (the results would be lost), not a silent
@@ -999,7 +1028,7 @@ fn messages_name_the_real_problem() {
     let err = rta_input_error(&config("\"block_count\": [4294967296, 4294967296], ", "\"max_iterations\": 1, "), "json", "block_count");
     assert!(err.contains("too large"), "{err}");
     let err = rta_input_error(&config("\"block_count\": 1, ", ""), "json", "max_iterations");
-    assert!(err.contains("(missing)"), "{err}");
+    assert!(err.contains("does not say how many iterations"), "{err}");
     let bom = temp_file(&dir, "bom.json", &format!("\u{feff}{}", config("\"block_count\": 1, ", "\"max_iterations\": 1, ")));
     assert_eq!(json_of(&["rta", &bom])["kernels"][0]["blocks"], 1);
     let err = input_error(&["sweep", "instances/sweeps/small.toml", "--out", "x.jsonl", "--shard", "1/18446744073709551615"], "--shard");

@@ -39,6 +39,7 @@ pub(crate) enum Command {
     CompareConstraints(CompareArgs),
     /// Kernel-level response-time analysis of the Jetson TX2 GPU scheduler for a task set
     /// (TOML) or a cuda_scheduling_examiner config (JSON).
+    #[command(after_long_help = RTA_LEGEND)]
     Rta(RtaArgs),
     /// CPU-GPU system analysis of an AMALTHEA model (.amxmi) or its TOML form: response
     /// times per core (fixed priority), GPU tasks through the kernel-level RTA, and
@@ -358,7 +359,6 @@ pub(crate) enum SweepAction {
     /// Summarise results: a table on stdout, optionally CSV and an SVG of values and times.
     Report {
         /// Results files (more than one are merged first).
-        #[arg(required = true)]
         files: Vec<PathBuf>,
         /// Write the rows as CSV (default path: the first file with .csv).
         #[arg(long, num_args = 0..=1)]
@@ -399,15 +399,18 @@ pub(crate) struct SolverArgs {
     /// converge need exact values).
     #[arg(long, default_value = "search", value_parser = PossibleValuesParser::new(Method::NAMES).map(|s| s.parse::<Method>().expect("listed")))]
     pub(crate) method: Method,
-    /// ILP work-conserving constraints: short (eqs. 34/37) or long (33/36).
-    #[arg(long, default_value = "short", value_parser = PossibleValuesParser::new(ConstraintForm::NAMES).map(|s| s.parse::<ConstraintForm>().expect("listed")))]
-    pub(crate) constraints: ConstraintForm,
+    /// ILP work-conserving constraints: short (eqs. 34/37, the default) or long (33/36);
+    /// with --method ilp or both only.
+    #[arg(long, value_parser = PossibleValuesParser::new(ConstraintForm::NAMES).map(|s| s.parse::<ConstraintForm>().expect("listed")))]
+    pub(crate) constraints: Option<ConstraintForm>,
     /// ILP horizon: `safe` (proven, default), `paper` (eq. 5; may truncate), or a number of cycles.
     #[arg(long, default_value = "safe")]
     pub(crate) horizon: Horizon,
-    /// Stop after this many seconds with the best proven bounds and status `time_limit`.
-    #[arg(long, allow_hyphen_values = true)]
-    pub(crate) time_limit: Option<f64>,
+    /// Stop after this many seconds (wall clock, the whole command) with the best proven
+    /// bounds and status `time_limit`; `none`: run to the end. Default: 60 for `solve`,
+    /// 10 per solve for `approx` and `converge`.
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_time_limit)]
+    pub(crate) time_limit: Option<TimeLimit>,
     /// Limit of the search's branch and bound in stored states (the dense table is
     /// bounded by --max-memory).
     #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
@@ -417,7 +420,8 @@ pub(crate) struct SolverArgs {
     /// approx and converge share it among the T^(y) solves that run at once.
     #[arg(long)]
     pub(crate) max_memory: Option<String>,
-    /// Leave out the ILP's symmetry-breaking rows (pure Fig. 3 model).
+    /// Leave out the ILP's symmetry-breaking rows (pure Fig. 3 model); with --method ilp
+    /// or both only.
     #[arg(long)]
     pub(crate) no_symmetry_breaking: bool,
     /// Never use the search's dense table of all C(I+W, W) states (branch and bound only).
@@ -434,3 +438,43 @@ pub(crate) struct TotalArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) total_time_limit: Option<f64>,
 }
+
+/// `--time-limit`: seconds, or `none` (no limit).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum TimeLimit {
+    /// This many seconds (checked when the budget is built).
+    Seconds(f64),
+    /// Run to the end.
+    Unlimited,
+}
+
+fn parse_time_limit(text: &str) -> Result<TimeLimit, String> {
+    if text.trim().eq_ignore_ascii_case("none") {
+        return Ok(TimeLimit::Unlimited);
+    }
+    text.trim().parse::<f64>().map(TimeLimit::Seconds).map_err(|_| format!("{text}: give a number of seconds, or none"))
+}
+
+/// What every column and line of the `rta` table means (`rta --help`).
+const RTA_LEGEND: &str = "The table, column by column (times in the task set's unit):
+  kernel    the kernel's name
+  release   r: the release of the job whose response is shown
+  C         the per-block execution time used (the line `C of NAME` says what it rests on)
+  blocks    g: blocks per job
+  b         threads per block
+  finish    f: the reported (safe) finish of that job
+  response  R = f - r (`worst R` with --window: the worst over the kernel's jobs)
+  deadline  the relative deadline (- if none)
+  launch    how its launch among kernels released together was handled: alone (none
+            released with it), worst order (every order tried), given order
+            (launch_order or --file-order), bound (ties) (a bound over every order)
+  verdict   [proven] the response is a proven upper bound; [OPTIMISTIC] this kernel's C
+            is known not to bound its block's time; [not proven] another kernel's C is
+            optimistic; then meets deadline, MISSES DEADLINE, or - (no deadline)
+Times are rounded up to 6 significant digits (whole numbers in full): a shown response is
+never below the exact one; --json has the exact values (`*_exact`).
+The lines below: task set (the verdict), unit, responses (which guarantee holds: see the
+README), times, launch (how tied releases launch), worst order (the order that gives a
+kernel's response), g_max (the GPU's block slots), utilization (of the GPU's
+thread-time; 1.0 is the whole GPU), C of NAME (wcet_source), assumes (every assumption
+the verdict rests on).";

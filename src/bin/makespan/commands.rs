@@ -119,13 +119,22 @@ fn bound(a: BoundArgs, cx: &Context) -> Result<(), Failure> {
 
 fn solve(a: SolveArgs, cx: &Context) -> Result<(), Failure> {
     let blocks = a.instance.load_blocks()?;
-    let opts = a.solver.options(cx.stop)?;
+    let opts = a.solver.options(cx.stop, Some(gpu_makespan::budget::DEFAULT_TIME_LIMIT_SOLVE))?;
+    let stopped_by_default = |stopped: bool| {
+        if stopped && a.solver.default_time_limit() {
+            cx.progress.note(&format!(
+                "note: stopped by solve's default time limit of {} s: the interval is proven; --time-limit SECONDS (or none) changes it",
+                gpu_makespan::budget::DEFAULT_TIME_LIMIT_SOLVE.as_secs()
+            ));
+        }
+    };
+    let show = Shown { schedule: a.schedule, as_json: a.json.json, progress: &cx.progress, stopped_by_default: &stopped_by_default };
     if blocks.blocks > 1 {
-        return solve_blocks(&blocks, &opts, a.schedule, a.json.json, &cx.progress);
+        return solve_blocks(&blocks, &opts, &show);
     }
     let program = blocks.program;
     if program.has_barriers() {
-        return solve_phases(&program, &opts, a.schedule, a.json.json, &cx.progress);
+        return solve_phases(&program, &opts, &show);
     }
     let inst = program.single("solve")?;
     if a.schedule {
@@ -140,6 +149,7 @@ fn solve(a: SolveArgs, cx: &Context) -> Result<(), Failure> {
     let result = solve::solve(&inst, &opts);
     pb.finish_and_clear();
     let sol = result?;
+    stopped_by_default(sol.status() == gpu_makespan::exact::solve::Status::TimeLimit);
     if a.schedule {
         report::check_schedule_size(&inst, sol.outcome.lower_bound(), a.json.json)?;
     }
@@ -153,9 +163,20 @@ fn solve(a: SolveArgs, cx: &Context) -> Result<(), Failure> {
     Ok(())
 }
 
+/// What `solve` shows and where: the schedule, JSON, progress, and the note when the
+/// default time limit stopped it.
+#[derive(Clone, Copy)]
+struct Shown<'a> {
+    schedule: bool,
+    as_json: bool,
+    progress: &'a Progress,
+    stopped_by_default: &'a dyn Fn(bool),
+}
+
 /// `solve` of a kernel with barriers: the phases in parallel, the totals, the checked
 /// schedule with its barriers.
-fn solve_phases(program: &Program, opts: &SolveOptions, schedule: bool, as_json: bool, progress: &Progress) -> Result<(), Failure> {
+fn solve_phases(program: &Program, opts: &SolveOptions, show: &Shown) -> Result<(), Failure> {
+    let Shown { schedule, as_json, progress, stopped_by_default } = *show;
     use gpu_makespan::exact::phases;
     if schedule {
         for inst in &program.phases {
@@ -166,6 +187,7 @@ fn solve_phases(program: &Program, opts: &SolveOptions, schedule: bool, as_json:
     let result = phases::solve_phases(program, opts);
     pb.finish_and_clear();
     let sol = result?;
+    stopped_by_default(sol.phases.iter().any(|p| p.status() == gpu_makespan::exact::solve::Status::TimeLimit));
     if as_json {
         return out(&json(&phases::phased_json(program, &sol, schedule)));
     }
@@ -178,13 +200,8 @@ fn solve_phases(program: &Program, opts: &SolveOptions, schedule: bool, as_json:
 
 /// `solve` of several blocks with barriers: the exhaustive search over block states
 /// (or the proven interval when it stops), the checked schedule.
-fn solve_blocks(
-    blocks: &gpu_makespan::model::blocks::Blocks,
-    opts: &SolveOptions,
-    schedule: bool,
-    as_json: bool,
-    progress: &Progress,
-) -> Result<(), Failure> {
+fn solve_blocks(blocks: &gpu_makespan::model::blocks::Blocks, opts: &SolveOptions, show: &Shown) -> Result<(), Failure> {
+    let Shown { schedule, as_json, progress, stopped_by_default } = *show;
     use gpu_makespan::exact::blocks;
     if opts.method != gpu_makespan::exact::solve::Method::Search {
         return Err(gpu_makespan::error::InputError::option(
@@ -201,6 +218,7 @@ fn solve_blocks(
     let result = blocks::solve_blocks(blocks, opts);
     pb.finish_and_clear();
     let sol = result?;
+    stopped_by_default(sol.status == gpu_makespan::exact::solve::Status::TimeLimit);
     if as_json {
         return out(&json(&blocks::blocks_json(blocks, &sol, schedule)));
     }
@@ -299,10 +317,12 @@ fn system(a: SystemArgs, cx: &Context) -> Result<(), Failure> {
     let rep = rep?;
     svg(a.svg.as_deref(), |p| plot::chain_timeline(p, &rep))?;
     if a.json.json {
-        out(&json(&rep))
-    } else {
-        out(&report::system_tables(&rep))
+        return out(&json(&rep));
     }
+    for w in &rep.warnings {
+        cx.progress.note(&format!("warning: {w}"));
+    }
+    out(&report::system_tables(&rep))
 }
 
 fn import(a: ImportArgs) -> Result<(), Failure> {

@@ -1,9 +1,10 @@
 //! The command line's values turned into the library's options, once: errors name the
 //! flag. Defaults come from the library (`gpu_makespan::budget`), defined once there.
 
-use crate::args::{InstanceArgs, SolverArgs};
+use crate::args::{InstanceArgs, SolverArgs, TimeLimit};
 use gpu_makespan::budget::{Budget, StopFlag, DEFAULT_MAX_MEMORY, DEFAULT_TIME_LIMIT_PER_SOLVE};
 use gpu_makespan::error::{bytes, seconds, InputError};
+use gpu_makespan::exact::ilp::ConstraintForm;
 use gpu_makespan::exact::solve::SolveOptions;
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::model::source::InstanceSource;
@@ -60,23 +61,40 @@ pub(crate) fn max_states(n: usize) -> Result<usize, InputError> {
 impl SolverArgs {
     /// Options for the commands that run many solves: a 10 s limit per solve unless given.
     pub(crate) fn options_with_default_limit(&self, stop: &StopFlag) -> Result<SolveOptions, InputError> {
-        let mut o = self.options(stop)?;
-        if o.budget.time_limit().is_none() {
-            o.budget = o.budget.with_time_limit(Some(DEFAULT_TIME_LIMIT_PER_SOLVE));
-        }
-        Ok(o)
+        self.options(stop, Some(DEFAULT_TIME_LIMIT_PER_SOLVE))
     }
 
-    pub(crate) fn options(&self, stop: &StopFlag) -> Result<SolveOptions, InputError> {
+    /// The solver's options; `default` is the time limit when `--time-limit` is not given
+    /// (`--time-limit none`: no limit).
+    pub(crate) fn options(&self, stop: &StopFlag, default: Option<std::time::Duration>) -> Result<SolveOptions, InputError> {
+        let limit = match self.time_limit {
+            Some(TimeLimit::Seconds(t)) => Some(t),
+            Some(TimeLimit::Unlimited) => None,
+            None => default.map(|d| d.as_secs_f64()),
+        };
+        if !self.method.uses_ilp() {
+            if let Some(form) = self.constraints {
+                let name = if form == ConstraintForm::Long { "long" } else { "short" };
+                return Err(InputError::option("constraints", name, "applies to the ILP only: add --method ilp (or both)"));
+            }
+            if self.no_symmetry_breaking {
+                return Err(InputError::option("no_symmetry_breaking", "", "applies to the ILP only: add --method ilp (or both)"));
+            }
+        }
         Ok(SolveOptions {
             method: self.method,
-            form: self.constraints,
+            form: self.constraints.unwrap_or(ConstraintForm::Short),
             horizon: self.horizon,
-            budget: budget(self.time_limit, self.max_memory.as_deref(), stop)?,
+            budget: budget(limit, self.max_memory.as_deref(), stop)?,
             max_states: max_states(self.max_states)?,
             symmetry_breaking: !self.no_symmetry_breaking,
             dense: !self.no_dense,
         })
+    }
+
+    /// Whether the time limit is the command's default (not given).
+    pub(crate) fn default_time_limit(&self) -> bool {
+        self.time_limit.is_none()
     }
 }
 
@@ -135,7 +153,7 @@ pub(crate) fn import_request(
         (Some(b), None) if (1..=1 << 20).contains(&b) && sm.warp_size > 0 => (b + sm.warp_size - 1) / sm.warp_size,
         (Some(b), None) => return Err(InputError::option("block-threads", b, "must be from 1 to 1048576 (with a positive warp size)")),
         (None, Some(w)) => w,
-        _ => return Err(InputError::option("block-threads", "(missing)", "give --block-threads N or --warps W (the warps of one block)")),
+        _ => return Err(InputError::option("block-threads", "", "give --block-threads N or --warps W (the warps of one block)")),
     };
     let mut map = std::collections::HashMap::new();
     for t in trips {

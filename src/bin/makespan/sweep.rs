@@ -86,6 +86,23 @@ pub(crate) fn sweep_report(
     progress: &Progress,
 ) -> Result<(), Failure> {
     use gpu_makespan::sweep::report as summary;
+    for (given, flag, ext) in [(&csv, "--csv", "csv"), (&svg_path, "--svg", "svg")] {
+        if let Some(Some(p)) = given {
+            if p.extension().is_some_and(|e| e == "jsonl") {
+                return Err(gpu_makespan::error::InputError::new(
+                    flag,
+                    p.display(),
+                    format!(
+                        "is a results file (.jsonl), taken as the {ext} path: put the results files before {flag}, or write {flag}=PATH"
+                    ),
+                )
+                .into());
+            }
+        }
+    }
+    if files.is_empty() {
+        return Err(gpu_makespan::error::InputError::new("FILES", "", "give one or more results files (.jsonl)").into());
+    }
     let default = |ext: &str| files[0].with_extension(ext);
     let csv = csv.map(|p| p.unwrap_or_else(|| default("csv")));
     let svg_path = svg_path.map(|p| p.unwrap_or_else(|| default("svg")));

@@ -122,6 +122,9 @@ pub fn setup_time(inst: &Instance, horizon: u64, form: ConstraintForm) -> Durati
 pub fn check_size(inst: &Instance, horizon: u64, form: ConstraintForm) -> Result<(), TooLarge> {
     let (vars, nz) = model_size(inst, horizon, form);
     if vars > MAX_VARIABLES || nz > MAX_NONZEROS {
+        // The sizes saturate: say "more than" rather than print u64::MAX.
+        let count = |n: u64| if n == u64::MAX { format!("more than {}", u64::MAX) } else { n.to_string() };
+        let (vars, nz) = (count(vars), count(nz));
         return Err(TooLarge {
             field: "warps".into(),
             value: inst.warps.to_string(),

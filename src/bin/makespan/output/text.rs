@@ -142,7 +142,8 @@ pub fn schedule_chart(inst: &Instance, sol: &Solution) -> String {
 
 /// The `rta` report: exact decimals in the input's unit.
 pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
-    use gpu_makespan::rta::report::{KernelTies, Verdict};
+    use gpu_makespan::rta::jobs::TieOrder;
+    use gpu_makespan::rta::report::Verdict;
     use gpu_makespan::rta::ties::Ties;
     let mut s = String::new();
     let jobs = rep.window.is_some();
@@ -160,24 +161,7 @@ pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
         "launch"
     );
     for k in &rep.kernels {
-        let verdict = match k.schedulable {
-            Some(true) => "meets deadline",
-            Some(false) => "MISSES DEADLINE",
-            None => "-",
-        };
-        let deadline = k.deadline.map_or("-".to_string(), |d| d.to_string());
-        let launch = match k.ties {
-            KernelTies::None => "alone",
-            KernelTies::GivenOrder => "given order",
-            KernelTies::Tried(Ties::AllOrders(_)) => "worst order",
-            KernelTies::Tried(_) => "bound (ties)",
-        };
-        let job = if jobs { format!(" (job {} of {})", k.worst_job, k.jobs) } else { String::new() };
-        let _ = writeln!(
-            s,
-            "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  {:<16} {verdict}{job}",
-            k.name, k.release, k.wcet, k.blocks, k.threads_per_block, k.finish_exact, k.response_exact, deadline, launch
-        );
+        s.push_str(&rta_row(rep, k, jobs));
     }
     let optimistic = rep.verdict == Verdict::Optimistic;
     let verdict = match (rep.schedulable, optimistic) {
@@ -190,7 +174,16 @@ pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
     let _ = writeln!(s, "unit         {}", rep.unit);
     let bound = bound_line(rep.bound, optimistic);
     let _ = writeln!(s, "responses    {bound}");
-    let _ = writeln!(s, "launch       tied releases: {} ({})", rep.launch, rep.ties);
+    let _ = writeln!(s, "times        rounded up to {SIGNIFICANT} significant digits (whole numbers in full); exact values in --json");
+    let launch = match (rep.launch, rep.ties) {
+        (TieOrder::LaunchOrder, _) => "kernels released at the same time launch in their launch_order (as the file states)".to_string(),
+        (TieOrder::FileOrder, _) => format!("kernels released at the same time launch in file order (--file-order); {}", rep.ties),
+        (TieOrder::Free, Ties::None) => {
+            "any order, but no two kernels are released at the same time: there is no order to choose".to_string()
+        }
+        (TieOrder::Free, t) => format!("kernels released at the same time may launch in any order: {t}"),
+    };
+    let _ = writeln!(s, "launch       {launch}");
     for k in rep.kernels.iter().filter(|k| k.worst_order.is_some()) {
         let _ = writeln!(s, "worst order  {}: {}", k.name, k.worst_order.as_deref().unwrap_or_default().join(", "));
     }
@@ -205,6 +198,84 @@ pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
         let _ = writeln!(s, "assumes      {a}");
     }
     s
+}
+
+/// One kernel's row of the `rta` table.
+fn rta_row(rep: &gpu_makespan::rta::report::RtaReport, k: &gpu_makespan::rta::report::KernelRow, jobs: bool) -> String {
+    use gpu_makespan::rta::report::{KernelTies, Verdict};
+    use gpu_makespan::rta::ties::Ties;
+    let verdict = match k.schedulable {
+        Some(true) => "meets deadline",
+        Some(false) => "MISSES DEADLINE",
+        None => "-",
+    };
+    let deadline = k.deadline_exact.as_deref().map_or("-".to_string(), round_up);
+    let label = if k.wcet_optimistic {
+        "[OPTIMISTIC]"
+    } else if rep.verdict == Verdict::Optimistic {
+        "[not proven]"
+    } else {
+        "[proven]"
+    };
+    let launch = match k.ties {
+        KernelTies::None => "alone",
+        KernelTies::GivenOrder => "given order",
+        KernelTies::Tried(Ties::AllOrders(_)) => "worst order",
+        KernelTies::Tried(_) => "bound (ties)",
+    };
+    let job = if jobs { format!(" (job {} of {})", k.worst_job, k.jobs) } else { String::new() };
+    format!(
+        "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  {:<16} {label} {verdict}{job}\n",
+        k.name,
+        round_up(&k.release_exact),
+        round_up(&k.wcet_exact),
+        k.blocks,
+        k.threads_per_block,
+        round_up(&k.finish_exact),
+        round_up(&k.response_exact),
+        deadline,
+        launch
+    )
+}
+
+/// Significant digits of the times in the `rta` table.
+const SIGNIFICANT: usize = 6;
+
+/// An exact non-negative decimal (`441.539999999999867538`) rounded **up** to
+/// [`SIGNIFICANT`] significant digits, its whole part always in full (`441.540`): a
+/// shown response or finish is never below the exact one.
+pub fn round_up(exact: &str) -> String {
+    let (int, frac) = exact.split_once('.').unwrap_or((exact, ""));
+    let all: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
+    let first = all.iter().position(|&d| d != 0).unwrap_or(all.len());
+    let keep = (first + SIGNIFICANT).max(int.len()).min(all.len());
+    let mut kept = all[..keep].to_vec();
+    if all[keep..].iter().any(|&d| d != 0) {
+        let mut i = kept.len();
+        loop {
+            if i == 0 {
+                kept.insert(0, 1);
+                break;
+            }
+            i -= 1;
+            if kept[i] == 9 {
+                kept[i] = 0;
+            } else {
+                kept[i] += 1;
+                break;
+            }
+        }
+    }
+    let int_len = int.len() + kept.len() - keep;
+    let text: String = kept.iter().map(|d| char::from(b'0' + d)).collect();
+    let (whole, part) = text.split_at(int_len);
+    let whole = if whole.trim_start_matches('0').is_empty() { "0" } else { whole.trim_start_matches('0') };
+    let part = part.trim_end_matches('0');
+    if part.is_empty() {
+        whole.to_string()
+    } else {
+        format!("{whole}.{part}")
+    }
 }
 
 /// The `approx` report.
@@ -240,21 +311,25 @@ pub fn approx_table(inst: &Instance, a: &gpu_makespan::experiments::approx::Appr
     s
 }
 
-/// The `solve` report of a kernel with barriers: one line per phase (its interval), the
-/// totals (sums, [`gpu_makespan::model::program`] proves them for one block), and the labels.
-pub fn phased_table(p: &gpu_makespan::model::program::Program, sol: &gpu_makespan::exact::phases::PhasedSolution) -> String {
-    let mut s = String::new();
+/// The `instance` line of a kernel with barriers.
+fn program_line(p: &gpu_makespan::model::program::Program) -> String {
     let first = &p.phases[0];
-    let _ = writeln!(
-        s,
-        "instance     kernel {} with {} barriers (|), I = {}, W = {} warps of one block, sigma_L = {}, sigma_C = {}",
+    format!(
+        "instance     kernel {} with {} (|), I = {}, W = {} warps of one block, sigma_L = {}, sigma_C = {}\n",
         gpu_makespan::error::shorten(&p.kernel()),
-        p.phases.len() - 1,
+        gpu_makespan::error::plural(p.phases.len() as u64 - 1, "barrier"),
         p.len(),
         p.warps(),
         first.sigma_l,
         first.sigma_c
-    );
+    )
+}
+
+/// The `solve` report of a kernel with barriers: one line per phase (its interval), the
+/// totals (sums, [`gpu_makespan::model::program`] proves them for one block), and the labels.
+pub fn phased_table(p: &gpu_makespan::model::program::Program, sol: &gpu_makespan::exact::phases::PhasedSolution) -> String {
+    let mut s = String::new();
+    s.push_str(&program_line(p));
     let _ = writeln!(s, "{:>5} {:>6} {:>9} {:>9}  {:<12} kernel", "phase", "I", "makespan", "upper", "status");
     for (k, (inst, ph)) in p.phases.iter().zip(&sol.phases).enumerate() {
         let status = if ph.exact() { "exact".to_string() } else { status_name(ph.status()).to_string() };
@@ -277,7 +352,7 @@ pub fn phased_table(p: &gpu_makespan::model::program::Program, sol: &gpu_makespa
     let _ = writeln!(s, "upper bound  {:>8}  [proven: the sum of the phases' proven upper bounds]", sol.upper_bound());
     let safe: u64 = p.phases.iter().map(bounds::safe_horizon).sum();
     let _ = writeln!(s, "safe horizon {safe:>8}  [proven upper bound: sum over the phases]");
-    let _ = writeln!(s, "time         {:.3} s (phases in parallel)", sol.phases.iter().map(|x| x.seconds).fold(0.0, f64::max));
+    let _ = writeln!(s, "time         {:.3} s (wall clock; distinct phases in parallel)", sol.seconds);
     s
 }
 
@@ -298,18 +373,57 @@ pub fn phased_chart(p: &gpu_makespan::model::program::Program, sol: &gpu_makespa
     s
 }
 
-/// The `bound` report of a kernel with barriers: each phase's report, then the sums.
+/// The `bound` report of a kernel with barriers: one row per phase, the sums, and what
+/// each column is, once.
 pub fn phased_bounds_table(p: &gpu_makespan::model::program::Program) -> String {
     let mut s = String::new();
+    s.push_str(&program_line(p));
+    let _ = writeln!(
+        s,
+        "{:>5} {:>6} {:>5} {:>5} {:>8} {:>8} {:>8} {:>8}  kernel",
+        "phase", "I", "I_L", "I_C", "lower", "state", "horizon", "eq. 5"
+    );
+    let mut unproven = false;
+    let states: Vec<u64> = p.phases.iter().map(gpu_makespan::state_bounds::report::start_state_bound).collect();
     for (k, inst) in p.phases.iter().enumerate() {
-        let _ = writeln!(s, "phase {} of {}", k + 1, p.phases.len());
-        s.push_str(&bounds_table(inst));
+        let star = if bounds::pessimistic_unproven(inst) { "*" } else { " " };
+        unproven |= star == "*";
+        let _ = writeln!(
+            s,
+            "{:>5} {:>6} {:>5} {:>5} {:>8} {:>8} {:>8} {:>7}{star}  {}",
+            k + 1,
+            inst.len(),
+            inst.kernel.i_l(),
+            inst.kernel.i_c(),
+            bounds::lower_bound(inst),
+            states[k],
+            bounds::safe_horizon(inst),
+            bounds::pessimistic(inst),
+            gpu_makespan::error::shorten(&inst.kernel.to_string())
+        );
     }
     let sum = |f: fn(&Instance) -> u64| p.phases.iter().map(f).sum::<u64>();
-    let _ = writeln!(s, "whole kernel ({} barriers, W = {} warps of one block: the sums over the phases)", p.phases.len() - 1, p.warps());
-    let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound]", sum(bounds::safe_horizon));
-    let _ = writeln!(s, "state bound  {:>8}  [proven upper bound]", sum(gpu_makespan::state_bounds::report::start_state_bound));
-    let _ = writeln!(s, "lower bound  {:>8}  [proven lower bound]", sum(bounds::lower_bound));
+    let _ = writeln!(
+        s,
+        "{:>5} {:>6} {:>5} {:>5} {:>8} {:>8} {:>8}",
+        "sum",
+        p.len(),
+        p.phases.iter().map(|i| i.kernel.i_l()).sum::<usize>(),
+        p.phases.iter().map(|i| i.kernel.i_c()).sum::<usize>(),
+        sum(bounds::lower_bound),
+        states.iter().sum::<u64>(),
+        sum(bounds::safe_horizon)
+    );
+    let _ = writeln!(
+        s,
+        "lower    [proven lower bound]  max(I, ceil(W I_L/sigma_L), ceil(W I_C/sigma_C)); the sum bounds the kernel (W warps of one block)"
+    );
+    let _ = writeln!(s, "state    [proven upper bound]  the search's per-state bounds at the start; the sum bounds the kernel");
+    let _ = writeln!(s, "horizon  [proven upper bound]  the safe horizon I + floor((W-1) I_L/sigma_L) + floor((W-1) I_C/sigma_C); the sum bounds the kernel");
+    let _ = writeln!(s, "eq. 5    the paper's ceil(W/sigma_L) I_L + ceil(W/sigma_C) I_C, a proven bound only where not marked *");
+    if unproven {
+        let _ = writeln!(s, "note: * eq. 5 is below the safe horizon, so it is not a proven bound for that phase (a sigma > 1 lets one warp be starved longer; see README)");
+    }
     s
 }
 
@@ -318,9 +432,9 @@ pub fn blocks_table(b: &gpu_makespan::model::blocks::Blocks, sol: &gpu_makespan:
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "instance     kernel {} with {} barriers (|), I = {}, {} blocks of W = {} warps ({} warps), sigma_L = {}, sigma_C = {}",
+        "instance     kernel {} with {} (|), I = {}, {} blocks of W = {} warps ({} warps), sigma_L = {}, sigma_C = {}",
         gpu_makespan::error::shorten(&b.program.kernel()),
-        b.program.phases.len() - 1,
+        gpu_makespan::error::plural(b.program.phases.len() as u64 - 1, "barrier"),
         b.len(),
         b.blocks,
         b.warps_per_block(),
@@ -389,8 +503,8 @@ pub fn system_tables(rep: &SystemReport) -> String {
     for a in &rep.assumptions {
         let _ = writeln!(s, "assumes      {a}");
     }
-    for w in &rep.warnings {
-        let _ = writeln!(s, "warning      {w}");
+    if !rep.warnings.is_empty() {
+        let _ = writeln!(s, "warnings     {} (on standard error; `warnings` in --json)", rep.warnings.len());
     }
     s
 }
@@ -506,5 +620,23 @@ fn bound_line(bound: Bound, optimistic: bool) -> &'static str {
         Bound::TimeSliced => {
             "[proven upper bound] safe for every block time up to C and every phase of the processes' time slices (time slicing)"
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::round_up;
+
+    #[test]
+    fn rounding_goes_up_and_keeps_whole_numbers() {
+        assert_eq!(round_up("441.539999999999867538"), "441.54");
+        assert_eq!(round_up("32.12307692307691344"), "32.1231");
+        assert_eq!(round_up("146693846"), "146693846");
+        assert_eq!(round_up("0.000769230769230769"), "0.000769231");
+        assert_eq!(round_up("9.999999"), "10");
+        assert_eq!(round_up("99999.95"), "100000");
+        assert_eq!(round_up("0"), "0");
+        assert_eq!(round_up("400"), "400");
+        assert_eq!(round_up("1.5"), "1.5");
     }
 }
