@@ -55,9 +55,10 @@ impl InputError {
         InputError { field, option: false, ..self }
     }
 
-    /// The same error with its field renamed (e.g. `kernel` -> `kernels[2].instructions`).
+    /// The same error with its field renamed (e.g. `kernel` -> `kernels[2].instructions`):
+    /// a field of a file, even where the error was about an option.
     pub fn in_field(self, field: impl Into<String>) -> Self {
-        InputError { field: field.into(), ..self }
+        InputError { field: field.into(), option: false, ..self }
     }
 }
 

@@ -1,6 +1,7 @@
 //! Which kernel of a file `--entry` means: its mangled name (`_Z9vectorAddPKfS0_Pfi`),
 //! its demangled signature (`vectorAdd(float const*, float const*, float*, int)`), its
-//! demangled name (`vectorAdd`), or a part of any of these that only one kernel has.
+//! demangled name (`vectorAdd`), or a part of any of these that only one kernel has;
+//! spaces in demangled names do not count.
 //! Files of many kernels are listed one per line, at most [`MAX_LISTED`] of them.
 
 use crate::error::InputError;
@@ -39,10 +40,15 @@ pub fn pick<'a>(listing: &'a Listing, entry: Option<&str>, origin: &str) -> Resu
             )),
         };
     };
-    let rules: [&dyn Fn(&Function) -> bool; 4] =
-        [&|f| f.name == e, &|f| demangled(&f.name).is_some_and(|d| d == e), &|f| short_name(&f.name) == e, &|f| {
-            f.name.contains(e) || demangled(&f.name).is_some_and(|d| d.contains(e))
-        }];
+    // Spaces do not count (`applyPoly<float,4>` is `applyPoly<float, 4>`).
+    let squeeze = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    let want = squeeze(e);
+    let rules: [&dyn Fn(&Function) -> bool; 4] = [
+        &|f| f.name == e,
+        &|f| demangled(&f.name).is_some_and(|d| squeeze(&d) == want),
+        &|f| squeeze(&short_name(&f.name)) == want,
+        &|f| f.name.contains(e) || demangled(&f.name).is_some_and(|d| squeeze(&d).contains(&want)),
+    ];
     for rule in rules {
         let found: Vec<&Function> = all.iter().copied().filter(|f| rule(f)).collect();
         match found.as_slice() {
@@ -104,6 +110,11 @@ mod tests {
         let e = name("transpose").unwrap_err();
         assert!(e.reason.contains("2 kernels") && e.reason.contains("\n  transposeCoalesced  (_Z18"), "{e}");
         assert!(name("gemm").unwrap_err().reason.contains("\n  vectorAdd  (_Z9vectorAddPKfS0_Pfi)"));
+        let t = listing(&["_Z9applyPolyIfLi4EEvPKT_PS0_i", "_Z9applyPolyIdLi8EEvPKT_PS0_i"]);
+        let pick_t = |e: &str| pick(&t, Some(e), "f").map(|f| f.name.clone());
+        assert_eq!(pick_t("applyPoly<float,4>").unwrap(), "_Z9applyPolyIfLi4EEvPKT_PS0_i");
+        assert_eq!(pick_t("applyPoly<double, 8>").unwrap(), "_Z9applyPolyIdLi8EEvPKT_PS0_i");
+        assert!(pick_t("applyPoly").is_err());
     }
 
     #[test]

@@ -6,8 +6,11 @@
 //!   is followed. A branch to a label with a trip count (`--trip LABEL=N`): backward,
 //!   the loop body runs `N` times (taken `N - 1` times, then it falls through, and the
 //!   count restarts for the next entry to the loop); forward, `0` means never taken and
-//!   any other value always taken. A predicated `exit`/`ret` is a branch to `EXIT`. Any
-//!   other branch is refused, naming it and the two ways forward.
+//!   any other value always taken (a loop's count is at least 1). A predicated
+//!   `exit`/`ret` is a branch to `EXIT`. A SASS call to a subroutine of the function
+//!   (`CALL.REL.NOINC 0x5b0`) is followed to its `RET`; an unconditional jump back to
+//!   code the path has not run yet (a divergent path rejoining) is followed, not taken
+//!   for a loop. Any other branch is refused, naming it and the two ways forward.
 //! - Predicated instructions other than branches are counted (a warp issues them
 //!   whatever the predicate); `@!PT` ones never execute and are skipped. Barriers
 //!   become `|`; branches and exits taken on the path are issued on the cores (`C`).
@@ -19,6 +22,9 @@ use std::collections::{BTreeMap, HashMap};
 
 /// Most instructions a walk visits (loops unrolled).
 pub const MAX_WALK: usize = 1_000_000;
+
+/// Deepest nesting of SASS subroutine calls followed.
+pub const MAX_CALL_DEPTH: usize = 64;
 
 /// The executed path as the model sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -115,6 +121,8 @@ pub fn walk_with(
         f.items.iter().enumerate().filter_map(|(i, it)| if let Item::Label(l) = it { Some((l.as_str(), i)) } else { None }).collect();
     let addresses: HashMap<u64, usize> = instrs.iter().filter_map(|(i, x)| x.address.map(|a| (a, *i))).collect();
     let mut taken: HashMap<usize, u64> = HashMap::new();
+    let mut calls: Vec<usize> = Vec::new();
+    let mut visited = vec![false; f.items.len()];
     let mut pc = 0usize;
     let mut steps = 0usize;
     while pc < f.items.len() {
@@ -124,7 +132,12 @@ pub fn walk_with(
         };
         steps += 1;
         if steps > MAX_WALK {
-            return Err(InputError::new("trip", origin, format!("the path passes {MAX_WALK} instructions; give smaller trip counts")));
+            let largest = trips.iter().max_by_key(|(_, n)| **n).map_or(String::new(), |(k, n)| format!(" (the largest: {k}={n})"));
+            return Err(InputError::option(
+                "trip",
+                "",
+                format!("the path of {} in {origin} passes {MAX_WALK} instructions: give smaller trip counts{largest}", f.name),
+            ));
         }
         let (class, key) = classify(x)?;
         if x.never {
@@ -132,8 +145,28 @@ pub fn walk_with(
             continue;
         }
         path.push(class, &key);
+        visited[pc] = true;
+        let upper = x.opcode.to_ascii_uppercase();
         match class {
+            // A SASS subroutine's return goes back to its call.
+            Class::Exit if upper.starts_with("RET") && !calls.is_empty() && !x.predicated => {
+                pc = calls.pop().expect("not empty");
+            }
             Class::Exit if !x.predicated => return Ok(path),
+            // A SASS call to a subroutine of the function (`CALL.REL.NOINC 0x5b0`, `CAL`):
+            // followed, its return address kept.
+            Class::Branch if upper.starts_with("CAL") && x.target.is_some() && !x.predicated => {
+                let (_, to) = resolve(x, &labels, &addresses, origin)?;
+                if calls.len() >= MAX_CALL_DEPTH {
+                    return Err(InputError::new(
+                        "branch",
+                        &x.opcode,
+                        format!("{origin}:{}: calls nest deeper than {MAX_CALL_DEPTH}", x.line),
+                    ));
+                }
+                calls.push(pc + 1);
+                pc = to;
+            }
             Class::Exit => {
                 let u = Undecided { target: "EXIT".into(), at: pc, to: f.items.len(), instr: x };
                 match decide(u, trips, &mut taken, undecided)? {
@@ -143,7 +176,11 @@ pub fn walk_with(
             }
             Class::Branch => {
                 let (target, to) = resolve(x, &labels, &addresses, origin)?;
-                pc = if decide(Undecided { target, at: pc, to, instr: x }, trips, &mut taken, undecided)? { to } else { pc + 1 };
+                // An unconditional jump back to code the path has not run (a divergent
+                // path rejoining the main one) is a jump, not a loop.
+                let first = (to..f.items.len()).find(|&i| matches!(f.items[i], Item::Instr(_)));
+                let rejoin = !x.predicated && to <= pc && first.is_some_and(|i| !visited[i]);
+                pc = if rejoin || decide(Undecided { target, at: pc, to, instr: x }, trips, &mut taken, undecided)? { to } else { pc + 1 };
             }
             _ => pc += 1,
         }
@@ -168,7 +205,10 @@ fn resolve(x: &Instr, labels: &HashMap<&str, usize>, addresses: &HashMap<u64, us
         None => Err(InputError::new(
             "branch",
             &x.opcode,
-            format!("{origin}:{}: a call or an indirect branch cannot be followed; import a trace of the executed path (trace)", x.line),
+            format!(
+                "{origin}:{}: a call to another function or an indirect branch cannot be followed (SASS calls to the function's own subroutines are: import the cuobjdump or nvdisasm SASS), or import a trace of the executed path (trace)",
+                x.line
+            ),
         )),
     }
 }
@@ -183,6 +223,14 @@ fn decide(
 ) -> Result<bool, InputError> {
     let backward = u.to <= u.at;
     match trips.get(&u.target) {
+        Some(0) if backward => Err(InputError::option(
+            "trip",
+            format!("{}=0", u.target),
+            format!(
+                "line {}: a loop's branch is at the end of its body, which has run once when the branch is reached: give N >= 1 (the times the body runs)",
+                u.instr.line
+            ),
+        )),
         Some(&n) if backward => {
             let count = taken.entry(u.at).or_default();
             if *count + 1 < n {

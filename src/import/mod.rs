@@ -144,6 +144,10 @@ struct Prepared<'a> {
 }
 
 fn prepare<'a>(listing: &'a Listing, origin: &str, format: Format, req: &Request) -> Result<Prepared<'a>, InputError> {
+    if listing.functions.is_empty() {
+        let read_as = if format == Format::Ptx { "PTX (.entry kernels)" } else { "SASS (functions)" };
+        return Err(InputError::new("file", origin, format!("no kernel found, read as {read_as}: is it the other format?")));
+    }
     let f = entry::pick(listing, req.entry.as_deref(), origin)?;
     if let Some(given) = &req.arch {
         if !arch_number(given).is_some_and(|n| (10..=199).contains(&n)) {

@@ -46,8 +46,8 @@ pub fn read(text: &str) -> Listing {
             continue;
         }
         let upper = opcode.to_ascii_uppercase();
-        let target =
-            (upper.starts_with("BRA") || upper.starts_with("JMP") || upper.starts_with("BRX")).then(|| branch_target(rest)).flatten();
+        let jumps = ["BRA", "JMP", "BRX", "CAL"].iter().any(|p| upper.starts_with(p));
+        let target = jumps.then(|| branch_target(rest)).flatten();
         f.items.push(Item::Instr(Instr { opcode, line, predicated, never, target, address }));
     }
     listing.functions.extend(current);

@@ -82,6 +82,9 @@ pub struct HighJobs {
     orders: Vec<Option<Vec<usize>>>,
     ties: Ties,
     tied: Vec<bool>,
+    /// What is left of the tie orders' work budget, over every round
+    /// ([`crate::rta::ties::worst_for`]).
+    work: u64,
 }
 
 /// The jobs, their latest entries and the GPU, with what is left of the work budget.
@@ -109,7 +112,8 @@ pub fn worst_two_queues(
     let n = jobs.len();
     let high_late: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::High { late[i] } else { 0 }).collect();
     if highs.as_ref().is_none_or(|h| h.late != high_late) {
-        *highs = Some(high_jobs(jobs, high_late, order, classes, p));
+        let work = highs.as_ref().map_or(4 * crate::rta::ties::MAX_ORDER_WORK, |h| h.work);
+        *highs = Some(high_jobs(jobs, high_late, order, classes, p, work));
     }
     let h = highs.as_ref()?;
     let (mut finish, orders, mut reach, mut tied) = (h.finish.clone(), h.orders.clone(), late.to_vec(), h.tied.clone());
@@ -134,7 +138,7 @@ pub fn worst_two_queues(
 /// The high jobs alone, each entering one low block later than `late` (module
 /// documentation): their finishes, tie orders and whether they are tied (per job of
 /// `jobs`; nothing for low jobs).
-fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class], p: &Platform) -> HighJobs {
+fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class], p: &Platform, mut work: u64) -> HighJobs {
     let n = jobs.len();
     let (mut finish, mut orders, mut tied) = (vec![0; n], vec![None; n], vec![false; n]);
     let highs: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].priority == Priority::High).collect();
@@ -148,13 +152,13 @@ fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class],
         .collect();
     // Which high jobs may swap in the high queue: from their real entry windows.
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
-    let (f, o, ties) = worst_for(&sub, &groups, &sub_late, classes, p, &mut crate::rta::ties::MAX_ORDER_WORK.clone());
+    let (f, o, ties) = worst_for(&sub, &groups, &sub_late, classes, p, &mut work);
     groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[highs[k]] = true);
     for (k, &i) in highs.iter().enumerate() {
         finish[i] = f[k];
         orders[i] = o[k].as_ref().map(|o| o.iter().map(|&m| highs[m]).collect());
     }
-    HighJobs { late, finish, orders, ties, tied }
+    HighJobs { late, finish, orders, ties, tied, work }
 }
 
 /// Per high job (in nominal order, `late` its latest entries): `B_j`, the longest block

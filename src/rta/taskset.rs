@@ -106,7 +106,7 @@ struct ProfileFile {
 /// Reads a GPU profile file (`[gpu]` with the per-SM limits and overheads; absent
 /// fields are the TX2's).
 pub fn read_profile(path: &Path) -> Result<Profile, InputError> {
-    let text = read_text(path)?;
+    let text = read_text(path).map_err(|e| InputError::option("gpu", path.display(), e.reason))?;
     let f: ProfileFile = parse_toml(&text, &origin(path))?;
     let task_set_only = [
         ("gpu.cycle_time", f.gpu.cycle_time.as_ref().map(|c| c.get_ref().0.to_string())),
@@ -287,6 +287,9 @@ fn check_names(kernels: &[KernelEntry]) -> Result<(), InputError> {
 struct Cycle {
     time: Decimal,
     label: String,
+    /// The task set's time unit when neither a clock nor a cycle time converts cycles
+    /// into it: C from instructions is then refused.
+    missing: Option<String>,
 }
 
 /// `gpu.cycle_time`, or one cycle of `gpu.clock` in the task set's `unit` (rounded up),
@@ -294,20 +297,35 @@ struct Cycle {
 fn cycle_time(text: &str, gpu: &GpuSection, unit: Option<&str>) -> Result<Cycle, InputError> {
     let format = |d: Decimal| Scale { decimals: d.decimals }.format(d.digits);
     match (&gpu.cycle_time, &gpu.clock) {
-        (Some(_), Some(_)) => Err(InputError::new("gpu.clock", "", "give the clock or the cycle time, not both")),
+        (Some(c), Some(clock)) => Err(InputError::new(
+            "gpu.clock",
+            format!("\"{clock}\" and gpu.cycle_time = {}", c.get_ref().0),
+            "give the clock or the cycle time, not both",
+        )),
         (Some(c), None) => {
             let time = Decimal::of_toml(text, c, "gpu.cycle_time")?;
             if time.digits == 0 {
                 return Err(InputError::new("gpu.cycle_time", 0, "must be positive"));
             }
-            Ok(Cycle { time, label: format!("x {}", format(time)) })
+            Ok(Cycle { time, label: format!("x cycle_time {}", format(time)), missing: None })
         }
         (None, Some(clock)) => {
             let (time, exact) = crate::rta::time::cycle_time_of_clock(clock, unit, "gpu.clock")?;
             let how = if exact { "" } else { ", rounded up" };
-            Ok(Cycle { time, label: format!("at {} ({} {} per cycle{how})", clock.trim(), format(time), unit.unwrap_or_default()) })
+            Ok(Cycle {
+                time,
+                label: format!("at {} ({} {} per cycle{how})", clock.trim(), format(time), unit.unwrap_or_default()),
+                missing: None,
+            })
         }
-        (None, None) => Ok(Cycle { time: Decimal { digits: 1, decimals: 0 }, label: "x 1".into() }),
+        (None, None) => {
+            let time_unit = unit.map(str::trim).filter(|u| ["s", "ms", "us", "µs", "ns"].contains(u));
+            Ok(Cycle {
+                time: Decimal { digits: 1, decimals: 0 },
+                label: "x 1 (no cycle_time: times are in cycles)".into(),
+                missing: time_unit.map(str::to_string),
+            })
+        }
     }
 }
 
@@ -395,13 +413,14 @@ fn file_resources(
             g
         }
         (None, Some(r)) => {
-            words.push(format!("registers_per_thread {r} from the kernel file"));
+            let from = e.resource_usage.as_deref().map_or("the kernel file".to_string(), |u| format!("resource_usage {u}"));
+            words.push(format!("registers_per_thread {r} from {from}"));
             r
         }
         (None, None) => {
             let most = (1..=p.max_registers_per_thread).rev().find(|&r| p.demand(b, shared, r, "").is_ok()).unwrap_or(0);
             words.push(format!(
-                "registers_per_thread not stated by the kernel file: taken as {most}, the most a block of {b} threads may use"
+                "registers_per_thread not stated by the kernel file: taken as {most}, the most a block of {b} threads may use (set resource_usage to the kernel's `ptxas -v` output for its own count)"
             ));
             most
         }
@@ -469,6 +488,14 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                 }
             };
             optimistic = c.optimistic;
+            if let Some(u) = &cx.cycle.missing {
+                return Err(InputError::new(
+                    "gpu.clock",
+                    "",
+                    format!("C of kernels[{i}] is computed in cycles and the task set's times are in {u}: give gpu.clock (\"1.3 GHz\") or gpu.cycle_time (in {u} per cycle)"),
+                )
+                .into());
+            }
             let wcet = cx.cycle.time.times(c.cycles as u128, &field("instructions"))?;
             let res = resources.map_or(String::new(), |r| format!("; block resources: {r}"));
             (wcet, format!("{} cycles {}: {}{res}", c.cycles, cx.cycle.label, c.how))
@@ -544,7 +571,18 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
         block_threads: None,
     };
     let format = crate::import::Format::pick("auto", file, &text)?;
-    let imp = crate::import::import(&text, &origin(&path), format, &request).map_err(|err| {
+    let imp = crate::import::import(&text, &origin(&path), format, &request).map_err(|mut err| {
+        if err.field == "branch" && err.reason.contains("trip count") {
+            if let Ok((_, all)) = crate::import::list_branches(&text, &origin(&path), format, &request) {
+                let trips: Vec<String> = all.iter().map(|b| format!("\"{}\" = {}", b.target, b.proposed)).collect();
+                err.reason = format!(
+                    "{}; all {} that need one, with proposed counts (a loop's real count is yours): trip = {{ {} }}",
+                    err.reason,
+                    all.len(),
+                    trips.join(", ")
+                );
+            }
+        }
         let f = field(&err.field);
         err.in_field(f)
     })?;

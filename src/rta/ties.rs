@@ -24,6 +24,11 @@ pub const MAX_ORDERS: u64 = 40_320;
 /// Most blocks scheduled over all orders tried (orders times blocks).
 pub const MAX_ORDER_WORK: u64 = 40_000_000;
 
+/// What one order tried costs besides its blocks, in block steps (the list's set-up
+/// over every job, SM and class): so that many orders of few blocks, round after
+/// round of a fixpoint, also end in the merged bound rather than run for minutes.
+pub const ORDER_OVERHEAD: u64 = 1_000;
+
 /// How tied releases were handled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Ties {
@@ -73,10 +78,12 @@ pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes:
         return (finishes(jobs, classes, p), vec![None; n], Ties::None);
     }
     let blocks: u64 = jobs.iter().map(|j| j.blocks).sum::<u64>().max(1);
-    let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK.min(*work) / blocks) as usize);
+    // One round may try MAX_ORDER_WORK / blocks orders; all rounds together what `work`
+    // leaves, each order counted with its overhead.
+    let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks).min(*work / (blocks + ORDER_OVERHEAD)) as usize);
     let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), cap.saturating_add(1))).collect();
     if let Some(total) = orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap)) {
-        *work = work.saturating_sub(total as u64 * blocks);
+        *work = work.saturating_sub(total as u64 * (blocks + ORDER_OVERHEAD));
         return every_order(jobs, groups, &orders, late, classes, p);
     }
     // Try the groups with the fewest orders while their product fits; merge the rest.
@@ -98,7 +105,7 @@ pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes:
     if tried.is_empty() || waits {
         return (bound_over_orders(jobs, late, groups, classes, p), vec![None; n], Ties::Bound);
     }
-    *work = work.saturating_sub(total as u64 * blocks);
+    *work = work.saturating_sub(total as u64 * (blocks + ORDER_OVERHEAD));
     let (finish, best, _) = hybrid(jobs, late, groups, &tried, &orders, classes, p);
     (finish, best, Ties::Bound)
 }

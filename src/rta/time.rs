@@ -121,11 +121,18 @@ impl Decimal {
 /// computed as cycles times it is never below the exact value; and whether it is exact.
 /// `field` names the clock in errors.
 pub fn cycle_time_of_clock(clock: &str, unit: Option<&str>, field: &str) -> Result<(Decimal, bool), InputError> {
-    let bad = |why: String| InputError::new(field, clock, why);
+    let bad = |why: String| InputError::new(field, format!("\"{clock}\""), why);
     let t = clock.trim();
-    let at = t.find(|c: char| c.is_ascii_alphabetic()).ok_or_else(|| bad("give a frequency with its unit, e.g. \"1.3 GHz\"".into()))?;
-    let f = Decimal::parse_number(&t[..at], field)?;
-    let f_exp: i64 = match t[at..].trim().to_ascii_lowercase().as_str() {
+    let at = t.len() - t.chars().rev().take_while(char::is_ascii_alphabetic).count();
+    let (number, suffix) = (t[..at].trim(), &t[at..]);
+    if number.is_empty() || suffix.is_empty() {
+        return Err(bad("give a frequency with its unit, e.g. \"1.3 GHz\"".into()));
+    }
+    if number.starts_with('-') {
+        return Err(bad("must be a positive frequency".into()));
+    }
+    let f = Decimal::parse_number(number, field).map_err(|e| bad(e.reason))?;
+    let f_exp: i64 = match suffix.to_ascii_lowercase().as_str() {
         "hz" => 0,
         "khz" => 3,
         "mhz" => 6,
@@ -137,15 +144,17 @@ pub fn cycle_time_of_clock(clock: &str, unit: Option<&str>, field: &str) -> Resu
         Some("ms") => -3,
         Some("us") | Some("µs") => -6,
         Some("ns") => -9,
-        other => {
-            return Err(bad(format!(
-                "a clock needs the task set's time unit: unit = \"s\", \"ms\", \"us\" or \"ns\" (it is {})",
-                other.map_or("not given".to_string(), |u| format!("\"{u}\""))
-            )))
+        None => return Err(bad("a clock needs the task set's time unit: unit = \"s\", \"ms\", \"us\" or \"ns\" (none is given)".into())),
+        Some(other) => {
+            return Err(InputError::new(
+                "unit",
+                format!("\"{other}\""),
+                "with gpu.clock, the time unit must be \"s\", \"ms\", \"us\" or \"ns\" (to convert cycles into it)",
+            ))
         }
     };
     if f.digits == 0 {
-        return Err(bad("must be positive".into()));
+        return Err(bad("must be a positive frequency".into()));
     }
     // One cycle is 10^(decimals - f_exp - u_exp) / digits units; in ticks of 10^-MAX_DECIMALS.
     let e = f.decimals as i64 - f_exp - u_exp + MAX_DECIMALS as i64;

@@ -949,7 +949,8 @@ fn real_kernels_get_a_proven_verdict() {
     assert_eq!(v["verdict"], "proven");
     let gemm = v["kernels"][1]["wcet_source"].as_str().unwrap();
     assert!(
-        gemm.contains("shared_memory 2048 B from the kernel file") && gemm.contains("registers_per_thread 32 from the kernel file"),
+        gemm.contains("shared_memory 2048 B from the kernel file")
+            && gemm.contains("registers_per_thread 32 from resource_usage real/gemm-tiled.sm62.ptxas.txt"),
         "{gemm}"
     );
     let p = v["kernels"][1]["wcet_source"].as_str().unwrap();

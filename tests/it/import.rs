@@ -155,3 +155,39 @@ fn trace_refuses_static_code() {
     let out = makespan().args(["import", &path("samples.sm75.ptx"), "--warps", "8", "--trace", "--trip", "x=1"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// A SASS call to the function's own subroutine is followed to its return: reduce4's
+/// divergent path (`BRA.DIV`) calls the shuffle helper five times, in cuobjdump and
+/// nvdisasm alike; a loop's trip count 0 is refused (its body has run once).
+#[test]
+fn sass_calls_are_followed_and_loops_run_at_least_once() {
+    let kernel = |file: &str, trips: &[&str]| {
+        let mut args = vec!["import", file, "--warps", "8", "--entry", "reduce4"];
+        args.extend_from_slice(trips);
+        json_of(&args)["kernel"].as_str().unwrap().to_string()
+    };
+    let cuobjdump = path("samples.sm75.cuobjdump.sass");
+    let nvdisasm = path("samples.sm75.nvdisasm.sass");
+    let fast = kernel(&cuobjdump, &["--trip=0x220=0", "--trip=0x180=1", "--trip=0x340=0", "--trip=0x3c0=0", "--trip=EXIT=0"]);
+    let slow = kernel(&cuobjdump, &["--trip=0x220=0", "--trip=0x180=1", "--trip=0x340=0", "--trip=0x3c0=1", "--trip=EXIT=0"]);
+    assert!(slow.len() > fast.len(), "{fast} vs {slow}");
+    let slow_nv = kernel(&nvdisasm, &["--trip=.L_x_9=0", "--trip=.L_x_10=1", "--trip=.L_x_12=0", "--trip=.L_x_13=1", "--trip=EXIT=0"]);
+    assert_eq!(slow, slow_nv);
+    let err = input_error(
+        &[
+            "import",
+            &cuobjdump,
+            "--warps",
+            "8",
+            "--entry",
+            "reduce4",
+            "--trip=0x220=0",
+            "--trip=0x180=0",
+            "--trip=0x340=0",
+            "--trip=0x3c0=0",
+            "--trip=EXIT=0",
+        ],
+        "--trip",
+    );
+    assert!(err.contains("N >= 1"), "{err}");
+}

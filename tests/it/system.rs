@@ -186,7 +186,11 @@ fn the_waters_2019_model_is_read_with_its_counts() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["gpu"].as_array().unwrap().len(), 4);
     assert_eq!(v["chains"].as_array().unwrap().len(), 2);
-    assert!(std::fs::read_to_string(&svg).unwrap().contains("lidar-to-steering"));
+    let text = std::fs::read_to_string(&svg).unwrap();
+    assert!(text.contains("lidar-to-steering"));
+    // The time axis starts at 0: no negative tick (labels sit left of the axis).
+    let negative = text.lines().map(str::trim).any(|l| l.strip_prefix('-').is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit())));
+    assert!(!negative, "a negative tick label in the chain timeline");
 }
 
 #[test]

@@ -239,8 +239,9 @@ pub(crate) struct ImportArgs {
     /// A unit map (TOML, as maps/*.toml) whose entries replace the built-in map's.
     #[arg(long, value_name = "MAP.toml")]
     pub(crate) units: Option<PathBuf>,
-    /// Trip count of the branch to LABEL: a loop body runs N times; a forward branch
-    /// with 0 is never taken, otherwise always (repeatable; EXIT for a predicated exit).
+    /// Trip count of the branch to LABEL (a label, or a cuobjdump address such as 0x260):
+    /// a loop body runs N >= 1 times; a forward branch with 0 is never taken, otherwise
+    /// always (repeatable; EXIT for a predicated exit; --list-branches proposes them all).
     #[arg(long = "trip", value_name = "LABEL=N")]
     pub(crate) trips: Vec<String>,
     /// Threads per block: the warps of one block are the instance's W.

@@ -150,9 +150,18 @@ pub(crate) fn import_request(
         }
     };
     let warps = match (block_threads, warps) {
-        (Some(b), None) if (1..=1 << 20).contains(&b) && sm.warp_size > 0 => (b + sm.warp_size - 1) / sm.warp_size,
-        (Some(b), None) => return Err(InputError::option("block-threads", b, "must be from 1 to 1048576 (with a positive warp size)")),
-        (None, Some(w)) => w,
+        (Some(b), None) if (1..=1024).contains(&b) && sm.warp_size > 0 => (b + sm.warp_size - 1) / sm.warp_size,
+        (Some(b), None) => {
+            return Err(InputError::option(
+                "block-threads",
+                b,
+                "must be from 1 to 1024 (CUDA's most threads per block), with a positive warp size",
+            ))
+        }
+        (None, Some(w)) if (1..=gpu_makespan::model::instance::MAX_WARPS).contains(&w) => w,
+        (None, Some(w)) => {
+            return Err(InputError::option("warps", w, format!("must be from 1 to {}", gpu_makespan::model::instance::MAX_WARPS)))
+        }
         _ => return Err(InputError::option("block-threads", "", "give --block-threads N or --warps W (the warps of one block)")),
     };
     let mut map = std::collections::HashMap::new();

@@ -68,6 +68,7 @@ pub fn branch_table(entry: &str, origin: &str, branches: &[Branch]) -> String {
     for r in &rows {
         text.push_str(&line([&r[0], &r[1], &r[2], &r[3], &r[4]]));
     }
+    text.push_str("\nthe proposals walk one path: where a forward branch's other choice runs other code (an else arm), list\nagain with that choice given to see its branches, and keep the longer path for a worst case\n");
     text.push_str(&format!("\nthe proposals, to paste (change a loop's 1 to its trip count):\n{}\n", paste(branches)));
     text
 }
@@ -76,6 +77,7 @@ pub fn branch_table(entry: &str, origin: &str, branches: &[Branch]) -> String {
 /// options that accept the proposals.
 pub fn all_branches_hint(reason: &str, branches: &[Branch]) -> String {
     let list: Vec<String> = branches.iter().map(|b| format!("{} ({} at line {})", b.target, b.kind.name(), b.lines[0])).collect();
+    let reason = reason.replace("; trip)", "; --trip)").replace("(trace)", "(--trace)");
     format!(
         "{reason}; all {} that need one: {}; to take the proposals (loops once): {} (--list-branches shows what each governs)",
         branches.len(),

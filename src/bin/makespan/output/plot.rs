@@ -591,6 +591,8 @@ pub fn chain_timeline(path: &Path, rep: &gpu_makespan::system::report::SystemRep
         .max(f64::MIN_POSITIVE);
     let root = SVGBackend::new(path, (1100, 120 + 26 * rows as u32)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
+    // Labels go in the y-label area (not at negative times); row k spans [-k, -k + 1],
+    // its bar the middle 70 % of it, its label centred on it.
     let mut chart = ChartBuilder::on(&root)
         .caption(
             format!("Worst-case reaction of each chain ({:?}): wait for release, then response", rep.communication),
@@ -598,19 +600,20 @@ pub fn chain_timeline(path: &Path, rep: &gpu_makespan::system::report::SystemRep
         )
         .margin(10)
         .x_label_area_size(30)
-        .y_label_area_size(10)
-        .build_cartesian_2d(-end * 0.25..end * 1.02, -(rows as f64)..0.5)
+        .y_label_area_size(240)
+        .build_cartesian_2d(0.0..end * 1.02, -(rows as f64) + 1.0..1.0)
         .map_err(|e| err(&e))?;
     chart.configure_mesh().x_desc("time (ms)").y_label_formatter(&|_| String::new()).disable_y_mesh().draw().map_err(|e| err(&e))?;
     let font = ("sans-serif", 13).into_font();
+    let mut labels: Vec<(String, f64, i32)> = Vec::new();
     let mut row = 0.0;
     for (ci, c) in chains.iter().enumerate() {
-        chart.draw_series([Text::new(format!("chain {}", c.name), (-end * 0.25, row), font.clone())]).map_err(|e| err(&e))?;
+        labels.push((format!("chain {}", c.name), row, 0));
         let mut at = 0.0;
         for (name, wait, response) in &c.worst_hops {
             row -= 1.0;
             let (w, r) = (gpu_makespan::system::model::ms(*wait), gpu_makespan::system::model::ms(*response));
-            chart.draw_series([Text::new(name.clone(), (-end * 0.24, row + 0.1), font.clone())]).map_err(|e| err(&e))?;
+            labels.push((name.clone(), row, 12));
             chart
                 .draw_series([Rectangle::new([(at, row + 0.15), (at + w, row + 0.85)], colour(ci).mix(0.25).filled())])
                 .map_err(|e| err(&e))?;
@@ -620,6 +623,10 @@ pub fn chain_timeline(path: &Path, rep: &gpu_makespan::system::report::SystemRep
             at += w + r;
         }
         row -= 1.0;
+    }
+    for (text, row, indent) in labels {
+        let (_, y) = chart.backend_coord(&(0.0, row + 0.5));
+        root.draw(&Text::new(text, (20 + indent, y - 7), font.clone())).map_err(|e| err(&e))?;
     }
     root.present().map_err(|e| err(&e))
 }

@@ -191,8 +191,9 @@ pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
     if let Some(u) = rep.utilization {
         let _ = writeln!(s, "utilization  {u:.4} of the GPU's thread-time");
     }
+    let width = rep.kernels.iter().map(|k| k.name.chars().count()).max().unwrap_or(0).max(7);
     for k in &rep.kernels {
-        let _ = writeln!(s, "C of {:<7} {}", k.name, k.wcet_source);
+        let _ = writeln!(s, "C of {:<width$} {}", k.name, k.wcet_source);
     }
     for a in &rep.assumptions {
         let _ = writeln!(s, "assumes      {a}");
@@ -330,7 +331,7 @@ fn program_line(p: &gpu_makespan::model::program::Program) -> String {
 pub fn phased_table(p: &gpu_makespan::model::program::Program, sol: &gpu_makespan::exact::phases::PhasedSolution) -> String {
     let mut s = String::new();
     s.push_str(&program_line(p));
-    let _ = writeln!(s, "{:>5} {:>6} {:>9} {:>9}  {:<12} kernel", "phase", "I", "makespan", "upper", "status");
+    let _ = writeln!(s, "{:>5} {:>6} {:>9} {:>9}  {:<12} kernel", "phase", "I", "lower", "upper", "status");
     for (k, (inst, ph)) in p.phases.iter().zip(&sol.phases).enumerate() {
         let status = if ph.exact() { "exact".to_string() } else { status_name(ph.status()).to_string() };
         let _ = writeln!(
@@ -346,7 +347,7 @@ pub fn phased_table(p: &gpu_makespan::model::program::Program, sol: &gpu_makespa
     let label = if sol.exact() {
         "[exact T^(W): every phase exact; schedule re-checked with the barriers]"
     } else {
-        "[lower bound: the phases' checked schedules, re-checked with the barriers]"
+        "[lower bound: the phases' checked schedules, re-checked with the barriers; T^(W) is in [makespan, upper bound]]"
     };
     let _ = writeln!(s, "makespan     {:>8}  {label}", sol.lower_bound());
     let _ = writeln!(s, "upper bound  {:>8}  [proven: the sum of the phases' proven upper bounds]", sol.upper_bound());
