@@ -95,6 +95,18 @@ pub fn walk_with(
     };
     let mut path = Path::default();
     if trace {
+        // A trace lists one path: a branch to a label the file defines is static code.
+        let defined = |l: &str| f.items.iter().any(|i| matches!(i, Item::Label(m) if m == l));
+        if let Some((_, x)) = instrs.iter().find(|(_, x)| matches!(&x.target, Some(Target::Label(l)) if defined(l))) {
+            return Err(InputError::new(
+                "trace",
+                origin,
+                format!(
+                    "line {}: a branch to a label the file defines: this is static code, not one executed path; import it without trace, with trip counts",
+                    x.line
+                ),
+            ));
+        }
         let mut exit: Option<usize> = None;
         for (_, x) in &instrs {
             let (class, key) = classify(x)?;
@@ -284,7 +296,10 @@ mod tests {
         assert!(e.reason.contains("$L_loop=N") && e.reason.contains("trace") && e.reason.contains("t.ptx:8"), "{e}");
         let e = path(LOOP, &[("$L_loop", 2)], false).unwrap_err();
         assert!(e.reason.contains("0: never taken"), "{e}");
-        assert_eq!(path(LOOP, &[], true).unwrap(), "LC|CCLC");
+        // The same file as a trace is refused: it defines its branch targets (static code).
+        assert!(path(LOOP, &[], true).unwrap_err().reason.contains("static code"));
+        let trace = LOOP.replace("$L_loop:\n", "").replace("$L_end:\n", "");
+        assert_eq!(path(&trace, &[], true).unwrap(), "LC|CCLC");
     }
 
     #[test]

@@ -150,8 +150,10 @@ fn entries_by_demangled_name_or_part() {
 /// refused, and `--trace` with `--trip` is a contradiction.
 #[test]
 fn trace_refuses_static_code() {
-    let err = input_error(&["import", &path("samples.sm75.cuobjdump.sass"), "--warps", "8", "--entry", "vectorAdd", "--trace"], "trace");
-    assert!(err.contains("static code"), "{err}");
+    for file in ["samples.sm75.cuobjdump.sass", "samples.sm75.ptx", "samples.sm62.nvdisasm.sass"] {
+        let err = input_error(&["import", &path(file), "--warps", "8", "--entry", "vectorAdd", "--trace"], "trace");
+        assert!(err.contains("static code"), "{file}: {err}");
+    }
     let out = makespan().args(["import", &path("samples.sm75.ptx"), "--warps", "8", "--trace", "--trip", "x=1"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
