@@ -49,18 +49,7 @@ impl PhasedSolution {
 /// to each, from now; a phase that occurs several times is solved once) and checks the
 /// concatenated witness against the barriers.
 pub fn solve_phases(p: &Program, opts: &SolveOptions) -> Result<PhasedSolution, Error> {
-    let mut distinct: Vec<&crate::model::instance::Instance> = Vec::new();
-    let index: Vec<usize> = p
-        .phases
-        .iter()
-        .map(|inst| match distinct.iter().position(|d| *d == inst) {
-            Some(i) => i,
-            None => {
-                distinct.push(inst);
-                distinct.len() - 1
-            }
-        })
-        .collect();
+    let (distinct, index) = p.distinct();
     let started = std::time::Instant::now();
     let at_once = rayon::current_num_threads().min(distinct.len());
     // One deadline for all phases: the time limit is the whole solve's wall clock, and a

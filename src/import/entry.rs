@@ -29,10 +29,16 @@ pub fn short_name(name: &str) -> String {
 /// The kernel `entry` names in `listing`, or the only one; refusals list the kernels.
 pub fn pick<'a>(listing: &'a Listing, entry: Option<&str>, origin: &str) -> Result<&'a Function, InputError> {
     let all: Vec<&Function> = listing.functions.iter().collect();
+    if all.is_empty() {
+        return Err(InputError::new(
+            "file",
+            origin,
+            "no kernel found (PTX .entry kernels, or SASS functions): is the file in the other format?",
+        ));
+    }
     let Some(e) = entry else {
         return match all.as_slice() {
             [one] => Ok(one),
-            [] => Err(InputError::new("file", origin, "no kernel found (PTX .entry, or a SASS function)")),
             _ => Err(InputError::option(
                 "entry",
                 "",
@@ -63,12 +69,7 @@ pub fn pick<'a>(listing: &'a Listing, entry: Option<&str>, origin: &str) -> Resu
             }
         }
     }
-    let reason = if all.is_empty() {
-        format!("{origin} has no kernel")
-    } else {
-        format!("no kernel of {origin} has this name or a name containing it; it has:{}", listed(&all))
-    };
-    Err(InputError::option("entry", e, reason))
+    Err(InputError::option("entry", e, format!("no kernel of {origin} has this name or a name containing it; it has:{}", listed(&all))))
 }
 
 /// The kernels, one per line (`  vectorAdd  (_Z9vectorAddPKfS0_Pfi)`), at most

@@ -94,31 +94,25 @@ pub fn walk_with(
         })
     };
     let mut path = Path::default();
+    let labels: HashMap<&str, usize> =
+        f.items.iter().enumerate().filter_map(|(i, it)| if let Item::Label(l) = it { Some((l.as_str(), i)) } else { None }).collect();
     if trace {
-        // A trace lists one path: a branch to a label the file defines is static code.
-        let defined = |l: &str| f.items.iter().any(|i| matches!(i, Item::Label(m) if m == l));
-        if let Some((_, x)) = instrs.iter().find(|(_, x)| matches!(&x.target, Some(Target::Label(l)) if defined(l))) {
-            return Err(InputError::new(
+        let static_code = |why: String| {
+            InputError::new(
                 "trace",
                 origin,
-                format!(
-                    "line {}: a branch to a label the file defines: this is static code, not one executed path; import it without trace, with trip counts",
-                    x.line
-                ),
-            ));
+                format!("{why}: this is static code, not one executed path; import it without trace, with trip counts"),
+            )
+        };
+        // A trace lists one path: a branch to a label the file defines is static code.
+        if let Some((_, x)) = instrs.iter().find(|(_, x)| matches!(&x.target, Some(Target::Label(l)) if labels.contains_key(l.as_str()))) {
+            return Err(static_code(format!("line {}: a branch to a label the file defines", x.line)));
         }
         let mut exit: Option<usize> = None;
         for (_, x) in &instrs {
             let (class, key) = classify(x)?;
             if let Some(at) = exit {
-                return Err(InputError::new(
-                    "trace",
-                    origin,
-                    format!(
-                        "line {} follows the unconditional exit at line {at}: this is static code, not one executed path; import it without trace, with trip counts",
-                        x.line
-                    ),
-                ));
+                return Err(static_code(format!("line {} follows the unconditional exit at line {at}", x.line)));
             }
             if class == Class::Exit && !x.predicated {
                 exit = Some(x.line);
@@ -129,8 +123,6 @@ pub fn walk_with(
         }
         return Ok(path);
     }
-    let labels: HashMap<&str, usize> =
-        f.items.iter().enumerate().filter_map(|(i, it)| if let Item::Label(l) = it { Some((l.as_str(), i)) } else { None }).collect();
     let addresses: HashMap<u64, usize> = instrs.iter().filter_map(|(i, x)| x.address.map(|a| (a, *i))).collect();
     let mut taken: HashMap<usize, u64> = HashMap::new();
     let mut calls: Vec<usize> = Vec::new();
@@ -158,16 +150,16 @@ pub fn walk_with(
         }
         path.push(class, &key);
         visited[pc] = true;
-        let upper = x.opcode.to_ascii_uppercase();
+        let opcode_is = |head: &str| x.opcode.get(..head.len()).is_some_and(|h| h.eq_ignore_ascii_case(head));
         match class {
             // A SASS subroutine's return goes back to its call.
-            Class::Exit if upper.starts_with("RET") && !calls.is_empty() && !x.predicated => {
+            Class::Exit if opcode_is("RET") && !calls.is_empty() && !x.predicated => {
                 pc = calls.pop().expect("not empty");
             }
             Class::Exit if !x.predicated => return Ok(path),
             // A SASS call to a subroutine of the function (`CALL.REL.NOINC 0x5b0`, `CAL`):
             // followed, its return address kept.
-            Class::Branch if upper.starts_with("CAL") && x.target.is_some() && !x.predicated => {
+            Class::Branch if opcode_is("CAL") && x.target.is_some() && !x.predicated => {
                 let (_, to) = resolve(x, &labels, &addresses, origin)?;
                 if calls.len() >= MAX_CALL_DEPTH {
                     return Err(InputError::new(
@@ -259,6 +251,14 @@ fn decide(
     }
 }
 
+/// The words of every refusal of a branch with no trip count ([`is_undecided`]).
+const UNDECIDED: &str = "branch the model cannot follow on its own";
+
+/// Whether `e` is [`walk`]'s refusal of a branch with no trip count.
+pub fn is_undecided(e: &InputError) -> bool {
+    e.field == "branch" && e.reason.contains(UNDECIDED)
+}
+
 /// The refusal of a branch with no trip count.
 fn undecided_error(u: &Undecided, origin: &str) -> InputError {
     let backward = u.to <= u.at;
@@ -266,7 +266,7 @@ fn undecided_error(u: &Undecided, origin: &str) -> InputError {
         "branch",
         format!("{} to {}", u.instr.opcode, u.target),
         format!(
-            "{origin}:{}: a {} branch the model cannot follow on its own; give the trip count {}=N ({}; trip) or import a trace of the executed path (trace)",
+            "{origin}:{}: a {} {UNDECIDED}; give the trip count {}=N ({}; trip) or import a trace of the executed path (trace)",
             u.instr.line,
             if backward { "loop" } else { "conditional" },
             u.target,

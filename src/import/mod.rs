@@ -144,10 +144,6 @@ struct Prepared<'a> {
 }
 
 fn prepare<'a>(listing: &'a Listing, origin: &str, format: Format, req: &Request) -> Result<Prepared<'a>, InputError> {
-    if listing.functions.is_empty() {
-        let read_as = if format == Format::Ptx { "PTX (.entry kernels)" } else { "SASS (functions)" };
-        return Err(InputError::new("file", origin, format!("no kernel found, read as {read_as}: is it the other format?")));
-    }
     let f = entry::pick(listing, req.entry.as_deref(), origin)?;
     if let Some(given) = &req.arch {
         if !arch_number(given).is_some_and(|n| (10..=199).contains(&n)) {
@@ -184,6 +180,13 @@ pub fn list_branches(text: &str, origin: &str, format: Format, req: &Request) ->
     let listing = read(text, format);
     let p = prepare(&listing, origin, format, req)?;
     Ok((p.f.name.clone(), branches::unresolved(p.f, &p.map, &p.trips, origin)?))
+}
+
+/// After [`import`] refused `err`: when it is the refusal of a branch with no trip count,
+/// every branch that needs one ([`list_branches`]), for the refusal to list them all;
+/// else `None`.
+pub fn branches_after(err: &InputError, text: &str, origin: &str, format: Format, req: &Request) -> Option<Vec<branches::Branch>> {
+    flow::is_undecided(err).then(|| list_branches(text, origin, format, req).ok().map(|(_, all)| all)).flatten()
 }
 
 /// Reads `text` (the file `origin`) as `format` into an instance.

@@ -66,6 +66,24 @@ impl Program {
         Program::build(&f.kernel, |phase| Instance::from_file_data(&InstanceFile { kernel: phase.to_string(), ..f.clone() }))
     }
 
+    /// The distinct phases (equal ones once, in first-seen order) and, per phase, the
+    /// index of its distinct phase: what depends on a phase alone is computed once.
+    pub fn distinct(&self) -> (Vec<&Instance>, Vec<usize>) {
+        let mut distinct: Vec<&Instance> = Vec::new();
+        let index = self
+            .phases
+            .iter()
+            .map(|inst| match distinct.iter().position(|d| *d == inst) {
+                Some(i) => i,
+                None => {
+                    distinct.push(inst);
+                    distinct.len() - 1
+                }
+            })
+            .collect();
+        (distinct, index)
+    }
+
     /// The instruction index (all phases, after the transformation) at which each phase
     /// ends, in order: phase `k` is `ends[k - 1]..ends[k]` (from 0 for the first).
     pub fn phase_ends(&self) -> Vec<usize> {

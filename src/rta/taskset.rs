@@ -319,7 +319,7 @@ fn cycle_time(text: &str, gpu: &GpuSection, unit: Option<&str>) -> Result<Cycle,
             })
         }
         (None, None) => {
-            let time_unit = unit.map(str::trim).filter(|u| ["s", "ms", "us", "µs", "ns"].contains(u));
+            let time_unit = unit.map(str::trim).filter(|u| crate::rta::time::unit_exponent(u).is_some());
             Ok(Cycle {
                 time: Decimal { digits: 1, decimals: 0 },
                 label: "x 1 (no cycle_time: times are in cycles)".into(),
@@ -572,16 +572,14 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
     };
     let format = crate::import::Format::pick("auto", file, &text)?;
     let imp = crate::import::import(&text, &origin(&path), format, &request).map_err(|mut err| {
-        if err.field == "branch" && err.reason.contains("trip count") {
-            if let Ok((_, all)) = crate::import::list_branches(&text, &origin(&path), format, &request) {
-                let trips: Vec<String> = all.iter().map(|b| format!("\"{}\" = {}", b.target, b.proposed)).collect();
-                err.reason = format!(
-                    "{}; all {} that need one, with proposed counts (a loop's real count is yours): trip = {{ {} }}",
-                    err.reason,
-                    all.len(),
-                    trips.join(", ")
-                );
-            }
+        if let Some(all) = crate::import::branches_after(&err, &text, &origin(&path), format, &request) {
+            let trips: Vec<String> = all.iter().map(|b| format!("\"{}\" = {}", b.target, b.proposed)).collect();
+            err.reason = format!(
+                "{}; all {} that need one, with proposed counts (a loop's real count is yours): trip = {{ {} }}",
+                err.reason,
+                all.len(),
+                trips.join(", ")
+            );
         }
         let f = field(&err.field);
         err.in_field(f)

@@ -116,6 +116,18 @@ impl Decimal {
     }
 }
 
+/// The power of ten of a second a time unit is (`s` 0, `ms` -3, `us`/`µs` -6, `ns` -9);
+/// `None` for any other unit (the task set's `unit` is then only echoed).
+pub fn unit_exponent(unit: &str) -> Option<i64> {
+    match unit.trim() {
+        "s" => Some(0),
+        "ms" => Some(-3),
+        "us" | "µs" => Some(-6),
+        "ns" => Some(-9),
+        _ => None,
+    }
+}
+
 /// The time one cycle of `clock` (`"1.3 GHz"`; Hz, kHz, MHz or GHz) takes in `unit`
 /// (`s`, `ms`, `us` or `ns`), rounded **up** to [`MAX_DECIMALS`] places, so that a `C`
 /// computed as cycles times it is never below the exact value; and whether it is exact.
@@ -139,13 +151,10 @@ pub fn cycle_time_of_clock(clock: &str, unit: Option<&str>, field: &str) -> Resu
         "ghz" => 9,
         other => return Err(bad(format!("unknown frequency unit {other}: use Hz, kHz, MHz or GHz"))),
     };
-    let u_exp: i64 = match unit.map(str::trim) {
-        Some("s") => 0,
-        Some("ms") => -3,
-        Some("us") | Some("µs") => -6,
-        Some("ns") => -9,
+    let u_exp: i64 = match unit.map(|u| (u.trim(), unit_exponent(u))) {
+        Some((_, Some(e))) => e,
         None => return Err(bad("a clock needs the task set's time unit: unit = \"s\", \"ms\", \"us\" or \"ns\" (none is given)".into())),
-        Some(other) => {
+        Some((other, None)) => {
             return Err(InputError::new(
                 "unit",
                 format!("\"{other}\""),

@@ -336,10 +336,8 @@ fn import(a: ImportArgs) -> Result<(), Failure> {
         return out(&if a.json { json(&branches) } else { crate::output::branches::branch_table(&entry, &origin, &branches) });
     }
     let mut imported = import::import(&text, &origin, format, &request).map_err(|mut e| {
-        if e.field == "branch" && e.reason.contains("trip count") {
-            if let Ok((_, all)) = import::list_branches(&text, &origin, format, &request) {
-                e.reason = crate::output::branches::all_branches_hint(&e.reason, &all);
-            }
+        if let Some(all) = import::branches_after(&e, &text, &origin, format, &request) {
+            e.reason = crate::output::branches::all_branches_hint(&e.reason, &all);
         } else if matches!(e.field.as_str(), "branch" | "opcode") {
             e.reason.push_str(" (options --trip LABEL=N, --trace, --units MAP.toml)");
         }

@@ -74,7 +74,7 @@ impl SolverArgs {
         };
         if !self.method.uses_ilp() {
             if let Some(form) = self.constraints {
-                let name = if form == ConstraintForm::Long { "long" } else { "short" };
+                let name = gpu_makespan::files::serde_word(&form);
                 return Err(InputError::option("constraints", name, "applies to the ILP only: add --method ilp (or both)"));
             }
             if self.no_symmetry_breaking {

@@ -1,6 +1,7 @@
 //! `import --list-branches`: every branch that needs a trip count, and the `--trip`
 //! options to paste (quoted for the shell).
 
+use gpu_makespan::error::plural;
 use gpu_makespan::import::branches::{Branch, Kind};
 
 /// `--trip 'TARGET=N'` for each branch's proposal, in one line.
@@ -15,11 +16,7 @@ fn inside(b: &Branch) -> String {
         Kind::Forward => "skips",
         Kind::Exit => "after it",
     };
-    let barriers = match i.barriers {
-        0 => String::new(),
-        1 => ", 1 barrier".into(),
-        n => format!(", {n} barriers"),
-    };
+    let barriers = if i.barriers == 0 { String::new() } else { format!(", {}", plural(i.barriers, "barrier")) };
     format!("{what} {}: {} L, {} C{barriers}", i.instructions, i.l, i.c)
 }
 
@@ -59,11 +56,8 @@ pub fn branch_table(entry: &str, origin: &str, branches: &[Branch]) -> String {
         s.trim_end().to_string() + "\n"
     };
     let n = branches.len();
-    let mut text = format!(
-        "{entry} in {origin}: {n} branch target{} need{} a trip count\n",
-        if n == 1 { "" } else { "s" },
-        if n == 1 { "s" } else { "" }
-    );
+    let mut text =
+        format!("{entry} in {origin}: {} need{} a trip count\n", plural(n as u64, "branch target"), if n == 1 { "s" } else { "" });
     text.push_str(&line(head));
     for r in &rows {
         text.push_str(&line([&r[0], &r[1], &r[2], &r[3], &r[4]]));

@@ -385,7 +385,10 @@ pub fn phased_bounds_table(p: &gpu_makespan::model::program::Program) -> String 
         "phase", "I", "I_L", "I_C", "lower", "state", "horizon", "eq. 5"
     );
     let mut unproven = false;
-    let states: Vec<u64> = p.phases.iter().map(gpu_makespan::state_bounds::report::start_state_bound).collect();
+    // The start-state bound once per distinct phase (it may take a second).
+    let (distinct, index) = p.distinct();
+    let bound: Vec<u64> = distinct.into_iter().map(gpu_makespan::state_bounds::report::start_state_bound).collect();
+    let states: Vec<u64> = index.iter().map(|&i| bound[i]).collect();
     for (k, inst) in p.phases.iter().enumerate() {
         let star = if bounds::pessimistic_unproven(inst) { "*" } else { " " };
         unproven |= star == "*";
