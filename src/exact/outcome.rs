@@ -158,6 +158,13 @@ impl Outcome {
         &self.witness
     }
 
+    /// The same outcome with its upper bound lowered to `upper` where that is smaller (a
+    /// proven upper bound from elsewhere). Fails if the witness exceeds `upper`.
+    pub fn capped(self, upper: u64) -> Result<Outcome, Inconsistency> {
+        let Outcome { witness, upper_bound, stop, stats } = self;
+        Outcome::new(witness, upper_bound.min(upper), stop, stats)
+    }
+
     /// Merges two outcomes for the same instance: the longer witness and the smaller
     /// upper bound; the stop reason stays `self`'s (the primary method's). Fails if one's
     /// witness exceeds the other's bound.

@@ -45,18 +45,28 @@ impl PhasedSolution {
     }
 }
 
-/// Solves every distinct phase of `p` with `opts` (in parallel; the time limit applies
-/// to each, from now; a phase that occurs several times is solved once) and checks the
-/// concatenated witness against the barriers.
+/// Solves every distinct phase of `p` with `opts` (a phase that occurs several times is
+/// solved once) and checks the concatenated witness against the barriers.
+///
+/// The time limit is the whole solve's wall clock, shared by need: the distinct phases
+/// run in parallel, smallest first, each starting with a fair share of the time left (the
+/// time left times the phases solved at once over the phases not yet started), so a phase
+/// proven exact early hands its time on to the later ones; time left at the end goes to
+/// a second round for the phases still open, whose results are merged with the first (the
+/// longer witness, the smaller upper bound). Each phase's upper bound is at most its
+/// start-state bound ([`crate::exact::search::at_most_start_bound`]), so the sum is never
+/// looser than `bound`'s.
 pub fn solve_phases(p: &Program, opts: &SolveOptions) -> Result<PhasedSolution, Error> {
     let (distinct, index) = p.distinct();
     let started = std::time::Instant::now();
     let at_once = rayon::current_num_threads().min(distinct.len());
-    // One deadline for all phases: the time limit is the whole solve's wall clock, and a
-    // phase that ends early leaves its time to the ones still running.
     let budget = opts.budget.sharing_memory(at_once).unwatched();
-    let phase_opts = SolveOptions { budget, ..opts.clone() };
-    let solved = distinct.par_iter().map(|inst| solve(inst, &phase_opts)).collect::<Result<Vec<_>, _>>()?;
+    let first = shared_round(&distinct, opts, &budget, at_once, None)?;
+    let solved = if budget.time_left().is_some_and(|left| left >= SECOND_ROUND_MIN) && !budget.is_over() {
+        shared_round(&distinct, opts, &budget, at_once, Some(first))?
+    } else {
+        first
+    };
     let phases: Vec<Solution> = index.iter().map(|&i| solved[i].clone()).collect();
     let mut cycles = vec![Vec::with_capacity(p.len()); p.warps() as usize];
     let mut offset = 0;
@@ -78,6 +88,54 @@ pub fn solve_phases(p: &Program, opts: &SolveOptions) -> Result<PhasedSolution, 
         .into());
     }
     Ok(solved)
+}
+
+/// The least time left for which [`solve_phases`] runs a second round on the phases still
+/// open.
+pub const SECOND_ROUND_MIN: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// One round over the distinct phases, smallest state space (`C(I + W, W)`) first, on
+/// `at_once` workers; each phase starts with its fair share of the time left: the time
+/// left times `at_once` over the phases not yet started, so the last phases to start
+/// (the largest) get what the earlier ones did not use. With `earlier` (the first
+/// round's solutions), only the phases it left open are solved again, and each result is
+/// merged with the earlier one.
+fn shared_round(
+    distinct: &[&crate::model::instance::Instance],
+    opts: &SolveOptions,
+    budget: &crate::budget::Budget,
+    at_once: usize,
+    earlier: Option<Vec<Solution>>,
+) -> Result<Vec<Solution>, Error> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let open = |i: usize| earlier.as_ref().is_none_or(|e| !e[i].exact());
+    let size = |i: usize| crate::state::states(distinct[i].len() as u64, distinct[i].warps as u64).unwrap_or(u64::MAX);
+    let mut order: Vec<usize> = (0..distinct.len()).filter(|&i| open(i)).collect();
+    order.sort_by_key(|&i| size(i));
+    let next = AtomicUsize::new(0);
+    let solved: std::sync::Mutex<Vec<Option<Solution>>> = std::sync::Mutex::new(vec![None; distinct.len()]);
+    let worker = |_| -> Result<(), Error> {
+        loop {
+            let k = next.fetch_add(1, Ordering::Relaxed);
+            let Some(&i) = order.get(k) else { return Ok(()) };
+            let not_started = order.len() - k;
+            let share = |left: std::time::Duration| left.mul_f64((at_once as f64 / not_started as f64).min(1.0));
+            let phase_budget = budget.time_left().map_or_else(|| budget.clone(), |left| budget.at_most(share(left)));
+            let sol = solve(distinct[i], &SolveOptions { budget: phase_budget, ..opts.clone() })?;
+            let sol = match &earlier {
+                Some(e) => e[i].clone().merged(sol)?,
+                None => sol,
+            };
+            solved.lock().expect("no worker panicked")[i] = Some(sol);
+        }
+    };
+    (0..at_once.max(1)).into_par_iter().map(worker).collect::<Result<(), Error>>()?;
+    let solved = solved.into_inner().expect("no worker panicked");
+    Ok(solved
+        .into_iter()
+        .enumerate()
+        .map(|(i, s)| s.or_else(|| earlier.as_ref().map(|e| e[i].clone())).expect("every phase solved"))
+        .collect())
 }
 
 /// `solve --json` for a kernel with barriers.

@@ -185,6 +185,14 @@ impl Solution {
         self.outcome.exact()
     }
 
+    /// This solution and a `later` one of the same instance as one: the longer witness,
+    /// the smaller upper bound, `later`'s method, stop reason and notes, the seconds
+    /// added. Fails if one's witness exceeds the other's upper bound.
+    pub fn merged(self, later: Solution) -> Result<Solution, Error> {
+        let outcome = later.outcome.merge(self.outcome)?;
+        Ok(Solution { outcome, seconds: self.seconds + later.seconds, ..later })
+    }
+
     /// The printed status, derived from the outcome.
     pub fn status(&self) -> Status {
         match self.outcome.stop() {
@@ -244,7 +252,8 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
             let (out, note) = run_ilp(inst, opts, horizon, &opts.budget)?;
             notes.extend(note);
             notes.extend(horizon_notes(&out, horizon, safe));
-            (out, Some(opts.form), horizon)
+            // The ILP builds no per-state bound: where it stops short, `bound`'s is built.
+            (search::at_most_start_bound(inst, out, true, &opts.budget)?, Some(opts.form), horizon)
         }
         Method::Both => {
             let (ilp_out, note) = run_ilp(inst, opts, safe, &opts.budget.part(Part::IlpOfBoth))?;
@@ -323,7 +332,9 @@ fn run_search(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
 /// horizon (the tail bound's end games get at most a quarter of the time limit).
 fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error> {
     let work = working_budget(inst, &opts.budget);
-    let bound = state_bounds::standard_until(inst, &work.part(Part::BoundBuilding));
+    let building = work.part(Part::BoundBuilding);
+    let bound = state_bounds::standard_until(inst, &building);
+    let weakened = building.is_over();
     let t = Transitions::new(inst);
     let upper = bound.upper(&t.start()).min(bounds::safe_horizon(inst));
     work.proved(upper);
@@ -343,7 +354,7 @@ fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error>
     }
     let witness = Witness::check(inst, "heuristic", trace.schedule(inst.warps, inst.len()), Some(trace.cycles()))?;
     let stop = if opts.budget.interrupted() { Stop::Interrupted } else { Stop::Completed };
-    Ok(Outcome::new(witness, upper, stop, Stats::default())?)
+    search::at_most_start_bound(inst, Outcome::new(witness, upper, stop, Stats::default())?, weakened, &opts.budget)
 }
 
 /// The ILP within `budget`'s time, warm-started from rollouts (which get a quarter of it). A model HiGHS would need

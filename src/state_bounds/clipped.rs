@@ -10,7 +10,7 @@ use crate::budget::Budget;
 use crate::model::kernel::Unit;
 use crate::state::transitions::Transitions;
 use crate::state::Counts;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Most states of few warps whose end games [`Clipped::with_end_games_until`] solves
 /// exactly (per paced unit; about 100 bytes each).

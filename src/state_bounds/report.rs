@@ -36,8 +36,15 @@ pub struct BoundsReport {
 /// start state. Proven: each of the two is (proofs in [`safe_horizon`] and in the files
 /// of [`crate::state_bounds`]).
 pub fn start_state_bound(inst: &Instance) -> u64 {
+    start_state_bound_until(inst, &crate::budget::Budget::default())
+}
+
+/// [`start_state_bound`] with the per-state bounds built within `budget`
+/// ([`super::standard_until`]): the same value unless `budget` ran out while they were
+/// built (then a weaker one, still proven).
+pub fn start_state_bound_until(inst: &Instance, budget: &crate::budget::Budget) -> u64 {
     let start = crate::state::Counts::start(inst.warps);
-    super::standard(inst).upper(&start).min(safe_horizon(inst))
+    super::standard_until(inst, budget).upper(&start).min(safe_horizon(inst))
 }
 
 impl BoundsReport {

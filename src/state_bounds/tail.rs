@@ -8,7 +8,7 @@ use crate::budget::Budget;
 use crate::model::kernel::Unit;
 use crate::state::transitions::Transitions;
 use crate::state::Counts;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Mutex;
 
 /// Most abstract queue configurations explored before a side is given up.
@@ -21,10 +21,11 @@ const MAX_CONFIG_BYTES: usize = 64 << 20;
 const MAX_END_STATES: usize = 500_000;
 
 /// What a side computed (`K` when the abstract queues were enumerated, and `g` when the
-/// end games were solved), by kernel, sigmas, paced unit and root queue: `approx`,
-/// `converge` and sweeps build the bound for many W of one kernel, and only the root
-/// queue (a kernel starting with the queued unit) depends on W.
-type CacheKey = (Vec<Unit>, (u32, u32), Unit, Vec<u32>);
+/// end games were solved), by kernel, sigmas, paced unit, root queue and `W` (the
+/// queues are capped at `W` warps, so a result for one `W` is not reused for another):
+/// `bound` and `solve` of one instance in one process, or a sweep's repeated jobs, build
+/// it once.
+type CacheKey = (Vec<Unit>, (u32, u32), Unit, Vec<u32>, u32);
 type Computed = (Option<usize>, Option<Vec<u64>>);
 /// The cache and the bytes its entries hold. Bounded: when an entry would take it past
 /// [`CACHE_BYTES`] it is emptied first (a long sweep over many kernels starts afresh),
@@ -59,8 +60,9 @@ fn entry_bytes(key: &CacheKey, value: &Computed) -> usize {
 ///    length, one of the lengths in `starts`. So the queues of the real states reachable
 ///    from the start state are among the configurations reachable in this abstract
 ///    system (any `min(sigma_C, Q)` entries lowered, then at most one entry from
-///    `starts` added), which [`Tail::new`] enumerates exhaustively; `K` is the largest
-///    queue among them.
+///    `starts` added) through configurations of at most `W` warps (a real queue holds
+///    only unfinished warps, so every queue of a real schedule has at most `W`), which
+///    [`Tail::new`] enumerates exhaustively; `K` is the largest queue among them.
 /// 3. Let `s1` be the first idle state of a schedule from `s` (if there is none,
 ///    `N0 = 0`). Every unfinished warp of `s1` is ready for a C, so `s1` is an *end game*:
 ///    all its warps at C positions, its queue one of the configurations of step 2, and
@@ -159,17 +161,17 @@ impl Side {
         if units[0] != paced {
             root[runs[0] as usize] = t.warps();
         }
-        let key = (units.to_vec(), t.sigmas(), paced, root.clone());
+        let key = (units.to_vec(), t.sigmas(), paced, root.clone(), t.warps());
         let found = if cached { CACHE.lock().ok().and_then(|c| c.as_ref().and_then(|(m, _)| m.get(&key).cloned())) } else { None };
         let (queued, g) = found.unwrap_or_else(|| {
-            let configs = queue_configs(root, &starts, sigma_q, budget);
+            let configs = queue_configs(root, &starts, sigma_q, t.warps(), budget);
             let queued = configs.as_ref().map(|c| c.iter().map(|n| n.iter().sum::<u32>() as usize).max().unwrap_or(0));
             let g = configs.and_then(|c| end_games(units, runs, paced, &c, budget)).and_then(|e| idle_dp(t, paced, &e, budget));
             let cut = g.is_none() && budget.is_over();
             if let (false, Ok(mut c)) = (cut, CACHE.lock()) {
                 let value = (queued, g.clone());
                 let bytes = entry_bytes(&key, &value);
-                let (m, held) = c.get_or_insert_with(|| (HashMap::new(), 0));
+                let (m, held) = c.get_or_insert_with(|| (HashMap::default(), 0));
                 if *held + bytes > CACHE_BYTES {
                     m.clear();
                     *held = 0;
@@ -203,16 +205,20 @@ impl Side {
 }
 
 /// Every queue configuration (`n[r]` warps with `r` instructions left in their run,
-/// `r >= 1`) reachable from `root` in the abstract system of step 2, or `None` when
-/// there are more than [`MAX_CONFIGS`] or a queue exceeds [`MAX_QUEUE`].
-fn queue_configs(root: Vec<u32>, starts: &[usize], sigma: u32, budget: &Budget) -> Option<HashSet<Vec<u32>>> {
+/// `r >= 1`) of at most `warps` warps reachable from `root` in the abstract system of
+/// step 2 through such configurations, or `None` when there are more than
+/// [`MAX_CONFIGS`] or a queue exceeds [`MAX_QUEUE`]. The cap keeps every real queue: a
+/// real queue holds only unfinished warps, so it and every queue before it in a real
+/// schedule has at most `W`, and that schedule's queues form an abstract path through
+/// configurations of at most `W` warps.
+fn queue_configs(root: Vec<u32>, starts: &[usize], sigma: u32, warps: u32, budget: &Budget) -> Option<HashSet<Vec<u32>>> {
     // Each configuration is a vector as long as the longest run: cap them by bytes too.
     let most = MAX_CONFIGS.min(MAX_CONFIG_BYTES / (4 * root.len().max(1)));
-    let mut seen = HashSet::from([root.clone()]);
+    let mut seen: HashSet<Vec<u32>> = std::iter::once(root.clone()).collect();
     let mut todo = vec![root];
     let mut lowered = Vec::new();
     while let Some(n) = todo.pop() {
-        if n.iter().sum::<u32>() > MAX_QUEUE || seen.len() > most || seen.len() % 1024 == 0 && budget.is_over() {
+        if n.iter().sum::<u32>() > MAX_QUEUE || seen.len() > most || seen.len().is_multiple_of(1024) && budget.is_over() {
             return None;
         }
         let q: u32 = n.iter().sum();
@@ -226,7 +232,7 @@ fn queue_configs(root: Vec<u32>, starts: &[usize], sigma: u32, budget: &Budget) 
                 next.push(a);
             }
             for c in next {
-                if seen.insert(c.clone()) {
+                if c.iter().sum::<u32>() <= warps && seen.insert(c.clone()) {
                     todo.push(c);
                 }
             }
@@ -392,11 +398,18 @@ mod tests {
         // Runs of two C's arriving every cycle at sigma_C = 1 grow the abstract queue
         // without end (the side for paced C has runs of two L's: the same): K = W and
         // the closed form, which at the start gives R_X + y + (W - 1) y.
-        let (tail, t) = tail_of("LLCCLLCLLCCL", 8, 1, 1);
-        assert_eq!(tail.summary(), vec![(8, None), (8, None)]);
-        assert_eq!(tail.upper(&t.start()), 96); // 56 + 5 + 7 * 5 (paced L), 40 + 7 + 7 * 7
-                                                // Near the end the closed form is what helps: two warps at the last C run.
+        // With W = 32 the queue passes MAX_QUEUE = 24 before W caps it.
+        let (tail, t) = tail_of("LLCCLLCLLCCL", 32, 1, 1);
+        assert_eq!(tail.summary(), vec![(32, None), (32, None)]);
+        assert_eq!(tail.upper(&t.start()), 384); // 224 + 5 + 31 * 5 (paced L), 160 + 7 + 31 * 7
+                                                 // Near the end the closed form is what helps: two warps at the last C run.
         assert_eq!(tail.upper(&Counts::from_pairs([(9, 2)])), 6); // R_L 2 + y 2 + (2 - 1) * 2
+                                                                  // With W = 8 no queue holds more than 8 warps: the queues are enumerated and the
+                                                                  // end games solved, and the bound is lower than the closed form's 96.
+        let (tail, t) = tail_of("LLCCLLCLLCCL", 8, 1, 1);
+        let summary = tail.summary();
+        assert!(summary.iter().all(|&(k, g)| k <= 8 && g.is_some()), "{summary:?}");
+        assert!(tail.upper(&t.start()) < 96, "{}", tail.upper(&t.start()));
     }
 
     #[test]
@@ -404,11 +417,14 @@ mod tests {
         // Runs of 2 arriving at most once a cycle, sigma 2: the C work queued never
         // exceeds max(Phi0, D^2) = 4 (the queue bound's step 2), and the queue {1, 2} is
         // reached (empty -> {2} -> {1} + a new {2}).
-        let configs = queue_configs(vec![0, 0, 0], &[2], 2, &Budget::default()).unwrap();
+        let configs = queue_configs(vec![0, 0, 0], &[2], 2, 64, &Budget::default()).unwrap();
         assert!(configs.contains(&vec![0, 0, 0]) && configs.contains(&vec![0, 1, 1]));
         assert!(configs.iter().all(|n| n[1] + 2 * n[2] <= 4), "{configs:?}");
         // The same at sigma 1 grows without end: given up.
-        assert!(queue_configs(vec![0, 0, 0], &[2], 1, &Budget::default()).is_none());
+        assert!(queue_configs(vec![0, 0, 0], &[2], 1, 64, &Budget::default()).is_none());
+        // Unless the warps are few: no queue holds more than W of them.
+        let few = queue_configs(vec![0, 0, 0], &[2], 1, 3, &Budget::default()).unwrap();
+        assert!(few.iter().all(|n| n.iter().sum::<u32>() <= 3) && few.contains(&vec![0, 0, 3]), "{few:?}");
     }
 
     #[test]

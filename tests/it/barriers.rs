@@ -80,6 +80,32 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// `solve` is never looser than `bound`: at any time limit (none at all, 1 ms, 20 ms),
+    /// every phase's proven upper bound is at most its start-state bound, so their sum is
+    /// at most `bound`'s sum; and the interval still holds the truth (the lower bound is
+    /// a checked schedule, the upper at least it).
+    #[test]
+    fn solve_is_never_looser_than_bound(
+        kernel in "[LC]{4,12}(\\|[LC]{4,12}){1,3}",
+        warps in 4i64..=12,
+        sc in 2i64..=4,
+        limit_ms in prop::sample::select(vec![0u64, 1, 20]),
+    ) {
+        let p = program(&kernel, warps, 1, sc);
+        let budget = gpu_makespan::budget::Budget::new(Some(std::time::Duration::from_millis(limit_ms)), 1 << 30);
+        let sol = solve_phases(&p, &SolveOptions { budget, ..SolveOptions::default() }).unwrap();
+        for (phase, s) in p.phases.iter().zip(&sol.phases) {
+            let bound = gpu_makespan::state_bounds::report::start_state_bound(phase);
+            prop_assert!(s.outcome.upper_bound() <= bound, "{}: {} > {bound}", phase.kernel, s.outcome.upper_bound());
+        }
+        let bound: u64 = p.phases.iter().map(gpu_makespan::state_bounds::report::start_state_bound).sum();
+        prop_assert!(sol.lower_bound() <= sol.upper_bound() && sol.upper_bound() <= bound);
+    }
+}
+
 /// Warps from several blocks with barriers are refused; without barriers they are fine.
 #[test]
 fn barriers_across_blocks_are_refused() {

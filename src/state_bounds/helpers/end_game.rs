@@ -6,7 +6,7 @@ use crate::budget::Budget;
 use crate::model::kernel::Unit;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The exact idle-cycle counts of every state with at most `m` unfinished warps.
 #[derive(Debug, Clone)]
@@ -79,8 +79,8 @@ pub fn closure(t: &Transitions, roots: &[Counts], cap: usize, budget: &Budget) -
                 if seen.len() >= cap {
                     return None;
                 }
-                seen.insert(n.clone());
-                todo.push(n);
+                todo.push(n.clone());
+                seen.insert(n);
             }
         }
     }
@@ -95,7 +95,7 @@ pub fn idle_of_closed(t: &Transitions, paced: Unit, mut states: Vec<Counts>, bud
     let left = |s: &Counts| s.slots().iter().map(|&(p, n)| n as u64 * (units.len() as u64 - p as u64)).sum::<u64>();
     states.sort_by_key(|s| left(s));
     let (mut scratch, mut succ) = (Scratch::default(), Vec::new());
-    let mut value: HashMap<Counts, u64> = HashMap::with_capacity(states.len());
+    let mut value: HashMap<Counts, u64> = HashMap::with_capacity_and_hasher(states.len(), Default::default());
     for (i, s) in states.into_iter().enumerate() {
         if i.is_multiple_of(4096) && budget.is_over() {
             return None;
