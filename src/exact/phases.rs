@@ -1,7 +1,7 @@
 //! Kernels with block barriers, solved phase by phase ([`crate::model::program`] proves
 //! that, for one thread block, the worst case is the sum of the phases' worst cases):
-//! the phases in parallel (rayon), each with the whole time limit and an equal share of
-//! the memory limit, and the witnesses concatenated and re-checked with the barriers.
+//! the distinct phases in parallel (rayon), sharing the time limit by need and the
+//! memory limit equally, and the witnesses concatenated and re-checked with the barriers.
 
 use crate::error::{Error, Inconsistency};
 use crate::exact::record::{solution, SolutionJson};

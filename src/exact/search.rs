@@ -106,31 +106,45 @@ pub struct SearchResult {
 /// * if neither ended, the branch and bound runs with the time left.
 ///
 /// The witness is re-checked; the upper bound is never above the safe horizon, nor above
-/// the start-state bound that `bound` prints ([`at_most_start_bound`]).
+/// the start-state bound that `bound` prints ([`at_most_start_bound`]; unless Ctrl-C or
+/// an overall deadline such as `--total-time-limit` cut its bounds short).
+///
+/// The bounds' end games and automata are built in full (past the time limit if they
+/// take longer), the search gets the time left; where the dense programme will solve
+/// every state sooner ([`DENSE_FIRST_STATES`]) they are built only if it stops short,
+/// before the branch and bound that follows it.
 pub fn solve(inst: &Instance, limits: SearchLimits) -> Result<Outcome, Error> {
     let t = Transitions::new(inst);
     if let Some(answer) = quick_answer(inst, &t, &limits) {
         return outcome(inst, answer);
     }
-    // The bounds' end games and automata are built in full (past the time limit if they
-    // take longer: the upper bound is then `bound`'s, never looser), the search gets the
-    // time left; they are not built where the dense programme will solve every state
-    // sooner (and built afterwards only if it does not).
-    let building =
-        if dense_first(inst, &limits) { limits.budget.with_time_limit(Some(Duration::ZERO)) } else { limits.budget.with_time_limit(None) };
+    let fits = limits.dense && dense::fits(inst, crate::model::bounds::safe_horizon(inst), dense_table_states(&limits));
+    let small = crate::state::states(inst.len() as u64, inst.warps as u64).is_some_and(|n| n <= DENSE_FIRST_STATES);
+    if fits && small {
+        let cheap = standard_until(inst, &limits.budget.with_time_limit(Some(Duration::ZERO)));
+        if let Some(out) = probe_and_dense(inst, &t, &cheap, &limits)? {
+            return at_most_start_bound(inst, out, true, &limits.budget);
+        }
+    }
+    let building = limits.budget.with_time_limit(None);
     let bound = standard_until(inst, &building);
     let weakened = building.is_over();
-    let out = solve_with_bound(inst, &t, &bound, &limits)?;
-    at_most_start_bound(inst, out, weakened, &limits.budget)
+    if fits && !small {
+        if let Some(out) = probe_and_dense(inst, &t, &bound, &limits)? {
+            return at_most_start_bound(inst, out, weakened, &limits.budget);
+        }
+    }
+    let r = search_encoded(inst, &t, &bound, limits.clone())?;
+    at_most_start_bound(inst, outcome(inst, r)?, weakened, &limits.budget)
 }
 
 /// `out` with its upper bound at most [`start_state_bound`](crate::state_bounds::report::start_state_bound)
 /// (what `bound` prints), so that a solve is never looser than `bound`: when `weakened`
 /// (the per-state bounds the method used were built past their deadline, so their value
 /// at the start may be higher) and `out` is not exact, the bounds are built again in full,
-/// past the time limit (interruptible), at most a few seconds (their end games are
-/// capped). Otherwise `out`'s upper bound is already at most the method's bound at the
-/// start state, which is that value.
+/// past the time limit (interruptible; the tail bound's end games take about 1.5 s at
+/// most, the clipped bound's automata have their own work cap). Otherwise `out`'s upper
+/// bound is already at most the method's bound at the start state, which is that value.
 pub fn at_most_start_bound(inst: &Instance, out: Outcome, weakened: bool, budget: &crate::budget::Budget) -> Result<Outcome, Error> {
     if !weakened || out.exact() {
         return Ok(out);
@@ -140,36 +154,27 @@ pub fn at_most_start_bound(inst: &Instance, out: Outcome, weakened: bool, budget
 }
 
 /// Most states (`C(I + W, W)`) for which [`solve`] leaves the per-state bounds' end games
-/// unbuilt and lets the dense programme solve every state: it takes about 0.2 us per
-/// state here, the tail bound's end games about 2 us per state for up to 500 000 states.
+/// unbuilt and lets the dense programme solve every state: it takes about 0.03 us per
+/// state on 2 cores, the tail bound's end games about 8 us per state (up to 200 000).
 pub const DENSE_FIRST_STATES: u64 = 100_000_000;
 
-/// Whether the dense programme will run and its table has at most
-/// [`DENSE_FIRST_STATES`] states.
-fn dense_first(inst: &Instance, limits: &SearchLimits) -> bool {
-    let small = crate::state::states(inst.len() as u64, inst.warps as u64).is_some_and(|n| n <= DENSE_FIRST_STATES);
-    small && limits.dense && dense::fits(inst, crate::model::bounds::safe_horizon(inst), dense_table_states(limits))
-}
-
-/// [`solve`] after the quick answer, with the per-state bound built.
-fn solve_with_bound<B: StateBound>(inst: &Instance, t: &Transitions, bound: &B, limits: &SearchLimits) -> Result<Outcome, Error> {
-    let limits = limits.clone();
-    if limits.dense && dense::fits(inst, crate::model::bounds::safe_horizon(inst), dense_table_states(&limits)) {
-        let probe = SearchLimits { max_states: PROBE_STATES.min(limits.max_states), beam: false, ..limits.clone() };
-        let probe_states = probe.max_states;
-        let r = search_encoded(inst, t, bound, probe)?;
-        if r.stop != Stop::MaxStates {
-            return outcome(inst, r);
-        }
-        if let Some(out) = solve_dense(inst, &limits)? {
-            return Ok(out);
-        }
-        if probe_states == limits.max_states {
-            return outcome(inst, r);
-        }
+/// Where the dense table fits: a branch and bound of at most [`PROBE_STATES`] stored
+/// states, then the dense programme. `Some` when one of them ended the solve (or the probe
+/// had the whole state limit), `None` when the branch and bound must go on.
+fn probe_and_dense<B: StateBound>(inst: &Instance, t: &Transitions, bound: &B, limits: &SearchLimits) -> Result<Option<Outcome>, Error> {
+    let probe = SearchLimits { max_states: PROBE_STATES.min(limits.max_states), beam: false, ..limits.clone() };
+    let probe_states = probe.max_states;
+    let r = search_encoded(inst, t, bound, probe)?;
+    if r.stop != Stop::MaxStates {
+        return outcome(inst, r).map(Some);
     }
-    let r = search_encoded(inst, t, bound, limits)?;
-    outcome(inst, r)
+    if let Some(out) = solve_dense(inst, limits)? {
+        return Ok(Some(out));
+    }
+    if probe_states == limits.max_states {
+        return outcome(inst, r).map(Some);
+    }
+    Ok(None)
 }
 
 /// Most successors of one state the branch and bound lists (each is a state in memory);

@@ -186,11 +186,13 @@ impl Solution {
     }
 
     /// This solution and a `later` one of the same instance as one: the longer witness,
-    /// the smaller upper bound, `later`'s method, stop reason and notes, the seconds
-    /// added. Fails if one's witness exceeds the other's upper bound.
+    /// the smaller upper bound, `later`'s method and stop reason, the notes of both (each
+    /// once), the seconds added. Fails if one's witness exceeds the other's upper bound.
     pub fn merged(self, later: Solution) -> Result<Solution, Error> {
         let outcome = later.outcome.merge(self.outcome)?;
-        Ok(Solution { outcome, seconds: self.seconds + later.seconds, ..later })
+        let mut notes = self.notes;
+        notes.extend(later.notes.into_iter().filter(|n| !notes.contains(n)).collect::<Vec<_>>());
+        Ok(Solution { outcome, notes, seconds: self.seconds + later.seconds, ..later })
     }
 
     /// The printed status, derived from the outcome.

@@ -11,14 +11,18 @@ use crate::state::Counts;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::Mutex;
 
-/// Most abstract queue configurations explored before a side is given up.
-const MAX_CONFIGS: usize = 200_000;
+/// Most abstract queue configurations explored before a side is given up. At `W <= 24`
+/// the queues are finite, but can be hundreds of thousands, seconds to list; on the real
+/// barrier phases at W = 8-16 (`tests/data/ground-truth.csv`) every side whose bound was
+/// the lowest had at most 12 002.
+const MAX_CONFIGS: usize = 20_000;
 /// Most warps an abstract queue may hold before a side is given up.
 const MAX_QUEUE: u32 = 24;
 /// Most bytes of queue configurations held (64 MiB).
 const MAX_CONFIG_BYTES: usize = 64 << 20;
-/// Most end-game states the idle-cycle DP may visit before a side is given up.
-const MAX_END_STATES: usize = 500_000;
+/// Most end-game states the idle-cycle DP may visit before a side is given up (about
+/// 8 us each on TX2 kernels at W = 8-16: at most about 1.5 s).
+const MAX_END_STATES: usize = 200_000;
 
 /// What a side computed (`K` when the abstract queues were enumerated, and `g` when the
 /// end games were solved), by kernel, sigmas, paced unit, root queue and `W` (the
@@ -93,7 +97,7 @@ struct Side {
 
 impl Tail {
     /// The bound for the start state of `t`, reusing what an earlier call computed for
-    /// the same kernel, sigmas and root queue (in this process).
+    /// the same kernel, sigmas, root queue and W (in this process).
     pub fn new(t: &Transitions, tables: &Tables) -> Tail {
         Tail::build(t, tables, true, &Budget::default())
     }
