@@ -17,7 +17,10 @@
 //!   instructions, the ones whose end games fit;
 //! * `suite_exact`: the exact search on the paper's kernels and the TX2 block;
 //! * `suite_dense`: the dense programme (every state of `C(I + W, W)`) on one and two
-//!   threads, on `tx2-0064`'s kernel at W = 5 and `tx2-0128`'s at W = 4.
+//!   threads, on `tx2-0064`'s kernel at W = 5 and `tx2-0128`'s at W = 4;
+//! * `real_start_state_bound`: `bound`'s start-state bound of the real kernels of
+//!   `instances/real/` (every distinct barrier phase) at W = 8 and 64;
+//! * `real_solve_W8`: the whole exact `solve` of the real kernels that are exact at W = 8.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use gpu_makespan::budget::Budget;
@@ -159,5 +162,79 @@ fn dense_programme(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, root_bounds, rollouts, priority_rollout, beam16, tail_build, jam_build, end_game_build, exact, dense_programme);
+/// The real kernels of `instances/real/` (the README's WCET table): their instruction
+/// strings with barriers, read from the instance files.
+fn real_kernels() -> Vec<(String, String)> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/real/");
+    let names = ["saxpy", "reduction", "reduction-sm75", "stencil", "transpose", "gemm-tiled", "histogram"];
+    let samples = ["vectorAdd", "transposeNoBankConflicts", "matrixMulCUDA", "reduce4", "histogram256Kernel"];
+    let paths = names.iter().map(|n| (n.to_string(), format!("{root}{n}.toml")));
+    let paths = paths.chain(samples.iter().map(|n| (n.to_string(), format!("{root}cuda-samples/{n}.toml"))));
+    paths
+        .map(|(name, path)| {
+            let text = std::fs::read_to_string(&path).expect("the real kernel's file");
+            let line = text.lines().find(|l| l.starts_with("kernel = ")).expect("a kernel line");
+            (name, line.trim_start_matches("kernel = ").trim_matches('"').to_string())
+        })
+        .collect()
+}
+
+/// The real kernels as one block of `w` warps on the TX2 SM (sigma_L 1, sigma_C 4).
+fn real_program(kernel: &str, w: i64) -> gpu_makespan::model::program::Program {
+    gpu_makespan::model::program::Program::build(kernel, |k| Instance::new(k, w, 1, 4)).expect("a valid kernel")
+}
+
+/// `bound` on the real kernels at W = 8 and 64: the start-state bound of every distinct
+/// phase (the first sample builds the tail bound's end games, later ones reuse its
+/// cache, as a second `bound` in one process would; the other bounds are built each
+/// time).
+fn real_bounds(c: &mut Criterion) {
+    let mut g = c.benchmark_group("real_start_state_bound");
+    g.sample_size(10).measurement_time(Duration::from_secs(5));
+    for (name, kernel) in real_kernels() {
+        for w in [8, 64] {
+            let p = real_program(&kernel, w);
+            g.bench_with_input(BenchmarkId::new(&name, w), &p, |b, p| {
+                b.iter(|| black_box(p.distinct().0.into_iter().map(gpu_makespan::state_bounds::report::start_state_bound).sum::<u64>()))
+            });
+        }
+    }
+    g.finish();
+}
+
+/// `solve` of the real kernels that are exact at W = 8 within seconds (the others run to
+/// their time limit: the table of `scripts/wcet-table.sh` measures them): wall-clock time
+/// to the exact value.
+fn real_solve_w8(c: &mut Criterion) {
+    use gpu_makespan::exact::{phases::solve_phases, solve::SolveOptions};
+    let mut g = c.benchmark_group("real_solve_W8");
+    g.sample_size(10).measurement_time(Duration::from_secs(20));
+    let exact_at_8 = ["saxpy", "reduction", "reduction-sm75", "stencil", "transpose", "vectorAdd", "transposeNoBankConflicts"];
+    for (name, kernel) in real_kernels().into_iter().filter(|(n, _)| exact_at_8.contains(&n.as_str())) {
+        let p = real_program(&kernel, 8);
+        g.bench_with_input(BenchmarkId::from_parameter(&name), &p, |b, p| {
+            b.iter(|| {
+                let sol = solve_phases(p, &SolveOptions::default()).expect("solved");
+                assert!(sol.exact());
+                black_box(sol.upper_bound())
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    root_bounds,
+    rollouts,
+    priority_rollout,
+    beam16,
+    tail_build,
+    jam_build,
+    end_game_build,
+    exact,
+    dense_programme,
+    real_bounds,
+    real_solve_w8
+);
 criterion_main!(benches);

@@ -20,6 +20,18 @@ $M import $R/gemm-tiled.trace.ptx --block-threads 256 --trace --out $R/gemm-tile
 trips=()
 for l in $(grep -o 'BRA `([^)]*)' $R/reduction.sm75.sass | sed 's/BRA `(//; s/)//' | sort -u); do trips+=(--trip "$l=0"); done
 $M import $R/reduction.sm75.sass --block-threads 256 "${trips[@]}" --trip EXIT=0 --out $R/reduction-sm75.toml
+# The cuda-samples-style kernels (sm_62 PTX from NVRTC), one block of 256 threads each;
+# loops at realistic trip counts: matrixMulCUDA's 4 tiles (a 64-wide matrix), reduce4's
+# 2 shared-memory steps above a warp (s = 128, 64), histogram256's 4 words per thread.
+S=$R/cuda-samples
+P=$S/samples.sm62.ptx
+$M import $P --entry vectorAdd --block-threads 256 --trip '$L__BB0_2=0' --out $S/vectorAdd.toml
+$M import $P --entry transposeNoBankConflicts --block-threads 256 --out $S/transposeNoBankConflicts.toml
+$M import $P --entry matrixMulCUDA --block-threads 256 --trip '$L__BB2_2=1' --trip '$L__BB2_3=4' --out $S/matrixMulCUDA.toml
+$M import $P --entry reduce4 --block-threads 256 --trip '$L__BB3_2=0' --trip '$L__BB3_4=0' --trip '$L__BB3_9=0' \
+  --trip '$L__BB3_8=0' --trip '$L__BB3_6=2' --trip '$L__BB3_13=0' --trip '$L__BB3_12=0' --trip '$L__BB3_15=0' --out $S/reduce4.toml
+$M import $P --entry histogram256Kernel --block-threads 256 --trip '$L__BB4_1=1' --trip '$L__BB4_2=1' --trip '$L__BB4_6=0' \
+  --trip '$L__BB4_5=4' --trip '$L__BB4_9=0' --trip '$L__BB4_8=1' --out $S/histogram256Kernel.toml
 if [ "${1:-}" = "--table" ]; then
   echo "| kernel | I | phases | W = 8 | s | W = 64 | s |"
   echo "|---|---|---|---|---|---|---|"

@@ -18,3 +18,4 @@ mod rta;
 mod search;
 mod sweep;
 mod system;
+mod truth;

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The per-block WCET table of the real kernels (instances/real/, TX2 SM: sigma_L 1,
+# sigma_C 4): for each kernel and W, one block of W warps solved with a time limit, the
+# proven interval, its gap and the wall-clock seconds. Writes the CSV of every solve to
+# docs/wcet-table.csv and prints the Markdown table that README.md and docs/bounds.md show.
+# Usage: scripts/wcet-table.sh [TIME_LIMIT_S] [W ...]   (defaults: 10 and 4 8 16 32 64)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo build --release --quiet
+M=target/release/makespan
+limit=${1:-10}
+shift || true
+ws=("$@")
+[ ${#ws[@]} -gt 0 ] || ws=(4 8 16 32 64)
+R=instances/real
+S=$R/cuda-samples
+kernels=($R/saxpy $R/reduction $R/reduction-sm75 $R/stencil $R/transpose $R/gemm-tiled $R/histogram
+  $S/vectorAdd $S/transposeNoBankConflicts $S/matrixMulCUDA $S/reduce4 $S/histogram256Kernel)
+csv=docs/wcet-table.csv
+echo "kernel,instructions,phases,warps,lower,upper,exact,gap_percent,seconds,bound_upper" > "$csv"
+header="| kernel | I | phases |"
+rule="|---|---|---|"
+for w in "${ws[@]}"; do header="$header W = $w |"; rule="$rule---|"; done
+echo "$header"
+echo "$rule"
+for k in "${kernels[@]}"; do
+  name=$(basename "$k")
+  row=""
+  for w in "${ws[@]}"; do
+    echo "$name W = $w ..." >&2
+    b=$($M bound "$k.toml" --warps "$w" --warps-per-block "$w" --json -q)
+    j=$($M solve "$k.toml" --warps "$w" --warps-per-block "$w" --time-limit "$limit" --json -q)
+    line=$(python3 - "$name" "$w" "$j" "$b" <<'EOF'
+import json, sys
+name, w, j, b = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
+phases = j.get("phases", [j])
+i = sum(len(p["kernel"]) for p in phases)
+bound = b["start_state_bound"] if "start_state_bound" in b else b["total"]["start_state_bound"]
+lo, up = j["makespan"], j["upper_bound"]
+gap = 100.0 * (up - lo) / lo
+cell = f"{lo} exact" if j["exact"] else f"[{lo}, {up}] {gap:.1f} %"
+print(f"{name},{i},{len(phases)},{w},{lo},{up},{str(j['exact']).lower()},{gap:.2f},{j['seconds']:.2f},{bound}")
+print(f"{i}|{len(phases)}|{cell} ({j['seconds']:.1f} s)")
+EOF
+)
+    echo "$line" | head -1 >> "$csv"
+    cell=$(echo "$line" | tail -1)
+    [ -n "$row" ] || row="| $name | $(echo "$cell" | cut -d'|' -f1) | $(echo "$cell" | cut -d'|' -f2) |"
+    row="$row $(echo "$cell" | cut -d'|' -f3) |"
+  done
+  echo "$row"
+done
