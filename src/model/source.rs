@@ -35,10 +35,13 @@ impl InstanceSource {
         match (&self.file, &self.kernel) {
             (Some(_), Some(k)) => Err(InputError::option("kernel", k, "give either an instance file or a kernel string, not both")),
             (Some(path), None) => {
-                if let Some(v) = self.sigma_l.or(self.sigma_c) {
-                    return Err(InputError::option("sigma_l/sigma_c", v, "the SM comes from the file; edit the file instead"));
-                }
+                // The file first: a missing one (an instruction string given without
+                // `kernel`, say) is the error to report, not the sigma beside it.
                 let inst = Instance::from_path(path)?;
+                let given = [("sigma_l", self.sigma_l), ("sigma_c", self.sigma_c)].into_iter().find_map(|(f, v)| v.map(|v| (f, v)));
+                if let Some((field, v)) = given {
+                    return Err(InputError::option(field, v, "the SM comes from the file; edit the file instead"));
+                }
                 match self.warps {
                     Some(w) => inst.with_warp_count(w, "warps").map_err(InputError::as_option),
                     None => Ok(inst),

@@ -117,3 +117,14 @@ fn solve_has_a_stated_default_time_limit() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("Default: 60 for `solve`"));
     makespan().args(["solve", "--kernel", "LLC", "--warps", "3", "--time-limit", "none"]).assert().success();
 }
+
+/// A sigma beside a file names the option given; a missing file (an instruction string
+/// given without `--kernel`) is reported as the file, not as the sigma beside it.
+#[test]
+fn sigma_beside_a_file_names_the_option_and_the_missing_file_comes_first() {
+    let args = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<String>>();
+    let err = refused(&args(&["bound", "instances/fig2-llc.toml", "--sigma-c", "2"]));
+    assert!(err.starts_with("error: invalid --sigma-c = 2"), "{err}");
+    let err = refused(&args(&["bound", "CCLC", "--sigma-l", "2"]));
+    assert!(err.starts_with("error: invalid file = CCLC") && !err.contains("sigma"), "{err}");
+}
