@@ -162,26 +162,20 @@ fn dense_programme(c: &mut Criterion) {
     g.finish();
 }
 
-/// The real kernels of `instances/real/` (the README's WCET table): their instruction
-/// strings with barriers, read from the instance files.
-fn real_kernels() -> Vec<(String, String)> {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/instances/real/");
+/// The real kernels of `instances/real/` (the README's WCET table): names and files.
+fn real_kernels() -> Vec<(String, std::path::PathBuf)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/real");
     let names = ["saxpy", "reduction", "reduction-sm75", "stencil", "transpose", "gemm-tiled", "histogram"];
     let samples = ["vectorAdd", "transposeNoBankConflicts", "matrixMulCUDA", "reduce4", "histogram256Kernel"];
-    let paths = names.iter().map(|n| (n.to_string(), format!("{root}{n}.toml")));
-    let paths = paths.chain(samples.iter().map(|n| (n.to_string(), format!("{root}cuda-samples/{n}.toml"))));
-    paths
-        .map(|(name, path)| {
-            let text = std::fs::read_to_string(&path).expect("the real kernel's file");
-            let line = text.lines().find(|l| l.starts_with("kernel = ")).expect("a kernel line");
-            (name, line.trim_start_matches("kernel = ").trim_matches('"').to_string())
-        })
-        .collect()
+    let paths = names.iter().map(|n| (n.to_string(), root.join(format!("{n}.toml"))));
+    paths.chain(samples.iter().map(|n| (n.to_string(), root.join(format!("cuda-samples/{n}.toml"))))).collect()
 }
 
-/// The real kernels as one block of `w` warps on the TX2 SM (sigma_L 1, sigma_C 4).
-fn real_program(kernel: &str, w: i64) -> gpu_makespan::model::program::Program {
-    gpu_makespan::model::program::Program::build(kernel, |k| Instance::new(k, w, 1, 4)).expect("a valid kernel")
+/// A real kernel's file as one block of `w` warps on its SM (TX2: sigma_L 1, sigma_C 4),
+/// as `solve FILE --warps w` reads it.
+fn real_program(file: &std::path::Path, w: i64) -> gpu_makespan::model::program::Program {
+    let source = gpu_makespan::model::source::InstanceSource { file: Some(file.to_path_buf()), warps: Some(w), ..Default::default() };
+    source.load_program().expect("a valid instance file")
 }
 
 /// `bound` on the real kernels at W = 8 and 64: the start-state bound of every distinct
@@ -191,9 +185,9 @@ fn real_program(kernel: &str, w: i64) -> gpu_makespan::model::program::Program {
 fn real_bounds(c: &mut Criterion) {
     let mut g = c.benchmark_group("real_start_state_bound");
     g.sample_size(10).measurement_time(Duration::from_secs(5));
-    for (name, kernel) in real_kernels() {
+    for (name, file) in real_kernels() {
         for w in [8, 64] {
-            let p = real_program(&kernel, w);
+            let p = real_program(&file, w);
             g.bench_with_input(BenchmarkId::new(&name, w), &p, |b, p| {
                 b.iter(|| black_box(p.distinct().0.into_iter().map(gpu_makespan::state_bounds::report::start_state_bound).sum::<u64>()))
             });
@@ -210,8 +204,8 @@ fn real_solve_w8(c: &mut Criterion) {
     let mut g = c.benchmark_group("real_solve_W8");
     g.sample_size(10).measurement_time(Duration::from_secs(20));
     let exact_at_8 = ["saxpy", "reduction", "reduction-sm75", "stencil", "transpose", "vectorAdd", "transposeNoBankConflicts"];
-    for (name, kernel) in real_kernels().into_iter().filter(|(n, _)| exact_at_8.contains(&n.as_str())) {
-        let p = real_program(&kernel, 8);
+    for (name, file) in real_kernels().into_iter().filter(|(n, _)| exact_at_8.contains(&n.as_str())) {
+        let p = real_program(&file, 8);
         g.bench_with_input(BenchmarkId::from_parameter(&name), &p, |b, p| {
             b.iter(|| {
                 let sol = solve_phases(p, &SolveOptions::default()).expect("solved");
