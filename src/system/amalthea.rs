@@ -11,8 +11,8 @@
 //! (cooperative tasks, other schedulers for CPU tasks, other activity items) are errors
 //! naming the element.
 
-use super::model::{bytes_of, frequency_of, time_of, Offload, Runnable, Task, TickRange, Unit, Wait};
-use super::model::{Frequency, Ps, System};
+use super::model::{bytes_of, frequency_of, time_of, time_text, Offload, Runnable, Task, TickRange, Unit, Wait};
+use super::model::{Frequency, Interconnect, Ps, System};
 use super::xml::{refs, xsi_type};
 use crate::error::InputError;
 use roxmltree::{Document, Node, NodeId};
@@ -95,6 +95,15 @@ impl Reader {
                     let name = self.attr(c, "name", "hwModel.definitions")?.to_string();
                     kinds.insert(name, c.attribute("puType") == Some("GPU"));
                 }
+                ("definitions", "ConnectionHandlerDefinition") => {
+                    self.take_all(c);
+                    let name = self.attr(c, "name", "hwModel.definitions")?.to_string();
+                    let field = format!("hwModel.definitions.{name}.maxConcurrentTransfers");
+                    let max = c.attribute("maxConcurrentTransfers").unwrap_or("1");
+                    let max_concurrent_transfers = max.parse().map_err(|_| InputError::new(&field, max, "must be a whole number"))?;
+                    let policy = c.attribute("policy").unwrap_or("(none)").to_string();
+                    self.sys.interconnect = Some(Interconnect { name, policy, max_concurrent_transfers });
+                }
                 ("domains", "FrequencyDomain") => {
                     let name = self.attr(c, "name", "hwModel.domains")?.to_string();
                     let field = format!("hwModel.domains.{name}");
@@ -124,6 +133,7 @@ impl Reader {
                     let unit = self.unit(c, kinds, domains)?;
                     self.sys.units.push(unit);
                 }
+                ("modules", "ConnectionHandler") => self.take_all(c),
                 _ => {}
             }
         }
@@ -153,7 +163,7 @@ impl Reader {
         if paths > 1 {
             self.sys.warnings.push(format!("unit {name}: {paths} memory access paths; the largest read and write latencies are used"));
         }
-        Ok(Unit { name, kind, gpu, frequency, read_latency, write_latency })
+        Ok(Unit { name, kind, gpu, frequency, read_latency, write_latency, contention: 0 })
     }
 
     fn stimuli(&mut self, s: Node) -> Result<Stimuli, InputError> {
@@ -449,17 +459,20 @@ impl Reader {
                 self.take(p);
                 p.attribute("priority").map(|v| v.parse::<i64>().map_err(|_| v.to_string()))
             });
+            let mut time_slice = None;
             for p in a.children().filter(|c| c.has_tag_name("parameterExtensions")) {
                 self.take(p);
-                self.sys.warnings.push(format!(
-                    "task {task}: parameter {} = {} is not modelled",
-                    p.attribute("key").unwrap_or("?"),
-                    p.attribute("value").unwrap_or("?")
-                ));
+                let (key, value) = (p.attribute("key").unwrap_or("?"), p.attribute("value").unwrap_or("?"));
+                if key.starts_with("TimeSlice") {
+                    time_slice = Some(time_text(value, &format!("{field}.{key}"))?);
+                } else {
+                    self.sys.warnings.push(format!("task {task}: parameter {key} = {value} is not modelled"));
+                }
             }
             let Some(t) = self.sys.tasks.iter_mut().find(|t| t.name == task) else {
                 return Err(InputError::new(&field, &task, "allocates a task the model does not define"));
             };
+            t.time_slice = time_slice;
             t.priority = priority.transpose().map_err(|v| InputError::new(format!("{field}.priority"), v, "must be an integer"))?;
             match affinity.as_slice() {
                 [] => {}

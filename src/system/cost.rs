@@ -44,10 +44,16 @@ pub enum Communication {
     Implicit,
 }
 
-/// Cycles of 64-byte lines of `label` times `latency` (at most 2^58 x 2^64: no overflow).
-fn access_cycles(sys: &System, label: &str, latency: u64) -> u128 {
-    let size = sys.labels.get(label).copied().unwrap_or(0) as u128;
-    size.div_ceil(64) * latency as u128
+/// Cycles of the 64-byte lines of `label` at `latency` cycles each, best and worst: the
+/// worst adds the unit's `contention` per line (at most 2^58 x 2^65: no overflow).
+fn access_cycles(sys: &System, label: &str, latency: u64, unit: &Unit) -> (u128, u128) {
+    let lines = (sys.labels.get(label).copied().unwrap_or(0) as u128).div_ceil(64);
+    (lines * latency as u128, lines * (latency as u128 + unit.contention as u128))
+}
+
+/// `a + b` for best and worst cycle counts (see [`add`]).
+fn add2(a: (u128, u128), b: (u128, u128), what: &str) -> Result<(u128, u128), InputError> {
+    Ok((add(a.0, b.0, what)?, add(a.1, b.1, what)?))
 }
 
 /// `a + b`, or an error naming `what` when the sum does not fit.
@@ -71,28 +77,28 @@ pub fn runnable_cycles(sys: &System, r: &Runnable, unit: &Unit, task: &str) -> R
         }
     };
     let field = format!("runnables.{}", r.name);
-    let mut memory = 0u128;
+    let mut memory = (0u128, 0u128);
     for l in &r.reads {
-        memory = add(memory, access_cycles(sys, l, unit.read_latency), &field)?;
+        memory = add2(memory, access_cycles(sys, l, unit.read_latency, unit), &field)?;
     }
     for l in &r.writes {
-        memory = add(memory, access_cycles(sys, l, unit.write_latency), &field)?;
+        memory = add2(memory, access_cycles(sys, l, unit.write_latency, unit), &field)?;
     }
-    Ok((add(ticks.lower as u128, memory, &field)?, add(ticks.upper as u128, memory, &field)?))
+    Ok((add(ticks.lower as u128, memory.0, &field)?, add(ticks.upper as u128, memory.1, &field)?))
 }
 
 /// Cycles of the implicit copy-in (every label read by `runnables`, once) and copy-out
-/// (every label written, once) on `unit`.
-pub fn copy_cycles(sys: &System, runnables: &[&Runnable], unit: &Unit, task: &str) -> Result<u128, InputError> {
+/// (every label written, once) on `unit`, best and worst.
+pub fn copy_cycles(sys: &System, runnables: &[&Runnable], unit: &Unit, task: &str) -> Result<(u128, u128), InputError> {
     let reads: BTreeSet<&String> = runnables.iter().flat_map(|r| &r.reads).collect();
     let writes: BTreeSet<&String> = runnables.iter().flat_map(|r| &r.writes).collect();
     let field = format!("tasks.{task}");
-    let mut total = 0u128;
+    let mut total = (0u128, 0u128);
     for l in reads {
-        total = add(total, access_cycles(sys, l, unit.read_latency), &field)?;
+        total = add2(total, access_cycles(sys, l, unit.read_latency, unit), &field)?;
     }
     for l in writes {
-        total = add(total, access_cycles(sys, l, unit.write_latency), &field)?;
+        total = add2(total, access_cycles(sys, l, unit.write_latency, unit), &field)?;
     }
     Ok(total)
 }
@@ -102,9 +108,10 @@ pub fn runnables<'a>(sys: &'a System, names: &[String]) -> Vec<&'a Runnable> {
     names.iter().filter_map(|n| sys.runnables.get(n)).collect()
 }
 
-/// Execution time of `rs` on `unit`, plus `extra_cycles` (e.g. implicit copies).
-pub fn cost(sys: &System, rs: &[&Runnable], unit: &Unit, task: &str, extra_cycles: u128) -> Result<Cost, InputError> {
-    let (mut lower, mut upper) = (extra_cycles, extra_cycles);
+/// Execution time of `rs` on `unit`, plus `extra_cycles` (e.g. implicit copies; best
+/// and worst).
+pub fn cost(sys: &System, rs: &[&Runnable], unit: &Unit, task: &str, extra_cycles: (u128, u128)) -> Result<Cost, InputError> {
+    let (mut lower, mut upper) = extra_cycles;
     let field = format!("tasks.{task}");
     for r in rs {
         let (l, u) = runnable_cycles(sys, r, unit, task)?;

@@ -213,9 +213,9 @@ fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, comm: Communicatio
     })
 }
 
-fn copies(sys: &System, rs: &[&super::model::Runnable], unit: &Unit, comm: Communication, task: &str) -> Result<u128, InputError> {
+fn copies(sys: &System, rs: &[&super::model::Runnable], unit: &Unit, comm: Communication, task: &str) -> Result<(u128, u128), InputError> {
     match comm {
-        Communication::Direct => Ok(0),
+        Communication::Direct => Ok((0, 0)),
         Communication::Implicit => copy_cycles(sys, rs, unit, task),
     }
 }

@@ -1,6 +1,6 @@
 //! GPU tasks through the kernel-level RTA ([`crate::rta::analysis`]): every task mapped
-//! to a GPU becomes kernels of one TX2 FIFO analysis, and its response is its copies plus
-//! its kernels' responses, one after another.
+//! to a GPU becomes kernels of one TX2 analysis, and its response is its copies plus the
+//! time from its first kernel's release to its last kernel's finish.
 //!
 //! * A GPU task whose kernels a side file describes (an `rta` task set whose kernels are
 //!   named after the task: `SFM`, or `SFM/...` for several) uses them: blocks, threads,
@@ -11,32 +11,62 @@
 //!   ticks' upper bound over the GPU's frequency. GPU tasks then never share an SM; the
 //!   assumption is printed.
 //!
-//! Every GPU task's kernels are released together at time 0 and launch in any order (the
-//! kernel RTA tries every order and reports the worst): a GPU task waits for the
-//! kernels of every other GPU task that may be queued before it. The kernels of one GPU
-//! task run one after another (one stream), so its kernel time is the *sum* of their
-//! responses, each taken from a release at 0 with everything else queued (under the
-//! model's assumption that a simultaneous release is the worst case, a later release of
-//! the second kernel does not take longer); taking their latest finish instead would be
-//! too small when they cannot overlap. That a simultaneous
-//! release is the worst case for the TX2's FIFO dispatch is the kernel RTA's model, not a
-//! theorem; the report says so. Copies (the task's runnables without ticks, which only
-//! move labels between host and device) run before and after the kernels, at the GPU's
-//! latencies and frequency.
+//! A GPU task's kernels are one CUDA stream of its own, in `launch_order` (then file
+//! order): they run one after another and never count against each other. How GPU tasks
+//! share the GPU ([`Sharing`]):
+//!
+//! * **Time slices** (the TX2 between CUDA contexts, the WATERS 2019 model's
+//!   `TimeSlice_*`): each GPU task is a process of its own; the GPU runs one at a time,
+//!   round robin, each for its slice. The kernel RTA's time-sliced bound, with the other
+//!   contexts' share capped by what their jobs can need ([`super::gpu_sharing`]).
+//! * **FIFO** (one context): every GPU task's first kernel released together at time 0,
+//!   in any launch order (the kernel RTA tries every order and reports the worst): a GPU
+//!   task waits for the kernels of every other GPU task that may be queued before it.
+//!   That a simultaneous release of one job each is the worst case is the kernel RTA's
+//!   model of FIFO dispatch, not a theorem; the report says so.
+//!
+//! Copies (the task's runnables without ticks, which only move labels between host and
+//! device) run before and after the kernels, at the GPU's latencies and frequency.
 //!
 //! Best case: the copies and the ticks' lower bound for tick-only tasks; a kernel from a
 //! side file adds nothing (its best case is not known), which keeps it a lower bound.
 
 use super::cost::{runnable_cycles, runnables, time, Cost};
+use super::gpu_sharing::{sliced_response, Context};
 use super::kernel_time::{KernelClock, KernelTicks};
-use super::model::{Ps, System, Task, Unit};
-use crate::error::Error;
+use super::model::{Ps, System, Task, Unit, Wait};
+use crate::error::{Error, InputError};
 use crate::rta::analysis::analyse;
 use crate::rta::gpu::Platform;
 use crate::rta::report::RtaReport;
 use crate::rta::time::Ticks;
-use crate::rta::workload::{Task as Kernel, Workload};
+use crate::rta::workload::{demands, Priority, Task as Kernel, Workload};
 use serde::Serialize;
+use std::collections::BTreeSet;
+
+/// How the GPU tasks share the GPU (see the module's documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Sharing {
+    /// Time slices when there are two GPU tasks or more and each has a time slice (from
+    /// the model, or the kernels file), else FIFO.
+    #[default]
+    Auto,
+    /// Each GPU task a context of its own; the GPU time-slices between them.
+    TimeSlices,
+    /// One context: the GPU's FIFO dispatch.
+    Fifo,
+}
+
+/// What the GPU side needs beyond the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct GpuOptions {
+    /// How the GPU tasks share the GPU.
+    pub sharing: Sharing,
+    /// The longest switch between two contexts (`None`: the kernels file's
+    /// `gpu.context_switch`, else taken as 0 and the result marked optimistic).
+    pub context_switch: Option<Ps>,
+}
 
 /// One GPU task's response.
 #[derive(Debug, Clone, Serialize)]
@@ -47,16 +77,36 @@ pub struct GpuResponse {
     pub triggered_by: Option<String>,
     /// Its unit.
     pub unit: String,
-    /// Kernels analysed for it.
+    /// Kernels analysed for it, in stream order.
     pub kernels: Vec<String>,
     /// Copies before and after the kernels.
     pub copies: Cost,
-    /// Its kernels' time: the sum of their worst responses (kernel RTA), picoseconds.
+    /// Its kernels' time: from its first kernel's release to its last one's finish
+    /// (kernel RTA, and with time slices the capped bound), picoseconds.
     pub kernel_response: Ps,
     /// Best and worst response: copies plus kernels.
     pub response: Cost,
     /// Where the kernels come from (`side file` or `ticks as one block per SM`).
     pub source: String,
+    /// Its time slice (time-sliced sharing only).
+    pub time_slice: Option<Ps>,
+    /// The GPU tasks whose share its bound caps by their jobs' needs (time slices only).
+    pub capped_by: Vec<String>,
+}
+
+/// How the GPU was shared in an analysis.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SharingUsed {
+    /// One context, FIFO dispatch.
+    Fifo,
+    /// Time slices between the GPU tasks' contexts.
+    TimeSlices {
+        /// The context switch used, picoseconds.
+        context_switch: Ps,
+        /// Whether it was given (else 0 was used: optimistic).
+        given: bool,
+    },
 }
 
 /// The GPU side of a system: one row per GPU task and the kernel RTA's report.
@@ -68,83 +118,311 @@ pub struct GpuSide {
     pub report: Option<RtaReport>,
     /// Kernels of the side file that no GPU task claims (left out of the analysis).
     pub unclaimed: Vec<String>,
+    /// How the GPU tasks shared the GPU.
+    pub sharing: SharingUsed,
+    /// Why `Auto` chose FIFO while some GPU task has a time slice (for the warnings).
+    pub note: Option<String>,
+}
+
+impl GpuSide {
+    /// Whether a number rests on a context switch that was not given.
+    pub fn switch_assumed(&self) -> bool {
+        matches!(self.sharing, SharingUsed::TimeSlices { given: false, .. })
+    }
+}
+
+/// A GPU task, its unit and its kernels before the analysis.
+struct Planned<'a> {
+    task: &'a Task,
+    unit: &'a Unit,
+    copies: Cost,
+    /// Kernel indices in the workload, in stream order.
+    kernels: Vec<usize>,
+    source: String,
+    best_kernel: Ps,
+    slice: Option<Ps>,
 }
 
 /// Analyses the GPU tasks of `sys` (mapped to a GPU unit) with the kernels of `side`
-/// (an `rta` workload, if given).
-pub fn analyse_gpu(sys: &System, side: Option<&Workload>) -> Result<GpuSide, Error> {
+/// (an `rta` workload, if given). `uncapped`: GPU tasks whose share must not be capped
+/// (their trigger is not proven to end within its period).
+pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, uncapped: &BTreeSet<String>) -> Result<GpuSide, Error> {
     let gpu_tasks: Vec<(&Task, &Unit)> =
         sys.tasks.iter().filter_map(|t| t.unit.as_deref().and_then(|u| sys.unit(u)).filter(|u| u.gpu).map(|u| (t, u))).collect();
+    let unclaimed_all = || side.map(|w| w.tasks.iter().map(|k| k.name.clone()).collect()).unwrap_or_default();
     if gpu_tasks.is_empty() {
-        let unclaimed = side.map(|w| w.tasks.iter().map(|k| k.name.clone()).collect()).unwrap_or_default();
-        return Ok(GpuSide { tasks: Vec::new(), report: None, unclaimed });
+        return Ok(GpuSide { tasks: Vec::new(), report: None, unclaimed: unclaimed_all(), sharing: SharingUsed::Fifo, note: None });
     }
     let clock = side.map(KernelClock::of).transpose()?.unwrap_or(KernelClock::PICOSECONDS);
     // The system's own kernel analysis runs in picoseconds.
     let in_ps = |t: Ticks| clock.onto(KernelClock::PICOSECONDS, KernelTicks(t)).0;
     let platform = side.map_or(Platform::TX2, |w| w.platform);
+    let default_slice = side.map(|w| in_ps(w.time_slice)).filter(|&q| q > 0);
     let mut kernels: Vec<Kernel> = Vec::new();
-    let mut rows = Vec::new();
+    let mut plans = Vec::new();
     for (t, unit) in &gpu_tasks {
-        let rs = runnables(sys, &t.pre);
-        let (mut copy, mut work) = ((0u128, 0u128), (0u128, 0u128));
-        for r in &rs {
-            let (l, u) = runnable_cycles(sys, r, unit, &t.name)?;
-            let slot = if r.is_copy() { &mut copy } else { &mut work };
-            slot.0 = slot.0.saturating_add(l);
-            slot.1 = slot.1.saturating_add(u);
-        }
-        let field = format!("tasks.{}", t.name);
-        let copies = time(unit.frequency, copy.0, copy.1, &field)?;
-        let work = time(unit.frequency, work.0, work.1, &field)?;
-        let mine: Vec<Kernel> = side
-            .map(|w| w.tasks.iter().filter(|k| k.name == t.name || k.name.starts_with(&format!("{}/", t.name))).cloned().collect())
-            .unwrap_or_default();
-        let (names, source, best_kernel) = if mine.is_empty() {
-            kernels.push(whole_gpu_kernel(&t.name, work.worst, &platform));
-            (
-                vec![t.name.clone()],
-                format!("ticks on {} as one block per SM, each filling its SM (C = {:.3} ms)", unit.kind, super::model::ms(work.worst)),
-                work.best,
-            )
-        } else {
-            let names = mine.iter().map(|k| k.name.clone()).collect();
-            for k in mine {
-                let period = k.period.map(in_ps);
-                kernels.push(Kernel { wcet: in_ps(k.wcet), release: 0, period, deadline: None, launch_order: None, ..k });
+        plans.push(plan(sys, t, unit, side, &in_ps, &platform, &mut kernels, default_slice)?);
+    }
+    let (sharing, note) = choose_sharing(&plans, opts, side, &in_ps)?;
+    if let SharingUsed::TimeSlices { .. } = sharing {
+        for p in &plans {
+            refuse_with_slices(side, p, &kernels)?;
+            for &k in &p.kernels {
+                kernels[k].process = Some(p.task.name.clone());
+                kernels[k].time_slice = p.slice;
             }
-            (names, "kernels file".to_string(), 0)
-        };
-        rows.push(GpuResponse {
-            task: t.name.clone(),
-            triggered_by: sys.trigger_of(&t.name).map(|x| x.name.clone()),
-            unit: unit.name.clone(),
-            kernels: names,
-            copies,
-            kernel_response: 0,
-            response: Cost { best: copies.best + best_kernel, worst: 0 },
-            source,
-        });
+        }
     }
     let mut w = Workload::new(kernels, platform, KernelClock::PICOSECONDS.scale(), "ps");
     if let Some(s) = side {
         w.launch_overhead = in_ps(s.launch_overhead);
         w.block_overhead = in_ps(s.block_overhead);
     }
+    if let SharingUsed::TimeSlices { context_switch, .. } = sharing {
+        w.context_switch = Some(context_switch);
+    }
     let report = analyse(&w, false)?;
+    let finish = |k: usize| -> Ps {
+        let r = report.kernels.iter().find(|r| r.name == w.tasks[k].name).map_or(0, |r| r.response_ticks);
+        w.tasks[k].release + KernelClock::PICOSECONDS.to_ps(KernelTicks(r))
+    };
+    let mut rows: Vec<GpuResponse> = plans
+        .iter()
+        .map(|p| {
+            let kernel_response = p.kernels.iter().map(|&k| finish(k)).max().unwrap_or(0);
+            GpuResponse {
+                task: p.task.name.clone(),
+                triggered_by: sys.trigger_of(&p.task.name).map(|x| x.name.clone()),
+                unit: p.unit.name.clone(),
+                kernels: p.kernels.iter().map(|&k| w.tasks[k].name.clone()).collect(),
+                copies: p.copies,
+                kernel_response,
+                response: Cost { best: p.copies.best + p.best_kernel, worst: p.copies.worst + kernel_response },
+                source: p.source.clone(),
+                time_slice: p.slice.filter(|_| sharing != SharingUsed::Fifo),
+                capped_by: Vec::new(),
+            }
+        })
+        .collect();
+    if let SharingUsed::TimeSlices { context_switch, .. } = sharing {
+        cap_shares(sys, &plans, &w, uncapped, context_switch, &mut rows)?;
+    }
     let unclaimed = side
         .map(|s| s.tasks.iter().filter(|k| !rows.iter().any(|r| r.kernels.contains(&k.name))).map(|k| k.name.clone()).collect())
         .unwrap_or_default();
-    for row in &mut rows {
-        row.kernel_response = row
-            .kernels
-            .iter()
-            .filter_map(|k| report.kernels.iter().find(|r| &r.name == k))
-            .map(|r| KernelClock::PICOSECONDS.to_ps(KernelTicks(r.response_ticks)))
-            .sum();
-        row.response.worst = row.copies.worst + row.kernel_response;
+    Ok(GpuSide { tasks: rows, report: Some(report), unclaimed, sharing, note })
+}
+
+/// One GPU task's copies and kernels (added to `kernels`, in stream order, each in the
+/// task's stream and released a picosecond after the one before it).
+#[allow(clippy::too_many_arguments)]
+fn plan<'a>(
+    sys: &System,
+    t: &'a Task,
+    unit: &'a Unit,
+    side: Option<&Workload>,
+    in_ps: &dyn Fn(Ticks) -> Ps,
+    platform: &Platform,
+    kernels: &mut Vec<Kernel>,
+    default_slice: Option<Ps>,
+) -> Result<Planned<'a>, Error> {
+    let rs = runnables(sys, &t.pre);
+    let (mut copy, mut work) = ((0u128, 0u128), (0u128, 0u128));
+    for r in &rs {
+        let (l, u) = runnable_cycles(sys, r, unit, &t.name)?;
+        let slot = if r.is_copy() { &mut copy } else { &mut work };
+        slot.0 = slot.0.saturating_add(l);
+        slot.1 = slot.1.saturating_add(u);
     }
-    Ok(GpuSide { tasks: rows, report: Some(report), unclaimed })
+    let field = format!("tasks.{}", t.name);
+    let copies = time(unit.frequency, copy.0, copy.1, &field)?;
+    let work = time(unit.frequency, work.0, work.1, &field)?;
+    let mut mine: Vec<(usize, &Kernel)> = side
+        .map(|w| w.tasks.iter().enumerate().filter(|(_, k)| k.name == t.name || k.name.starts_with(&format!("{}/", t.name))).collect())
+        .unwrap_or_default();
+    let mut slice = t.time_slice;
+    let first = kernels.len();
+    let (source, best_kernel) = if mine.is_empty() {
+        kernels.push(whole_gpu_kernel(&t.name, work.worst, platform));
+        (format!("ticks on {} as one block per SM, each filling its SM (C = {:.3} ms)", unit.kind, super::model::ms(work.worst)), work.best)
+    } else {
+        // Stream order: launch_order, then file order.
+        mine.sort_by_key(|&(i, k)| (k.launch_order.unwrap_or(0), i));
+        let trigger_period = sys.trigger_of(&t.name).and_then(|x| x.period);
+        for &(i, k) in &mine {
+            honour(i, k, trigger_period, in_ps)?;
+            if let Some(q) = k.time_slice.map(in_ps) {
+                match slice {
+                    Some(model) if model != q => {
+                        return Err(InputError::new(
+                            format!("kernels[{i}].time_slice"),
+                            format!("{} ms", super::model::ms(q)),
+                            format!("the model gives {} a time slice of {} ms", t.name, super::model::ms(model)),
+                        )
+                        .into())
+                    }
+                    _ => slice = Some(q),
+                }
+            }
+            let period = None;
+            kernels.push(Kernel {
+                wcet: in_ps(k.wcet),
+                release: 0,
+                period,
+                deadline: None,
+                launch_order: None,
+                time_slice: None,
+                ..k.clone()
+            });
+        }
+        ("kernels file".to_string(), 0)
+    };
+    for (n, k) in kernels[first..].iter_mut().enumerate() {
+        k.stream = Some(t.name.clone());
+        k.release = n as Ticks;
+    }
+    Ok(Planned { task: t, unit, copies, kernels: (first..kernels.len()).collect(), source, best_kernel, slice: slice.or(default_slice) })
+}
+
+/// A kernels file's fields that the system sets itself are refused when they say
+/// otherwise: `release` (the trigger releases the GPU task), `period` (its trigger's),
+/// `deadline` (the offloading task's deadline is checked), `stream` and `process` (each
+/// GPU task is one stream, and with time slices one context, of its own).
+fn honour(i: usize, k: &Kernel, trigger_period: Option<Ps>, in_ps: &dyn Fn(Ticks) -> Ps) -> Result<(), InputError> {
+    let field = |f: &str| format!("kernels[{i}].{f}");
+    let ms = |t: Ticks| format!("{} ms", super::model::ms(in_ps(t)));
+    if k.release != 0 {
+        return Err(InputError::new(field("release"), ms(k.release), "a GPU task's kernels are released by its trigger; give no release"));
+    }
+    if let Some(p) = k.period {
+        if trigger_period != Some(in_ps(p)) {
+            let why = trigger_period.map_or("the GPU task has no periodic trigger; give no period".to_string(), |t| {
+                format!("the GPU task's period is its trigger's, {} ms; give that or none", super::model::ms(t))
+            });
+            return Err(InputError::new(field("period"), ms(p), why));
+        }
+    }
+    if k.deadline.is_some() && k.deadline != k.period {
+        return Err(InputError::new(
+            field("deadline"),
+            ms(k.deadline.unwrap_or(0)),
+            "the offloading task's deadline is checked, not a kernel's; give none",
+        ));
+    }
+    if let Some(s) = &k.stream {
+        return Err(InputError::new(
+            field("stream"),
+            s,
+            "a GPU task's kernels are one stream of its own (in launch_order); give no stream",
+        ));
+    }
+    if let Some(p) = &k.process {
+        return Err(InputError::new(field("process"), p, "each GPU task is a context of its own; give no process"));
+    }
+    Ok(())
+}
+
+/// Which sharing applies, and the context switch with time slices.
+fn choose_sharing(
+    plans: &[Planned],
+    opts: GpuOptions,
+    side: Option<&Workload>,
+    in_ps: &dyn Fn(Ticks) -> Ps,
+) -> Result<(SharingUsed, Option<String>), InputError> {
+    let missing: Vec<&str> = plans.iter().filter(|p| p.slice.is_none()).map(|p| p.task.name.as_str()).collect();
+    let sliced = match opts.sharing {
+        Sharing::Fifo => false,
+        Sharing::TimeSlices => {
+            if let Some(name) = missing.first() {
+                return Err(InputError::new(
+                    format!("tasks.{name}.time_slice"),
+                    "",
+                    "time-sliced sharing needs each GPU task's time slice (the model's TimeSlice_<task>, time_slice in the TOML form, or the kernels file's gpu.time_slice)",
+                ));
+            }
+            true
+        }
+        Sharing::Auto => plans.len() > 1 && missing.is_empty(),
+    };
+    let note = (opts.sharing == Sharing::Auto && !sliced && plans.len() > 1 && missing.len() < plans.len())
+        .then(|| format!("GPU: analysed as one FIFO context: {} has no time slice", missing.join(", ")));
+    if !sliced {
+        return Ok((SharingUsed::Fifo, note));
+    }
+    let from_file = side.and_then(|w| w.context_switch).map(in_ps);
+    let given = opts.context_switch.or(from_file);
+    Ok((SharingUsed::TimeSlices { context_switch: given.unwrap_or(0), given: given.is_some() }, note))
+}
+
+/// With time slices, what the kernel RTA does not analyse together with them is refused,
+/// naming the kernels file's field.
+fn refuse_with_slices(side: Option<&Workload>, p: &Planned, kernels: &[Kernel]) -> Result<(), InputError> {
+    let Some(w) = side else { return Ok(()) };
+    for &k in &p.kernels {
+        let Some(i) = w.tasks.iter().position(|t| t.name == kernels[k].name) else { continue };
+        let t = &w.tasks[i];
+        if t.priority == Priority::High {
+            return Err(InputError::new(
+                format!("kernels[{i}].priority"),
+                "high",
+                "stream priorities are not analysed with time slices between GPU tasks",
+            ));
+        }
+        if t.copy_in > 0 || t.copy_out > 0 {
+            let f = if t.copy_in > 0 { "copy_in" } else { "copy_out" };
+            return Err(InputError::new(
+                format!("kernels[{i}].{f}"),
+                "",
+                "kernel copies are not analysed with time slices between GPU tasks (the model's copy runnables are)",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// With time slices: each GPU task's kernel time is the least of the kernel RTA's bound
+/// and [`sliced_response`], which caps another task's share by its jobs' needs when its
+/// trigger is periodic, waits for it, and is not in `uncapped`.
+fn cap_shares(
+    sys: &System,
+    plans: &[Planned],
+    w: &Workload,
+    uncapped: &BTreeSet<String>,
+    switch: Ps,
+    rows: &mut [GpuResponse],
+) -> Result<(), InputError> {
+    let d = demands(w)?;
+    let contexts: Vec<Context> = plans
+        .iter()
+        .map(|p| {
+            let alone = p
+                .kernels
+                .iter()
+                .map(|&k| crate::rta::slicing::alone(w.tasks[k].blocks, w.tasks[k].wcet + w.block_overhead, &d[k], &w.platform))
+                .collect();
+            let period = sys
+                .trigger_of(&p.task.name)
+                .filter(|t| t.offload.as_ref().is_some_and(|o| o.wait != Wait::None))
+                .and_then(|t| t.period)
+                .filter(|_| !uncapped.contains(&p.task.name));
+            Context { alone, slice: p.slice.unwrap_or(1), period }
+        })
+        .collect();
+    for (c, row) in rows.iter_mut().enumerate() {
+        let capped = sliced_response(&contexts, c, w.launch_overhead, switch);
+        if capped < row.kernel_response {
+            row.kernel_response = capped;
+            row.response.worst = row.copies.worst + capped;
+            row.capped_by = contexts
+                .iter()
+                .zip(plans)
+                .enumerate()
+                .filter(|&(p, (x, _))| p != c && x.period.is_some())
+                .map(|(_, (_, q))| q.task.name.clone())
+                .collect();
+        }
+    }
+    Ok(())
 }
 
 /// A GPU task known only by its ticks: one block per SM, each filling its SM (the most

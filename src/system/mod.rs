@@ -11,10 +11,12 @@
 
 pub mod amalthea;
 pub mod chains;
+pub mod contention;
 pub mod cost;
 pub mod cpu;
 pub mod event_chains;
 pub mod gpu;
+pub mod gpu_sharing;
 pub mod kernel_time;
 pub mod model;
 pub mod report;

@@ -48,6 +48,11 @@ impl Frequency {
         Some(cycles.checked_mul(1_000_000_000_000)?.checked_mul(self.den)? / self.num)
     }
 
+    /// How many cycles at this frequency `t` picoseconds are, rounded up.
+    pub fn cycles_up(self, t: Ps) -> u128 {
+        (t * self.num).div_ceil(self.den * 1_000_000_000_000)
+    }
+
     /// In GHz, for reports.
     pub fn ghz(self) -> f64 {
         self.num as f64 / self.den as f64 / 1e9
@@ -69,6 +74,9 @@ pub struct Unit {
     pub read_latency: u64,
     /// Cycles to write one 64-byte line of a label to memory.
     pub write_latency: u64,
+    /// Cycles one line access may wait for the interconnect in the worst case (memory
+    /// contention, set by [`super::contention::with_contention`]; 0 without it).
+    pub contention: u64,
 }
 
 /// Lower and upper bounds on a runnable's cycles on one kind of unit.
@@ -148,6 +156,9 @@ pub struct Task {
     pub offload: Option<Offload>,
     /// Runnables after the wait.
     pub post: Vec<String>,
+    /// Its time slice when it runs on a GPU that time-slices between contexts (the
+    /// WATERS 2019 model's `TimeSlice_<task>` allocation parameter).
+    pub time_slice: Option<Ps>,
 }
 
 /// A cause-effect chain: tasks in data-flow order, and its latency requirement.
@@ -178,6 +189,20 @@ pub struct System {
     pub stimuli: BTreeMap<String, Option<Ps>>,
     /// What was read but is not modelled, and choices made while reading.
     pub warnings: Vec<String>,
+    /// The interconnect between the units and the memory, if the model gives one.
+    pub interconnect: Option<Interconnect>,
+}
+
+/// The interconnect that serialises the units' memory accesses (AMALTHEA's
+/// `ConnectionHandlerDefinition`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Interconnect {
+    /// Its definition's name.
+    pub name: String,
+    /// Arbitration policy (`RoundRobin`, `PriorityBased`, ...).
+    pub policy: String,
+    /// Transfers it serves at once.
+    pub max_concurrent_transfers: u64,
 }
 
 impl System {
@@ -314,6 +339,7 @@ impl System {
         }
         match (t.period, self.trigger_of(&t.name)) {
             (Some(0), _) => return Err(InputError::new(field("period"), 0, "must be positive")),
+            _ if t.time_slice == Some(0) => return Err(InputError::new(field("time_slice"), 0, "must be positive")),
             (None, None) => {
                 return Err(InputError::new(field("period"), "", "the task has no periodic activation and no trigger starts it"))
             }
@@ -402,6 +428,18 @@ pub fn ps_digits(unit: &str) -> Option<u32> {
         "ps" => Some(0),
         _ => None,
     }
+}
+
+/// A time written as a number and a unit, with or without a space (`"7200µs"`,
+/// `"1000 µs"`), in picoseconds.
+pub fn time_text(text: &str, field: &str) -> Result<Ps, InputError> {
+    let t = text.trim();
+    let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
+    let (value, unit) = (t[..split].trim(), t[split..].trim());
+    if value.is_empty() || unit.is_empty() {
+        return Err(InputError::new(field, text, "a time is a number and a unit, e.g. \"7200µs\""));
+    }
+    time_of(value, unit, field)
 }
 
 /// A time in picoseconds from a decimal value and a unit (`s`, `ms`, `us`/`µs`, `ns`,

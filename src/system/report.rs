@@ -2,14 +2,16 @@
 //! one table per core, one row per GPU task, one row per chain, each number labelled.
 
 use super::chains::{implicit, let_, Hop, Latencies};
+use super::contention::{with_contention, ContentionUsed};
 use super::cost::Communication;
 use super::cpu::{analyse_core, entities, OffloadMode, Priorities, Response};
-use super::gpu::{analyse_gpu, GpuSide};
+use super::gpu::{analyse_gpu, GpuSide, SharingUsed};
 use super::model::{ms, Ps, System};
 use crate::error::Error;
 use crate::rta::report::Verdict;
 use crate::rta::workload::Workload;
 use serde::Serialize;
+use std::collections::BTreeSet;
 
 /// What the analysis is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -19,6 +21,10 @@ pub struct Options {
     pub communication: Paradigm,
     /// How offloading tasks wait.
     pub offload: OffloadMode,
+    /// How GPU tasks share the GPU.
+    pub gpu: super::gpu::GpuOptions,
+    /// Whether label accesses pay for memory contention.
+    pub contention: super::contention::ContentionMode,
 }
 
 /// The communication paradigm of the analysis.
@@ -106,7 +112,8 @@ pub struct GpuRow {
     pub kernels: Vec<String>,
     /// Copies before and after its kernels, worst.
     pub copies: f64,
-    /// Its kernels' time: the sum of their worst responses (kernel RTA; one stream).
+    /// Its kernels' time: from its first kernel's release to its last one's finish (its
+    /// kernels are one stream; kernel RTA, with time slices capped as documented).
     pub kernel_response: f64,
     /// Best response (lower bound).
     pub r_best: f64,
@@ -114,6 +121,21 @@ pub struct GpuRow {
     pub r_worst: f64,
     /// Where its kernels come from.
     pub source: String,
+    /// Its time slice in ms (`null` unless the GPU is time-sliced).
+    pub time_slice: Option<f64>,
+    /// The GPU tasks whose share of the GPU its bound caps by their jobs' needs.
+    pub capped_by: Vec<String>,
+}
+
+/// How the GPU was shared, for the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct GpuSharingRow {
+    /// `fifo` or `time-slices`.
+    pub mode: &'static str,
+    /// The longest context switch used, ms (time slices only).
+    pub context_switch: Option<f64>,
+    /// Whether it was given (`false`: 0 was used and the verdict is optimistic).
+    pub given: Option<bool>,
 }
 
 /// One latency range in ms.
@@ -176,6 +198,9 @@ pub struct SystemReport {
     pub gpu_bound: Option<crate::rta::report::Bound>,
     /// The kernel RTA's verdict on its C (`proven`, `optimistic`).
     pub gpu_verdict: Option<Verdict>,
+    /// How the GPU tasks shared the GPU: `fifo`, or `time-slices` with the
+    /// `context_switch` (ms) and whether it was `given`.
+    pub gpu_sharing: GpuSharingRow,
     /// Per chain.
     pub chains: Vec<ChainRow>,
     /// Every CPU task meets its deadline and every chain its requirement.
@@ -187,13 +212,108 @@ pub struct SystemReport {
     pub warnings: Vec<String>,
     /// What the numbers assume.
     pub assumptions: Vec<String>,
+    /// Memory contention: `mode` (`round-robin` or `none`), `why` (when none), and per
+    /// unit with tasks the longest wait of one line access (`units[]`: `unit`,
+    /// `wait_ns`).
+    pub contention: ContentionRow,
+}
+
+/// Memory contention as used, for the report.
+#[derive(Debug, Clone, Serialize)]
+pub struct ContentionRow {
+    /// `round-robin` or `none`.
+    pub mode: &'static str,
+    /// Why there is none (`null` when applied).
+    pub why: Option<String>,
+    /// Per unit with tasks: the longest wait of one line access, ns.
+    pub units: Vec<UnitWait>,
+}
+
+/// One unit's contention wait per line.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnitWait {
+    /// The unit.
+    pub unit: String,
+    /// Longest wait of one line access for the interconnect, ns.
+    pub wait_ns: f64,
+}
+
+fn contention_row(c: &ContentionUsed) -> ContentionRow {
+    match c {
+        ContentionUsed::RoundRobin(waits) => ContentionRow {
+            mode: "round-robin",
+            why: None,
+            units: waits.iter().map(|(u, w)| UnitWait { unit: u.clone(), wait_ns: *w as f64 / 1000.0 }).collect(),
+        },
+        ContentionUsed::None(why) => ContentionRow { mode: "none", why: Some(why.clone()), units: Vec::new() },
+    }
 }
 
 /// Analyses `sys` (checked here) with the kernels of `side` for its GPU tasks.
+///
+/// With time slices, a GPU task's bound may cap another GPU task's share by its jobs'
+/// needs, which holds when that task's trigger ends within its period
+/// ([`super::gpu_sharing::sliced_response`]); every GPU task whose trigger the CPU
+/// analysis does not prove so loses its cap and the analysis repeats (at most once per
+/// GPU task: the set only grows).
 pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<SystemReport, Error> {
     sys.check()?;
-    let gpu = analyse_gpu(sys, side)?;
-    let ents = entities(sys, &gpu, opts.communication.copies(), opts.offload)?;
+    let (contended, contention) = with_contention(sys, opts.contention);
+    let sys = &contended;
+    let mut uncapped: BTreeSet<String> = BTreeSet::new();
+    let (gpu, cores, all) = loop {
+        let gpu = analyse_gpu(sys, side, opts.gpu, &uncapped)?;
+        let (cores, all) = analyse_cores(sys, &gpu, opts)?;
+        let unproven: Vec<String> =
+            gpu.tasks.iter().filter(|g| !uncapped.contains(&g.task) && !trigger_within_period(g, &all)).map(|g| g.task.clone()).collect();
+        if !unproven.iter().any(|n| gpu.tasks.iter().any(|g| g.capped_by.contains(n))) {
+            break (gpu, cores, all);
+        }
+        uncapped.extend(unproven);
+    };
+    let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, &all, &gpu, opts.communication)).collect();
+    let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(gpu_row).collect();
+    let schedulable = all.iter().all(|r| r.schedulable) && chains.iter().all(|c| c.meets_requirement != Some(false));
+    Ok(SystemReport {
+        communication: opts.communication,
+        offload: opts.offload,
+        cores,
+        gpu: gpu_rows,
+        gpu_bound: gpu.report.as_ref().map(|r| r.bound),
+        gpu_verdict: gpu.report.as_ref().map(|r| r.verdict),
+        gpu_sharing: match gpu.sharing {
+            SharingUsed::Fifo => GpuSharingRow { mode: "fifo", context_switch: None, given: None },
+            SharingUsed::TimeSlices { context_switch, given } => {
+                GpuSharingRow { mode: "time-slices", context_switch: Some(ms(context_switch)), given: Some(given) }
+            }
+        },
+        chains,
+        schedulable,
+        verdict: Verdict::of(gpu.report.iter().map(|r| r.verdict == Verdict::Optimistic).chain([gpu.switch_assumed()])),
+        warnings: sys
+            .warnings
+            .iter()
+            .cloned()
+            .chain(gpu.note.clone())
+            .chain(
+                (!gpu.unclaimed.is_empty())
+                    .then(|| format!("kernels file: {} named after no GPU task of the system; left out", gpu.unclaimed.join(", "))),
+            )
+            .collect(),
+        assumptions: assumptions(&gpu, &contention),
+        contention: contention_row(&contention),
+    })
+}
+
+/// Whether the trigger of GPU task `g` is proven to end within its period (`R+` found:
+/// the CPU analysis gives none past the period).
+fn trigger_within_period(g: &super::gpu::GpuResponse, all: &[Response]) -> bool {
+    g.triggered_by.as_ref().is_some_and(|t| all.iter().any(|r| r.entity.tasks.contains(t) && r.worst.is_some()))
+}
+
+/// Every CPU core's rows, and every entity's response.
+fn analyse_cores(sys: &System, gpu: &GpuSide, opts: Options) -> Result<(Vec<CoreRow>, Vec<Response>), Error> {
+    let ents = entities(sys, gpu, opts.communication.copies(), opts.offload)?;
     let mut cores = Vec::new();
     let mut all: Vec<Response> = Vec::new();
     for unit in sys.units.iter().filter(|u| !u.gpu) {
@@ -214,30 +334,7 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
         });
         all.extend(responses);
     }
-    let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, &all, &gpu, opts.communication)).collect();
-    let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(gpu_row).collect();
-    let schedulable = all.iter().all(|r| r.schedulable) && chains.iter().all(|c| c.meets_requirement != Some(false));
-    Ok(SystemReport {
-        communication: opts.communication,
-        offload: opts.offload,
-        cores,
-        gpu: gpu_rows,
-        gpu_bound: gpu.report.as_ref().map(|r| r.bound),
-        gpu_verdict: gpu.report.as_ref().map(|r| r.verdict),
-        chains,
-        schedulable,
-        verdict: Verdict::of(gpu.report.iter().map(|r| r.verdict == Verdict::Optimistic)),
-        warnings: sys
-            .warnings
-            .iter()
-            .cloned()
-            .chain(
-                (!gpu.unclaimed.is_empty())
-                    .then(|| format!("kernels file: {} named after no GPU task of the system; left out", gpu.unclaimed.join(", "))),
-            )
-            .collect(),
-        assumptions: assumptions(&gpu),
-    })
+    Ok((cores, all))
 }
 
 fn task_row(r: &Response) -> TaskRow {
@@ -271,6 +368,8 @@ fn gpu_row(g: &super::gpu::GpuResponse) -> GpuRow {
         r_best: ms(g.response.best),
         r_worst: ms(g.response.worst),
         source: g.source.clone(),
+        time_slice: g.time_slice.map(ms),
+        capped_by: g.capped_by.clone(),
     }
 }
 
@@ -334,13 +433,30 @@ fn latencies_ms(l: Latencies) -> LatenciesMs {
     LatenciesMs { reaction: r(l.reaction), initial_reaction: r(l.initial_reaction), age: r(l.age) }
 }
 
-fn assumptions(gpu: &GpuSide) -> Vec<String> {
+fn assumptions(gpu: &GpuSide, contention: &ContentionUsed) -> Vec<String> {
+    let memory = match contention {
+        ContentionUsed::RoundRobin(_) => "memory: each label line access waits at most one line transfer of every other unit with tasks (the model's round-robin interconnect, one transfer at a time; a transfer holds it at most its unit's access latency); no cache effects".to_string(),
+        ContentionUsed::None(why) => format!("memory: no contention for the interconnect ({why}); label accesses cost their latency only"),
+    };
     let mut out = vec![
-        "CPU cores: partitioned fixed-priority preemptive scheduling, each task pinned to its core; no blocking on shared resources, no cache or bus contention beyond the label access cost, no OS overhead beyond the model's tasks".to_string(),
+        "CPU cores: partitioned fixed-priority preemptive scheduling, each task pinned to its core; no blocking on shared resources, no OS overhead beyond the model's tasks".to_string(),
+        memory,
         "times: cycles over exact frequencies, worst cases rounded up and best cases down to the picosecond".to_string(),
     ];
-    if !gpu.tasks.is_empty() {
-        out.push("GPU: every GPU task's kernels released together, in any launch order (the kernel-level RTA's model of the TX2's FIFO dispatch; that this is the worst release pattern is its assumption, not a theorem); no GPU preemption or time slicing".into());
+    match gpu.sharing {
+        _ if gpu.tasks.is_empty() => {}
+        SharingUsed::Fifo => out.push("GPU: one context; each GPU task's kernels one stream of its own; one job of every GPU task released together, in any launch order (the kernel-level RTA's model of the TX2's FIFO dispatch; that this is the worst release pattern is its assumption, not a theorem); no time slicing".into()),
+        SharingUsed::TimeSlices { context_switch, given } => {
+            out.push("GPU: each GPU task a context of its own, its kernels one stream; the GPU serves the contexts with work round robin, each for its time slice, and a context without work gives the GPU up; compute preemption (a switched-out context resumes where it stopped); no other GPU context (display, other applications)".into());
+            out.push(if given {
+                format!("GPU: a context switch takes at most {} ms", ms(context_switch))
+            } else {
+                "GPU: context switches take no time: none was given (--context-switch, or gpu.context_switch in the kernels file), so the verdict is optimistic".into()
+            });
+            if gpu.tasks.iter().any(|g| !g.capped_by.is_empty()) {
+                out.push("GPU: another GPU task's share is capped by its jobs' needs only where its trigger waits for it and is proven to end within its period".into());
+            }
+        }
     }
     if gpu.tasks.iter().any(|g| g.source.starts_with("ticks")) {
         out.push("GPU tasks without a kernels file: their ticks are their time with every SM to themselves; they share no SM with another kernel".into());

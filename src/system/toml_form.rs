@@ -4,7 +4,7 @@
 //! (`"2 GHz"`), label sizes a number of bytes or a string with a unit (`"1.5 MB"` is not
 //! allowed: whole numbers only, `"1500 kB"`).
 
-use super::model::{bytes_of, frequency_of, time_of, Chain, Offload, Runnable, System, Task, TickRange, Unit, Wait};
+use super::model::{bytes_of, frequency_of, time_of, Chain, Interconnect, Offload, Runnable, System, Task, TickRange, Unit, Wait};
 use crate::error::InputError;
 use crate::files::parse_toml;
 use serde::Deserialize;
@@ -23,6 +23,19 @@ struct File {
     tasks: Vec<TaskEntry>,
     #[serde(default)]
     chains: Vec<ChainEntry>,
+    interconnect: Option<InterconnectEntry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct InterconnectEntry {
+    policy: String,
+    #[serde(default = "one")]
+    max_concurrent_transfers: u64,
+}
+
+fn one() -> u64 {
+    1
 }
 
 #[derive(Deserialize)]
@@ -81,6 +94,7 @@ struct TaskEntry {
     wait: Option<String>,
     #[serde(default)]
     post: Vec<String>,
+    time_slice: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -127,6 +141,7 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
             frequency,
             read_latency: u.read_latency,
             write_latency: u.write_latency,
+            contention: 0,
         });
     }
     for (name, size) in f.labels {
@@ -155,6 +170,11 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
         sys.tasks.push(task(t)?);
     }
     sys.chains = f.chains.into_iter().map(chain).collect::<Result<_, _>>()?;
+    sys.interconnect = f.interconnect.map(|i| Interconnect {
+        name: "interconnect".into(),
+        policy: i.policy,
+        max_concurrent_transfers: i.max_concurrent_transfers,
+    });
     Ok(sys)
 }
 
@@ -182,6 +202,7 @@ fn task(t: TaskEntry) -> Result<Task, InputError> {
         pre,
         offload: t.offload.map(|target| Offload { target, wait }),
         post: t.post,
+        time_slice: t.time_slice.as_deref().map(|q| time(q, &field("time_slice"))).transpose()?,
         name: t.name,
     })
 }

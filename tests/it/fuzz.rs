@@ -181,6 +181,8 @@ fn systems_never_panic_the_readers_or_the_analysis() {
                 let opts = gpu_makespan::system::report::Options {
                     communication: gpu_makespan::system::report::Paradigm::Implicit,
                     offload: gpu_makespan::system::cpu::OffloadMode::Model,
+                    gpu: Default::default(),
+                    contention: Default::default(),
                 };
                 let _ = gpu_makespan::system::report::analyse(&sys, None, opts);
             }

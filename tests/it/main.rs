@@ -18,4 +18,5 @@ mod rta;
 mod search;
 mod sweep;
 mod system;
+mod system_gpu;
 mod truth;

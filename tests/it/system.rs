@@ -19,7 +19,7 @@ fn small() -> System {
 }
 
 fn run(sys: &System, communication: Paradigm, offload: OffloadMode) -> SystemReport {
-    analyse(sys, None, Options { communication, offload }).unwrap()
+    analyse(sys, None, Options { communication, offload, gpu: Default::default(), contention: Default::default() }).unwrap()
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -292,6 +292,38 @@ fn the_models_event_chains_become_chains() {
     assert_eq!(sys.chains[0].tasks, vec!["Lidar_Grabber".to_string(), "Planner".to_string(), "DASM".to_string()]);
     assert_eq!(sys.chains[0].requirement, Some(100 * 1_000_000_000));
     assert!(sys.warnings.iter().any(|w| w.contains("event chain EC2 left out") && w.contains("LabelEvent")), "{:?}", sys.warnings);
-    let rep = run(&sys, Paradigm::Implicit, OffloadMode::Model);
+    // Without contention every task of the chain has its R+ (with it, Planner passes its
+    // period on Core3).
+    let off = Options {
+        communication: Paradigm::Implicit,
+        offload: OffloadMode::Model,
+        gpu: Default::default(),
+        contention: gpu_makespan::system::contention::ContentionMode::Off,
+    };
+    let rep = analyse(&sys, None, off).unwrap();
     assert!(rep.chains[0].implicit.is_some());
+}
+
+#[test]
+fn contention_on_the_round_robin_interconnect() {
+    let with = json_of(&["system", WATERS]);
+    let off = json_of(&["system", WATERS, "--contention", "off"]);
+    assert_eq!(with["contention"]["mode"], "round-robin");
+    assert_eq!(off["contention"]["mode"], "none");
+    // Core1 (Denver) waits for one line of Core0 (16 cycles at 2 GHz: 8 ns), Core3-5
+    // (A57: 40 cycles at 2 GHz, 20 ns each) and the GPU (5 cycles at 1.5 GHz, 3.334 ns
+    // rounded up to the picosecond); Core2 has no task.
+    let core1 = with["contention"]["units"].as_array().unwrap().iter().find(|u| u["unit"] == "Core1").unwrap().clone();
+    assert_eq!(core1["wait_ns"], 71.334);
+    // Only worst cases move, never down.
+    let tasks = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+        v["cores"].as_array().unwrap().iter().flat_map(|c| c["tasks"].as_array().unwrap().clone()).collect()
+    };
+    for (a, b) in tasks(&with).iter().zip(tasks(&off)) {
+        assert_eq!(a["name"], b["name"]);
+        assert_eq!(a["c_best"], b["c_best"], "{}", a["name"]);
+        assert!(a["c_worst"].as_f64() >= b["c_worst"].as_f64(), "{}", a["name"]);
+    }
+    let lidar = tasks(&with).into_iter().find(|t| t["name"] == "Lidar_Grabber").unwrap();
+    assert!(lidar["c_worst"].as_f64().unwrap() > 19.0, "{lidar}");
 }

@@ -207,6 +207,19 @@ pub(crate) struct SystemArgs {
     /// `async` (passive).
     #[arg(long, default_value = "model", value_parser = ["model", "sync", "async"])]
     pub(crate) offload: String,
+    /// How GPU tasks share the GPU: `time-slices` (each its own context, round robin by
+    /// its time slice), `fifo` (one context), or `auto` (time slices when every GPU task
+    /// has one).
+    #[arg(long, default_value = "auto", value_parser = ["auto", "time-slices", "fifo"])]
+    pub(crate) gpu_sharing: String,
+    /// The longest switch between two GPU contexts, e.g. `100us` (default: the kernels
+    /// file's gpu.context_switch, else 0 and the verdict optimistic).
+    #[arg(long, value_name = "TIME")]
+    pub(crate) context_switch: Option<String>,
+    /// Memory contention: `model` (round robin on the model's interconnect, when it gives
+    /// one) or `off`.
+    #[arg(long, default_value = "model", value_parser = ["model", "off"])]
+    pub(crate) contention: String,
     #[command(flatten)]
     pub(crate) json: JsonArg,
     /// Write each chain's worst-case reaction as an SVG timeline.

@@ -206,19 +206,29 @@ pub(crate) fn system_model(
     Ok(sys)
 }
 
-/// `--communication` and `--offload` (values checked by clap).
-pub(crate) fn system_options(communication: &str, offload: &str) -> gpu_makespan::system::report::Options {
+/// `--communication`, `--offload`, `--gpu-sharing` (values checked by clap) and
+/// `--context-switch`.
+pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan::system::report::Options, InputError> {
+    use gpu_makespan::system::contention::ContentionMode;
     use gpu_makespan::system::cpu::OffloadMode;
+    use gpu_makespan::system::gpu::{GpuOptions, Sharing};
     use gpu_makespan::system::report::{Options, Paradigm};
-    let communication = match communication {
+    let communication = match a.communication.as_str() {
         "direct" => Paradigm::Direct,
         "let" => Paradigm::Let,
         _ => Paradigm::Implicit,
     };
-    let offload = match offload {
+    let offload = match a.offload.as_str() {
         "sync" => OffloadMode::Sync,
         "async" => OffloadMode::Async,
         _ => OffloadMode::Model,
     };
-    Options { communication, offload }
+    let sharing = match a.gpu_sharing.as_str() {
+        "time-slices" => Sharing::TimeSlices,
+        "fifo" => Sharing::Fifo,
+        _ => Sharing::Auto,
+    };
+    let context_switch = a.context_switch.as_deref().map(|t| gpu_makespan::system::model::time_text(t, "--context-switch")).transpose()?;
+    let contention = if a.contention == "off" { ContentionMode::Off } else { ContentionMode::Model };
+    Ok(Options { communication, offload, gpu: GpuOptions { sharing, context_switch }, contention })
 }

@@ -562,14 +562,25 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
 fn system_gpu(s: &mut String, rep: &SystemReport) {
     if !rep.gpu.is_empty() {
         let bound = rep.gpu_bound.as_ref().map_or("-".to_string(), serde_word);
-        let _ = writeln!(s, "\nGPU tasks (kernel-level RTA: {bound}, C {})", rep.gpu_verdict.map_or("-", |v| v.as_str()));
-        let _ = writeln!(s, "{:<20} {:<28} {:>9} {:>9} {:>9} {:>9}  source", "task", "triggered by", "copies", "kernels", "R-", "R+");
+        let sharing = match (rep.gpu_sharing.context_switch, rep.gpu_sharing.given) {
+            (Some(cs), Some(true)) => format!("time slices, context switch {cs:.3}"),
+            (Some(_), _) => "time slices, context switch not given (0)".to_string(),
+            _ => "one FIFO context".to_string(),
+        };
+        let _ = writeln!(s, "\nGPU tasks ({sharing}; kernel-level RTA: {bound}, C {})", rep.gpu_verdict.map_or("-", |v| v.as_str()));
+        let _ = writeln!(
+            s,
+            "{:<20} {:<28} {:>9} {:>9} {:>9} {:>9} {:>9}  source",
+            "task", "triggered by", "slice", "copies", "kernels", "R-", "R+"
+        );
         for g in &rep.gpu {
+            let slice = g.time_slice.map_or("-".to_string(), |q| format!("{q:.3}"));
             let _ = writeln!(
                 s,
-                "{:<20} {:<28} {:>9.3} {:>9.3} {:>9.3} {:>9.3}  {}",
+                "{:<20} {:<28} {:>9} {:>9.3} {:>9.3} {:>9.3} {:>9.3}  {}",
                 g.task,
                 g.triggered_by.as_deref().unwrap_or("-"),
+                slice,
                 g.copies,
                 g.kernel_response,
                 g.r_best,

@@ -1,0 +1,270 @@
+//! GPU tasks in `makespan system`: each task's kernels one stream in `launch_order`, the
+//! kernels file's fields honoured or refused, time slices between GPU tasks (the bound
+//! by hand, the cap by the other task's jobs and its loss when that task's trigger is not
+//! proven), the FIFO fallback, and an optimistic verdict without a context switch.
+
+use crate::common;
+
+use common::cli::{input_error, json_of, temp_file};
+use gpu_makespan::system::cpu::OffloadMode;
+use gpu_makespan::system::gpu::{GpuOptions, Sharing};
+use gpu_makespan::system::read;
+use gpu_makespan::system::report::{analyse, Options, Paradigm, SystemReport};
+
+const SMALL: &str = "instances/system/small.toml";
+
+/// Two cores and a GPU at 1 GHz (one cycle is 1 ns); A (period `ta`) offloads G1 (`g1`
+/// ms on the GPU, slice `q1` ms), B (period 50 ms) offloads G2 (`g2` ms, slice `q2`
+/// ms), both waiting actively. `slice1 = None` leaves G1 without a time slice.
+fn two_gpu_tasks(ta: u64, g1: u64, q1: Option<u64>, g2: u64, q2: u64) -> String {
+    let slice1 = q1.map_or(String::new(), |q| format!("time_slice = \"{q} ms\"\n"));
+    format!(
+        r#"
+[[units]]
+name = "Core0"
+kind = "A57"
+frequency = "1 GHz"
+[[units]]
+name = "Core1"
+kind = "A57"
+frequency = "1 GHz"
+[[units]]
+name = "GPU"
+kind = "GPU_def"
+gpu = true
+frequency = "1 GHz"
+[[runnables]]
+name = "p"
+ticks = {{ A57 = 1000 }}
+[[runnables]]
+name = "g1"
+ticks = {{ GPU_def = {g1}000000 }}
+[[runnables]]
+name = "g2"
+ticks = {{ GPU_def = {g2}000000 }}
+[[tasks]]
+name = "A"
+period = "{ta} ms"
+unit = "Core0"
+pre = ["p"]
+offload = "G1"
+wait = "active"
+[[tasks]]
+name = "B"
+period = "50 ms"
+unit = "Core1"
+pre = ["p"]
+offload = "G2"
+wait = "active"
+[[tasks]]
+name = "G1"
+unit = "GPU"
+runnables = ["g1"]
+{slice1}
+[[tasks]]
+name = "G2"
+unit = "GPU"
+runnables = ["g2"]
+time_slice = "{q2} ms"
+"#
+    )
+}
+
+fn analysed(text: &str, sharing: Sharing, switch_ms: Option<f64>) -> SystemReport {
+    let sys = read(text, "test").unwrap();
+    let context_switch = switch_ms.map(|m| (m * 1e9).round() as u128);
+    let opts = Options {
+        communication: Paradigm::Direct,
+        offload: OffloadMode::Model,
+        gpu: GpuOptions { sharing, context_switch },
+        contention: Default::default(),
+    };
+    analyse(&sys, None, opts).unwrap()
+}
+
+fn gpu<'a>(rep: &'a SystemReport, name: &str) -> &'a gpu_makespan::system::report::GpuRow {
+    rep.gpu.iter().find(|g| g.task == name).unwrap()
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+#[test]
+fn time_slices_by_hand() {
+    // G1: E = 10 ms in slices of 4: 3 waits, each G2's slice (5) and 2 switches of 0.1:
+    // uncapped 10 + 15 + 0.6 = 25.6 ms. But B releases G2 at most once per 50 ms and
+    // ends within its period, so within G1's window G2 needs at most (ceil(R/50) + 1) x 2
+    // = 4 ms: R = 10 + 4 + 0.6 = 14.6 ms.
+    let rep = analysed(&two_gpu_tasks(100, 10, Some(4), 2, 5), Sharing::Auto, Some(0.1));
+    assert_eq!(rep.gpu_sharing.mode, "time-slices");
+    let g1 = gpu(&rep, "G1");
+    assert!(close(g1.kernel_response, 14.6), "{g1:?}");
+    assert_eq!(g1.capped_by, ["G2"]);
+    assert_eq!(g1.time_slice, Some(4.0));
+    // G2: E = 2 ms in slices of 5: one wait of G1's slice (4) and 2 switches: 6.2 ms; G1's
+    // cap (10 ms a job) does not bite.
+    let g2 = gpu(&rep, "G2");
+    assert!(close(g2.kernel_response, 6.2), "{g2:?}");
+    assert!(g2.capped_by.is_empty());
+    assert_eq!(rep.verdict.as_str(), "proven");
+    // FIFO instead: one job each, released together: G2 may wait for all of G1.
+    let fifo = analysed(&two_gpu_tasks(100, 10, Some(4), 2, 5), Sharing::Fifo, Some(0.1));
+    assert_eq!(fifo.gpu_sharing.mode, "fifo");
+    assert!(close(gpu(&fifo, "G2").kernel_response, 12.0), "{:?}", fifo.gpu);
+}
+
+#[test]
+fn a_cap_needs_the_other_trigger_proven_within_its_period() {
+    // G2: E = 12 ms in slices of 2: 6 waits of G1's slice (4): uncapped 12 + 24 + 1.2 =
+    // 37.2 ms; G1 needs 3 ms a job, A's period 100: capped 12 + 2 x 3 + 1.2 = 19.2 ms.
+    let rep = analysed(&two_gpu_tasks(100, 3, Some(4), 12, 2), Sharing::Auto, Some(0.1));
+    let g2 = gpu(&rep, "G2");
+    assert!(close(g2.kernel_response, 19.2), "{g2:?}");
+    assert_eq!(g2.capped_by, ["G1"]);
+    // With A's period 3 ms, A (G1 takes 3 + 2 + 0.2 ms) is not proven within it: G2 loses
+    // the cap.
+    let rep = analysed(&two_gpu_tasks(3, 3, Some(4), 12, 2), Sharing::Auto, Some(0.1));
+    let g2 = gpu(&rep, "G2");
+    assert!(close(g2.kernel_response, 37.2), "{g2:?}");
+    assert!(g2.capped_by.is_empty());
+    assert!(!rep.schedulable);
+}
+
+#[test]
+fn without_every_slice_auto_is_fifo_and_time_slices_are_refused() {
+    let text = two_gpu_tasks(100, 10, None, 2, 5);
+    let rep = analysed(&text, Sharing::Auto, None);
+    assert_eq!(rep.gpu_sharing.mode, "fifo");
+    assert!(rep.warnings.iter().any(|w| w.contains("G1 has no time slice")), "{:?}", rep.warnings);
+    let dir = tempfile::tempdir().unwrap();
+    let path = temp_file(&dir, "s.toml", &text);
+    input_error(&["system", &path, "--gpu-sharing", "time-slices"], "tasks.G1.time_slice");
+    input_error(&["system", &path, "--context-switch", "fast"], "--context-switch");
+}
+
+#[test]
+fn a_context_switch_not_given_makes_the_verdict_optimistic() {
+    let rep = analysed(&two_gpu_tasks(100, 10, Some(4), 2, 5), Sharing::Auto, None);
+    assert_eq!(rep.verdict.as_str(), "optimistic");
+    assert!(rep.assumptions.iter().any(|a| a.contains("context switches take no time")));
+    assert_eq!(rep.gpu_sharing.given, Some(false));
+    // G1 without switches: 10 + 4 = 14 ms.
+    assert!(close(gpu(&rep, "G1").kernel_response, 14.0));
+}
+
+#[test]
+fn a_tasks_kernels_are_one_stream_in_launch_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let kernel = |name: &str, order: i64, wcet: f64| {
+        format!(
+            "[[kernels]]\nname = \"{name}\"\nperiod = 20\nlaunch_order = {order}\nwcet = {wcet}\nblocks = 1\nthreads_per_block = 1024\n"
+        )
+    };
+    let text = format!("unit = \"ms\"\n{}{}", kernel("G/late", 2, 1.0), kernel("G/early", 1, 0.5));
+    let v = json_of(&["system", SMALL, "--kernels", &temp_file(&dir, "k.toml", &text)]);
+    assert_eq!(v["gpu"][0]["kernels"], serde_json::json!(["G/early", "G/late"]));
+    // One after another, never against each other: 0.5 + 1.0 ms.
+    assert_eq!(v["gpu"][0]["kernel_response"], 1.5, "{}", v["gpu"]);
+}
+
+#[test]
+fn kernels_file_fields_the_system_sets_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = "unit = \"ms\"\n[[kernels]]\nname = \"G\"\nwcet = 1.5\nblocks = 4\nthreads_per_block = 1024\n";
+    let with_period = |line: &str| format!("{base}period = 20\n{line}\n");
+    for (text, field) in [
+        (with_period("release = 1"), "kernels[0].release"),
+        (with_period("stream = \"s\""), "kernels[0].stream"),
+        (with_period("process = \"p\""), "kernels[0].process"),
+        (with_period("deadline = 5"), "kernels[0].deadline"),
+        (format!("{base}period = 7\n"), "kernels[0].period"),
+    ] {
+        let path = temp_file(&dir, "k.toml", &text);
+        input_error(&["system", SMALL, "--kernels", &path], field);
+    }
+    // The trigger's own period (20 ms) is accepted.
+    let path = temp_file(&dir, "k.toml", &with_period(""));
+    assert_eq!(json_of(&["system", SMALL, "--kernels", &path])["gpu"][0]["kernel_response"], 1.5);
+}
+
+/// A round-robin time-slicing GPU, unit by unit, written from the rules: the contexts
+/// with work take turns in index order after the holder, each for its slice or until it
+/// runs out of work; a change of holder costs `switch`. Jobs of context `c` are released
+/// at `releases[c]`, each needing `work[c]`; returns per context the (release, finish) of
+/// each job finished by `horizon`.
+fn round_robin(work: &[u64], slices: &[u64], releases: &[Vec<u64>], switch: u64, horizon: u64) -> Vec<Vec<(u64, u64)>> {
+    let n = work.len();
+    let mut queue: Vec<std::collections::VecDeque<(u64, u64)>> = vec![Default::default(); n];
+    let mut next = vec![0usize; n];
+    let mut done = vec![Vec::new(); n];
+    let (mut holder, mut left, mut t) = (0usize, 0u64, 0u64);
+    let release = |t: u64, queue: &mut Vec<std::collections::VecDeque<(u64, u64)>>, next: &mut Vec<usize>| {
+        for c in 0..n {
+            while next[c] < releases[c].len() && releases[c][next[c]] <= t {
+                queue[c].push_back((releases[c][next[c]], work[c]));
+                next[c] += 1;
+            }
+        }
+    };
+    while t < horizon {
+        release(t, &mut queue, &mut next);
+        if left == 0 || queue[holder].is_empty() {
+            let Some(c) = (1..=n).map(|i| (holder + i) % n).find(|&c| !queue[c].is_empty()) else {
+                t += 1;
+                continue;
+            };
+            if c != holder {
+                t += switch;
+                release(t, &mut queue, &mut next);
+            }
+            (holder, left) = (c, slices[c]);
+        }
+        t += 1;
+        left -= 1;
+        let job = queue[holder].front_mut().unwrap();
+        job.1 -= 1;
+        if job.1 == 0 {
+            done[holder].push((job.0, t));
+            queue[holder].pop_front();
+        }
+    }
+    done
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+    /// Against the round-robin simulator with periodic jobs released anywhere in the
+    /// first part of their period: whenever every job of every context ends within its
+    /// period (the cap's condition), no job's response is above `sliced_response`.
+    #[test]
+    fn no_simulated_response_is_above_the_capped_bound(
+        ctx in proptest::collection::vec((1u64..20, 1u64..12, 30u64..160, 0u64..30, proptest::collection::vec(0u64..10, 12)), 2..5),
+        switch in 0u64..3,
+    ) {
+        use gpu_makespan::system::gpu_sharing::{sliced_response, Context};
+        let horizon = 1500;
+        let releases: Vec<Vec<u64>> = ctx
+            .iter()
+            .map(|(_, _, period, phase, jitter)| (0..12u64).map(|m| phase + m * period + jitter[m as usize] % (period / 3)).collect())
+            .collect();
+        let work: Vec<u64> = ctx.iter().map(|c| c.0).collect();
+        let slices: Vec<u64> = ctx.iter().map(|c| c.1).collect();
+        let done = round_robin(&work, &slices, &releases, switch, horizon);
+        // The cap's condition: each job ends within its period of its nominal release.
+        let within = ctx.iter().zip(&done).all(|((_, _, period, phase, _), jobs)| {
+            jobs.iter().enumerate().all(|(m, &(_, f))| f <= phase + m as u64 * period + period)
+        }) && done.iter().zip(&releases).all(|(d, r)| r.iter().filter(|&&x| x + 200 < horizon).count() <= d.len());
+        proptest::prop_assume!(within);
+        let contexts: Vec<Context> = ctx
+            .iter()
+            .map(|&(w, q, period, ..)| Context { alone: vec![w as u128], slice: q as u128, period: Some(period as u128) })
+            .collect();
+        for (c, jobs) in done.iter().enumerate() {
+            let bound = sliced_response(&contexts, c, 0, switch as u128);
+            for &(r, f) in jobs {
+                proptest::prop_assert!(u128::from(f - r) <= bound, "context {c}: job released at {r} ends at {f}, bound {bound}");
+            }
+        }
+    }
+}
