@@ -45,7 +45,7 @@ pub enum ContentionUsed {
 pub fn with_contention(sys: &System, mode: ContentionMode) -> (System, ContentionUsed) {
     let mut out = sys.clone();
     let why = match (&sys.interconnect, mode) {
-        (_, ContentionMode::Off) => Some("off (requested)".to_string()),
+        (_, ContentionMode::Off) => Some("turned off".to_string()),
         (None, _) => Some("the model gives no interconnect".to_string()),
         (Some(i), _) if i.policy != "RoundRobin" => {
             Some(format!("the interconnect {}'s policy {} is not modelled (round robin is)", i.name, i.policy))

@@ -43,14 +43,16 @@
 use super::cost::{copy_cycles, cost, runnables, Communication, Cost};
 use super::gpu::GpuSide;
 use super::model::{Ps, System, Task, Unit, Wait, MAX_TIME};
+use super::reference::{labels_only, Reference};
 use crate::error::InputError;
 use serde::Serialize;
 
 /// How offloading tasks wait, whatever the model says (the GSoC analyser's switch).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OffloadMode {
     /// As the model's wait events say.
+    #[default]
     Model,
     /// Every offloading task waits actively.
     Sync,
@@ -134,14 +136,14 @@ pub struct Response {
 }
 
 /// The tasks each core schedules, with their execution times.
-pub fn entities(sys: &System, gpu: &GpuSide, comm: Communication, mode: OffloadMode) -> Result<Vec<Entity>, InputError> {
+pub fn entities(sys: &System, gpu: &GpuSide, comm: Communication, mode: OffloadMode, rules: Reference) -> Result<Vec<Entity>, InputError> {
     let mut out = Vec::new();
     for t in &sys.tasks {
         let unit = mapped(sys, t);
         if unit.gpu || t.period.is_none() {
             continue; // GPU tasks, and triggered tasks (handled with their trigger).
         }
-        let e = entity(sys, t, unit, gpu, comm, mode)?;
+        let e = entity(sys, t, unit, gpu, (comm, mode, rules))?;
         let longest = e.period.max(e.deadline).max(e.c.worst + e.suspension.worst);
         if longest > MAX_TIME {
             return Err(InputError::new(
@@ -159,7 +161,8 @@ fn mapped<'a>(sys: &'a System, t: &Task) -> &'a Unit {
     sys.unit(t.unit.as_deref().unwrap_or("")).expect("checked by System::check")
 }
 
-fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, comm: Communication, mode: OffloadMode) -> Result<Entity, InputError> {
+fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, how: (Communication, OffloadMode, Reference)) -> Result<Entity, InputError> {
+    let (comm, mode, rules) = how;
     let period = t.period.expect("periodic");
     let base = Entity {
         name: t.name.clone(),
@@ -180,10 +183,15 @@ fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, comm: Communicatio
     let target = sys.task(&o.target).expect("checked");
     let target_unit = mapped(sys, target);
     if !target_unit.gpu {
-        let mut names = t.pre.clone();
-        names.extend(target.pre.iter().filter(|r| !sys.runnables[*r].is_copy()).cloned());
-        names.extend(t.post.iter().cloned());
-        let rs = runnables(sys, &names);
+        let computing: Vec<String> = target.pre.iter().filter(|r| !sys.runnables[*r].is_copy()).cloned().collect();
+        let trigger_labels = labels_only(sys, &t.pre, &t.post);
+        let mut rs = runnables(sys, &computing);
+        if rules == Reference::App4rta {
+            rs.extend(trigger_labels.iter());
+        } else {
+            rs.splice(0..0, runnables(sys, &t.pre));
+            rs.extend(runnables(sys, &t.post));
+        }
         let c = cost(sys, &rs, target_unit, &target.name, copies(sys, &rs, target_unit, comm, &target.name)?)?;
         return Ok(Entity {
             name: target.name.clone(),

@@ -56,6 +56,9 @@ pub enum Sharing {
     TimeSlices,
     /// One context: the GPU's FIFO dispatch.
     Fifo,
+    /// Each GPU task with the GPU to itself (reference mode: APP4RTA's model; not a bound
+    /// when GPU tasks overlap).
+    Alone,
 }
 
 /// What the GPU side needs beyond the model.
@@ -100,6 +103,8 @@ pub struct GpuResponse {
 pub enum SharingUsed {
     /// One context, FIFO dispatch.
     Fifo,
+    /// Each GPU task alone (reference mode).
+    Alone,
     /// Time slices between the GPU tasks' contexts.
     TimeSlices {
         /// The context switch used, picoseconds.
@@ -134,6 +139,8 @@ impl GpuSide {
 /// A GPU task, its unit and its kernels before the analysis.
 struct Planned<'a> {
     task: &'a Task,
+    /// The task whose trigger starts it.
+    trigger: Option<&'a Task>,
     unit: &'a Unit,
     copies: Cost,
     /// Kernel indices in the workload, in stream order.
@@ -160,8 +167,10 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     let default_slice = side.map(|w| in_ps(w.time_slice)).filter(|&q| q > 0);
     let mut kernels: Vec<Kernel> = Vec::new();
     let mut plans = Vec::new();
+    let triggers = sys.triggers();
     for (t, unit) in &gpu_tasks {
-        plans.push(plan(sys, t, unit, side, &in_ps, &platform, &mut kernels, default_slice)?);
+        let trigger = triggers.get(t.name.as_str()).and_then(|v| v.first().copied());
+        plans.push(plan(sys, (t, trigger), unit, side, &in_ps, &platform, &mut kernels, default_slice)?);
     }
     let (sharing, note) = choose_sharing(&plans, opts, side, &in_ps)?;
     if let SharingUsed::TimeSlices { .. } = sharing {
@@ -181,9 +190,10 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     if let SharingUsed::TimeSlices { context_switch, .. } = sharing {
         w.context_switch = Some(context_switch);
     }
-    let report = analyse(&w, false)?;
+    let report = if sharing == SharingUsed::Alone { alone_each(&w, &plans)? } else { analyse(&w, false)? };
+    let responses: std::collections::HashMap<&str, Ticks> = report.kernels.iter().map(|r| (r.name.as_str(), r.response_ticks)).collect();
     let finish = |k: usize| -> Ps {
-        let r = report.kernels.iter().find(|r| r.name == w.tasks[k].name).map_or(0, |r| r.response_ticks);
+        let r = responses.get(w.tasks[k].name.as_str()).copied().unwrap_or(0);
         w.tasks[k].release + KernelClock::PICOSECONDS.to_ps(KernelTicks(r))
     };
     let mut rows: Vec<GpuResponse> = plans
@@ -192,20 +202,20 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
             let kernel_response = p.kernels.iter().map(|&k| finish(k)).max().unwrap_or(0);
             GpuResponse {
                 task: p.task.name.clone(),
-                triggered_by: sys.trigger_of(&p.task.name).map(|x| x.name.clone()),
+                triggered_by: p.trigger.map(|x| x.name.clone()),
                 unit: p.unit.name.clone(),
                 kernels: p.kernels.iter().map(|&k| w.tasks[k].name.clone()).collect(),
                 copies: p.copies,
                 kernel_response,
                 response: Cost { best: p.copies.best + p.best_kernel, worst: p.copies.worst + kernel_response },
                 source: p.source.clone(),
-                time_slice: p.slice.filter(|_| sharing != SharingUsed::Fifo),
+                time_slice: p.slice.filter(|_| matches!(sharing, SharingUsed::TimeSlices { .. })),
                 capped_by: Vec::new(),
             }
         })
         .collect();
     if let SharingUsed::TimeSlices { context_switch, .. } = sharing {
-        cap_shares(sys, &plans, &w, uncapped, context_switch, &mut rows)?;
+        cap_shares(&plans, &w, uncapped, context_switch, &mut rows)?;
     }
     let unclaimed = side
         .map(|s| s.tasks.iter().filter(|k| !rows.iter().any(|r| r.kernels.contains(&k.name))).map(|k| k.name.clone()).collect())
@@ -213,12 +223,31 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     Ok(GpuSide { tasks: rows, report: Some(report), unclaimed, sharing, note })
 }
 
+/// Each GPU task's kernels analysed alone (reference mode): one report with every
+/// kernel's row from its own task's analysis.
+fn alone_each(w: &Workload, plans: &[Planned]) -> Result<RtaReport, Error> {
+    let mut merged: Option<RtaReport> = None;
+    for p in plans {
+        let tasks = p.kernels.iter().map(|&k| w.tasks[k].clone()).collect();
+        let one = analyse(&Workload { tasks, ..w.clone() }, false)?;
+        match &mut merged {
+            None => merged = Some(one),
+            Some(m) => {
+                m.verdict =
+                    crate::rta::report::Verdict::of([m.verdict, one.verdict].iter().map(|v| *v == crate::rta::report::Verdict::Optimistic));
+                m.kernels.extend(one.kernels);
+            }
+        }
+    }
+    merged.ok_or_else(|| InputError::new("tasks", "", "no GPU task").into())
+}
+
 /// One GPU task's copies and kernels (added to `kernels`, in stream order, each in the
 /// task's stream and released a picosecond after the one before it).
 #[allow(clippy::too_many_arguments)]
 fn plan<'a>(
     sys: &System,
-    t: &'a Task,
+    (t, trigger): (&'a Task, Option<&'a Task>),
     unit: &'a Unit,
     side: Option<&Workload>,
     in_ps: &dyn Fn(Ticks) -> Ps,
@@ -248,7 +277,7 @@ fn plan<'a>(
     } else {
         // Stream order: launch_order, then file order.
         mine.sort_by_key(|&(i, k)| (k.launch_order.unwrap_or(0), i));
-        let trigger_period = sys.trigger_of(&t.name).and_then(|x| x.period);
+        let trigger_period = trigger.and_then(|x| x.period);
         for &(i, k) in &mine {
             honour(i, k, trigger_period, in_ps)?;
             if let Some(q) = k.time_slice.map(in_ps) {
@@ -281,7 +310,16 @@ fn plan<'a>(
         k.stream = Some(t.name.clone());
         k.release = n as Ticks;
     }
-    Ok(Planned { task: t, unit, copies, kernels: (first..kernels.len()).collect(), source, best_kernel, slice: slice.or(default_slice) })
+    Ok(Planned {
+        task: t,
+        trigger,
+        unit,
+        copies,
+        kernels: (first..kernels.len()).collect(),
+        source,
+        best_kernel,
+        slice: slice.or(default_slice),
+    })
 }
 
 /// A kernels file's fields that the system sets itself are refused when they say
@@ -332,6 +370,7 @@ fn choose_sharing(
     let missing: Vec<&str> = plans.iter().filter(|p| p.slice.is_none()).map(|p| p.task.name.as_str()).collect();
     let sliced = match opts.sharing {
         Sharing::Fifo => false,
+        Sharing::Alone => return Ok((SharingUsed::Alone, None)),
         Sharing::TimeSlices => {
             if let Some(name) = missing.first() {
                 return Err(InputError::new(
@@ -384,7 +423,6 @@ fn refuse_with_slices(side: Option<&Workload>, p: &Planned, kernels: &[Kernel]) 
 /// and [`sliced_response`], which caps another task's share by its jobs' needs when its
 /// trigger is periodic, waits for it, and is not in `uncapped`.
 fn cap_shares(
-    sys: &System,
     plans: &[Planned],
     w: &Workload,
     uncapped: &BTreeSet<String>,
@@ -400,8 +438,8 @@ fn cap_shares(
                 .iter()
                 .map(|&k| crate::rta::slicing::alone(w.tasks[k].blocks, w.tasks[k].wcet + w.block_overhead, &d[k], &w.platform))
                 .collect();
-            let period = sys
-                .trigger_of(&p.task.name)
+            let period = p
+                .trigger
                 .filter(|t| t.offload.as_ref().is_some_and(|o| o.wait != Wait::None))
                 .and_then(|t| t.period)
                 .filter(|_| !uncapped.contains(&p.task.name));

@@ -19,6 +19,7 @@ pub mod gpu;
 pub mod gpu_sharing;
 pub mod kernel_time;
 pub mod model;
+pub mod reference;
 pub mod report;
 pub mod toml_form;
 pub mod xml;

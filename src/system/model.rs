@@ -161,6 +161,33 @@ pub struct Task {
     pub time_slice: Option<Ps>,
 }
 
+/// How an integer mapping numbers the units (CPUs first, then GPUs, either way).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnitOrder {
+    /// In the model's order.
+    #[default]
+    Model,
+    /// By name, digits compared as numbers (`Core2` before `Core10`): on the WATERS 2019
+    /// model the numbering of APP4RTA (Denver `Core0`-`Core1` as 0-1, A57 `Core2`-`Core5`
+    /// as 2-5, the GPU 6), whose copy of the model lists the cores in that order.
+    Names,
+}
+
+/// A name as a sort key with its runs of digits compared as numbers.
+fn natural(name: &str) -> Vec<(String, u128)> {
+    let mut out = Vec::new();
+    let mut rest = name;
+    while !rest.is_empty() {
+        let text_end = rest.find(|c: char| c.is_ascii_digit()).unwrap_or(rest.len());
+        let (text, tail) = rest.split_at(text_end);
+        let digits_end = tail.find(|c: char| !c.is_ascii_digit()).unwrap_or(tail.len());
+        let (digits, tail) = tail.split_at(digits_end);
+        out.push((text.to_string(), digits.parse().unwrap_or(u128::MAX)));
+        rest = tail;
+    }
+    out
+}
+
 /// A cause-effect chain: tasks in data-flow order, and its latency requirement.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chain {
@@ -216,15 +243,33 @@ impl System {
         self.tasks.iter().find(|t| t.name == name)
     }
 
-    /// The task whose trigger starts `name`, if any.
+    /// The task whose trigger starts `name`, if any (the first, in the model's order).
     pub fn trigger_of(&self, name: &str) -> Option<&Task> {
         self.tasks.iter().find(|t| t.offload.as_ref().is_some_and(|o| o.target == name))
     }
 
-    /// The units in the order of an integer mapping: CPUs first, then GPUs, each in the
-    /// model's order (as APP4RTA numbers them).
-    pub fn numbered_units(&self) -> Vec<&Unit> {
-        self.units.iter().filter(|u| !u.gpu).chain(self.units.iter().filter(|u| u.gpu)).collect()
+    /// Every triggered task's name with the tasks that trigger it, in the model's order
+    /// (one pass, for lookups over many tasks).
+    pub fn triggers(&self) -> std::collections::HashMap<&str, Vec<&Task>> {
+        let mut out: std::collections::HashMap<&str, Vec<&Task>> = std::collections::HashMap::new();
+        for t in &self.tasks {
+            if let Some(o) = &t.offload {
+                out.entry(o.target.as_str()).or_default().push(t);
+            }
+        }
+        out
+    }
+
+    /// The units in the order of an integer mapping: CPUs first, then GPUs, each in
+    /// `order` (APP4RTA numbers the CPU cores before the GPUs).
+    pub fn numbered_units(&self, order: UnitOrder) -> Vec<&Unit> {
+        let mut cpus: Vec<&Unit> = self.units.iter().filter(|u| !u.gpu).collect();
+        let mut gpus: Vec<&Unit> = self.units.iter().filter(|u| u.gpu).collect();
+        if order == UnitOrder::Names {
+            cpus.sort_by_key(|u| natural(&u.name));
+            gpus.sort_by_key(|u| natural(&u.name));
+        }
+        cpus.into_iter().chain(gpus).collect()
     }
 
     /// Maps `task` to `unit` (a command-line mapping), replacing the model's.
@@ -244,7 +289,7 @@ impl System {
 
     /// Maps every task, in the model's order, to the unit of that number in
     /// [`System::numbered_units`] (APP4RTA's integer array).
-    pub fn map_numbers(&mut self, numbers: &[i64], field: &str) -> Result<(), InputError> {
+    pub fn map_numbers(&mut self, numbers: &[i64], order: UnitOrder, field: &str) -> Result<(), InputError> {
         if numbers.len() != self.tasks.len() {
             return Err(InputError::new(
                 field,
@@ -256,7 +301,7 @@ impl System {
                 ),
             ));
         }
-        let names: Vec<String> = self.numbered_units().iter().map(|u| u.name.clone()).collect();
+        let names: Vec<String> = self.numbered_units(order).iter().map(|u| u.name.clone()).collect();
         for (i, &n) in numbers.iter().enumerate() {
             let unit = usize::try_from(n).ok().and_then(|n| names.get(n)).ok_or_else(|| {
                 InputError::new(
@@ -300,15 +345,17 @@ impl System {
                 }
             }
         }
+        let triggers = self.triggers();
+        let names: std::collections::HashMap<&str, &Task> = self.tasks.iter().map(|t| (t.name.as_str(), t)).collect();
         for t in &self.tasks {
-            self.check_task(t)?;
+            self.check_task(t, &triggers, &names)?;
         }
         for c in &self.chains {
             if c.tasks.is_empty() {
                 return Err(InputError::new(format!("chains.{}", c.name), "[]", "a chain needs at least one task"));
             }
             for name in &c.tasks {
-                if self.task(name).is_none() {
+                if !names.contains_key(name.as_str()) {
                     return Err(InputError::new(format!("chains.{}", c.name), name, "names no task of the model"));
                 }
             }
@@ -316,7 +363,12 @@ impl System {
         Ok(())
     }
 
-    fn check_task(&self, t: &Task) -> Result<(), InputError> {
+    fn check_task(
+        &self,
+        t: &Task,
+        triggers: &std::collections::HashMap<&str, Vec<&Task>>,
+        names: &std::collections::HashMap<&str, &Task>,
+    ) -> Result<(), InputError> {
         let field = |f: &str| format!("tasks.{}.{f}", t.name);
         for r in t.pre.iter().chain(&t.post) {
             if !self.runnables.contains_key(r) {
@@ -329,15 +381,15 @@ impl System {
         if self.unit(unit).is_none() {
             return Err(InputError::new(field("unit"), unit, "no such unit"));
         }
-        let triggers = self.tasks.iter().filter(|x| x.offload.as_ref().is_some_and(|o| o.target == t.name)).count();
-        if triggers > 1 {
+        let by = triggers.get(t.name.as_str()).map_or(&[][..], Vec::as_slice);
+        if by.len() > 1 {
             return Err(InputError::new(
                 field("stimuli"),
-                triggers,
+                by.len(),
                 "the task is triggered by several tasks; one trigger per GPU task is modelled",
             ));
         }
-        match (t.period, self.trigger_of(&t.name)) {
+        match (t.period, by.first()) {
             (Some(0), _) => return Err(InputError::new(field("period"), 0, "must be positive")),
             _ if t.time_slice == Some(0) => return Err(InputError::new(field("time_slice"), 0, "must be positive")),
             (None, None) => {
@@ -360,8 +412,9 @@ impl System {
                     format!("the task is mapped to the GPU {unit} and offloads again; nested offloading is not modelled"),
                 ));
             }
-            let target =
-                self.task(&o.target).ok_or_else(|| InputError::new(field("offload"), &o.target, "triggers no task of the model"))?;
+            let target = names
+                .get(o.target.as_str())
+                .ok_or_else(|| InputError::new(field("offload"), &o.target, "triggers no task of the model"))?;
             if target.offload.is_some() {
                 return Err(InputError::new(
                     field("offload"),
@@ -437,7 +490,7 @@ pub fn time_text(text: &str, field: &str) -> Result<Ps, InputError> {
     let split = t.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(t.len());
     let (value, unit) = (t[..split].trim(), t[split..].trim());
     if value.is_empty() || unit.is_empty() {
-        return Err(InputError::new(field, text, "a time is a number and a unit, e.g. \"7200µs\""));
+        return Err(InputError::new(field, text, "a time is a number and a unit, e.g. \"100us\" or \"7.2 ms\""));
     }
     time_of(value, unit, field)
 }

@@ -7,6 +7,7 @@ use super::cost::Communication;
 use super::cpu::{analyse_core, entities, OffloadMode, Priorities, Response};
 use super::gpu::{analyse_gpu, GpuSide, SharingUsed};
 use super::model::{ms, Ps, System};
+use super::reference::{let_document, Reference};
 use crate::error::Error;
 use crate::rta::report::Verdict;
 use crate::rta::workload::Workload;
@@ -14,7 +15,7 @@ use serde::Serialize;
 use std::collections::BTreeSet;
 
 /// What the analysis is asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Options {
     /// How labels are communicated: the copy costs in `C` and which chain latencies
     /// give the chains' verdicts (LET chains use implicit copies).
@@ -25,16 +26,34 @@ pub struct Options {
     pub gpu: super::gpu::GpuOptions,
     /// Whether label accesses pay for memory contention.
     pub contention: super::contention::ContentionMode,
+    /// This tool's proven rules, or the GSoC document's where they differ.
+    pub reference: Reference,
+}
+
+impl Options {
+    /// Reference mode fixes what APP4RTA does not model: no contention, each GPU task
+    /// alone on the GPU.
+    fn resolved(self) -> Options {
+        match self.reference {
+            Reference::Proven => self,
+            Reference::App4rta => Options {
+                contention: super::contention::ContentionMode::Off,
+                gpu: super::gpu::GpuOptions { sharing: super::gpu::Sharing::Alone, ..self.gpu },
+                ..self
+            },
+        }
+    }
 }
 
 /// The communication paradigm of the analysis.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Paradigm {
     /// Direct accesses; chain verdicts from the implicit bounds (which hold for direct
     /// reads too in the worst case).
     Direct,
     /// Implicit communication (copy-in, copy-out).
+    #[default]
     Implicit,
     /// Logical execution time: copies as implicit; chain verdicts from the LET latencies.
     Let,
@@ -130,7 +149,7 @@ pub struct GpuRow {
 /// How the GPU was shared, for the report.
 #[derive(Debug, Clone, Serialize)]
 pub struct GpuSharingRow {
-    /// `fifo` or `time-slices`.
+    /// `fifo`, `time-slices` or `alone` (reference mode).
     pub mode: &'static str,
     /// The longest context switch used, ms (time slices only).
     pub context_switch: Option<f64>,
@@ -206,8 +225,12 @@ pub struct SystemReport {
     /// Every CPU task meets its deadline and every chain its requirement.
     pub schedulable: bool,
     /// `proven` when every number rests on the stated model only; `optimistic` when a
-    /// GPU C is known not to bound its blocks.
+    /// GPU C is known not to bound its blocks, a context switch was not given, or in
+    /// reference mode.
     pub verdict: Verdict,
+    /// `proven` (this tool's rules) or `app4rta` (reference mode: the GSoC document's
+    /// formulas where they differ; not bounds).
+    pub reference: Reference,
     /// Read from the model and left out, and choices made.
     pub warnings: Vec<String>,
     /// What the numbers assume.
@@ -258,20 +281,23 @@ fn contention_row(c: &ContentionUsed) -> ContentionRow {
 /// GPU task: the set only grows).
 pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<SystemReport, Error> {
     sys.check()?;
+    let opts = opts.resolved();
     let (contended, contention) = with_contention(sys, opts.contention);
     let sys = &contended;
     let mut uncapped: BTreeSet<String> = BTreeSet::new();
     let (gpu, cores, all) = loop {
         let gpu = analyse_gpu(sys, side, opts.gpu, &uncapped)?;
         let (cores, all) = analyse_cores(sys, &gpu, opts)?;
+        let proven: BTreeSet<&String> = all.iter().filter(|r| r.worst.is_some()).flat_map(|r| &r.entity.tasks).collect();
+        let within = |g: &super::gpu::GpuResponse| g.triggered_by.as_ref().is_some_and(|t| proven.contains(t));
         let unproven: Vec<String> =
-            gpu.tasks.iter().filter(|g| !uncapped.contains(&g.task) && !trigger_within_period(g, &all)).map(|g| g.task.clone()).collect();
+            gpu.tasks.iter().filter(|g| !uncapped.contains(&g.task) && !within(g)).map(|g| g.task.clone()).collect();
         if !unproven.iter().any(|n| gpu.tasks.iter().any(|g| g.capped_by.contains(n))) {
             break (gpu, cores, all);
         }
         uncapped.extend(unproven);
     };
-    let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, &all, &gpu, opts.communication)).collect();
+    let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, &all, &gpu, opts)).collect();
     let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(gpu_row).collect();
     let schedulable = all.iter().all(|r| r.schedulable) && chains.iter().all(|c| c.meets_requirement != Some(false));
     Ok(SystemReport {
@@ -283,13 +309,17 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
         gpu_verdict: gpu.report.as_ref().map(|r| r.verdict),
         gpu_sharing: match gpu.sharing {
             SharingUsed::Fifo => GpuSharingRow { mode: "fifo", context_switch: None, given: None },
+            SharingUsed::Alone => GpuSharingRow { mode: "alone", context_switch: None, given: None },
             SharingUsed::TimeSlices { context_switch, given } => {
                 GpuSharingRow { mode: "time-slices", context_switch: Some(ms(context_switch)), given: Some(given) }
             }
         },
         chains,
         schedulable,
-        verdict: Verdict::of(gpu.report.iter().map(|r| r.verdict == Verdict::Optimistic).chain([gpu.switch_assumed()])),
+        verdict: Verdict::of(
+            gpu.report.iter().map(|r| r.verdict == Verdict::Optimistic).chain([gpu.switch_assumed(), opts.reference == Reference::App4rta]),
+        ),
+        reference: opts.reference,
         warnings: sys
             .warnings
             .iter()
@@ -300,20 +330,14 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
                     .then(|| format!("kernels file: {} named after no GPU task of the system; left out", gpu.unclaimed.join(", "))),
             )
             .collect(),
-        assumptions: assumptions(&gpu, &contention),
+        assumptions: assumptions(&gpu, &contention, opts.reference),
         contention: contention_row(&contention),
     })
 }
 
-/// Whether the trigger of GPU task `g` is proven to end within its period (`R+` found:
-/// the CPU analysis gives none past the period).
-fn trigger_within_period(g: &super::gpu::GpuResponse, all: &[Response]) -> bool {
-    g.triggered_by.as_ref().is_some_and(|t| all.iter().any(|r| r.entity.tasks.contains(t) && r.worst.is_some()))
-}
-
 /// Every CPU core's rows, and every entity's response.
 fn analyse_cores(sys: &System, gpu: &GpuSide, opts: Options) -> Result<(Vec<CoreRow>, Vec<Response>), Error> {
-    let ents = entities(sys, gpu, opts.communication.copies(), opts.offload)?;
+    let ents = entities(sys, gpu, opts.communication.copies(), opts.offload, opts.reference)?;
     let mut cores = Vec::new();
     let mut all: Vec<Response> = Vec::new();
     for unit in sys.units.iter().filter(|u| !u.gpu) {
@@ -384,7 +408,8 @@ fn hop(name: &str, sys: &System, all: &[Response], gpu: &GpuSide) -> Option<Hop>
     Some(Hop { period, c_best: g.response.best, r_best: g.response.best, r_worst: Some(g.response.worst) })
 }
 
-fn chain_row(sys: &System, c: &super::model::Chain, all: &[Response], gpu: &GpuSide, paradigm: Paradigm) -> ChainRow {
+fn chain_row(sys: &System, c: &super::model::Chain, all: &[Response], gpu: &GpuSide, opts: Options) -> ChainRow {
+    let paradigm = opts.communication;
     let mut notes = Vec::new();
     let hops: Vec<Hop> = c
         .tasks
@@ -399,7 +424,7 @@ fn chain_row(sys: &System, c: &super::model::Chain, all: &[Response], gpu: &GpuS
         .collect();
     let complete = hops.len() == c.tasks.len();
     let imp = implicit(&hops).filter(|_| complete);
-    let let_v = let_(&hops).filter(|_| complete);
+    let let_v = if opts.reference == Reference::App4rta { let_document(&hops) } else { let_(&hops) }.filter(|_| complete);
     if imp.is_none() {
         notes.push("no implicit latencies: some task has no worst-case response within its period".into());
     }
@@ -433,7 +458,7 @@ fn latencies_ms(l: Latencies) -> LatenciesMs {
     LatenciesMs { reaction: r(l.reaction), initial_reaction: r(l.initial_reaction), age: r(l.age) }
 }
 
-fn assumptions(gpu: &GpuSide, contention: &ContentionUsed) -> Vec<String> {
+fn assumptions(gpu: &GpuSide, contention: &ContentionUsed, reference: Reference) -> Vec<String> {
     let memory = match contention {
         ContentionUsed::RoundRobin(_) => "memory: each label line access waits at most one line transfer of every other unit with tasks (the model's round-robin interconnect, one transfer at a time; a transfer holds it at most its unit's access latency); no cache effects".to_string(),
         ContentionUsed::None(why) => format!("memory: no contention for the interconnect ({why}); label accesses cost their latency only"),
@@ -443,8 +468,12 @@ fn assumptions(gpu: &GpuSide, contention: &ContentionUsed) -> Vec<String> {
         memory,
         "times: cycles over exact frequencies, worst cases rounded up and best cases down to the picosecond".to_string(),
     ];
+    if reference == Reference::App4rta {
+        out.insert(0, "reference mode (app4rta): the GSoC document's formulas where this tool departs from them (a GPU task on a CPU with its trigger's labels only, the document's LET latencies, no contention, each GPU task alone on the GPU): NOT proven bounds".into());
+    }
     match gpu.sharing {
         _ if gpu.tasks.is_empty() => {}
+        SharingUsed::Alone => out.push("GPU: each GPU task with the GPU to itself (reference mode; not a bound when GPU tasks overlap)".into()),
         SharingUsed::Fifo => out.push("GPU: one context; each GPU task's kernels one stream of its own; one job of every GPU task released together, in any launch order (the kernel-level RTA's model of the TX2's FIFO dispatch; that this is the worst release pattern is its assumption, not a theorem); no time slicing".into()),
         SharingUsed::TimeSlices { context_switch, given } => {
             out.push("GPU: each GPU task a context of its own, its kernels one stream; the GPU serves the contexts with work round robin, each for its time slice, and a context without work gives the GPU up; compute preemption (a switched-out context resumes where it stopped); no other GPU context (display, other applications)".into());

@@ -183,6 +183,7 @@ fn systems_never_panic_the_readers_or_the_analysis() {
                     offload: gpu_makespan::system::cpu::OffloadMode::Model,
                     gpu: Default::default(),
                     contention: Default::default(),
+                    reference: Default::default(),
                 };
                 let _ = gpu_makespan::system::report::analyse(&sys, None, opts);
             }

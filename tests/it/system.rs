@@ -19,7 +19,12 @@ fn small() -> System {
 }
 
 fn run(sys: &System, communication: Paradigm, offload: OffloadMode) -> SystemReport {
-    analyse(sys, None, Options { communication, offload, gpu: Default::default(), contention: Default::default() }).unwrap()
+    analyse(
+        sys,
+        None,
+        Options { communication, offload, gpu: Default::default(), contention: Default::default(), reference: Default::default() },
+    )
+    .unwrap()
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -197,11 +202,11 @@ fn the_waters_2019_model_is_read_with_its_counts() {
 fn the_integer_mapping_numbers_cpus_then_gpus() {
     let mut sys = small();
     // Units: Core0 = 0, Core1 = 1, GPU = 2; tasks T1, T2, OFF, G.
-    sys.map_numbers(&[1, 1, 0, 2], "--mapping").unwrap();
+    sys.map_numbers(&[1, 1, 0, 2], Default::default(), "--mapping").unwrap();
     let rep = run(&sys, Paradigm::Implicit, OffloadMode::Model);
     assert_eq!(rep.cores.iter().find(|c| c.unit == "Core1").unwrap().tasks.len(), 2);
-    assert!(sys.map_numbers(&[1, 1, 0], "--mapping").is_err());
-    assert!(sys.map_numbers(&[1, 1, 0, 3], "--mapping").is_err());
+    assert!(sys.map_numbers(&[1, 1, 0], Default::default(), "--mapping").is_err());
+    assert!(sys.map_numbers(&[1, 1, 0, 3], Default::default(), "--mapping").is_err());
 }
 
 #[test]
@@ -299,6 +304,7 @@ fn the_models_event_chains_become_chains() {
         offload: OffloadMode::Model,
         gpu: Default::default(),
         contention: gpu_makespan::system::contention::ContentionMode::Off,
+        reference: Default::default(),
     };
     let rep = analyse(&sys, None, off).unwrap();
     assert!(rep.chains[0].implicit.is_some());
@@ -326,4 +332,60 @@ fn contention_on_the_round_robin_interconnect() {
     }
     let lidar = tasks(&with).into_iter().find(|t| t["name"] == "Lidar_Grabber").unwrap();
     assert!(lidar["c_worst"].as_f64().unwrap() > 19.0, "{lidar}");
+}
+
+/// APP4RTA's default integer mapping of the WATERS model (its screenshots), in its unit
+/// numbering: Denver Core0-1 as 0-1, A57 Core2-5 as 2-5, the GPU 6.
+const APP4RTA_MAPPING: &str = "4,1,1,3,4,0,3,3,3,0,6,2,5,6";
+
+fn task_json(v: &serde_json::Value, name: &str) -> serde_json::Value {
+    v["cores"].as_array().unwrap().iter().flat_map(|c| c["tasks"].as_array().unwrap().clone()).find(|t| t["name"] == name).unwrap()
+}
+
+#[test]
+fn app4rta_numbers_the_units_by_name() {
+    let v = json_of(&["system", WATERS, "--mapping", APP4RTA_MAPPING, "--unit-order", "app4rta"]);
+    let unit_of = |task: &str| -> String {
+        v["cores"].as_array().unwrap().iter().find(|c| c["tasks"].as_array().unwrap().iter().any(|t| t["name"] == task)).unwrap()["unit"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(unit_of("Planner"), "Core0");
+    assert_eq!(unit_of("Localization"), "Core2");
+    assert_eq!(unit_of("Lane_detection"), "Core5");
+    let gpu: Vec<&str> = v["gpu"].as_array().unwrap().iter().map(|g| g["task"].as_str().unwrap()).collect();
+    assert_eq!(gpu, ["SFM", "Detection"]);
+    // The model's order numbers the A57 cores first: 0 is Core2.
+    let model = json_of(&["system", WATERS, "--mapping", APP4RTA_MAPPING]);
+    assert!(model["cores"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["unit"] == "Core2" && c["tasks"].as_array().unwrap().iter().any(|t| t["name"] == "Planner")));
+}
+
+#[test]
+fn reference_mode_follows_the_gsoc_document_and_is_not_proven() {
+    let args = ["system", WATERS, "--mapping", APP4RTA_MAPPING, "--unit-order", "app4rta", "--offload", "sync", "--chains"];
+    let chains = "instances/amalthea/waters-challenge-2019-chains.toml";
+    let proven = json_of(&[&args[..], &[chains, "--contention", "off"]].concat());
+    let reference = json_of(&[&args[..], &[chains, "--reference", "app4rta"]].concat());
+    assert_eq!(reference["reference"], "app4rta");
+    assert_eq!(reference["verdict"], "optimistic");
+    assert_eq!(reference["contention"]["mode"], "none");
+    assert_eq!(reference["gpu_sharing"]["mode"], "alone");
+    // A GPU task on a CPU: its trigger's labels only, not its pre- and post-processing
+    // ticks (the document), so C drops; tasks with ticks only are the same.
+    for name in ["Localization", "Lane_detection"] {
+        assert!(task_json(&reference, name)["c_worst"].as_f64() < task_json(&proven, name)["c_worst"].as_f64(), "{name}");
+    }
+    assert_eq!(task_json(&reference, "Planner")["c_worst"], task_json(&proven, "Planner")["c_worst"]);
+    // LET worst reaction of Lidar_Grabber -> Planner -> DASM (33, 15, 5 ms): the document's
+    // 2 (33 + 15) + 5 = 101 ms against the proven 2 (33 + 15 + 5) = 106 ms.
+    assert_eq!(reference["chains"][0]["let"]["reaction"]["worst"], 101.0);
+    assert_eq!(proven["chains"][0]["let"]["reaction"]["worst"], 106.0);
+    let text =
+        String::from_utf8(makespan().args([&args[..], &[chains, "--reference", "app4rta"]].concat()).output().unwrap().stdout).unwrap();
+    assert!(text.lines().next().unwrap().contains("NOT proven"), "{text}");
 }

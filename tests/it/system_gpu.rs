@@ -77,7 +77,7 @@ fn analysed(text: &str, sharing: Sharing, switch_ms: Option<f64>) -> SystemRepor
         communication: Paradigm::Direct,
         offload: OffloadMode::Model,
         gpu: GpuOptions { sharing, context_switch },
-        contention: Default::default(),
+        ..Default::default()
     };
     analyse(&sys, None, opts).unwrap()
 }

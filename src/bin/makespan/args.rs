@@ -196,9 +196,14 @@ pub(crate) struct SystemArgs {
     #[arg(long = "map", value_name = "TASK=UNIT")]
     pub(crate) map: Vec<String>,
     /// Map every task by unit number, in the model's task order (APP4RTA's integer
-    /// array): units are numbered CPUs first, then GPUs, in the model's order.
+    /// array): units are numbered CPUs first, then GPUs (see `--unit-order`).
     #[arg(long, value_name = "N,N,...")]
     pub(crate) mapping: Option<String>,
+    /// How `--mapping` numbers the units: `model` (CPUs, then GPUs, in the model's order)
+    /// or `app4rta` (CPUs, then GPUs, by name: APP4RTA's numbering of the WATERS model,
+    /// Denver Core0-1 as 0-1, A57 Core2-5 as 2-5, the GPU 6).
+    #[arg(long, default_value = "model", value_parser = ["model", "app4rta"], requires = "mapping")]
+    pub(crate) unit_order: String,
     /// Label communication: `implicit` (copy-in/copy-out, default), `direct`, or `let`
     /// (implicit copies; chain verdicts from LET latencies).
     #[arg(long, default_value = "implicit", value_parser = ["implicit", "direct", "let"])]
@@ -220,6 +225,10 @@ pub(crate) struct SystemArgs {
     /// one) or `off`.
     #[arg(long, default_value = "model", value_parser = ["model", "off"])]
     pub(crate) contention: String,
+    /// `app4rta`: follow the GSoC document (APP4RTA) where this tool departs from it, to
+    /// compare digit for digit; its numbers are not proven bounds.
+    #[arg(long, value_parser = ["app4rta"])]
+    pub(crate) reference: Option<String>,
     #[command(flatten)]
     pub(crate) json: JsonArg,
     /// Write each chain's worst-case reaction as an SVG timeline.

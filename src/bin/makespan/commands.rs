@@ -307,7 +307,7 @@ fn rta(a: RtaArgs, cx: &Context) -> Result<(), Failure> {
 fn system(a: SystemArgs, cx: &Context) -> Result<(), Failure> {
     let inputs: Vec<&Path> = [Some(a.model.as_path()), a.kernels.as_deref(), a.chains.as_deref()].into_iter().flatten().collect();
     prepare(&[(&a.svg, "--svg")], &inputs)?;
-    let sys = crate::options::system_model(&a.model, a.chains.as_deref(), a.mapping.as_deref(), &a.map)?;
+    let sys = crate::options::system_model(&a)?;
     let opts = crate::options::system_options(&a)?;
     let limits = SolveOptions { budget: budget(Some(a.wcet.time_limit), None, cx.stop)?, ..SolveOptions::default() };
     let pb = cx.progress.spinner("analysing the system");

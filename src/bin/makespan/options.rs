@@ -181,13 +181,10 @@ pub(crate) fn import_request(
 
 /// The system to analyse: the model file, then `--chains`, then the mapping options
 /// (`--mapping` first, `--map` over it).
-pub(crate) fn system_model(
-    model: &std::path::Path,
-    chains: Option<&std::path::Path>,
-    mapping: Option<&str>,
-    map: &[String],
-) -> Result<gpu_makespan::system::model::System, InputError> {
+pub(crate) fn system_model(a: &crate::args::SystemArgs) -> Result<gpu_makespan::system::model::System, InputError> {
     use gpu_makespan::files::{origin, read_text};
+    use gpu_makespan::system::model::UnitOrder;
+    let (model, chains, mapping, map) = (a.model.as_path(), a.chains.as_deref(), a.mapping.as_deref(), &a.map);
     let mut sys = gpu_makespan::system::read(&read_text(model)?, &origin(model))?;
     if let Some(path) = chains {
         sys.chains.extend(gpu_makespan::system::toml_form::read_chains(&read_text(path)?, &origin(path))?);
@@ -197,7 +194,8 @@ pub(crate) fn system_model(
             .split(',')
             .map(|n| n.trim().parse::<i64>().map_err(|_| InputError::new("--mapping", list, "a comma-separated list of unit numbers")))
             .collect::<Result<Vec<_>, _>>()?;
-        sys.map_numbers(&numbers, "--mapping")?;
+        let order = if a.unit_order == "app4rta" { UnitOrder::Names } else { UnitOrder::Model };
+        sys.map_numbers(&numbers, order, "--mapping")?;
     }
     for m in map {
         let (task, unit) = m.split_once('=').ok_or_else(|| InputError::new("--map", m, "must be TASK=UNIT"))?;
@@ -212,6 +210,7 @@ pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan
     use gpu_makespan::system::contention::ContentionMode;
     use gpu_makespan::system::cpu::OffloadMode;
     use gpu_makespan::system::gpu::{GpuOptions, Sharing};
+    use gpu_makespan::system::reference::Reference;
     use gpu_makespan::system::report::{Options, Paradigm};
     let communication = match a.communication.as_str() {
         "direct" => Paradigm::Direct,
@@ -230,5 +229,6 @@ pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan
     };
     let context_switch = a.context_switch.as_deref().map(|t| gpu_makespan::system::model::time_text(t, "--context-switch")).transpose()?;
     let contention = if a.contention == "off" { ContentionMode::Off } else { ContentionMode::Model };
-    Ok(Options { communication, offload, gpu: GpuOptions { sharing, context_switch }, contention })
+    let reference = if a.reference.is_some() { Reference::App4rta } else { Reference::Proven };
+    Ok(Options { communication, offload, gpu: GpuOptions { sharing, context_switch }, contention, reference })
 }

@@ -492,13 +492,14 @@ pub fn blocks_bounds_table(b: &gpu_makespan::model::blocks::Blocks) -> String {
 /// warnings and assumptions. Worst cases are `[proven upper bound]`, best cases
 /// `[proven lower bound]`, under the assumptions listed.
 pub fn system_tables(rep: &SystemReport) -> String {
+    use gpu_makespan::system::reference::Reference;
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "communication {}, offloading {}; times in ms; R+ and C+ are proven upper bounds, R- and C- proven lower bounds",
-        serde_word(&rep.communication),
-        serde_word(&rep.offload)
-    );
+    let meaning = match rep.reference {
+        Reference::App4rta => "REFERENCE MODE (app4rta): the GSoC document's formulas, NOT proven bounds",
+        Reference::Proven => "R+ and C+ are proven upper bounds, R- and C- proven lower bounds",
+    };
+    let _ =
+        writeln!(s, "communication {}, offloading {}; times in ms; {meaning}", serde_word(&rep.communication), serde_word(&rep.offload));
     system_cores(&mut s, rep);
     system_gpu(&mut s, rep);
     system_chains(&mut s, rep);
@@ -562,9 +563,10 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
 fn system_gpu(s: &mut String, rep: &SystemReport) {
     if !rep.gpu.is_empty() {
         let bound = rep.gpu_bound.as_ref().map_or("-".to_string(), serde_word);
-        let sharing = match (rep.gpu_sharing.context_switch, rep.gpu_sharing.given) {
-            (Some(cs), Some(true)) => format!("time slices, context switch {cs:.3}"),
-            (Some(_), _) => "time slices, context switch not given (0)".to_string(),
+        let sharing = match (rep.gpu_sharing.mode, rep.gpu_sharing.context_switch, rep.gpu_sharing.given) {
+            ("time-slices", Some(cs), Some(true)) => format!("time slices, context switch {cs:.3}"),
+            ("time-slices", ..) => "time slices, context switch not given (0)".to_string(),
+            ("alone", ..) => "each alone on the GPU (reference mode)".to_string(),
             _ => "one FIFO context".to_string(),
         };
         let _ = writeln!(s, "\nGPU tasks ({sharing}; kernel-level RTA: {bound}, C {})", rep.gpu_verdict.map_or("-", |v| v.as_str()));
