@@ -98,7 +98,7 @@
 //!
 //! let text = std::fs::read_to_string("instances/system/small.toml").unwrap();
 //! let sys = system::read(&text, "small.toml")?;
-//! let opts = Options { communication: Paradigm::Implicit, offload: OffloadMode::Model };
+//! let opts = Options { communication: Paradigm::Implicit, offload: OffloadMode::Model, ..Options::default() };
 //! let report = analyse(&sys, None, opts)?;
 //! for core in &report.cores {
 //!     for task in &core.tasks {

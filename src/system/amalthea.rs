@@ -40,7 +40,7 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
         .map(|(n, p)| (n.clone(), Some(*p)))
         .chain(stimuli.inter_process.iter().map(|n| (n.clone(), None)))
         .collect();
-    let schedulers = part("osModel").map(|o| r.schedulers(o)).unwrap_or_default();
+    let schedulers = part("osModel").map(|o| r.schedulers(o)).transpose()?.unwrap_or_default();
     if let Some(m) = part("mappingModel") {
         r.mapping(m, &schedulers)?;
     }
@@ -101,7 +101,11 @@ impl Reader {
                     let field = format!("hwModel.definitions.{name}.maxConcurrentTransfers");
                     let max = c.attribute("maxConcurrentTransfers").unwrap_or("1");
                     let max_concurrent_transfers = max.parse().map_err(|_| InputError::new(&field, max, "must be a whole number"))?;
-                    let policy = c.attribute("policy").unwrap_or("(none)").to_string();
+                    let mut policy = c.attribute("policy").unwrap_or("(none)").to_string();
+                    if let Some(before) = &self.sys.interconnect {
+                        // Which unit goes through which is not read: none is modelled.
+                        policy = format!("(one of several: {} and {name})", before.name);
+                    }
                     self.sys.interconnect = Some(Interconnect { name, policy, max_concurrent_transfers });
                 }
                 ("domains", "FrequencyDomain") => {
@@ -432,22 +436,35 @@ impl Reader {
         Ok(())
     }
 
-    /// Scheduler name -> its algorithm's type.
-    fn schedulers(&mut self, os: Node) -> BTreeMap<String, String> {
+    /// Scheduler name -> its algorithm's type, and the time slices it allows
+    /// (`minimumTimeslice`, `maximumTimeslice`, if given).
+    fn schedulers(&mut self, os: Node) -> Result<BTreeMap<String, (String, SliceLimits)>, InputError> {
         self.take(os);
         let mut out = BTreeMap::new();
         for o in os.children().filter(|c| c.has_tag_name("operatingSystems")) {
             self.take(o);
             for s in o.children().filter(|c| c.has_tag_name("taskSchedulers")) {
                 self.take_all(s);
-                let algo = s.children().find(|a| a.has_tag_name("schedulingAlgorithm")).map(xsi_type).unwrap_or("(none)");
-                out.insert(s.attribute("name").unwrap_or("").to_string(), algo.to_string());
+                let name = s.attribute("name").unwrap_or("").to_string();
+                let algorithm = s.children().find(|a| a.has_tag_name("schedulingAlgorithm"));
+                let algo = algorithm.map(xsi_type).unwrap_or("(none)");
+                let mut limits: SliceLimits = (None, None);
+                for p in algorithm.iter().flat_map(|a| a.children()).filter(|c| c.has_tag_name("parameterExtensions")) {
+                    let (key, value) = (p.attribute("key").unwrap_or(""), p.attribute("value").unwrap_or(""));
+                    let field = format!("osModel.taskSchedulers.{name}.{key}");
+                    match key {
+                        "minimumTimeslice" => limits.0 = Some(time_text(value, &field)?),
+                        "maximumTimeslice" => limits.1 = Some(time_text(value, &field)?),
+                        _ => {}
+                    }
+                }
+                out.insert(name, (algo.to_string(), limits));
             }
         }
-        out
+        Ok(out)
     }
 
-    fn mapping(&mut self, m: Node, schedulers: &BTreeMap<String, String>) -> Result<(), InputError> {
+    fn mapping(&mut self, m: Node, schedulers: &BTreeMap<String, (String, SliceLimits)>) -> Result<(), InputError> {
         self.take(m);
         for a in m.children().filter(|c| c.has_tag_name("taskAllocation")) {
             self.take(a);
@@ -485,7 +502,18 @@ impl Reader {
                     ));
                 }
             }
-            let algo = schedulers.get(&scheduler).map_or("(undefined)", String::as_str);
+            let algo = schedulers.get(&scheduler).map_or("(undefined)", |(a, _)| a.as_str());
+            if let (Some(q), Some(&(_, (lo, hi)))) = (t.time_slice, schedulers.get(&scheduler)) {
+                let clamped = q.max(lo.unwrap_or(0)).min(hi.unwrap_or(q));
+                if clamped != q {
+                    t.time_slice = Some(clamped);
+                    self.sys.warnings.push(format!(
+                        "task {task}: time slice {} ms outside its scheduler {scheduler}'s limits; {} ms used",
+                        super::model::ms(q),
+                        super::model::ms(clamped)
+                    ));
+                }
+            }
             let on_gpu = t.unit.as_deref().and_then(|u| self.sys.units.iter().find(|x| x.name == u)).is_some_and(|u| u.gpu);
             if !on_gpu && algo != "FixedPriorityPreemptive" {
                 return Err(InputError::new(
@@ -551,6 +579,9 @@ impl Reader {
         }
     }
 }
+
+/// The time slices a scheduler allows: the least and the most, if given.
+type SliceLimits = (Option<Ps>, Option<Ps>);
 
 /// A latency in cycles: a constant, or the upper bound of a distribution.
 fn latency(n: Node, field: &str) -> Result<u64, InputError> {

@@ -20,7 +20,8 @@
 //! *LET* (each job reads at its release and writes at its period's end):
 //! * worst reaction `sum_j 2 T_j`: each hop waits at most one period for a release and
 //!   then takes its period. The GSoC document prints `sum_{j < last} 2 T_j + T_last`,
-//!   which leaves out the wait of the last task for its release; not used.
+//!   which leaves out the wait of the last task for its release; not used (but in
+//!   reference mode, [`super::reference::let_document`]).
 //! * best reaction `sum_j T_j` (GSoC); worst initial reaction `T_0 + sum_{j>=1} 2 T_j`,
 //!   best initial reaction `sum_j T_j`; age: worst `T_0 + initial^+ - initial^-`, best
 //!   `T_last` (GSoC).

@@ -38,22 +38,34 @@ pub enum ContentionUsed {
     RoundRobin(Vec<(String, Ps)>),
     /// Not applied, and why.
     None(String),
+    /// The model states an interconnect whose contention is not applied (turned off, or
+    /// not modelled): the numbers leave out a cost the model states.
+    Ignored(String),
+}
+
+impl ContentionUsed {
+    /// Whether the numbers leave out contention the model states.
+    pub fn ignored(&self) -> bool {
+        matches!(self, ContentionUsed::Ignored(_))
+    }
 }
 
 /// `sys` with each unit's `contention` set (cycles per line, rounded up), and what was
 /// used.
 pub fn with_contention(sys: &System, mode: ContentionMode) -> (System, ContentionUsed) {
     let mut out = sys.clone();
-    let why = match (&sys.interconnect, mode) {
-        (_, ContentionMode::Off) => Some("turned off".to_string()),
-        (None, _) => Some("the model gives no interconnect".to_string()),
+    let skip = match (&sys.interconnect, mode) {
+        (None, _) => Some(ContentionUsed::None("the model gives no interconnect".to_string())),
+        (Some(i), ContentionMode::Off) => {
+            Some(ContentionUsed::Ignored(format!("turned off, though the model gives the interconnect {}", i.name)))
+        }
         (Some(i), _) if i.policy != "RoundRobin" => {
-            Some(format!("the interconnect {}'s policy {} is not modelled (round robin is)", i.name, i.policy))
+            Some(ContentionUsed::Ignored(format!("the interconnect {}'s policy {} is not modelled (round robin is)", i.name, i.policy)))
         }
         _ => None,
     };
-    if let Some(why) = why {
-        return (out, ContentionUsed::None(why));
+    if let Some(skip) = skip {
+        return (out, skip);
     }
     let active: Vec<bool> = sys.units.iter().map(|u| sys.tasks.iter().any(|t| t.unit.as_deref() == Some(u.name.as_str()))).collect();
     // One line transfer of each unit, at its own clock, rounded up.
@@ -94,6 +106,8 @@ mod tests {
         let (off, _) = with_contention(&sys, ContentionMode::Off);
         assert!(off.units.iter().all(|u| u.contention == 0));
         sys.interconnect.as_mut().unwrap().policy = "PriorityBased".into();
+        assert!(with_contention(&sys, ContentionMode::Model).1.ignored());
+        sys.interconnect = None;
         assert!(matches!(with_contention(&sys, ContentionMode::Model).1, ContentionUsed::None(_)));
     }
 }

@@ -19,11 +19,11 @@
 //!   `TimeSlice_*`): each GPU task is a process of its own; the GPU runs one at a time,
 //!   round robin, each for its slice. The kernel RTA's time-sliced bound, with the other
 //!   contexts' share capped by what their jobs can need ([`super::gpu_sharing`]).
-//! * **FIFO** (one context): every GPU task's first kernel released together at time 0,
-//!   in any launch order (the kernel RTA tries every order and reports the worst): a GPU
-//!   task waits for the kernels of every other GPU task that may be queued before it.
-//!   That a simultaneous release of one job each is the worst case is the kernel RTA's
-//!   model of FIFO dispatch, not a theorem; the report says so.
+//! * **FIFO** (one context): each kernel of a GPU task is charged with every other GPU
+//!   task's kernels released with it at 0, in any launch order, and the task's kernel
+//!   time is the sum over its kernels (`fifo_times`). That a simultaneous release is
+//!   the worst case is the kernel RTA's model of FIFO dispatch, not a theorem; the report
+//!   says so.
 //!
 //! Copies (the task's runnables without ticks, which only move labels between host and
 //! device) run before and after the kernels, at the GPU's latencies and frequency.
@@ -190,28 +190,33 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     if let SharingUsed::TimeSlices { context_switch, .. } = sharing {
         w.context_switch = Some(context_switch);
     }
-    let report = if sharing == SharingUsed::Alone { alone_each(&w, &plans)? } else { analyse(&w, false)? };
-    let responses: std::collections::HashMap<&str, Ticks> = report.kernels.iter().map(|r| (r.name.as_str(), r.response_ticks)).collect();
-    let finish = |k: usize| -> Ps {
-        let r = responses.get(w.tasks[k].name.as_str()).copied().unwrap_or(0);
-        w.tasks[k].release + KernelClock::PICOSECONDS.to_ps(KernelTicks(r))
+    let (report, times) = match sharing {
+        SharingUsed::Fifo => fifo_times(&w, &plans)?,
+        SharingUsed::Alone => {
+            let r = alone_each(&w, &plans)?;
+            let t = chain_times(&r, &w, &plans);
+            (r, t)
+        }
+        SharingUsed::TimeSlices { .. } => {
+            let r = analyse(&w, false)?;
+            let t = chain_times(&r, &w, &plans);
+            (r, t)
+        }
     };
     let mut rows: Vec<GpuResponse> = plans
         .iter()
-        .map(|p| {
-            let kernel_response = p.kernels.iter().map(|&k| finish(k)).max().unwrap_or(0);
-            GpuResponse {
-                task: p.task.name.clone(),
-                triggered_by: p.trigger.map(|x| x.name.clone()),
-                unit: p.unit.name.clone(),
-                kernels: p.kernels.iter().map(|&k| w.tasks[k].name.clone()).collect(),
-                copies: p.copies,
-                kernel_response,
-                response: Cost { best: p.copies.best + p.best_kernel, worst: p.copies.worst + kernel_response },
-                source: p.source.clone(),
-                time_slice: p.slice.filter(|_| matches!(sharing, SharingUsed::TimeSlices { .. })),
-                capped_by: Vec::new(),
-            }
+        .zip(times)
+        .map(|(p, kernel_response)| GpuResponse {
+            task: p.task.name.clone(),
+            triggered_by: p.trigger.map(|x| x.name.clone()),
+            unit: p.unit.name.clone(),
+            kernels: p.kernels.iter().map(|&k| w.tasks[k].name.clone()).collect(),
+            copies: p.copies,
+            kernel_response,
+            response: Cost { best: p.copies.best + p.best_kernel, worst: p.copies.worst + kernel_response },
+            source: p.source.clone(),
+            time_slice: p.slice.filter(|_| matches!(sharing, SharingUsed::TimeSlices { .. })),
+            capped_by: Vec::new(),
         })
         .collect();
     if let SharingUsed::TimeSlices { context_switch, .. } = sharing {
@@ -221,6 +226,48 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
         .map(|s| s.tasks.iter().filter(|k| !rows.iter().any(|r| r.kernels.contains(&k.name))).map(|k| k.name.clone()).collect())
         .unwrap_or_default();
     Ok(GpuSide { tasks: rows, report: Some(report), unclaimed, sharing, note })
+}
+
+/// Each GPU task's kernel time from a report in which its kernels are one stream: from
+/// its first kernel's release to its last one's finish.
+fn chain_times(report: &RtaReport, w: &Workload, plans: &[Planned]) -> Vec<Ps> {
+    let responses: std::collections::HashMap<&str, Ticks> = report.kernels.iter().map(|r| (r.name.as_str(), r.response_ticks)).collect();
+    let finish = |k: usize| {
+        w.tasks[k].release + KernelClock::PICOSECONDS.to_ps(KernelTicks(responses.get(w.tasks[k].name.as_str()).copied().unwrap_or(0)))
+    };
+    plans.iter().map(|p| p.kernels.iter().map(|&k| finish(k)).max().unwrap_or(0)).collect()
+}
+
+/// One FIFO context: each kernel of a GPU task may find, when it enters the queue, one
+/// kernel of every other GPU task's stream ahead of it (a stream has one kernel in the
+/// queue at a time), but none of its own task's. So each kernel's response is taken with
+/// every other task's kernels released with it at 0, in any launch order (the kernel
+/// RTA's worst; that a simultaneous release is the worst case is its assumption), and a
+/// task's kernel time is the sum over its kernels, which run one after another. Tasks
+/// with one kernel share one analysis; each kernel of a task with several gets its own,
+/// without its task's other kernels.
+fn fifo_times(w: &Workload, plans: &[Planned]) -> Result<(RtaReport, Vec<Ps>), Error> {
+    let free = |k: usize| Kernel { stream: None, release: 0, ..w.tasks[k].clone() };
+    let all = Workload { tasks: (0..w.tasks.len()).map(free).collect(), ..w.clone() };
+    let report = analyse(&all, false)?;
+    let response = |r: &RtaReport, name: &str| {
+        KernelClock::PICOSECONDS.to_ps(KernelTicks(r.kernels.iter().find(|x| x.name == name).map_or(0, |x| x.response_ticks)))
+    };
+    let mut times = Vec::new();
+    for (c, p) in plans.iter().enumerate() {
+        if let [k] = p.kernels[..] {
+            times.push(response(&report, &w.tasks[k].name));
+            continue;
+        }
+        let others: Vec<usize> = plans.iter().enumerate().filter(|&(q, _)| q != c).flat_map(|(_, q)| q.kernels.iter().copied()).collect();
+        let mut sum = 0;
+        for &k in &p.kernels {
+            let tasks = std::iter::once(k).chain(others.iter().copied()).map(free).collect();
+            sum += response(&analyse(&Workload { tasks, ..w.clone() }, false)?, &w.tasks[k].name);
+        }
+        times.push(sum);
+    }
+    Ok((report, times))
 }
 
 /// Each GPU task's kernels analysed alone (reference mode): one report with every

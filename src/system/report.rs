@@ -268,7 +268,9 @@ fn contention_row(c: &ContentionUsed) -> ContentionRow {
             why: None,
             units: waits.iter().map(|(u, w)| UnitWait { unit: u.clone(), wait_ns: *w as f64 / 1000.0 }).collect(),
         },
-        ContentionUsed::None(why) => ContentionRow { mode: "none", why: Some(why.clone()), units: Vec::new() },
+        ContentionUsed::None(why) | ContentionUsed::Ignored(why) => {
+            ContentionRow { mode: "none", why: Some(why.clone()), units: Vec::new() }
+        }
     }
 }
 
@@ -316,9 +318,12 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
         },
         chains,
         schedulable,
-        verdict: Verdict::of(
-            gpu.report.iter().map(|r| r.verdict == Verdict::Optimistic).chain([gpu.switch_assumed(), opts.reference == Reference::App4rta]),
-        ),
+        verdict: Verdict::of(gpu.report.iter().map(|r| r.verdict == Verdict::Optimistic).chain([
+            gpu.switch_assumed(),
+            gpu.sharing == SharingUsed::Alone,
+            contention.ignored(),
+            opts.reference == Reference::App4rta,
+        ])),
         reference: opts.reference,
         warnings: sys
             .warnings
@@ -462,6 +467,7 @@ fn assumptions(gpu: &GpuSide, contention: &ContentionUsed, reference: Reference)
     let memory = match contention {
         ContentionUsed::RoundRobin(_) => "memory: each label line access waits at most one line transfer of every other unit with tasks (the model's round-robin interconnect, one transfer at a time; a transfer holds it at most its unit's access latency); no cache effects".to_string(),
         ContentionUsed::None(why) => format!("memory: no contention for the interconnect ({why}); label accesses cost their latency only"),
+        ContentionUsed::Ignored(why) => format!("memory: contention for the interconnect left out ({why}), so the verdict is optimistic; label accesses cost their latency only"),
     };
     let mut out = vec![
         "CPU cores: partitioned fixed-priority preemptive scheduling, each task pinned to its core; no blocking on shared resources, no OS overhead beyond the model's tasks".to_string(),
@@ -474,7 +480,7 @@ fn assumptions(gpu: &GpuSide, contention: &ContentionUsed, reference: Reference)
     match gpu.sharing {
         _ if gpu.tasks.is_empty() => {}
         SharingUsed::Alone => out.push("GPU: each GPU task with the GPU to itself (reference mode; not a bound when GPU tasks overlap)".into()),
-        SharingUsed::Fifo => out.push("GPU: one context; each GPU task's kernels one stream of its own; one job of every GPU task released together, in any launch order (the kernel-level RTA's model of the TX2's FIFO dispatch; that this is the worst release pattern is its assumption, not a theorem); no time slicing".into()),
+        SharingUsed::Fifo => out.push("GPU: one context; each GPU task's kernels one stream of its own, each kernel charged with every other GPU task's kernels released with it, in any launch order (the kernel-level RTA's model of the TX2's FIFO dispatch; that this is the worst release pattern is its assumption, not a theorem); no time slicing".into()),
         SharingUsed::TimeSlices { context_switch, given } => {
             out.push("GPU: each GPU task a context of its own, its kernels one stream; the GPU serves the contexts with work round robin, each for its time slice, and a context without work gives the GPU up; compute preemption (a switched-out context resumes where it stopped); no other GPU context (display, other applications)".into());
             out.push(if given {

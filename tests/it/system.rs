@@ -389,3 +389,20 @@ fn reference_mode_follows_the_gsoc_document_and_is_not_proven() {
         String::from_utf8(makespan().args([&args[..], &[chains, "--reference", "app4rta"]].concat()).output().unwrap().stdout).unwrap();
     assert!(text.lines().next().unwrap().contains("NOT proven"), "{text}");
 }
+
+#[test]
+fn time_slices_come_from_the_model_within_its_schedulers_limits() {
+    let v = json_of(&["system", WATERS, "--context-switch", "50us"]);
+    assert_eq!(v["gpu_sharing"]["mode"], "time-slices");
+    let slices: Vec<f64> = v["gpu"].as_array().unwrap().iter().map(|g| g["time_slice"].as_f64().unwrap()).collect();
+    assert_eq!(slices, [7.2, 50.0, 50.0, 50.0]);
+    assert_eq!(v["verdict"], "proven");
+    // A slice below GPU_Sched's minimumTimeslice (1000 us) is raised to it, with a warning.
+    let dir = tempfile::tempdir().unwrap();
+    let model = std::fs::read_to_string(WATERS).unwrap().replace("TimeSlice_SFM\" value=\"7200µs\"", "TimeSlice_SFM\" value=\"500µs\"");
+    let short = json_of(&["system", &temp_file(&dir, "w.amxmi", &model)]);
+    assert_eq!(short["gpu"][0]["time_slice"], 1.0);
+    assert!(short["warnings"].to_string().contains("outside its scheduler GPU_Sched's limits"), "{}", short["warnings"]);
+    // Contention the model states but the analysis leaves out: not proven.
+    assert_eq!(json_of(&["system", WATERS, "--context-switch", "50us", "--contention", "off"])["verdict"], "optimistic");
+}

@@ -268,3 +268,21 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn fifo_charges_each_kernel_with_one_kernel_of_every_other_stream() {
+    // G1: kernels of 0.1 and 5 ms, G2: one of 1 ms, each filling the GPU (4 blocks of
+    // 1024 threads on 2 SMs). G2 released just after G1/2 entered the queue waits for all
+    // of it: 0.1 + 5 + 1 = 6.1 ms; releasing every first kernel together would give 1.1.
+    let dir = tempfile::tempdir().unwrap();
+    let system = temp_file(&dir, "s.toml", &two_gpu_tasks(100, 10, Some(4), 2, 5));
+    let kernel = |name: &str, period: u64, wcet: f64| {
+        format!("[[kernels]]\nname = \"{name}\"\nperiod = {period}\nwcet = {wcet}\nblocks = 4\nthreads_per_block = 1024\n")
+    };
+    let text = format!("unit = \"ms\"\n{}{}{}", kernel("G1/1", 100, 0.1), kernel("G1/2", 100, 5.0), kernel("G2", 50, 1.0));
+    let v = json_of(&["system", &system, "--kernels", &temp_file(&dir, "k.toml", &text), "--gpu-sharing", "fifo"]);
+    let time = |task: &str| v["gpu"].as_array().unwrap().iter().find(|g| g["task"] == task).unwrap()["kernel_response"].as_f64().unwrap();
+    assert!(close(time("G2"), 6.1), "{}", v["gpu"]);
+    // G1: each kernel with G2 ahead of it, one after another: (1 + 0.1) + (1 + 5).
+    assert!(close(time("G1"), 7.1), "{}", v["gpu"]);
+}

@@ -595,7 +595,14 @@ pub fn chain_timeline(path: &Path, rep: &gpu_makespan::system::report::SystemRep
     // its bar the middle 70 % of it, its label centred on it.
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            format!("Worst-case reaction of each chain ({:?}): wait for release, then response", rep.communication),
+            format!(
+                "Worst-case reaction of each chain ({:?}): wait for release, then response{}",
+                rep.communication,
+                match rep.verdict {
+                    gpu_makespan::rta::report::Verdict::Optimistic => " (NOT proven: see the report's verdict)",
+                    gpu_makespan::rta::report::Verdict::Proven => "",
+                }
+            ),
             ("sans-serif", 18),
         )
         .margin(10)
