@@ -301,7 +301,8 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
     };
     let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, &all, &gpu, opts)).collect();
     let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(gpu_row).collect();
-    let schedulable = all.iter().all(|r| r.schedulable) && chains.iter().all(|c| c.meets_requirement != Some(false));
+    let late: Vec<&str> = gpu.tasks.iter().filter(|g| !gpu_within_period(g, sys, &all)).map(|g| g.task.as_str()).collect();
+    let schedulable = all.iter().all(|r| r.schedulable) && chains.iter().all(|c| c.meets_requirement != Some(false)) && late.is_empty();
     Ok(SystemReport {
         communication: opts.communication,
         offload: opts.offload,
@@ -330,6 +331,12 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
             .iter()
             .cloned()
             .chain(gpu.note.clone())
+            .chain((!late.is_empty()).then(|| {
+                format!(
+                    "GPU tasks not proven to end within their trigger's period (their jobs may queue up; not schedulable): {}",
+                    late.join(", ")
+                )
+            }))
             .chain(
                 (!gpu.unclaimed.is_empty())
                     .then(|| format!("kernels file: {} named after no GPU task of the system; left out", gpu.unclaimed.join(", "))),
@@ -410,7 +417,23 @@ fn hop(name: &str, sys: &System, all: &[Response], gpu: &GpuSide) -> Option<Hop>
     }
     let g = gpu.tasks.iter().find(|g| g.task == name)?;
     let period = sys.task(name)?.period.or_else(|| sys.trigger_of(name)?.period)?;
-    Some(Hop { period, c_best: g.response.best, r_best: g.response.best, r_worst: Some(g.response.worst) })
+    let r_worst = gpu_within_period(g, sys, all).then_some(g.response.worst);
+    Some(Hop { period, c_best: g.response.best, r_best: g.response.best, r_worst })
+}
+
+/// Whether GPU task `g`'s reported response holds and is within its trigger's period.
+/// Its bound assumes the task's previous job is done when a job is released: true when
+/// its trigger waits for it and is proven within its period (`R+` found), or, for a
+/// trigger that does not wait, when the response itself is within the period (then, by
+/// induction over the jobs, each ends before the next is released).
+fn gpu_within_period(g: &super::gpu::GpuResponse, sys: &System, all: &[Response]) -> bool {
+    let Some(trigger) = sys.trigger_of(&g.task) else {
+        // A periodic GPU task of its own: nothing waits for it.
+        return sys.task(&g.task).and_then(|t| t.period).is_some_and(|t| g.response.worst <= t);
+    };
+    let within = trigger.period.is_some_and(|t| g.response.worst <= t);
+    let waits = trigger.offload.as_ref().is_some_and(|o| o.wait != super::model::Wait::None);
+    within && (!waits || all.iter().any(|r| r.entity.tasks.contains(&trigger.name) && r.worst.is_some()))
 }
 
 fn chain_row(sys: &System, c: &super::model::Chain, all: &[Response], gpu: &GpuSide, opts: Options) -> ChainRow {

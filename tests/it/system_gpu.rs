@@ -286,3 +286,22 @@ fn fifo_charges_each_kernel_with_one_kernel_of_every_other_stream() {
     // G1: each kernel with G2 ahead of it, one after another: (1 + 0.1) + (1 + 5).
     assert!(close(time("G1"), 7.1), "{}", v["gpu"]);
 }
+
+#[test]
+fn a_gpu_task_nobody_waits_for_must_end_within_its_period() {
+    // A (period 11 ms) fires G1 and does not wait; in one FIFO context G1 may wait for G2:
+    // 10 + 2 = 12 ms > 11: its jobs may queue up, which no bound here covers.
+    let text = two_gpu_tasks(11, 10, Some(4), 2, 5).replacen("wait = \"active\"", "wait = \"none\"", 1);
+    let rep = analysed(&text, Sharing::Fifo, None);
+    assert!(close(gpu(&rep, "G1").r_worst, 12.0), "{:?}", rep.gpu);
+    assert!(rep.cores.iter().flat_map(|c| &c.tasks).all(|t| t.schedulable));
+    assert!(!rep.schedulable);
+    assert!(
+        rep.warnings.iter().any(|w| w.contains("not proven to end within their trigger's period") && w.contains("G1")),
+        "{:?}",
+        rep.warnings
+    );
+    // With a period of 13 ms it ends in time.
+    let text = two_gpu_tasks(13, 10, Some(4), 2, 5).replacen("wait = \"active\"", "wait = \"none\"", 1);
+    assert!(analysed(&text, Sharing::Fifo, None).schedulable);
+}
