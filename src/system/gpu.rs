@@ -433,6 +433,13 @@ fn choose_sharing(
     let note = (opts.sharing == Sharing::Auto && !sliced && plans.len() > 1 && missing.len() < plans.len())
         .then(|| format!("GPU: analysed as one FIFO context: {} has no time slice", missing.join(", ")));
     if !sliced {
+        let unused = opts
+            .context_switch
+            .map(|_| "GPU: the context switch time given is not used (the GPU tasks share one FIFO context)".to_string());
+        let note = match (note, unused) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        };
         return Ok((SharingUsed::Fifo, note));
     }
     let from_file = side.and_then(|w| w.context_switch).map(in_ps);

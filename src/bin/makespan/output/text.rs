@@ -492,19 +492,23 @@ pub fn blocks_bounds_table(b: &gpu_makespan::model::blocks::Blocks) -> String {
 /// warnings and assumptions. Worst cases are `[proven upper bound]`, best cases
 /// `[proven lower bound]`, under the assumptions listed.
 pub fn system_tables(rep: &SystemReport) -> String {
+    use gpu_makespan::rta::report::Verdict;
     use gpu_makespan::system::reference::Reference;
     let mut s = String::new();
-    let meaning = match rep.reference {
-        Reference::App4rta => "REFERENCE MODE (app4rta): the GSoC document's formulas, NOT proven bounds",
-        Reference::Proven => "R+ and C+ are proven upper bounds, R- and C- proven lower bounds",
+    let meaning = match (rep.reference, rep.verdict) {
+        (Reference::App4rta, _) => "REFERENCE MODE (app4rta): the GSoC document's formulas, NOT proven bounds",
+        (Reference::Proven, Verdict::Proven) => "R+ and C+ are proven upper bounds, R- and C- proven lower bounds",
+        (Reference::Proven, Verdict::Optimistic) => {
+            "R+ and C+ are upper bounds only under an optimistic assumption (see verdict and assumes): NOT proven"
+        }
     };
     let _ =
         writeln!(s, "communication {}, offloading {}; times in ms; {meaning}", serde_word(&rep.communication), serde_word(&rep.offload));
     system_cores(&mut s, rep);
     system_gpu(&mut s, rep);
     system_chains(&mut s, rep);
-    let verdict = if rep.schedulable { "every task meets its deadline and every chain its requirement" } else { "NOT schedulable" };
-    let _ = writeln!(s, "\nverdict      {verdict} ({})", rep.verdict);
+    let verdict = if rep.schedulable { "every task meets its deadline and every chain its requirement" } else { "NOT shown schedulable" };
+    let _ = writeln!(s, "\nverdict      {verdict} (bounds {})", rep.verdict);
     for a in &rep.assumptions {
         let _ = writeln!(s, "assumes      {a}");
     }
@@ -610,7 +614,12 @@ fn system_chains(s: &mut String, rep: &SystemReport) {
             }
         }
         if let Some(req) = c.requirement {
-            let verdict = if c.meets_requirement == Some(true) { "met" } else { "NOT MET" };
+            let has_latencies = c.implicit.is_some() || c.let_.is_some();
+            let verdict = match c.meets_requirement {
+                Some(true) => "met",
+                _ if !has_latencies => "not shown to be met (no latencies)",
+                _ => "NOT MET",
+            };
             let _ = writeln!(s, "requirement {req:.3} ms on the worst reaction: {verdict}");
         }
         for n in &c.notes {
