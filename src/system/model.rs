@@ -284,6 +284,8 @@ impl System {
             .find(|t| t.name == task)
             .ok_or_else(|| InputError::new(field, format!("{task}={unit}"), format!("no task {task:?}")))?;
         t.unit = Some(unit.to_string());
+        let moved = format!("task {task}: affinity ");
+        self.warnings.retain(|w| !w.starts_with(&moved));
         Ok(())
     }
 
@@ -311,6 +313,9 @@ impl System {
                 )
             })?;
             self.tasks[i].unit = Some(unit.clone());
+            // The model's several-unit affinity no longer applies.
+            let moved = format!("task {}: affinity ", self.tasks[i].name);
+            self.warnings.retain(|w| !w.starts_with(&moved));
         }
         Ok(())
     }

@@ -356,6 +356,9 @@ fn app4rta_numbers_the_units_by_name() {
     assert_eq!(unit_of("Lane_detection"), "Core5");
     let gpu: Vec<&str> = v["gpu"].as_array().unwrap().iter().map(|g| g["task"].as_str().unwrap()).collect();
     assert_eq!(gpu, ["SFM", "Detection"]);
+    // The model's several-unit affinities are overridden: no warning about them.
+    assert!(!v["warnings"].to_string().contains("affinity"), "{}", v["warnings"]);
+    assert!(json_of(&["system", WATERS])["warnings"].to_string().contains("affinity"));
     // The model's order numbers the A57 cores first: 0 is Core2.
     let model = json_of(&["system", WATERS, "--mapping", APP4RTA_MAPPING]);
     assert!(model["cores"]
