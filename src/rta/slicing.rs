@@ -9,8 +9,8 @@ use crate::error::InputError;
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::Sequence;
 use crate::rta::room;
-use crate::rta::time::Ticks;
-use crate::rta::workload::{Priority, Workload};
+use crate::rta::time::{Scale, Ticks};
+use crate::rta::workload::{Priority, Task, Workload};
 
 /// The processes of `w`'s kernels, in order of first appearance (`None`: the default
 /// process).
@@ -76,21 +76,7 @@ pub fn check_slicing(w: &Workload) -> Result<Vec<Ticks>, InputError> {
     }
     for (i, t) in w.tasks.iter().enumerate() {
         let kernel = format!("kernels[{i}]");
-        if t.priority == Priority::High {
-            return Err(InputError::new(
-                format!("{kernel}.priority"),
-                "high",
-                "stream priorities are not analysed together with time slicing between processes",
-            ));
-        }
-        if t.copy_in > 0 || t.copy_out > 0 {
-            let (field, time) = if t.copy_in > 0 { ("copy_in", t.copy_in) } else { ("copy_out", t.copy_out) };
-            return Err(InputError::new(
-                format!("{kernel}.{field}"),
-                w.scale.format(time),
-                "copies are not analysed together with time slicing between processes",
-            ));
-        }
+        refuse_unsliced_kernel(t, &kernel, w.scale)?;
         // A stream belongs to one process (CUDA streams are per context).
         if let Some(k) = w.tasks.iter().position(|u| u.stream.is_some() && u.stream == t.stream && u.process != t.process) {
             return Err(InputError::new(
@@ -112,6 +98,28 @@ pub fn check_slicing(w: &Workload) -> Result<Vec<Ticks>, InputError> {
         }
     }
     Ok(slices)
+}
+
+/// Refuses, naming `kernel`'s field (`kernel`: how the input names it, e.g.
+/// `kernels[3]`; times in `scale`), what the time-slicing bound does not cover on one
+/// kernel: a high-priority stream, or copies.
+pub fn refuse_unsliced_kernel(t: &Task, kernel: &str, scale: Scale) -> Result<(), InputError> {
+    if t.priority == Priority::High {
+        return Err(InputError::new(
+            format!("{kernel}.priority"),
+            "high",
+            "stream priorities are not analysed together with time slicing between processes",
+        ));
+    }
+    if t.copy_in > 0 || t.copy_out > 0 {
+        let (field, time) = if t.copy_in > 0 { ("copy_in", t.copy_in) } else { ("copy_out", t.copy_out) };
+        return Err(InputError::new(
+            format!("{kernel}.{field}"),
+            scale.format(time),
+            "copies are not analysed together with time slicing between processes",
+        ));
+    }
+    Ok(())
 }
 
 /// `B_c`, the longest time process `c` (an index of `slices`, each process's slice) can

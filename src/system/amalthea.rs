@@ -496,10 +496,11 @@ impl Reader {
                 [one] => t.unit = Some(one.clone()),
                 [first, ..] => {
                     t.unit = Some(first.clone());
-                    self.sys.warnings.push(format!(
-                        "task {task}: affinity {} (several units); analysed as pinned to {first} (partitioned scheduling; the map option chooses another)",
+                    let rest = format!(
+                        "{} (several units); analysed as pinned to {first} (partitioned scheduling; the map option chooses another)",
                         affinity.join(" ")
-                    ));
+                    );
+                    self.sys.warnings.push(super::model::affinity_warning(&task, &rest));
                 }
             }
             let algo = schedulers.get(&scheduler).map_or("(undefined)", |(a, _)| a.as_str());

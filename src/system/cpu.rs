@@ -184,7 +184,7 @@ fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, how: (Communicatio
     let target_unit = mapped(sys, target);
     if !target_unit.gpu {
         let computing: Vec<String> = target.pre.iter().filter(|r| !sys.runnables[*r].is_copy()).cloned().collect();
-        let trigger_labels = labels_only(sys, &t.pre, &t.post);
+        let trigger_labels = if rules == Reference::App4rta { labels_only(sys, &t.pre, &t.post) } else { Vec::new() };
         let mut rs = runnables(sys, &computing);
         if rules == Reference::App4rta {
             rs.extend(trigger_labels.iter());

@@ -40,7 +40,7 @@ use crate::rta::analysis::analyse;
 use crate::rta::gpu::Platform;
 use crate::rta::report::RtaReport;
 use crate::rta::time::Ticks;
-use crate::rta::workload::{demands, Priority, Task as Kernel, Workload};
+use crate::rta::workload::{demands, Task as Kernel, Workload};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -156,9 +156,9 @@ struct Planned<'a> {
 pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, uncapped: &BTreeSet<String>) -> Result<GpuSide, Error> {
     let gpu_tasks: Vec<(&Task, &Unit)> =
         sys.tasks.iter().filter_map(|t| t.unit.as_deref().and_then(|u| sys.unit(u)).filter(|u| u.gpu).map(|u| (t, u))).collect();
-    let unclaimed_all = || side.map(|w| w.tasks.iter().map(|k| k.name.clone()).collect()).unwrap_or_default();
     if gpu_tasks.is_empty() {
-        return Ok(GpuSide { tasks: Vec::new(), report: None, unclaimed: unclaimed_all(), sharing: SharingUsed::Fifo, note: None });
+        let unclaimed = side.map(|w| w.tasks.iter().map(|k| k.name.clone()).collect()).unwrap_or_default();
+        return Ok(GpuSide { tasks: Vec::new(), report: None, unclaimed, sharing: SharingUsed::Fifo, note: None });
     }
     let clock = side.map(KernelClock::of).transpose()?.unwrap_or(KernelClock::PICOSECONDS);
     // The system's own kernel analysis runs in picoseconds.
@@ -192,13 +192,8 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     }
     let (report, times) = match sharing {
         SharingUsed::Fifo => fifo_times(&w, &plans)?,
-        SharingUsed::Alone => {
-            let r = alone_each(&w, &plans)?;
-            let t = chain_times(&r, &w, &plans);
-            (r, t)
-        }
-        SharingUsed::TimeSlices { .. } => {
-            let r = analyse(&w, false)?;
+        SharingUsed::Alone | SharingUsed::TimeSlices { .. } => {
+            let r = if sharing == SharingUsed::Alone { alone_each(&w, &plans)? } else { analyse(&w, false)? };
             let t = chain_times(&r, &w, &plans);
             (r, t)
         }
@@ -231,11 +226,15 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
 /// Each GPU task's kernel time from a report in which its kernels are one stream: from
 /// its first kernel's release to its last one's finish.
 fn chain_times(report: &RtaReport, w: &Workload, plans: &[Planned]) -> Vec<Ps> {
-    let responses: std::collections::HashMap<&str, Ticks> = report.kernels.iter().map(|r| (r.name.as_str(), r.response_ticks)).collect();
-    let finish = |k: usize| {
-        w.tasks[k].release + KernelClock::PICOSECONDS.to_ps(KernelTicks(responses.get(w.tasks[k].name.as_str()).copied().unwrap_or(0)))
-    };
+    let response = responses(report);
+    let finish = |k: usize| w.tasks[k].release + response.get(w.tasks[k].name.as_str()).copied().unwrap_or(0);
     plans.iter().map(|p| p.kernels.iter().map(|&k| finish(k)).max().unwrap_or(0)).collect()
+}
+
+/// Each kernel's reported response in `report` (of the system's picosecond clock), by
+/// name.
+fn responses(report: &RtaReport) -> std::collections::HashMap<&str, Ps> {
+    report.kernels.iter().map(|r| (r.name.as_str(), KernelClock::PICOSECONDS.to_ps(KernelTicks(r.response_ticks)))).collect()
 }
 
 /// One FIFO context: each kernel of a GPU task may find, when it enters the queue, one
@@ -250,20 +249,19 @@ fn fifo_times(w: &Workload, plans: &[Planned]) -> Result<(RtaReport, Vec<Ps>), E
     let free = |k: usize| Kernel { stream: None, release: 0, ..w.tasks[k].clone() };
     let all = Workload { tasks: (0..w.tasks.len()).map(free).collect(), ..w.clone() };
     let report = analyse(&all, false)?;
-    let response = |r: &RtaReport, name: &str| {
-        KernelClock::PICOSECONDS.to_ps(KernelTicks(r.kernels.iter().find(|x| x.name == name).map_or(0, |x| x.response_ticks)))
-    };
+    let together = responses(&report);
+    let name = |k: usize| w.tasks[k].name.as_str();
     let mut times = Vec::new();
     for (c, p) in plans.iter().enumerate() {
         if let [k] = p.kernels[..] {
-            times.push(response(&report, &w.tasks[k].name));
+            times.push(together.get(name(k)).copied().unwrap_or(0));
             continue;
         }
         let others: Vec<usize> = plans.iter().enumerate().filter(|&(q, _)| q != c).flat_map(|(_, q)| q.kernels.iter().copied()).collect();
         let mut sum = 0;
         for &k in &p.kernels {
             let tasks = std::iter::once(k).chain(others.iter().copied()).map(free).collect();
-            sum += response(&analyse(&Workload { tasks, ..w.clone() }, false)?, &w.tasks[k].name);
+            sum += responses(&analyse(&Workload { tasks, ..w.clone() }, false)?).get(name(k)).copied().unwrap_or(0);
         }
         times.push(sum);
     }
@@ -452,22 +450,8 @@ fn choose_sharing(
 fn refuse_with_slices(side: Option<&Workload>, p: &Planned, kernels: &[Kernel]) -> Result<(), InputError> {
     let Some(w) = side else { return Ok(()) };
     for &k in &p.kernels {
-        let Some(i) = w.tasks.iter().position(|t| t.name == kernels[k].name) else { continue };
-        let t = &w.tasks[i];
-        if t.priority == Priority::High {
-            return Err(InputError::new(
-                format!("kernels[{i}].priority"),
-                "high",
-                "stream priorities are not analysed with time slices between GPU tasks",
-            ));
-        }
-        if t.copy_in > 0 || t.copy_out > 0 {
-            let f = if t.copy_in > 0 { "copy_in" } else { "copy_out" };
-            return Err(InputError::new(
-                format!("kernels[{i}].{f}"),
-                "",
-                "kernel copies are not analysed with time slices between GPU tasks (the model's copy runnables are)",
-            ));
+        if let Some(i) = w.tasks.iter().position(|t| t.name == kernels[k].name) {
+            crate::rta::slicing::refuse_unsliced_kernel(&w.tasks[i], &format!("kernels[{i}]"), w.scale)?;
         }
     }
     Ok(())

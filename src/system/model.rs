@@ -173,6 +173,12 @@ pub enum UnitOrder {
     Names,
 }
 
+/// The start of the warning for a task whose affinity names several units, followed by
+/// `rest`.
+pub fn affinity_warning(task: &str, rest: &str) -> String {
+    format!("task {task}: affinity {rest}")
+}
+
 /// A name as a sort key with its runs of digits compared as numbers.
 fn natural(name: &str) -> Vec<(String, u128)> {
     let mut out = Vec::new();
@@ -284,8 +290,7 @@ impl System {
             .find(|t| t.name == task)
             .ok_or_else(|| InputError::new(field, format!("{task}={unit}"), format!("no task {task:?}")))?;
         t.unit = Some(unit.to_string());
-        let moved = format!("task {task}: affinity ");
-        self.warnings.retain(|w| !w.starts_with(&moved));
+        self.forget_affinity(task);
         Ok(())
     }
 
@@ -313,11 +318,17 @@ impl System {
                 )
             })?;
             self.tasks[i].unit = Some(unit.clone());
-            // The model's several-unit affinity no longer applies.
-            let moved = format!("task {}: affinity ", self.tasks[i].name);
-            self.warnings.retain(|w| !w.starts_with(&moved));
+            let name = self.tasks[i].name.clone();
+            self.forget_affinity(&name);
         }
         Ok(())
+    }
+
+    /// Drops the warning that `task`'s affinity named several units, once a mapping
+    /// option has placed it (the warning's form is [`affinity_warning`]'s).
+    fn forget_affinity(&mut self, task: &str) {
+        let moved = affinity_warning(task, "");
+        self.warnings.retain(|w| !w.starts_with(&moved));
     }
 
     /// Checks that the model has tasks, every name refers to something, every task is mapped to a unit,

@@ -290,18 +290,19 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
     let (gpu, cores, all) = loop {
         let gpu = analyse_gpu(sys, side, opts.gpu, &uncapped)?;
         let (cores, all) = analyse_cores(sys, &gpu, opts)?;
-        let proven: BTreeSet<&String> = all.iter().filter(|r| r.worst.is_some()).flat_map(|r| &r.entity.tasks).collect();
-        let within = |g: &super::gpu::GpuResponse| g.triggered_by.as_ref().is_some_and(|t| proven.contains(t));
-        let unproven: Vec<String> =
-            gpu.tasks.iter().filter(|g| !uncapped.contains(&g.task) && !within(g)).map(|g| g.task.clone()).collect();
+        // A waiting trigger proven within its period ends its GPU job within it too (its
+        // R+ counts the GPU response), so `late` holds exactly the tasks whose cap fails.
+        let late = late_gpu_tasks(sys, &gpu, &all);
+        let unproven: Vec<String> = late.iter().filter(|n| !uncapped.contains(*n)).cloned().collect();
         if !unproven.iter().any(|n| gpu.tasks.iter().any(|g| g.capped_by.contains(n))) {
             break (gpu, cores, all);
         }
         uncapped.extend(unproven);
     };
-    let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, &all, &gpu, opts)).collect();
+    let late = late_gpu_tasks(sys, &gpu, &all);
+    let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, (&all, &gpu, &late), opts)).collect();
     let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(gpu_row).collect();
-    let late: Vec<&str> = gpu.tasks.iter().filter(|g| !gpu_within_period(g, sys, &all)).map(|g| g.task.as_str()).collect();
+    let late: Vec<&str> = late.iter().map(String::as_str).collect();
     let schedulable = all.iter().all(|r| r.schedulable) && chains.iter().all(|c| c.meets_requirement != Some(false)) && late.is_empty();
     Ok(SystemReport {
         communication: opts.communication,
@@ -410,40 +411,46 @@ fn gpu_row(g: &super::gpu::GpuResponse) -> GpuRow {
 }
 
 /// The hop of a chain task: a CPU entity (by its name or a model task it stands for),
-/// or a GPU task (its trigger's period, its response as both C and R).
-fn hop(name: &str, sys: &System, all: &[Response], gpu: &GpuSide) -> Option<Hop> {
+/// or a GPU task (its trigger's period, its response as both C and R; no R when it is
+/// `late`).
+fn hop(name: &str, sys: &System, (all, gpu, late): (&[Response], &GpuSide, &BTreeSet<String>)) -> Option<Hop> {
     if let Some(r) = all.iter().find(|r| r.entity.tasks.iter().any(|t| t == name)) {
         return Some(Hop { period: r.entity.period, c_best: r.entity.c.best, r_best: r.best.unwrap_or(r.entity.c.best), r_worst: r.worst });
     }
     let g = gpu.tasks.iter().find(|g| g.task == name)?;
     let period = sys.task(name)?.period.or_else(|| sys.trigger_of(name)?.period)?;
-    let r_worst = gpu_within_period(g, sys, all).then_some(g.response.worst);
+    let r_worst = (!late.contains(name)).then_some(g.response.worst);
     Some(Hop { period, c_best: g.response.best, r_best: g.response.best, r_worst })
 }
 
-/// Whether GPU task `g`'s reported response holds and is within its trigger's period.
-/// Its bound assumes the task's previous job is done when a job is released: true when
-/// its trigger waits for it and is proven within its period (`R+` found), or, for a
-/// trigger that does not wait, when the response itself is within the period (then, by
-/// induction over the jobs, each ends before the next is released).
-fn gpu_within_period(g: &super::gpu::GpuResponse, sys: &System, all: &[Response]) -> bool {
-    let Some(trigger) = sys.trigger_of(&g.task) else {
-        // A periodic GPU task of its own: nothing waits for it.
-        return sys.task(&g.task).and_then(|t| t.period).is_some_and(|t| g.response.worst <= t);
+/// The GPU tasks whose reported response is not proven to hold within their trigger's
+/// period. Each bound assumes the task's previous job is done when a job is released:
+/// true when its trigger waits for it and is proven within its period (`R+` found), or,
+/// when nothing waits for it (a trigger that does not wait, or a periodic GPU task of its
+/// own), when the response itself is within the period (then, by induction over the
+/// jobs, each ends before the next is released). One pass over the tasks.
+fn late_gpu_tasks(sys: &System, gpu: &GpuSide, all: &[Response]) -> BTreeSet<String> {
+    let proven: BTreeSet<&String> = all.iter().filter(|r| r.worst.is_some()).flat_map(|r| &r.entity.tasks).collect();
+    let by_name: std::collections::HashMap<&str, &super::model::Task> = sys.tasks.iter().map(|t| (t.name.as_str(), t)).collect();
+    let within = |g: &super::gpu::GpuResponse| {
+        let Some(trigger) = g.triggered_by.as_deref().and_then(|t| by_name.get(t)) else {
+            return by_name.get(g.task.as_str()).and_then(|t| t.period).is_some_and(|t| g.response.worst <= t);
+        };
+        let fits = trigger.period.is_some_and(|t| g.response.worst <= t);
+        let waits = trigger.offload.as_ref().is_some_and(|o| o.wait != super::model::Wait::None);
+        fits && (!waits || proven.contains(&trigger.name))
     };
-    let within = trigger.period.is_some_and(|t| g.response.worst <= t);
-    let waits = trigger.offload.as_ref().is_some_and(|o| o.wait != super::model::Wait::None);
-    within && (!waits || all.iter().any(|r| r.entity.tasks.contains(&trigger.name) && r.worst.is_some()))
+    gpu.tasks.iter().filter(|g| !within(g)).map(|g| g.task.clone()).collect()
 }
 
-fn chain_row(sys: &System, c: &super::model::Chain, all: &[Response], gpu: &GpuSide, opts: Options) -> ChainRow {
+fn chain_row(sys: &System, c: &super::model::Chain, found: (&[Response], &GpuSide, &BTreeSet<String>), opts: Options) -> ChainRow {
     let paradigm = opts.communication;
     let mut notes = Vec::new();
     let hops: Vec<Hop> = c
         .tasks
         .iter()
         .filter_map(|t| {
-            let h = hop(t, sys, all, gpu);
+            let h = hop(t, sys, found);
             if h.is_none() {
                 notes.push(format!("{t} has no period (a GPU task whose trigger is not periodic)"));
             }

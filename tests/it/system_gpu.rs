@@ -305,3 +305,16 @@ fn a_gpu_task_nobody_waits_for_must_end_within_its_period() {
     let text = two_gpu_tasks(13, 10, Some(4), 2, 5).replacen("wait = \"active\"", "wait = \"none\"", 1);
     assert!(analysed(&text, Sharing::Fifo, None).schedulable);
 }
+
+#[test]
+fn with_time_slices_stream_priorities_and_kernel_copies_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let system = temp_file(&dir, "s.toml", &two_gpu_tasks(100, 10, Some(4), 2, 5));
+    let kernel = "unit = \"ms\"\n[[kernels]]\nname = \"G1\"\nperiod = 100\nwcet = 1\nblocks = 2\nthreads_per_block = 1024\n";
+    for (line, field) in [("priority = \"high\"", "kernels[0].priority"), ("copy_in = 0.5", "kernels[0].copy_in")] {
+        let path = temp_file(&dir, "k.toml", &format!("{kernel}{line}\n"));
+        input_error(&["system", &system, "--kernels", &path, "--context-switch", "0ms"], field);
+        // One FIFO context analyses them.
+        json_of(&["system", &system, "--kernels", &path, "--gpu-sharing", "fifo"]);
+    }
+}

@@ -204,8 +204,8 @@ pub(crate) fn system_model(a: &crate::args::SystemArgs) -> Result<gpu_makespan::
     Ok(sys)
 }
 
-/// `--communication`, `--offload`, `--gpu-sharing` (values checked by clap) and
-/// `--context-switch`.
+/// `--communication`, `--offload`, `--gpu-sharing`, `--contention`, `--reference`
+/// (values checked by clap) and `--context-switch`.
 pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan::system::report::Options, InputError> {
     use gpu_makespan::system::contention::ContentionMode;
     use gpu_makespan::system::cpu::OffloadMode;
