@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Stress test: random instances at the edges of the caps (I up to 10^4, W up to
-# 10^6, long runs of one type, extreme sigmas), each under a wall clock and a memory
+# 10^6, long runs of one type, extreme sigmas, up to 64 blocks with barriers), each under a wall clock and a memory
 # measurement. Fails on a panic, an abort (any exit code but 0, 2 and 130), a time
 # overrun beyond the stated slack (5 % + 0.5 s, plus 1 s for start-up and re-checking),
 # or a peak memory above --max-memory plus a stated constant (400 MB: the binary,
@@ -35,20 +35,29 @@ def kernel():
     if kind == "alternating":
         return ("LC" * size)[:size]
     return "".join(r.choice("LC") for _ in range(size))
+def barrier_kernel():
+    # Phases of a few instructions: the block search's rollouts grow with B W I.
+    return "|".join("".join(r.choice("LC") for _ in range(r.choice([1, 3, 10, 40]))) for _ in range(r.choice([2, 3, 5])))
 for _ in range(n):
+    if r.random() < 0.25:
+        # Several blocks with barriers: up to 64 blocks of W warps (the block search).
+        b, w = r.choice([1, 2, 21, 33, 64]), r.choice([1, 2, 4, 8])
+        print("blocks", barrier_kernel(), b * w, r.choice([1, 2, 4]), r.choice([1, 4, 32]), r.choice([0.5, 1, 2]), w)
+        continue
     k = kernel()
     w = r.choice([1, 2, 8, 64, 1000, 100000, 1000000])
     sl, sc = r.choice([1, 1, 2, 4, 32]), r.choice([1, 1, 4, 32, 64])
     t = r.choice([0.5, 1, 2])
     cmd = r.choice(["solve", "solve", "solve-heuristic", "bound", "approx", "approx-total", "converge-total"])
-    print(cmd, k, w, sl, sc, t)
+    print(cmd, k, w, sl, sc, t, 0)
 PY
 i=0
-while read -r cmd k w sl sc t; do
+while read -r cmd k w sl sc t per_block; do
   i=$((i + 1))
   args=(--kernel "$k" --warps "$w" --sigma-l "$sl" --sigma-c "$sc")
   case $cmd in
     solve) run=(solve "${args[@]}" --time-limit "$t" --max-memory ${limit_mb}M --json) ;;
+    blocks) run=(solve "${args[@]}" --warps-per-block "$per_block" --time-limit "$t" --max-memory ${limit_mb}M --json) ;;
     solve-heuristic) run=(solve "${args[@]}" --method heuristic --time-limit "$t" --max-memory ${limit_mb}M --json) ;;
     bound) run=(bound "${args[@]}" --json); t=10 ;;
     approx) run=(approx "${args[@]}" --x 2 --time-limit "$t" --max-memory ${limit_mb}M --json) ;;

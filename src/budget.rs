@@ -217,9 +217,9 @@ impl Budget {
 
     /// The same budget with an overall limit of `total` from now (none: no overall
     /// limit) for a command that runs many solves: the current deadline and every
-    /// restarted one end by it.
+    /// restarted one end by it; never past an overall deadline the budget already has.
     pub fn with_overall_limit(&self, total: Option<Duration>) -> Budget {
-        let overall = self.clock.deadline_after(total);
+        let overall = earlier(self.clock.deadline_after(total), self.overall);
         Budget { overall, deadline: earlier(self.deadline, overall), ..self.clone() }
     }
 

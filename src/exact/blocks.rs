@@ -15,6 +15,7 @@ use crate::model::checker::check_blocks;
 use crate::model::kernel::Unit;
 use crate::model::schedule::Schedule;
 use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -86,6 +87,40 @@ impl<'a> Space<'a> {
             }
         }
         classes
+    }
+
+    /// How many successors [`Space::successors`] lists for `state` (saturating; as a
+    /// float, since it can exceed any integer type): the ways to take `min(sigma, ready)`
+    /// warps of each unit from its classes, L ways times C ways. Computed without listing
+    /// them, so that a state whose list would not fit the memory stops the search first.
+    fn successor_count(&self, state: &[Block]) -> f64 {
+        let classes = self.classes(state);
+        let ways = |x: usize, sigma: u64| {
+            let ready: u64 = classes[x].iter().map(|c| c.2 as u64).sum();
+            let n = ready.min(sigma) as usize;
+            // ways[k]: the ways to take k warps from the classes seen so far.
+            let mut ways = vec![0f64; n + 1];
+            ways[0] = 1.0;
+            for &(_, _, c) in &classes[x] {
+                let mut next = vec![0f64; n + 1];
+                let mut window = 0f64;
+                for k in 0..=n {
+                    window += ways[k];
+                    if k > c as usize {
+                        window -= ways[k - c as usize - 1];
+                    }
+                    next[k] = window;
+                }
+                ways = next;
+            }
+            ways[n]
+        };
+        ways(0, self.blocks.sigma(Unit::L)) * ways(1, self.blocks.sigma(Unit::C))
+    }
+
+    /// The bytes one state of the search takes in a successor list.
+    fn state_bytes(&self, state: &[Block]) -> usize {
+        state.iter().map(|b| b.len() * 2 + 24).sum::<usize>() + 24
     }
 
     /// Every successor of `state` (one cycle of a work-conserving schedule), with its moves.
@@ -162,12 +197,13 @@ impl Memo<'_> {
         }
         let frame = |space: &Space, s: &[Block]| {
             let next: Vec<Vec<Block>> = space.successors(s).into_iter().map(|x| x.1).collect();
-            let bytes = next.iter().map(|b| b.iter().map(|x| x.len() * 2 + 24).sum::<usize>() + 24).sum();
+            let bytes = next.iter().map(|b| space.state_bytes(b)).sum();
             Frame { key: key(s), next, best: 0, bytes }
         };
         if root.iter().all(|b| self.space.done(b)) {
             return Ok(0);
         }
+        self.stop(budget, max_states, self.list_bytes(&root))?;
         let mut stack = vec![frame(&self.space, &root)];
         let mut stack_bytes = 0usize;
         while let Some(top) = stack.last_mut() {
@@ -177,7 +213,7 @@ impl Memo<'_> {
                 } else if let Some(&v) = self.value.get(&key(&s)) {
                     top.best = top.best.max(v + 1);
                 } else {
-                    self.stop(budget, max_states, stack_bytes)?;
+                    self.stop(budget, max_states, stack_bytes.saturating_add(self.list_bytes(&s)))?;
                     let f = frame(&self.space, &s);
                     stack_bytes += f.bytes;
                     stack.push(f);
@@ -197,6 +233,17 @@ impl Memo<'_> {
         unreachable!("the root frame returns")
     }
 
+    /// The bytes the successor list of `s` will take, counted before it is listed (a
+    /// state of many blocks can have more successors than any memory holds).
+    fn list_bytes(&self, s: &[Block]) -> usize {
+        let bytes = self.space.successor_count(s) * self.space.state_bytes(s) as f64;
+        if bytes >= usize::MAX as f64 {
+            usize::MAX
+        } else {
+            bytes as usize
+        }
+    }
+
     /// Whether to stop: the budget (time, memory counting the table and the frames'
     /// successor lists, `stack`), or the state limit.
     fn stop(&self, budget: &Budget, max_states: usize, stack: usize) -> Result<(), Stop> {
@@ -206,7 +253,7 @@ impl Memo<'_> {
             Err(Stop::TimeLimit)
         } else if self.value.len() >= max_states {
             Err(Stop::MaxStates)
-        } else if self.bytes + stack >= budget.max_memory() {
+        } else if self.bytes.saturating_add(stack) >= budget.max_memory() {
             Err(Stop::MaxMemory)
         } else {
             Ok(())
@@ -283,7 +330,9 @@ fn serve(classes: &[Vec<(usize, usize, u16)>; 2], sigma: [u64; 2], mut rank: imp
     let mut moves = Vec::new();
     for (x, list) in classes.iter().enumerate() {
         let mut order = list.clone();
-        order.sort_by_key(&mut rank);
+        // Each class's key is drawn once: `rank` may be random, and a key that changes
+        // between comparisons is no order (the sort may panic).
+        order.sort_by_cached_key(&mut rank);
         let mut room = sigma[x];
         for (bi, p, c) in order {
             let take = (c as u64).min(room);
@@ -306,7 +355,7 @@ pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolutio
     // Schedules first, within a tenth of the time (2 s without a limit): the lower end
     // if the search stops.
     let share = opts.budget.time_left().map_or(std::time::Duration::from_secs(2), |t| t / 10);
-    let guess = longest_random(&space, 64, &opts.budget.at_most(share));
+    let guess = longest_random(&space, 0..64, &opts.budget.at_most(share));
     let mut memo = Memo { space, value: FxHashMap::default(), bytes: 0 };
     let found = memo.longest(memo.space.start(), &opts.budget, opts.max_states);
     let (schedule, upper, status) = match found {
@@ -318,7 +367,22 @@ pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolutio
             });
             (s, v as u64, Status::Optimal)
         }
-        Err(stop) => (guess, blocks.horizon(), status_of(stop)),
+        Err(stop) => {
+            // A search stopped by its state or memory cap leaves time: more schedules,
+            // for a better lower end (without a time limit, up to 2 s more).
+            let best = if opts.budget.is_over() {
+                guess
+            } else {
+                let more = opts.budget.time_left().unwrap_or(std::time::Duration::from_secs(2));
+                let more = longest_random(&memo.space, 64..u64::MAX, &opts.budget.at_most(more));
+                if more.makespan() > guess.makespan() {
+                    more
+                } else {
+                    guess
+                }
+            };
+            (best, blocks.horizon(), status_of(stop))
+        }
     };
     let lower = check_blocks(blocks, &schedule).map_err(|v| Inconsistency::Rejected { method: "blocks".into(), violation: v })?;
     if status == Status::Optimal && lower != upper {
@@ -337,19 +401,20 @@ fn status_of(stop: Stop) -> Status {
     }
 }
 
-/// The longest of up to `n` schedules (each checked by the caller); one only once the
-/// budget's deadline has passed. Even seeds starve: each cycle they advance the warps
+/// The longest of the schedules of `seeds` (each checked by the caller), until the
+/// budget is over (at least one). Even seeds starve: each cycle they advance the warps
 /// of the blocks ranked first (a random rank per seed), the furthest-ahead warps first,
 /// so the last block, and its last warp, fall behind; odd seeds move at random.
-fn longest_random(space: &Space, n: u64, budget: &Budget) -> Schedule {
+fn longest_random(space: &Space, seeds: std::ops::Range<u64>, budget: &Budget) -> Schedule {
     let mut best: Option<Schedule> = None;
-    for seed in 0..n {
-        if seed > 0 && budget.past_deadline() {
+    let first = seeds.start;
+    for seed in seeds {
+        if seed > first && budget.is_over() {
             break;
         }
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut rank: Vec<u64> = (0..space.blocks.blocks as u64).collect();
-        rank.sort_by_key(|_| rng.random::<u32>());
+        rank.shuffle(&mut rng);
         let sigma = [space.blocks.sigma(Unit::L), space.blocks.sigma(Unit::C)];
         let s = if seed % 2 == 0 {
             // Blocks ranked first, and their furthest-ahead warps, are served first.
@@ -361,7 +426,7 @@ fn longest_random(space: &Space, n: u64, budget: &Budget) -> Schedule {
             best = Some(s);
         }
     }
-    best.expect("n >= 1")
+    best.expect("at least one seed")
 }
 
 /// The exact worst-case number of cycles left from a reachable state, `issued[w]` being
@@ -456,5 +521,30 @@ pub fn blocks_json(b: &Blocks, sol: &BlockSolution, with_schedule: bool) -> Bloc
         states: sol.states,
         seconds: sol.seconds,
         schedule: with_schedule.then(|| sol.schedule.issues_of_units(&b.units())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::instance::Instance;
+    use crate::model::program::Program;
+
+    /// The count taken before listing equals the list's length, along random schedules of
+    /// a few block shapes (states with several classes per unit and capped sigmas).
+    #[test]
+    fn successor_count_is_the_list_length() {
+        for (kernel, w, b, sl, sc) in [("LLC|CL", 2, 3, 1, 2), ("CLCL|LLC|C", 3, 4, 2, 4), ("LC", 1, 5, 3, 1), ("L|L|C", 4, 2, 2, 3)] {
+            let program = Program::build(kernel, |p| Instance::new(p, w, sl, sc)).unwrap();
+            let blocks = Blocks::new(program, b);
+            let space = Space::new(&blocks);
+            let mut rng = SmallRng::seed_from_u64(7);
+            let mut state = space.start();
+            while !state.iter().all(|x| space.done(x)) {
+                let next = space.successors(&state);
+                assert_eq!(space.successor_count(&state), next.len() as f64, "{kernel} at {state:?}");
+                state = next[rng.random_range(0..next.len())].1.clone();
+            }
+        }
     }
 }

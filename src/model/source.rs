@@ -63,6 +63,7 @@ impl InstanceSource {
             (Some(path), None) if self.sigma_l.or(self.sigma_c).is_none() => Program::from_file_data(&self.file_data(path)?),
             (None, Some(k)) if self.warps.is_some() => {
                 let w = self.warps.unwrap_or(1);
+                one_block_fits(w, k)?;
                 Program::build(k, |phase| Instance::new(phase, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1)))
             }
             _ => self.load().map(|inst| Program { source_kernel: inst.source_kernel.clone(), phases: vec![inst] }),
@@ -76,6 +77,9 @@ impl InstanceSource {
         if let Some(w) = self.warps {
             check_warps(w, "warps").map_err(InputError::as_option)?;
             let several = f.warps_per_block.is_some_and(|b| b < f.warps);
+            if !several && self.warps_per_block.is_none() {
+                one_block_fits(w, &f.kernel)?;
+            }
             (f.warps, f.warps_per_block) = (w, f.warps_per_block.filter(|_| several));
         }
         Ok(f)
@@ -120,4 +124,25 @@ impl InstanceSource {
             _ => plain.load_program().map(|p| Blocks::new(p, 1)),
         }
     }
+}
+
+/// The most warps one thread block has: 1024 threads (CUDA's limit on every compute
+/// capability) of 32.
+pub const MAX_WARPS_PER_BLOCK: i64 = 32;
+
+/// Refuses `--warps w` making one block with barriers of more warps than a block can
+/// have: a barrier holds only its own block's warps, so the warps must be split into
+/// blocks, and only the user knows how (`--warps-per-block`). Without barriers the
+/// blocks do not matter (`T^(w)` counts every warp alike) and any count is taken.
+fn one_block_fits(w: i64, kernel: &str) -> Result<(), InputError> {
+    if w > MAX_WARPS_PER_BLOCK && kernel.contains('|') {
+        return Err(InputError::option(
+            "warps",
+            w,
+            format!(
+                "a block has at most {MAX_WARPS_PER_BLOCK} warps (1024 threads) and this kernel has barriers, which hold one block's warps: give --warps-per-block W to split the warps into blocks of W"
+            ),
+        ));
+    }
+    Ok(())
 }

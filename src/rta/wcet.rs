@@ -68,8 +68,9 @@ impl WcetCache {
     /// The proven upper bound on `T^(W)` of `inst` in cycles (exact when the search
     /// finishes within the limits; the safe horizon when the instance is too large for
     /// the search), and a sentence saying which. Computed once per distinct instance.
-    /// `limits` are those of each solve (its time limit restarts per distinct kernel; the
-    /// method is always the search).
+    /// `limits` are those of this solve (its time limit restarts here; the method is
+    /// always the search): the phases of one kernel share one deadline (see
+    /// `phases_cycles`).
     pub fn block_cycles(&mut self, inst: &Instance, limits: &SolveOptions) -> Result<(u64, String), Error> {
         if let Some(v) = self.known.get(inst) {
             return Ok(v.clone());
@@ -86,13 +87,19 @@ fn phases_cycles(p: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> R
     if !p.has_barriers() {
         return cache.block_cycles(&p.phases[0], limits);
     }
-    let mut total = 0u64;
-    let mut exact = 0;
-    for phase in &p.phases {
-        let (c, how) = cache.block_cycles(phase, limits)?;
-        total += c;
-        exact += usize::from(how.starts_with("exact"));
+    // One deadline for the whole kernel: each distinct phase starts with its fair share of
+    // the time left (the time left over the phases not yet started), so a phase proven
+    // exact early hands its time on to the later ones.
+    let kernel = limits.budget.with_overall_limit(limits.budget.time_limit());
+    let (distinct, index) = p.distinct();
+    let mut values = Vec::with_capacity(distinct.len());
+    for (k, phase) in distinct.iter().enumerate() {
+        let share = kernel.time_left().map(|left| left / (distinct.len() - k) as u32);
+        let phase_limits = SolveOptions { budget: kernel.with_time_limit(share), ..limits.clone() };
+        values.push(cache.block_cycles(phase, &phase_limits)?);
     }
+    let total: u64 = index.iter().map(|&i| values[i].0).sum();
+    let exact = index.iter().filter(|&&i| values[i].1.starts_with("exact")).count();
     Ok((
         total,
         format!(

@@ -139,6 +139,24 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, .. ProptestConfig::default() })]
+
+    /// At any block count from 1 to 64 the block search ends (here stopped early by a
+    /// small state cap, so the random rollouts give the lower end) without a panic, and
+    /// its interval lies between the blocks' lower bound and their horizon. (Random
+    /// rollouts once drew a new sort key at every comparison, which panicked from 21
+    /// blocks on.)
+    #[test]
+    fn any_block_count_gives_an_interval(k in kernel_with_barriers(), w in 1i64..4, b in 1u32..=64, sl in 1i64..3, sc in 1i64..4) {
+        let bl = blocks(&k, w, b, sl, sc);
+        let opts = SolveOptions { budget: Budget::new(Some(std::time::Duration::from_millis(300)), 64 << 20), max_states: 2_000, ..SolveOptions::default() };
+        let s = solve_blocks(&bl, &opts).unwrap();
+        prop_assert!(bl.lower_bound() <= s.lower, "{}: lower {} below the lower bound {}", bl.given(), s.lower, bl.lower_bound());
+        prop_assert!(s.lower <= s.upper && s.upper <= bl.horizon(), "{}: [{}, {}], horizon {}", bl.given(), s.lower, s.upper, bl.horizon());
+    }
+}
+
 /// One resident block of the turnover simulator.
 struct Resident {
     kernel: usize,

@@ -206,7 +206,7 @@ fn file(seeds: Vec<String>) -> BoxedStrategy<String> {
 /// The options each subcommand takes besides its instance, time limit and method.
 fn extras(cmd: &str) -> &'static [&'static str] {
     match cmd {
-        "bound" => &["--json", "--quiet"],
+        "bound" => &["--json", "--quiet", "--warps-per-block=1", "--warps-per-block=2"],
         "solve" => &[
             "--json",
             "--schedule",
@@ -216,6 +216,8 @@ fn extras(cmd: &str) -> &'static [&'static str] {
             "--horizon=7",
             "--no-symmetry-breaking",
             "--max-states=1000",
+            "--warps-per-block=1",
+            "--warps-per-block=2",
         ],
         "approx" => &["--json", "--quiet", "--threads=1", "--threads=0", "--constraints=long"],
         "converge" => &["--quiet", "--threads=1", "--csv={dir}/c.csv", "--svg={dir}/c.svg", "--log-time"],
@@ -227,8 +229,12 @@ fn extras(cmd: &str) -> &'static [&'static str] {
 /// and options with mostly good and sometimes bad values. Solver commands always get a
 /// time limit (valid or not), so that every run is bounded.
 fn command_line() -> impl Strategy<Value = (Vec<String>, Option<String>)> {
-    let kernel = value(&["LLC", "LCLCL", "LLCCLLCC", "CCLL", "L", "CLCCLCCLLLCC", "llc"], &["", "LXC", "L C-L"]);
-    let warps = value(&["1", "2", "4", "17", "64"], &["0", "-1", "1000001", "x"]);
+    let kernel = value(
+        &["LLC", "LCLCL", "LLCCLLCC", "CCLL", "L", "CLCCLCCLLLCC", "llc", "L|LC", "LLC|CL|C", "C|L"],
+        &["", "LXC", "L C-L", "|", "L||C"],
+    );
+    // With `--warps-per-block`, up to 64 blocks (the block search).
+    let warps = value(&["1", "2", "4", "17", "21", "32", "64", "128"], &["0", "-1", "1000001", "x"]);
     let time = value(&["0.2", "0.5"], &["-1", "1e20", "nan", "-inf", "abc", "0"]);
     let small = value(&["1", "2", "3"], &["0", "-1", "1000001", "x"]);
     let sigma = value(&["1", "2", "4"], &["0", "2000", "-3"]);

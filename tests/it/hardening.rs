@@ -264,3 +264,40 @@ fn compare_constraints_keeps_its_rows_when_the_ilp_gets_too_large() {
     assert!(text.lines().nth(1).unwrap().ends_with(",true,800"), "{text}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("stopped at W = 2: too large"));
 }
+
+#[test]
+fn the_block_search_takes_any_block_count() {
+    // 21 blocks and more panicked (a sort key drawn anew at every comparison).
+    for b in ["21", "33", "64"] {
+        let v = json_of(&["solve", "--kernel", "L|C", "--warps", b, "--warps-per-block", "1", "--time-limit", "2"]);
+        assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64(), "{b} blocks: {v}");
+        let v = json_of(&[
+            "solve",
+            "--kernel",
+            "LLC|CL",
+            "--warps",
+            &(2 * b.parse::<u64>().unwrap()).to_string(),
+            "--warps-per-block",
+            "2",
+            "--time-limit",
+            "1",
+        ]);
+        assert!(v["makespan"].as_u64() <= v["upper_bound"].as_u64(), "{b} blocks: {v}");
+    }
+    // rta of a barrier kernel under full-sm without an arbitration runs the block search.
+    let v = json_of(&["rta", "instances/rta-barrier-full-sm.toml", "--time-limit", "2"]);
+    let k1 = &v["kernels"][0];
+    assert!(k1["wcet_source"].as_str().unwrap().contains("32 blocks of 2 warps"), "{k1}");
+}
+
+#[test]
+fn warps_beyond_one_block_with_barriers_are_split_by_the_user() {
+    // One block has at most 32 warps; a barrier holds only its own block.
+    let err = input_error(&["solve", "--kernel", "L|C", "--warps", "64"], "--warps");
+    assert!(err.contains("--warps-per-block"), "{err}");
+    input_error(&["solve", "instances/real/reduction.toml", "--warps", "40"], "--warps");
+    input_error(&["bound", "--kernel", "LC|CL", "--warps", "33"], "--warps");
+    // Split as the user states, or without barriers, any count is taken.
+    json_of(&["solve", "--kernel", "L|C", "--warps", "64", "--warps-per-block", "32", "--time-limit", "1"]);
+    json_of(&["solve", "--kernel", "LC", "--warps", "64"]);
+}

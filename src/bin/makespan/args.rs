@@ -335,7 +335,8 @@ pub(crate) struct PlotArgs {
 /// `--time-limit` of the commands that compute per-block WCETs from instructions.
 #[derive(Args, Clone, Copy)]
 pub(crate) struct WcetArgs {
-    /// Time limit per distinct kernel when C is computed from instructions.
+    /// Time limit per distinct kernel when C is computed from instructions (one deadline
+    /// for all its barrier phases).
     #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64(), allow_hyphen_values = true)]
     pub(crate) time_limit: f64,
 }
