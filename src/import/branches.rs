@@ -75,8 +75,9 @@ pub struct Branch {
     pub visits: u64,
     /// For a loop inside another: the innermost enclosing loop's target.
     pub outer: Option<String>,
-    /// For a loop the walk entered more than once: one count per entry (each the
-    /// proposal), the shape of per-visit counts; its real counts are the user's.
+    /// For a loop the walk entered more than once (at most [`MAX_PROPOSED_VISITS`]
+    /// times): one count per entry (each the proposal), the shape of per-visit counts;
+    /// its real counts are the user's.
     pub proposed_per_visit: Option<Vec<u64>>,
 }
 
@@ -89,6 +90,9 @@ impl Branch {
         }
     }
 }
+
+/// Most entries of a loop proposed one count each; beyond, one count for all is proposed.
+pub const MAX_PROPOSED_VISITS: u64 = 100;
 
 /// Every branch target on the path of `f` that has no trip count in `trips`, in the order
 /// the walk meets them, each with its proposal: for a loop the walk enters several times
@@ -109,7 +113,7 @@ pub fn unresolved(f: &Function, map: &UnitMap, trips: &HashMap<String, Trip>, or
         found.push(b);
         Ok(taken)
     })?;
-    for b in found.iter_mut().filter(|b| b.kind == Kind::Loop && b.visits > 1) {
+    for b in found.iter_mut().filter(|b| b.kind == Kind::Loop && (2..=MAX_PROPOSED_VISITS).contains(&b.visits)) {
         b.proposed_per_visit = Some(vec![b.proposed; b.visits as usize]);
     }
     Ok(found)

@@ -23,6 +23,9 @@ fn inside(b: &Branch) -> String {
 
 fn proposal(b: &Branch) -> String {
     match (b.kind, &b.outer) {
+        (Kind::Loop, _) if b.visits > 1 && b.proposed_per_visit.is_none() => {
+            format!("1 (entered {} times: one count for all, or N1,N2,... one per entry)", b.visits)
+        }
         (Kind::Loop, _) if b.visits > 1 => format!(
             "1 per entry, {} entries{}: give each entry's trip count, in order",
             b.visits,
