@@ -15,6 +15,7 @@
 use crate::error::InputError;
 use crate::import::flow::{instruction_at, walk_with, Undecided};
 use crate::import::listing::{Function, Item, Target};
+use crate::import::trips::Trip;
 use crate::import::units::{Class, UnitMap};
 use serde::Serialize;
 use std::collections::{BTreeSet, HashMap};
@@ -69,28 +70,73 @@ pub struct Branch {
     pub inside: Inside,
     /// The proposed trip count: 1 for a loop, 0 otherwise.
     pub proposed: u64,
+    /// Times the listing's walk met it: entries of a loop (each left after one run of
+    /// the body, as proposed), arrivals at a forward branch or an exit.
+    pub visits: u64,
+    /// For a loop inside another: the innermost enclosing loop's target.
+    pub outer: Option<String>,
+    /// For a loop the walk entered more than once (at most [`MAX_PROPOSED_VISITS`]
+    /// times): one count per entry (each the proposal), the shape of per-visit counts;
+    /// its real counts are the user's.
+    pub proposed_per_visit: Option<Vec<u64>>,
 }
 
+impl Branch {
+    /// The proposal as a trip count: per visit where the loop is entered more than once.
+    pub fn proposal(&self) -> Trip {
+        match &self.proposed_per_visit {
+            Some(v) => Trip::PerVisit(v.clone()),
+            None => Trip::Count(self.proposed),
+        }
+    }
+}
+
+/// Most entries of a loop proposed one count each; beyond, one count for all is proposed.
+pub const MAX_PROPOSED_VISITS: u64 = 100;
+
 /// Every branch target on the path of `f` that has no trip count in `trips`, in the order
-/// the walk meets them, each with its proposal.
-pub fn unresolved(f: &Function, map: &UnitMap, trips: &HashMap<String, u64>, origin: &str) -> Result<Vec<Branch>, InputError> {
+/// the walk meets them, each with its proposal: for a loop the walk enters several times
+/// (nested in a loop whose count is given), one count per entry.
+pub fn unresolved(f: &Function, map: &UnitMap, trips: &HashMap<String, Trip>, origin: &str) -> Result<Vec<Branch>, InputError> {
     let mut found: Vec<Branch> = Vec::new();
+    let loops = loops(f);
     walk_with(f, map, false, trips, origin, &mut |u: Undecided| {
         if let Some(b) = found.iter_mut().find(|b| b.target == u.target) {
             if !b.lines.contains(&u.instr.line) {
                 b.lines.push(u.instr.line);
             }
+            b.visits += 1;
             return Ok(b.kind == Kind::Forward && b.proposed > 0);
         }
-        let b = describe(f, map, &u);
+        let b = describe(f, map, &u, &loops);
         let taken = b.kind == Kind::Forward && b.proposed > 0;
         found.push(b);
         Ok(taken)
     })?;
+    for b in found.iter_mut().filter(|b| b.kind == Kind::Loop && (2..=MAX_PROPOSED_VISITS).contains(&b.visits)) {
+        b.proposed_per_visit = Some(vec![b.proposed; b.visits as usize]);
+    }
     Ok(found)
 }
 
-fn describe(f: &Function, map: &UnitMap, u: &Undecided) -> Branch {
+/// The loops of `f`, its backward branches: (target key, target item, branch item).
+fn loops(f: &Function) -> Vec<(String, usize, usize)> {
+    let labels: HashMap<&str, usize> =
+        f.items.iter().enumerate().filter_map(|(i, it)| if let Item::Label(l) = it { Some((l.as_str(), i)) } else { None }).collect();
+    let addresses: HashMap<u64, usize> =
+        f.items.iter().enumerate().filter_map(|(i, it)| if let Item::Instr(x) = it { x.address.map(|a| (a, i)) } else { None }).collect();
+    let back = |(i, it): (usize, &Item)| {
+        let Item::Instr(x) = it else { return None };
+        let (key, to) = match x.target.as_ref()? {
+            Target::Label(l) => (l.clone(), *labels.get(l.as_str())?),
+            Target::Address(a) => (format!("{a:#x}"), instruction_at(&addresses, *a)?),
+        };
+        (to <= i).then_some((key, to, i))
+    };
+    f.items.iter().enumerate().filter_map(back).collect()
+}
+
+fn describe(f: &Function, map: &UnitMap, u: &Undecided, loops: &[(String, usize, usize)]) -> Branch {
     let kind = if u.target == "EXIT" {
         Kind::Exit
     } else if u.to <= u.at {
@@ -111,7 +157,12 @@ fn describe(f: &Function, map: &UnitMap, u: &Undecided) -> Branch {
         }
     }
     let proposed = u64::from(kind == Kind::Loop || kind == Kind::Forward && jumps_over(f, u));
-    Branch { target: u.target.clone(), lines: vec![u.instr.line], kind, proposed, inside }
+    let outer = loops
+        .iter()
+        .filter(|(key, to, at)| kind == Kind::Loop && *key != u.target && *to <= u.to && *at >= u.at)
+        .min_by_key(|(_, to, at)| at - to)
+        .map(|(key, _, _)| key.clone());
+    Branch { target: u.target.clone(), lines: vec![u.instr.line], kind, proposed, visits: 1, outer, proposed_per_visit: None, inside }
 }
 
 /// Whether the code after the forward branch `u` is an unconditional jump past its
@@ -132,14 +183,17 @@ fn jumps_over(f: &Function, u: &Undecided) -> bool {
 /// spelling (`0x260`, `260`, `0x0260`, `/*0260*/`) as `0x260`, `EXIT` as is. A key that
 /// names neither a label nor an instruction address of `f` is refused, with the
 /// function's branch targets.
-pub fn canonical_trips(f: &Function, given: &HashMap<String, u64>) -> Result<HashMap<String, u64>, InputError> {
+pub fn canonical_trips(f: &Function, given: &HashMap<String, Trip>) -> Result<HashMap<String, Trip>, InputError> {
     let labels: BTreeSet<&str> = f.items.iter().filter_map(|i| if let Item::Label(l) = i { Some(l.as_str()) } else { None }).collect();
     let addresses: HashMap<u64, ()> =
         f.items.iter().filter_map(|i| if let Item::Instr(x) = i { x.address.map(|a| (a, ())) } else { None }).collect();
     let mut out = HashMap::new();
-    let mut keys: Vec<(&String, &u64)> = given.iter().collect();
-    keys.sort();
-    for (key, &n) in keys {
+    let mut keys: Vec<(&String, &Trip)> = given.iter().collect();
+    keys.sort_by_key(|(k, _)| *k);
+    for (key, n) in keys {
+        if *n == Trip::PerVisit(Vec::new()) {
+            return Err(InputError::option("trip", format!("{key}=[]"), "an empty list: give one count per visit, or one count"));
+        }
         let canonical = if key == "EXIT" || labels.contains(key.as_str()) {
             key.clone()
         } else if let Some(a) = address(key).filter(|&a| instruction_at(&addresses, a).is_some()) {
@@ -147,7 +201,7 @@ pub fn canonical_trips(f: &Function, given: &HashMap<String, u64>) -> Result<Has
         } else {
             return Err(unknown_key(f, key, n));
         };
-        if out.insert(canonical.clone(), n).is_some() {
+        if out.insert(canonical.clone(), n.clone()).is_some() {
             return Err(InputError::option("trip", format!("{key}={n}"), format!("{canonical} has a trip count already")));
         }
     }
@@ -162,7 +216,7 @@ fn address(key: &str) -> Option<u64> {
     (!k.is_empty() && k.len() <= 16).then(|| u64::from_str_radix(k, 16).ok()).flatten()
 }
 
-fn unknown_key(f: &Function, key: &str, n: u64) -> InputError {
+fn unknown_key(f: &Function, key: &str, n: &Trip) -> InputError {
     let mut targets: Vec<String> = Vec::new();
     for item in &f.items {
         if let Item::Instr(x) = item {

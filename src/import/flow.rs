@@ -1,12 +1,16 @@
 //! From a function's listing to the instruction string one warp executes.
 //!
 //! - A trace (`trace`) is one executed path: every instruction in file order, branches
-//!   counted as instructions and not followed.
+//!   counted as instructions and not followed. Static code given as a trace is refused
+//!   by rules a per-warp trace cannot trip ([`fall_through_label`], an instruction after
+//!   an unconditional exit).
 //! - Static code is walked from its first instruction. An unconditional forward branch
 //!   is followed. A branch to a label with a trip count (`--trip LABEL=N`): backward,
 //!   the loop body runs `N` times (taken `N - 1` times, then it falls through, and the
 //!   count restarts for the next entry to the loop); forward, `0` means never taken and
-//!   any other value always taken (a loop's count is at least 1). A predicated
+//!   any other value always taken (a loop's count is at least 1). Per-visit counts
+//!   ([`Trip::PerVisit`]) give the count of each entry to the loop (each arrival at a
+//!   forward branch) in turn; a list the path overruns or does not use up is refused. A predicated
 //!   `exit`/`ret` is a branch to `EXIT`. A SASS call to a subroutine of the function
 //!   (`CALL.REL.NOINC 0x5b0`) is followed to its `RET`; an unconditional jump back to
 //!   code the path has not run yet (a divergent path rejoining) is followed, not taken
@@ -17,8 +21,9 @@
 
 use crate::error::InputError;
 use crate::import::listing::{Function, Instr, Item, Target};
+use crate::import::trips::Trip;
 use crate::import::units::{Class, UnitMap};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Most instructions a walk visits (loops unrolled).
 pub const MAX_WALK: usize = 1_000_000;
@@ -65,8 +70,60 @@ pub struct Undecided<'a> {
 
 /// The path of `f` under `map` (`origin` names the file in errors). A branch that needs a
 /// trip count and has none is refused, naming it.
-pub fn walk(f: &Function, map: &UnitMap, trace: bool, trips: &HashMap<String, u64>, origin: &str) -> Result<Path, InputError> {
-    walk_with(f, map, trace, trips, origin, &mut |u| Err(undecided_error(&u, origin)))
+/// A per-visit list whose visits the path does not use up (the walk and the user
+/// disagree on how often the branch is met) is refused, as is one the path overruns.
+pub fn walk(f: &Function, map: &UnitMap, trace: bool, trips: &HashMap<String, Trip>, origin: &str) -> Result<Path, InputError> {
+    let mut counts = Counts::default();
+    let path = walk_counting(f, map, trace, trips, origin, &mut counts, &mut |u| Err(undecided_error(&u, origin)))?;
+    if trace {
+        return Ok(path);
+    }
+    let mut keys: Vec<&String> = trips.keys().collect();
+    keys.sort();
+    for key in keys {
+        let Trip::PerVisit(v) = &trips[key] else { continue };
+        let (visits, kind) = counts.visits.get(key.as_str()).copied().unwrap_or((0, Visit::Reach));
+        if visits < v.len() {
+            let why = match visits {
+                0 => "the path never meets a branch to it".to_string(),
+                n => format!("the path {} it {n} times: give {n}", kind.met()),
+            };
+            return Err(InputError::option(
+                "trip",
+                format!("{key}={}", trips[key]),
+                format!("the list gives {} counts, one per visit; {why}", v.len()),
+            ));
+        }
+    }
+    Ok(path)
+}
+
+/// How often the walk met each branch target: loops' iterations per branch (item index),
+/// and per target the visits made (loops entered and left, forward branches and exits
+/// reached).
+#[derive(Default)]
+struct Counts {
+    taken: HashMap<usize, u64>,
+    visits: HashMap<String, (usize, Visit)>,
+}
+
+/// What a visit is for a branch target.
+#[derive(Clone, Copy)]
+enum Visit {
+    /// A loop, entered.
+    Loop,
+    /// A forward branch or an exit, reached.
+    Reach,
+}
+
+impl Visit {
+    /// `enters` or `reaches`.
+    fn met(self) -> &'static str {
+        match self {
+            Visit::Loop => "enters",
+            Visit::Reach => "reaches",
+        }
+    }
 }
 
 /// [`walk`], asking `undecided` whether a branch with no trip count is taken (it may
@@ -75,8 +132,20 @@ pub fn walk_with(
     f: &Function,
     map: &UnitMap,
     trace: bool,
-    trips: &HashMap<String, u64>,
+    trips: &HashMap<String, Trip>,
     origin: &str,
+    undecided: &mut dyn FnMut(Undecided) -> Result<bool, InputError>,
+) -> Result<Path, InputError> {
+    walk_counting(f, map, trace, trips, origin, &mut Counts::default(), undecided)
+}
+
+fn walk_counting(
+    f: &Function,
+    map: &UnitMap,
+    trace: bool,
+    trips: &HashMap<String, Trip>,
+    origin: &str,
+    counts: &mut Counts,
     undecided: &mut dyn FnMut(Undecided) -> Result<bool, InputError>,
 ) -> Result<Path, InputError> {
     let instrs: Vec<(usize, &Instr)> =
@@ -94,37 +163,11 @@ pub fn walk_with(
         })
     };
     let mut path = Path::default();
-    let labels: HashMap<&str, usize> =
-        f.items.iter().enumerate().filter_map(|(i, it)| if let Item::Label(l) = it { Some((l.as_str(), i)) } else { None }).collect();
     if trace {
-        let static_code = |why: String| {
-            InputError::new(
-                "trace",
-                origin,
-                format!("{why}: this is static code, not one executed path; import it without trace, with trip counts"),
-            )
-        };
-        // A trace lists one path: a branch to a label the file defines is static code.
-        if let Some((_, x)) = instrs.iter().find(|(_, x)| matches!(&x.target, Some(Target::Label(l)) if labels.contains_key(l.as_str()))) {
-            return Err(static_code(format!("line {}: a branch to a label the file defines", x.line)));
-        }
-        let mut exit: Option<usize> = None;
-        for (_, x) in &instrs {
-            let (class, key) = classify(x)?;
-            if let Some(at) = exit {
-                return Err(static_code(format!("line {} follows the unconditional exit at line {at}", x.line)));
-            }
-            if class == Class::Exit && !x.predicated {
-                exit = Some(x.line);
-            }
-            if !x.never {
-                path.push(class, &key);
-            }
-        }
-        return Ok(path);
+        return trace_path(f, &instrs, &classify, origin);
     }
+    let labels = label_indices(f)?;
     let addresses: HashMap<u64, usize> = instrs.iter().filter_map(|(i, x)| x.address.map(|a| (a, *i))).collect();
-    let mut taken: HashMap<usize, u64> = HashMap::new();
     let mut calls: Vec<usize> = Vec::new();
     let mut visited = vec![false; f.items.len()];
     let mut pc = 0usize;
@@ -136,7 +179,7 @@ pub fn walk_with(
         };
         steps += 1;
         if steps > MAX_WALK {
-            let largest = trips.iter().max_by_key(|(_, n)| **n).map_or(String::new(), |(k, n)| format!(" (the largest: {k}={n})"));
+            let largest = trips.iter().max_by_key(|(_, n)| n.largest()).map_or(String::new(), |(k, n)| format!(" (the largest: {k}={n})"));
             return Err(InputError::option(
                 "trip",
                 "",
@@ -173,7 +216,7 @@ pub fn walk_with(
             }
             Class::Exit => {
                 let u = Undecided { target: "EXIT".into(), at: pc, to: f.items.len(), instr: x };
-                match decide(u, trips, &mut taken, undecided)? {
+                match decide(u, trips, counts, undecided)? {
                     true => return Ok(path),
                     false => pc += 1,
                 }
@@ -184,12 +227,101 @@ pub fn walk_with(
                 // path rejoining the main one) is a jump, not a loop.
                 let first = (to..f.items.len()).find(|&i| matches!(f.items[i], Item::Instr(_)));
                 let rejoin = !x.predicated && to <= pc && first.is_some_and(|i| !visited[i]);
-                pc = if rejoin || decide(Undecided { target, at: pc, to, instr: x }, trips, &mut taken, undecided)? { to } else { pc + 1 };
+                pc = if rejoin || decide(Undecided { target, at: pc, to, instr: x }, trips, counts, undecided)? { to } else { pc + 1 };
             }
             _ => pc += 1,
         }
     }
     Ok(path)
+}
+
+type Classify<'a> = dyn Fn(&Instr) -> Result<(Class, String), InputError> + 'a;
+
+/// A trace's path: every instruction in file order. Refused as static code when an
+/// instruction follows an unconditional exit, or when a label some branch goes to is
+/// reached other than right after a branch to it ([`fall_through_label`]).
+fn trace_path(f: &Function, instrs: &[(usize, &Instr)], classify: &Classify, origin: &str) -> Result<Path, InputError> {
+    let static_code = |why: String| {
+        InputError::new(
+            "trace",
+            origin,
+            format!("{why}: this is static code, not one executed path; import it without trace, with trip counts"),
+        )
+    };
+    if let Some(why) = fall_through_label(f) {
+        return Err(static_code(why));
+    }
+    let mut path = Path::default();
+    let mut exit: Option<usize> = None;
+    for (_, x) in instrs {
+        let (class, key) = classify(x)?;
+        if let Some(at) = exit {
+            return Err(static_code(format!("line {} follows the unconditional exit at line {at}", x.line)));
+        }
+        if class == Class::Exit && !x.predicated {
+            exit = Some(x.line);
+        }
+        if !x.never {
+            path.push(class, &key);
+        }
+    }
+    Ok(path)
+}
+
+/// Why `f` is not a per-warp trace, if a label shows it: a trace prints a label only
+/// right after the branch that went to it (`@%p1 bra BB_0;` then `BB_0:`; a label may be
+/// printed again at each later visit, and the target of a branch not taken is not
+/// printed), so every label a branch of the file goes to follows a branch to it, possibly
+/// among other labels of the same place. Static code reaches its loop heads and join
+/// points by falling through, or from the start. A branch to the next instruction is
+/// consistent with a trace.
+pub fn fall_through_label(f: &Function) -> Option<String> {
+    let targets: HashSet<&str> = f
+        .items
+        .iter()
+        .filter_map(|i| if let Item::Instr(Instr { target: Some(Target::Label(t)), .. }) = i { Some(t.as_str()) } else { None })
+        .collect();
+    let targeted = |l: &str| targets.contains(l);
+    // The labels `run` printed together after the instruction `before`.
+    let check = |run: &[&str], before: Option<&Instr>| {
+        let taken = before.is_some_and(|b| matches!(&b.target, Some(Target::Label(t)) if run.contains(&t.as_str())));
+        let l = run.iter().find(|l| !taken && targeted(l))?;
+        let from = before.map_or("the start of the function".to_string(), |b| format!("line {} ({})", b.line, b.opcode));
+        Some(format!("label {l}, a branch target, is reached from {from}, not by a branch to it"))
+    };
+    let mut before: Option<&Instr> = None;
+    let mut run: Vec<&str> = Vec::new();
+    for item in &f.items {
+        match item {
+            Item::Label(l) => run.push(l),
+            Item::Instr(x) => {
+                if let Some(why) = check(&run, before) {
+                    return Some(why);
+                }
+                run.clear();
+                before = Some(x);
+            }
+        }
+    }
+    check(&run, before)
+}
+
+/// The item index of each label of `f`; a label defined twice (a trace of a loop read as
+/// static code) is refused.
+fn label_indices(f: &Function) -> Result<HashMap<&str, usize>, InputError> {
+    let mut labels = HashMap::new();
+    for (i, it) in f.items.iter().enumerate() {
+        if let Item::Label(l) = it {
+            if labels.insert(l.as_str(), i).is_some() {
+                return Err(InputError::new(
+                    "branch",
+                    l,
+                    format!("the label is defined twice in {}: static code defines each label once; a trace of the executed path is read with trace", f.name),
+                ));
+            }
+        }
+    }
+    Ok(labels)
 }
 
 /// The instruction at address `a`: the one printed there, or, where `a` is the control
@@ -221,33 +353,51 @@ fn resolve(x: &Instr, labels: &HashMap<&str, usize>, addresses: &HashMap<u64, us
 /// forward, or else as `undecided` says.
 fn decide(
     u: Undecided,
-    trips: &HashMap<String, u64>,
-    taken: &mut HashMap<usize, u64>,
+    trips: &HashMap<String, Trip>,
+    counts: &mut Counts,
     undecided: &mut dyn FnMut(Undecided) -> Result<bool, InputError>,
 ) -> Result<bool, InputError> {
     let backward = u.to <= u.at;
-    match trips.get(&u.target) {
-        Some(0) if backward => Err(InputError::option(
+    let Some(trip) = trips.get(&u.target) else {
+        return if !u.instr.predicated && !backward { Ok(true) } else { undecided(u) };
+    };
+    let kind = if backward { Visit::Loop } else { Visit::Reach };
+    let visit = counts.visits.entry(u.target.clone()).or_insert((0, kind));
+    let n = trip.at(visit.0).ok_or_else(|| {
+        InputError::option(
             "trip",
-            format!("{}=0", u.target),
+            format!("{}={trip}", u.target),
+            format!(
+                "line {}: the path {} it {} times or more, and the list gives {} counts, one per visit: give one for each",
+                u.instr.line,
+                kind.met(),
+                visit.0 + 1,
+                visit.0
+            ),
+        )
+    })?;
+    if !backward {
+        visit.0 += 1;
+        return Ok(n > 0);
+    }
+    if n == 0 {
+        return Err(InputError::option(
+            "trip",
+            format!("{}={trip}", u.target),
             format!(
                 "line {}: a loop's branch is at the end of its body, which has run once when the branch is reached: give N >= 1 (the times the body runs)",
                 u.instr.line
             ),
-        )),
-        Some(&n) if backward => {
-            let count = taken.entry(u.at).or_default();
-            if *count + 1 < n {
-                *count += 1;
-                Ok(true)
-            } else {
-                *count = 0;
-                Ok(false)
-            }
-        }
-        Some(&n) => Ok(n > 0),
-        None if !u.instr.predicated && !backward => Ok(true),
-        None => undecided(u),
+        ));
+    }
+    let count = counts.taken.entry(u.at).or_default();
+    if *count + 1 < n {
+        *count += 1;
+        Ok(true)
+    } else {
+        *count = 0;
+        visit.0 += 1;
+        Ok(false)
     }
 }
 
@@ -270,7 +420,7 @@ fn undecided_error(u: &Undecided, origin: &str) -> InputError {
             u.instr.line,
             if backward { "loop" } else { "conditional" },
             u.target,
-            if backward { "the loop body runs N times" } else { "0: never taken, 1: always taken" }
+            if backward { "the loop body runs N times, or N1,N2,... one count per entry" } else { "0: never taken, 1: always taken" }
         ),
     )
 }
@@ -281,8 +431,13 @@ mod tests {
     use crate::import::ptx;
 
     fn path(text: &str, trips: &[(&str, u64)], trace: bool) -> Result<String, InputError> {
+        let trips: Vec<(&str, Trip)> = trips.iter().map(|&(k, v)| (k, Trip::Count(v))).collect();
+        path_per_visit(text, &trips, trace)
+    }
+
+    fn path_per_visit(text: &str, trips: &[(&str, Trip)], trace: bool) -> Result<String, InputError> {
         let l = ptx::read(text);
-        let trips = trips.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+        let trips = trips.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
         walk(&l.functions[0], &UnitMap::built_in("ptx"), trace, &trips, "t.ptx").map(|p| p.kernel)
     }
 
@@ -296,10 +451,113 @@ mod tests {
         assert!(e.reason.contains("$L_loop=N") && e.reason.contains("trace") && e.reason.contains("t.ptx:8"), "{e}");
         let e = path(LOOP, &[("$L_loop", 2)], false).unwrap_err();
         assert!(e.reason.contains("0: never taken"), "{e}");
-        // The same file as a trace is refused: it defines its branch targets (static code).
-        assert!(path(LOOP, &[], true).unwrap_err().reason.contains("static code"));
+        // The same file as a trace is refused: its loop head is reached by falling through.
+        let e = path(LOOP, &[], true).unwrap_err();
+        assert!(e.reason.contains("static code") && e.reason.contains("label $L_loop") && e.reason.contains("line 3"), "{e}");
         let trace = LOOP.replace("$L_loop:\n", "").replace("$L_end:\n", "");
         assert_eq!(path(&trace, &[], true).unwrap(), "LC|CCLC");
+    }
+
+    /// Two nested loops, the inner one's count set per entry (bitonic sort's shape).
+    const NESTED: &str = ".entry k()\n{\nld.param.u64 %rd1, [p];\nmov.u32 %r1, 0;\n$L_outer:\nmov.u32 %r2, 0;\n$L_inner:\nld.global.f32 %f1, [%rd1];\nadd.f32 %f2, %f2, %f1;\n@%p1 bra $L_inner;\nadd.s32 %r1, %r1, 1;\n@%p2 bra $L_outer;\nst.global.f32 [%rd1], %f2;\nret;\n}\n";
+
+    /// NESTED's path by hand: `mov`, then per outer iteration `mov`, the inner body
+    /// (`ld`, `add`, `bra`) `k` times, `add`, `bra`; then `st`, `ret`.
+    fn nested_by_hand(inner: &[usize]) -> String {
+        let body: String = inner.iter().map(|&k| format!("C{}CC", "LCC".repeat(k))).collect();
+        format!("C{body}LC")
+    }
+
+    #[test]
+    fn per_visit_counts_set_each_entry_of_a_loop() {
+        let per = |outer: u64, inner: &[u64]| {
+            path_per_visit(NESTED, &[("$L_outer", Trip::Count(outer)), ("$L_inner", Trip::PerVisit(inner.to_vec()))], false)
+        };
+        let k = per(3, &[1, 2, 3]).unwrap();
+        assert_eq!(k, nested_by_hand(&[1, 2, 3]));
+        assert_eq!(k.len(), 30, "1 + (6 + 9 + 12) + 2 instructions");
+        // The constant that covers every entry counts more: 1 + 3 * 12 + 2.
+        assert_eq!(path(NESTED, &[("$L_outer", 3), ("$L_inner", 3)], false).unwrap().len(), 39);
+        // A one-entry list is a single count.
+        assert_eq!(per(1, &[4]).unwrap(), nested_by_hand(&[4]));
+        let e = per(3, &[1, 2]).unwrap_err();
+        assert_eq!((e.field.as_str(), e.value.as_str()), ("trip", "$L_inner=1,2"));
+        assert!(
+            e.reason.contains("line 10") && e.reason.contains("enters it 3 times or more") && e.reason.contains("gives 2 counts"),
+            "{e}"
+        );
+        let e = per(3, &[1, 2, 3, 4]).unwrap_err();
+        assert!(e.reason.contains("gives 4 counts") && e.reason.contains("enters it 3 times: give 3"), "{e}");
+        let e = per(2, &[1, 0]).unwrap_err();
+        assert!(e.reason.contains("N >= 1"), "{e}");
+        // Per visit on a forward branch: the i-th arrival, 0 not taken, else taken.
+        let skip = ".entry k()\n{\n$L_loop:\nld.global.f32 %f1, [%rd1];\n@%p2 bra $L_skip;\nadd.f32 %f2, %f2, %f1;\n$L_skip:\n@%p1 bra $L_loop;\nret;\n}\n";
+        let k = path_per_visit(skip, &[("$L_loop", Trip::Count(3)), ("$L_skip", Trip::PerVisit(vec![0, 1, 0]))], false);
+        assert_eq!(k.unwrap(), "LCCC".to_string() + "LCC" + "LCCC" + "C");
+        let e = path_per_visit(skip, &[("$L_loop", Trip::Count(3)), ("$L_skip", Trip::PerVisit(vec![0, 1]))], false).unwrap_err();
+        assert!(e.reason.contains("reaches it 3 times or more"), "{e}");
+    }
+
+    /// A per-warp trace (a taken branch followed by its target's label, labels printed
+    /// again at each visit, targets of branches not taken absent) imports, and counts what
+    /// the static code walks with the same counts per visit.
+    #[test]
+    fn per_warp_traces_import_and_static_code_is_refused() {
+        let trace = ".entry k()\n{\nld.param.u64 %rd1, [p];\nmov.u32 %r1, 0;\nmov.u32 %r2, 0;\nld.global.f32 %f1, [%rd1];\nadd.f32 %f2, %f2, %f1;\n@%p1 bra $L_inner;\nadd.s32 %r1, %r1, 1;\n@%p2 bra $L_outer;\n$L_outer:\nmov.u32 %r2, 0;\nld.global.f32 %f1, [%rd1];\nadd.f32 %f2, %f2, %f1;\n@%p1 bra $L_inner;\n$L_inner:\nld.global.f32 %f1, [%rd1];\nadd.f32 %f2, %f2, %f1;\n@%p1 bra $L_inner;\n$L_inner:\nld.global.f32 %f1, [%rd1];\nadd.f32 %f2, %f2, %f1;\n@%p1 bra $L_inner;\nadd.s32 %r1, %r1, 1;\n@%p2 bra $L_outer;\nst.global.f32 [%rd1], %f2;\nret;\n}\n";
+        let k = path(trace, &[], true).unwrap();
+        assert_eq!(k, nested_by_hand(&[1, 3]));
+        assert_eq!(k, path_per_visit(NESTED, &[("$L_outer", Trip::Count(2)), ("$L_inner", Trip::PerVisit(vec![1, 3]))], false).unwrap());
+        // Read as static code, the trace's repeated label is refused.
+        let e = path(trace, &[("$L_inner", 1)], false).unwrap_err();
+        assert!(e.reason.contains("defined twice") && e.reason.contains("trace"), "{e}");
+        // A branch to the next instruction is consistent with a trace.
+        let next = ".entry k()\n{\n@%p1 bra $L_a;\n$L_a:\nbra.uni $L_b;\n$L_b:\n$L_c:\nadd.f32 %f2, %f2, %f1;\nret;\n}\n";
+        assert_eq!(path(next, &[], true).unwrap(), "CCCC");
+        // Static code: the loop head after straight code, a join point after the code a
+        // branch skips, a label first in the function.
+        let e = path(NESTED, &[], true).unwrap_err();
+        assert!(e.reason.contains("label $L_outer") && e.reason.contains("line 4 (mov.u32)"), "{e}");
+        let join = ".entry k()\n{\n@%p1 bra $L_a;\nbra.uni $L_b;\n$L_a:\nadd.f32 %f2, %f2, %f1;\n$L_b:\nret;\n}\n";
+        assert!(path(join, &[], true).unwrap_err().reason.contains("label $L_a, a branch target, is reached from line 4 (bra.uni)"));
+        let first = ".entry k()\n{\n$L_a:\nadd.f32 %f2, %f2, %f1;\n@%p1 bra $L_a;\nret;\n}\n";
+        assert!(path(first, &[], true).unwrap_err().reason.contains("the start of the function"));
+    }
+
+    /// NESTED with a forward skip in the inner body, as static code.
+    const NESTED_SKIP: &str = ".entry k()\n{\nld.param.u64 %rd1, [p];\nmov.u32 %r1, 0;\n$L_outer:\nmov.u32 %r2, 0;\n$L_inner:\nld.global.f32 %f1, [%rd1];\n@%p3 bra $L_skip;\nadd.f32 %f2, %f2, %f1;\n$L_skip:\n@%p1 bra $L_inner;\nadd.s32 %r1, %r1, 1;\n@%p2 bra $L_outer;\nst.global.f32 [%rd1], %f2;\nret;\n}\n";
+
+    /// The per-warp trace of NESTED_SKIP when outer iteration `i` runs the inner body
+    /// `skips[i].len()` times, skipping the `add` where `skips[i][j]`: written from the
+    /// loop structure, not by walking the code.
+    fn nested_skip_trace(skips: &[Vec<bool>]) -> String {
+        let mut t = vec![".entry k()", "{", "ld.param.u64 %rd1, [p];", "mov.u32 %r1, 0;"];
+        for (i, inner) in skips.iter().enumerate() {
+            t.extend(if i > 0 { &["$L_outer:"][..] } else { &[] });
+            t.push("mov.u32 %r2, 0;");
+            for (j, &skip) in inner.iter().enumerate() {
+                t.extend(if j > 0 { &["$L_inner:"][..] } else { &[] });
+                t.extend(["ld.global.f32 %f1, [%rd1];", "@%p3 bra $L_skip;", if skip { "$L_skip:" } else { "add.f32 %f2, %f2, %f1;" }]);
+                t.push("@%p1 bra $L_inner;");
+            }
+            t.extend(["add.s32 %r1, %r1, 1;", "@%p2 bra $L_outer;"]);
+        }
+        t.extend(["st.global.f32 [%rd1], %f2;", "ret;", "}"]);
+        t.join("\n") + "\n"
+    }
+
+    proptest::proptest! {
+        /// Every per-warp trace of the nested loops imports (the static-code rule never
+        /// trips on it) and counts what the static code walks with per-visit counts; the
+        /// static code itself is refused as a trace.
+        #[test]
+        fn traces_match_per_visit_walks(skips in proptest::collection::vec(proptest::collection::vec(proptest::bool::ANY, 1..5), 1..5)) {
+            let traced = path(&nested_skip_trace(&skips), &[], true).unwrap();
+            let inner = Trip::PerVisit(skips.iter().map(|s| s.len() as u64).collect());
+            let skip = Trip::PerVisit(skips.iter().flatten().map(|&b| u64::from(b)).collect());
+            let trips = [("$L_outer", Trip::Count(skips.len() as u64)), ("$L_inner", inner), ("$L_skip", skip)];
+            proptest::prop_assert_eq!(traced, path_per_visit(NESTED_SKIP, &trips, false).unwrap());
+            proptest::prop_assert!(path(NESTED_SKIP, &[], true).is_err());
+        }
     }
 
     #[test]

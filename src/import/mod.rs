@@ -11,6 +11,7 @@ pub mod listing;
 pub mod ptx;
 pub mod resources;
 pub mod sass;
+pub mod trips;
 pub mod units;
 
 use crate::error::InputError;
@@ -65,8 +66,8 @@ pub struct Request {
     pub entry: Option<String>,
     /// The file is one executed path.
     pub trace: bool,
-    /// Trip counts per label.
-    pub trips: HashMap<String, u64>,
+    /// Trip counts per label: one, or one per visit ([`trips::Trip`]).
+    pub trips: HashMap<String, trips::Trip>,
     /// A user's unit map on top of the built-in one.
     pub units: Option<UnitMap>,
     /// The architecture, when the file does not say (`sm_62`).
@@ -103,7 +104,7 @@ pub struct Provenance {
     pub map: String,
     /// Whether the file was read as an executed path.
     pub trace: bool,
-    /// Trip counts used (`LABEL=N`).
+    /// Trip counts used (`LABEL=N`, or `LABEL=N1,N2,...` one per visit).
     pub trips: Vec<String>,
     /// Threads per block, when given.
     pub block_threads: Option<i64>,
@@ -140,7 +141,7 @@ struct Prepared<'a> {
     f: &'a listing::Function,
     map: UnitMap,
     arch: Option<String>,
-    trips: HashMap<String, u64>,
+    trips: HashMap<String, trips::Trip>,
 }
 
 fn prepare<'a>(listing: &'a Listing, origin: &str, format: Format, req: &Request) -> Result<Prepared<'a>, InputError> {

@@ -42,8 +42,8 @@ pub struct KernelEntry {
     pub trace: Option<bool>,
     /// With `kernel_file`: a unit map on top of the built-in one (path relative to the task set).
     pub units: Option<String>,
-    /// With `kernel_file`: trip counts per label.
-    pub trip: Option<std::collections::BTreeMap<String, u64>>,
+    /// With `kernel_file`: trip counts per label, one (`3`) or one per visit (`[1, 2, 3]`).
+    pub trip: Option<std::collections::BTreeMap<String, crate::import::trips::Trip>>,
     /// With `kernel_file`: the architecture when the file does not state it.
     pub arch: Option<String>,
     /// With `kernel_file`: `ptxas -v` or `cuobjdump -res-usage` output for it (registers,
@@ -573,7 +573,7 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
     let format = crate::import::Format::pick("auto", file, &text)?;
     let imp = crate::import::import(&text, &origin(&path), format, &request).map_err(|mut err| {
         if let Some(all) = crate::import::branches_after(&err, &text, &origin(&path), format, &request) {
-            let trips: Vec<String> = all.iter().map(|b| format!("\"{}\" = {}", b.target, b.proposed)).collect();
+            let trips: Vec<String> = all.iter().map(|b| format!("\"{}\" = {}", b.target, b.proposal().to_toml())).collect();
             err.reason = format!(
                 "{}; all {} that need one, with proposed counts (a loop's real count is yours): trip = {{ {} }}",
                 err.reason,

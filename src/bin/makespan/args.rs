@@ -264,6 +264,7 @@ pub(crate) struct ImportArgs {
     /// Trip count of the branch to LABEL (a label, or a cuobjdump address such as 0x260):
     /// a loop body runs N >= 1 times; a forward branch with 0 is never taken, otherwise
     /// always (repeatable; EXIT for a predicated exit; --list-branches proposes them all).
+    /// LABEL=N1,N2,...: one count per visit (the i-th time the loop is entered).
     #[arg(long = "trip", value_name = "LABEL=N")]
     pub(crate) trips: Vec<String>,
     /// Threads per block: the warps of one block are the instance's W.

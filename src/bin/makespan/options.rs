@@ -125,7 +125,7 @@ pub(crate) fn rta_request(
     })
 }
 
-/// What `import` asks for, from its options: trip counts `LABEL=N`, the SM (`tx2` or
+/// What `import` asks for, from its options: trip counts `LABEL=N` or `LABEL=N1,N2,...`, the SM (`tx2` or
 /// `L,C,S`), `W` from `--block-threads` (whole warps) or `--warps`, a user map.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn import_request(
@@ -166,8 +166,9 @@ pub(crate) fn import_request(
     };
     let mut map = std::collections::HashMap::new();
     for t in trips {
-        let (label, n) = t.split_once('=').ok_or_else(|| InputError::option("trip", t, "write LABEL=N"))?;
-        let n: u64 = n.trim().parse().map_err(|_| InputError::option("trip", t, "N must be a whole number >= 0"))?;
+        let (label, n) =
+            t.split_once('=').ok_or_else(|| InputError::option("trip", t, "write LABEL=N (or LABEL=N1,N2,... one per visit)"))?;
+        let n = gpu_makespan::import::trips::Trip::parse(n).map_err(|why| InputError::option("trip", t, why))?;
         if map.insert(label.trim().to_string(), n).is_some() {
             return Err(InputError::option("trip", t, "this label has a trip count already"));
         }

@@ -4,9 +4,10 @@
 use gpu_makespan::error::plural;
 use gpu_makespan::import::branches::{Branch, Kind};
 
-/// `--trip 'TARGET=N'` for each branch's proposal, in one line.
+/// `--trip 'TARGET=N'` (or `TARGET=N1,N2,...` per visit) for each branch's proposal, in
+/// one line.
 pub fn paste(branches: &[Branch]) -> String {
-    branches.iter().map(|b| format!("--trip '{}={}'", b.target, b.proposed)).collect::<Vec<_>>().join(" ")
+    branches.iter().map(|b| format!("--trip '{}={}'", b.target, b.proposal())).collect::<Vec<_>>().join(" ")
 }
 
 fn inside(b: &Branch) -> String {
@@ -20,7 +21,24 @@ fn inside(b: &Branch) -> String {
     format!("{what} {}: {} L, {} C{barriers}", i.instructions, i.l, i.c)
 }
 
-fn proposal(b: &Branch) -> &'static str {
+fn proposal(b: &Branch) -> String {
+    match (b.kind, &b.outer) {
+        (Kind::Loop, _) if b.visits > 1 && b.proposed_per_visit.is_none() => {
+            format!("1 (entered {} times: one count for all, or N1,N2,... one per entry)", b.visits)
+        }
+        (Kind::Loop, _) if b.visits > 1 => format!(
+            "1 per entry, {} entries{}: give each entry's trip count, in order",
+            b.visits,
+            b.outer.as_ref().map_or(String::new(), |o| format!(" (inside loop {o})"))
+        ),
+        (Kind::Loop, Some(o)) => {
+            format!("1 (the body once; inside loop {o}: with its count given, list again for one count per entry, N1,N2,...)")
+        }
+        _ => fixed_proposal(b).to_string(),
+    }
+}
+
+fn fixed_proposal(b: &Branch) -> &'static str {
     match b.kind {
         Kind::Loop => "1 (the body once: give the real trip count)",
         Kind::Forward if b.proposed > 0 => "1 (always taken: the next instruction jumps past it)",
@@ -38,7 +56,7 @@ pub fn branch_table(entry: &str, origin: &str, branches: &[Branch]) -> String {
         .iter()
         .map(|b| {
             let lines = b.lines.iter().map(usize::to_string).collect::<Vec<_>>().join(",");
-            [b.target.clone(), lines, b.kind.name().to_string(), inside(b), proposal(b).to_string()]
+            [b.target.clone(), lines, b.kind.name().to_string(), inside(b), proposal(b)]
         })
         .collect();
     let head = ["target", "line", "kind", "instructions", "proposed trip count"];
