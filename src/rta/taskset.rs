@@ -59,6 +59,10 @@ pub struct KernelEntry {
     pub threads_per_block: i64,
     /// Shared memory per block in bytes (default 0).
     pub shared_memory: Option<i64>,
+    /// With `kernel_file`: the launch's dynamic shared memory per block in bytes
+    /// (`extern __shared__`, the third `<<<>>>` parameter), added to the static size the
+    /// file states. Required when the file declares dynamic shared memory.
+    pub dynamic_shared_memory: Option<i64>,
     /// Registers per thread (default 0: not limiting).
     pub registers_per_thread: Option<i64>,
     /// `r_i` (default 0).
@@ -225,10 +229,10 @@ pub fn from_text(
     check_names(&file.kernels)?;
     let mut cache = WcetCache::default();
     let read = file.kernels.iter().enumerate().map(|(i, e)| instructions(i, e, origin)).collect::<Result<Vec<_>, _>>()?;
-    let (set, stated): (Vec<Option<String>>, Vec<Option<Resources>>) = read.into_iter().unzip();
+    let (set, stated): (Vec<Option<String>>, Vec<Option<Stated>>) = read.into_iter().unzip();
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
-        let cx = Context { text, gpu: &gpu, profile: &profile, cycle: &cycle, limits, set: &set, stated: stated[i] };
+        let cx = Context { text, gpu: &gpu, profile: &profile, cycle: &cycle, limits, set: &set, stated: stated[i].as_ref() };
         pending.push(entry(i, e, &cx, &mut cache)?);
     }
     let window_decimal = match window {
@@ -339,12 +343,45 @@ struct Context<'a> {
     limits: &'a SolveOptions,
     set: &'a [Option<String>],
     /// What this kernel's file states about its resources (`None`: no kernel file).
-    stated: Option<Resources>,
+    stated: Option<&'a Stated>,
+}
+
+/// What a kernel file and its `resource_usage` state about a block, and where each
+/// value comes from, for the report to name its source.
+#[derive(Debug, Clone)]
+struct Stated {
+    resources: Resources,
+    /// `the kernel file` or `resource_usage FILE`: where the static shared memory is read.
+    shared_from: String,
+    /// The same for the registers per thread.
+    registers_from: String,
+    /// The file would show dynamic shared memory (PTX's `.extern .shared`); SASS and
+    /// resource-usage text do not.
+    sees_dynamic: bool,
+}
+
+impl Stated {
+    /// `file`'s statements (as `format`), with `usage`'s (from `resource_usage` `name`)
+    /// over them.
+    fn new(file: Resources, format: crate::import::Format, usage: Option<(Resources, &str)>) -> Stated {
+        let kernel_file = || "the kernel file".to_string();
+        let from = |stated: bool, name: &str| if stated { format!("resource_usage {name}") } else { kernel_file() };
+        let (shared_from, registers_from) = match usage {
+            Some((u, name)) => (from(u.shared_memory.is_some(), name), from(u.registers_per_thread.is_some(), name)),
+            None => (kernel_file(), kernel_file()),
+        };
+        Stated {
+            resources: usage.map_or(file, |(u, _)| u.or(file)),
+            shared_from,
+            registers_from,
+            sees_dynamic: format == crate::import::Format::Ptx,
+        }
+    }
 }
 
 /// A kernel's instruction string, from `instructions` or `kernel_file` (`None`: neither),
 /// and what a kernel file states about its resources.
-fn instructions(i: usize, e: &KernelEntry, task_set: &str) -> Result<(Option<String>, Option<Resources>), InputError> {
+fn instructions(i: usize, e: &KernelEntry, task_set: &str) -> Result<(Option<String>, Option<Stated>), InputError> {
     let field = |f: &str| format!("kernels[{i}].{f}");
     match (&e.instructions, &e.kernel_file) {
         (Some(_), Some(_)) => Err(InputError::new(field("kernel_file"), "", "give either instructions or kernel_file, not both")),
@@ -355,12 +392,14 @@ fn instructions(i: usize, e: &KernelEntry, task_set: &str) -> Result<(Option<Str
 }
 
 /// A kernel file's block resources: a field given in the task set wins; else what the
-/// file states; else (never 0) the most the launch allows: all of a block's shared
-/// memory, the most registers per thread a block of `b` threads may have. Returns
-/// (shared memory, registers per thread, what was taken, in words).
+/// file (or its `resource_usage`) states, the static shared memory plus the launch's
+/// `dynamic_shared_memory` (required when the file declares dynamic shared memory);
+/// else (never 0) the most the launch allows: all of a block's shared memory, the most
+/// registers per thread a block of `b` threads may have. Returns (shared memory,
+/// registers per thread, what was taken and from where, in words).
 fn file_resources(
     e: &KernelEntry,
-    stated: Resources,
+    stated: &Stated,
     b: u64,
     p: &crate::rta::gpu::Platform,
     field: &dyn Fn(&str) -> String,
@@ -368,64 +407,88 @@ fn file_resources(
     let given = |v: Option<i64>, f: &str| {
         v.map(|x| u64::try_from(x).map_err(|_| InputError::new(field(f), x, "must be zero or positive"))).transpose()
     };
-    if let Some(t) = stated.required_threads.filter(|&t| t != b) {
+    let r = stated.resources;
+    if let Some(t) = r.required_threads.filter(|&t| t != b) {
         return Err(InputError::new(field("threads_per_block"), b, format!("the kernel file requires blocks of {t} threads (.reqntid)")));
     }
-    if let Some(t) = stated.max_threads.filter(|&t| t < b) {
+    if let Some(t) = r.max_threads.filter(|&t| t < b) {
         return Err(InputError::new(
             field("threads_per_block"),
             b,
             format!("the kernel file allows at most {t} threads per block (.maxntid)"),
         ));
     }
-    let below = |g: Option<u64>, s: Option<u64>, f: &str, what: &str| match (g, s) {
-        (Some(g), Some(s)) if g < s => {
-            Err(InputError::new(field(f), g, format!("the kernel file states {s} {what}; a block cannot use less")))
-        }
-        _ => Ok(()),
-    };
+    let dynamic = given(e.dynamic_shared_memory, "dynamic_shared_memory")?;
+    if r.dynamic_shared_memory && dynamic.is_none() {
+        return Err(InputError::new(
+            field("dynamic_shared_memory"),
+            "",
+            "the kernel file declares dynamic shared memory (.extern .shared, from extern __shared__), whose size the launch gives (the third <<<>>> parameter): give dynamic_shared_memory = N (bytes per block)",
+        ));
+    }
     let (given_shared, given_registers) =
         (given(e.shared_memory, "shared_memory")?, given(e.registers_per_thread, "registers_per_thread")?);
-    below(given_shared, stated.shared_memory, "shared_memory", "bytes of static shared memory")?;
-    below(given_registers, stated.registers_per_thread, "registers_per_thread", "registers per thread")?;
-    let mut words = Vec::new();
-    let shared = match (given_shared, stated.shared_memory.filter(|_| !stated.dynamic_shared_memory)) {
-        (Some(g), s) => {
-            words.push(format!("shared_memory {g} B given{}", s.map_or(String::new(), |s| format!(" (the file states {s})"))));
-            g
-        }
-        (None, Some(s)) => {
-            words.push(format!("shared_memory {s} B from the kernel file"));
-            s
-        }
-        (None, None) => {
-            words.push(format!(
-                "shared_memory not stated by the kernel file{}: taken as {} B, the most a block may use",
-                if stated.dynamic_shared_memory { " (dynamic)" } else { "" },
-                p.shared_memory_per_block
-            ));
-            p.shared_memory_per_block
-        }
-    };
-    let registers = match (given_registers, stated.registers_per_thread) {
+    let least = r.shared_memory.map(|s| s + dynamic.unwrap_or(0));
+    if let Some((g, s)) = given_shared.zip(least).filter(|(g, s)| g < s) {
+        let what = dynamic.map_or(String::new(), |d| format!(" plus {d} B dynamic_shared_memory"));
+        let reason =
+            format!("{} states {} B of static shared memory{what}; a block cannot use less", stated.shared_from, s - dynamic.unwrap_or(0));
+        return Err(InputError::new(field("shared_memory"), g, reason));
+    }
+    if let Some((g, s)) = given_registers.zip(r.registers_per_thread).filter(|(g, s)| g < s) {
+        let reason = format!("{} states {s} registers per thread; a block cannot use less", stated.registers_from);
+        return Err(InputError::new(field("registers_per_thread"), g, reason));
+    }
+    let (shared, shared_words) = block_shared(stated, given_shared, dynamic, p, &unstated(e));
+    let registers = match (given_registers, r.registers_per_thread) {
         (Some(g), r) => {
-            words.push(format!("registers_per_thread {g} given{}", r.map_or(String::new(), |r| format!(" (the file states {r})"))));
-            g
+            let note = r.map_or(String::new(), |r| format!(" ({} states {r})", stated.registers_from));
+            (g, format!("registers_per_thread {g} given{note}"))
         }
-        (None, Some(r)) => {
-            let from = e.resource_usage.as_deref().map_or("the kernel file".to_string(), |u| format!("resource_usage {u}"));
-            words.push(format!("registers_per_thread {r} from {from}"));
-            r
-        }
+        (None, Some(r)) => (r, format!("registers_per_thread {r} from {}", stated.registers_from)),
         (None, None) => {
             let most = (1..=p.max_registers_per_thread).rev().find(|&r| p.demand(b, shared, r, "").is_ok()).unwrap_or(0);
-            words.push(format!(
-                "registers_per_thread not stated by the kernel file: taken as {most}, the most a block of {b} threads may use (set resource_usage to the kernel's `ptxas -v` output for its own count)"
-            ));
-            most
+            (most, format!(
+                "registers_per_thread not stated by {}: taken as {most}, the most a block of {b} threads may use (set resource_usage to the kernel's `ptxas -v` output for its own count)",
+                unstated(e)
+            ))
         }
     };
-    Ok((shared, registers, words.join(", ")))
+    Ok((shared, registers.0, format!("{shared_words}, {}", registers.1)))
+}
+
+/// A block's shared memory and where it comes from, in words: `shared_memory` given;
+/// else the static size stated plus the launch's `dynamic`; else the most a block may
+/// use.
+fn block_shared(stated: &Stated, given: Option<u64>, dynamic: Option<u64>, p: &crate::rta::gpu::Platform, nobody: &str) -> (u64, String) {
+    let (r, from) = (stated.resources, &stated.shared_from);
+    let dynamic_words = dynamic.map_or(String::new(), |d| format!(" + {d} B dynamic_shared_memory given"));
+    // SASS and resource-usage text state static shared memory only.
+    let unseen = if stated.sees_dynamic || dynamic.is_some() {
+        ""
+    } else {
+        " (static only: SASS does not show dynamic shared memory; give dynamic_shared_memory if the launch passes one)"
+    };
+    match (given, r.shared_memory) {
+        (Some(g), s) => {
+            let note = s.map_or(String::new(), |s| format!(" ({from} states {s} B static{dynamic_words})"));
+            (g, format!("shared_memory {g} B given{note}"))
+        }
+        (None, Some(s)) if dynamic.is_some() => {
+            let d = dynamic.unwrap_or(0);
+            (s + d, format!("shared_memory {} B: {s} B static from {from}{dynamic_words}", s + d))
+        }
+        (None, Some(s)) => (s, format!("shared_memory {s} B from {from}{unseen}")),
+        (None, None) => (
+            p.shared_memory_per_block,
+            format!("shared_memory not stated by {nobody}: taken as {} B, the most a block may use", p.shared_memory_per_block),
+        ),
+    }
+}
+
+/// What states nothing about a kernel's block: its file, and its resource_usage if given.
+fn unstated(e: &KernelEntry) -> String {
+    e.resource_usage.as_ref().map_or("the kernel file".to_string(), |u| format!("the kernel file or resource_usage {u}"))
 }
 
 fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Result<Pending, Error> {
@@ -444,8 +507,10 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
         }
         None => (non_negative(e.shared_memory, "shared_memory")?, non_negative(e.registers_per_thread, "registers_per_thread")?, None),
     };
-    if e.resource_usage.is_some() && e.kernel_file.is_none() {
-        return Err(InputError::new(field("resource_usage"), "", "resource_usage only applies to kernels given by kernel_file").into());
+    for (f, given) in [("resource_usage", e.resource_usage.is_some()), ("dynamic_shared_memory", e.dynamic_shared_memory.is_some())] {
+        if given && e.kernel_file.is_none() {
+            return Err(InputError::new(field(f), "", format!("{f} only applies to kernels given by kernel_file")).into());
+        }
     }
     if e.contention.is_some() && instructions.is_none() {
         return Err(
@@ -548,7 +613,7 @@ fn others(set: &[Option<String>], sm: &SmCounts) -> Option<(u64, u64)> {
 
 /// The instruction string of a `kernel_file` (read as `makespan import` reads it; the
 /// path is relative to the task set named `origin`).
-fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str) -> String) -> Result<(String, Resources), InputError> {
+fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str) -> String) -> Result<(String, Stated), InputError> {
     let base = std::path::Path::new(task_set).parent().filter(|_| task_set != "standard input").unwrap_or(std::path::Path::new(""));
     let path = base.join(file);
     let text = read_text(&path).map_err(|err| InputError::new(field("kernel_file"), file, err.reason))?;
@@ -569,6 +634,7 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
         warps: 1,
         sm: TX2_SM,
         block_threads: None,
+        dynamic_shared_memory: None,
     };
     let format = crate::import::Format::pick("auto", file, &text)?;
     let imp = crate::import::import(&text, &origin(&path), format, &request).map_err(|mut err| {
@@ -584,11 +650,10 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
         let f = field(&err.field);
         err.in_field(f)
     })?;
-    let Some(u) = &e.resource_usage else { return Ok((imp.kernel, imp.provenance.resources)) };
+    let p = &imp.provenance;
+    let Some(u) = &e.resource_usage else { return Ok((imp.kernel, Stated::new(p.resources, format, None))) };
     let text = read_text(&base.join(u)).map_err(|err| InputError::new(field("resource_usage"), u, err.reason))?;
-    let usage = crate::import::resources::usage_lines(&text);
-    let stated = usage
-        .get(&imp.provenance.entry)
-        .ok_or_else(|| InputError::new(field("resource_usage"), u, format!("states nothing for the kernel {}", imp.provenance.entry)))?;
-    Ok((imp.kernel, stated.or(imp.provenance.resources)))
+    let usage = crate::import::resources::over_usage(&text, &p.entry, Resources::default())
+        .map_err(|reason| InputError::new(field("resource_usage"), u, reason))?;
+    Ok((imp.kernel, Stated::new(p.resources, format, Some((usage, u)))))
 }
