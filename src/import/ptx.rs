@@ -221,4 +221,40 @@ mod tests {
         let Item::Instr(b) = &f.items[1] else { panic!() };
         assert_eq!(b.target, Some(Target::Label("$L1".into())));
     }
+
+    fn opcodes(f: &Function) -> Vec<String> {
+        f.items.iter().filter_map(|i| if let Item::Instr(x) = i { Some(x.opcode.clone()) } else { None }).collect()
+    }
+
+    /// Brace operands stay in their instruction; a brace that starts a statement opens
+    /// a scope block whose instructions count; an initializer's braces are data.
+    #[test]
+    fn brace_operands_are_operands_and_scopes_are_blocks() {
+        let text = ".target sm_62\n.global .align 4 .b8 t[4] = {1, 2, {3, 4}};\n.visible .entry k()\n{\n ld.global.v4.u32 {%r14, %r15, %r16, %r17}, [%rd7];\n mov.b64 {%r1, %r2}, %fd1;\n {\n .reg .b32 %tmp;\n tex.1d.v4.f32.s32 {%f1, %f2, %f3, %f4}, [%rd1, {%r5}];\n }\n st.shared.v2.u32 [%rd2], {%r1,\n %r2};\n ret;\n}\n";
+        let l = read(text);
+        assert_eq!(l.functions.len(), 1);
+        let f = &l.functions[0];
+        assert_eq!(opcodes(f), ["ld.global.v4.u32", "mov.b64", "tex.1d.v4.f32.s32", "st.shared.v2.u32", "ret"]);
+        let Item::Instr(st) = &f.items[3] else { panic!() };
+        assert_eq!(st.line, 11);
+    }
+
+    /// `-lineinfo`'s `.loc` and `.file` lines end at their line break, without `;`.
+    #[test]
+    fn debug_line_directives_swallow_nothing() {
+        let text = ".target sm_62\n.file 1 \"k.cu\"\n.visible .entry k()\n{\n .loc 1 10 3\n mov.u32 %r1, %tid.x;\n .loc 1 11 3\n @%p1 bra $L1;\n$L1:\n ret;\n}\n";
+        assert_eq!(opcodes(&read(text).functions[0]), ["mov.u32", "bra", "ret"]);
+    }
+
+    /// A module's `.extern .shared` array flags the kernels that name it (or call a
+    /// function, which might) as using dynamic shared memory, not the others.
+    #[test]
+    fn dynamic_shared_memory_follows_the_name() {
+        let text = ".extern .shared .align 16 .b8 sdata[];\n.shared .align 4 .b8 fixed[64];\n.visible .entry uses()\n{\n mov.u64 %rd1, sdata;\n ret;\n}\n.visible .entry other()\n{\n mov.u64 %rd1, sdata2;\n ld.shared.u32 %r1, [_Zsdata];\n ret;\n}\n.visible .entry calls()\n{\n call.uni f, ();\n ret;\n}\n";
+        let l = read(text);
+        let dynamic: Vec<bool> = l.functions.iter().map(|f| f.resources.dynamic_shared_memory).collect();
+        assert_eq!(dynamic, [true, false, true]);
+        assert!(l.functions.iter().all(|f| f.resources.shared_memory == Some(64)));
+        assert!(mentions("ld.shared.u32 %r1, [sdata+4]", "sdata") && !mentions("mov.u64 %rd1, s_sdata", "sdata"));
+    }
 }

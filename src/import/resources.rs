@@ -170,6 +170,23 @@ mod tests {
         assert_eq!(ptx_shared("st.shared.f32 [%r1], %f1"), None);
         assert_eq!(ptx_threads(".visible .entry k( .param .u64 a ) .reqntid 16, 16, 1", ".reqntid"), Some(256));
         assert_eq!(ptx_threads(".entry k() .maxntid 128", ".maxntid"), Some(128));
+        assert_eq!(ptx_shared_name(".extern .shared .align 16 .b8 s_Data[]").as_deref(), Some("s_Data"));
+        assert_eq!(ptx_shared_name(".shared .f32 tile[32][33]").as_deref(), Some("tile"));
+    }
+
+    /// The launch's dynamic size is kept through `or` (resource-usage text over the
+    /// file's) and summed with the static size only when both are known.
+    #[test]
+    fn launch_size_and_the_block_total() {
+        let file = Resources { shared_memory: Some(2112), dynamic_shared_memory: true, ..Resources::default() }.with_launch(Some(64));
+        assert_eq!((file.dynamic_shared_memory_bytes, file.shared_memory_per_block), (Some(64), Some(2176)));
+        let usage = "Function k:\n  REG:26 STACK:0 SHARED:4096 LOCAL:0\n";
+        let merged = over_usage(usage, "k", file).unwrap();
+        assert_eq!((merged.registers_per_thread, merged.shared_memory, merged.shared_memory_per_block), (Some(26), Some(4096), Some(4160)));
+        assert!(merged.dynamic_shared_memory);
+        assert_eq!(Resources { shared_memory: Some(8), ..Resources::default() }.with_launch(None).shared_memory_per_block, None);
+        assert_eq!(Resources::default().with_launch(Some(64)).shared_memory_per_block, None);
+        assert!(over_usage(usage, "other", file).unwrap_err().contains("other"));
     }
 
     #[test]
