@@ -364,11 +364,11 @@ impl Stated {
     /// `file`'s statements (as `format`), with `usage`'s (from `resource_usage` `name`)
     /// over them.
     fn new(file: Resources, format: crate::import::Format, usage: Option<(Resources, &str)>) -> Stated {
-        let kernel_file = || "the kernel file".to_string();
-        let from = |stated: bool, name: &str| if stated { format!("resource_usage {name}") } else { kernel_file() };
         let (shared_from, registers_from) = match usage {
-            Some((u, name)) => (from(u.shared_memory.is_some(), name), from(u.registers_per_thread.is_some(), name)),
-            None => (kernel_file(), kernel_file()),
+            Some((u, name)) => {
+                (source(file.shared_memory, u.shared_memory, name), source(file.registers_per_thread, u.registers_per_thread, name))
+            }
+            None => ("the kernel file".to_string(), "the kernel file".to_string()),
         };
         Stated {
             resources: usage.map_or(file, |(u, _)| u.or(file)),
@@ -376,6 +376,17 @@ impl Stated {
             registers_from,
             sees_dynamic: format == crate::import::Format::Ptx,
         }
+    }
+}
+
+/// Where a value comes from when the kernel file states `file` and `resource_usage`
+/// `name` states `usage` (which wins): both, one, or the one used with the other's.
+fn source(file: Option<u64>, usage: Option<u64>, name: &str) -> String {
+    match (file, usage) {
+        (Some(f), Some(u)) if f == u => format!("the kernel file and resource_usage {name}"),
+        (Some(f), Some(_)) => format!("resource_usage {name} (the kernel file states {f})"),
+        (_, Some(_)) => format!("resource_usage {name}"),
+        _ => "the kernel file".to_string(),
     }
 }
 
@@ -432,17 +443,17 @@ fn file_resources(
     if let Some((g, s)) = given_shared.zip(least).filter(|(g, s)| g < s) {
         let what = dynamic.map_or(String::new(), |d| format!(" plus {d} B dynamic_shared_memory"));
         let reason =
-            format!("{} states {} B of static shared memory{what}; a block cannot use less", stated.shared_from, s - dynamic.unwrap_or(0));
+            format!("{} B of static shared memory{what} (from {}); a block cannot use less", s - dynamic.unwrap_or(0), stated.shared_from);
         return Err(InputError::new(field("shared_memory"), g, reason));
     }
     if let Some((g, s)) = given_registers.zip(r.registers_per_thread).filter(|(g, s)| g < s) {
-        let reason = format!("{} states {s} registers per thread; a block cannot use less", stated.registers_from);
+        let reason = format!("{s} registers per thread (from {}); a block cannot use less", stated.registers_from);
         return Err(InputError::new(field("registers_per_thread"), g, reason));
     }
     let (shared, shared_words) = block_shared(stated, given_shared, dynamic, p, &unstated(e));
     let registers = match (given_registers, r.registers_per_thread) {
         (Some(g), r) => {
-            let note = r.map_or(String::new(), |r| format!(" ({} states {r})", stated.registers_from));
+            let note = r.map_or(String::new(), |r| format!(" ({r} from {})", stated.registers_from));
             (g, format!("registers_per_thread {g} given{note}"))
         }
         (None, Some(r)) => (r, format!("registers_per_thread {r} from {}", stated.registers_from)),
@@ -471,7 +482,7 @@ fn block_shared(stated: &Stated, given: Option<u64>, dynamic: Option<u64>, p: &c
     };
     match (given, r.shared_memory) {
         (Some(g), s) => {
-            let note = s.map_or(String::new(), |s| format!(" ({from} states {s} B static{dynamic_words})"));
+            let note = s.map_or(String::new(), |s| format!(" ({s} B static from {from}{dynamic_words})"));
             (g, format!("shared_memory {g} B given{note}"))
         }
         (None, Some(s)) if dynamic.is_some() => {

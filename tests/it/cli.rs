@@ -938,7 +938,7 @@ fn import_reads_the_resources_the_code_states() {
     let set = set.replace("128", "256") + "shared_memory = 8000\n";
     let v = json_of(&["rta", &temp_file(&dir, "s.toml", &set)]);
     let src = v["kernels"][0]["wcet_source"].as_str().unwrap();
-    assert!(src.contains("shared_memory 8000 B given (the kernel file states 4224 B static)"), "{src}");
+    assert!(src.contains("shared_memory 8000 B given (4224 B static from the kernel file)"), "{src}");
 }
 
 /// Real kernels with barriers, their shared memory from the PTX and registers from
