@@ -349,3 +349,19 @@ fn rta_asks_for_dynamic_shared_memory_and_names_each_source() {
     assert!(src.contains("shared_memory 4224 B from resource_usage") && src.contains("static only"), "{src}");
     assert!(src.contains("registers_per_thread 18 from resource_usage") && !src.contains("kernel file"), "{src}");
 }
+
+/// From NVRTC output to a proven verdict without editing the PTX: five kernels of
+/// `vectors.cu`, the two with `extern __shared__` given their launch sizes; without
+/// them the task set is refused, naming the first such kernel's field.
+#[test]
+fn vector_kernels_get_a_proven_verdict() {
+    let v = json_of(&["rta", "instances/rta-vector-kernels.toml"]);
+    assert_eq!(v["verdict"], "proven");
+    let shared: Vec<u64> = v["kernels"].as_array().unwrap().iter().map(|k| k["shared_memory"].as_u64().unwrap()).collect();
+    assert_eq!(shared, [0, 1024, 2112, 8192, 0]);
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(std::fs::canonicalize("instances/real").unwrap(), dir.path().join("real")).unwrap();
+    let text = std::fs::read_to_string("instances/rta-vector-kernels.toml").unwrap();
+    let without: String = text.lines().filter(|l| !l.starts_with("dynamic_shared_memory")).map(|l| format!("{l}\n")).collect();
+    input_error(&["rta", &temp_file(&dir, "v.toml", &without)], "kernels[1].dynamic_shared_memory");
+}
