@@ -23,8 +23,17 @@ fn trace() -> String {
 
 fn bench(c: &mut Criterion) {
     let text = trace();
-    let req =
-        Request { entry: None, trace: true, trips: Default::default(), units: None, arch: None, warps: 8, sm: TX2_SM, block_threads: None };
+    let req = Request {
+        entry: None,
+        trace: true,
+        trips: Default::default(),
+        units: None,
+        arch: None,
+        warps: 8,
+        sm: TX2_SM,
+        block_threads: None,
+        dynamic_shared_memory: None,
+    };
     c.bench_function("import_trace_3000", |b| b.iter(|| black_box(import(&text, "trace.ptx", Format::Ptx, &req).unwrap().kernel.len())));
 }
 

@@ -57,4 +57,18 @@ python3 "$ROOT/scripts/nvrtc_ptx.py" "$WORK/x/nvidia/cuda_nvrtc/lib/libnvrtc.so.
 "$WORK/x/nvidia/cuda_nvcc/bin/ptxas" -v -arch=sm_62 "$OUT/samples.sm62.ptx" -o "$WORK/samples.sm62.cubin" 2> "$OUT/samples.sm62.ptxas.txt"
 "$WORK/deb/usr/bin/cuobjdump" -sass "$WORK/samples.sm62.cubin" > "$OUT/samples.sm62.cuobjdump.sass"
 "$WORK/deb/usr/bin/nvdisasm" "$WORK/samples.sm62.cubin" > "$OUT/samples.sm62.nvdisasm.sass"
+
+# vectors.cu (vector accesses, brace operands, dynamic shared memory): NVRTC 12.9 PTX
+# for compute_62 (plain and -lineinfo, whose .file paths are made relative) and
+# compute_75, ptxas 12.9 for sm_62 (-v) and sm_75, nvdisasm 13.5 for the sm_75 SASS
+# (it still reads sm_75).
+VEC=$OUT/vectors
+NVRTC=$WORK/x/nvidia/cuda_nvrtc/lib/libnvrtc.so.12
+(cd "$OUT" && python3 "$ROOT/scripts/nvrtc_ptx.py" "$NVRTC" vectors.cu vectors.sm62.ptx --gpu-architecture=compute_62)
+(cd "$OUT" && python3 "$ROOT/scripts/nvrtc_ptx.py" "$NVRTC" vectors.cu vectors.sm62.lineinfo.ptx --gpu-architecture=compute_62 --generate-line-info)
+sed -i "s|\"$OUT/|\"|" "$VEC.sm62.lineinfo.ptx"
+(cd "$OUT" && python3 "$ROOT/scripts/nvrtc_ptx.py" "$NVRTC" vectors.cu vectors.sm75.ptx --gpu-architecture=compute_75)
+"$WORK/x/nvidia/cuda_nvcc/bin/ptxas" -v -arch=sm_62 "$VEC.sm62.ptx" -o "$WORK/vectors.sm62.cubin" 2> "$VEC.sm62.ptxas.txt"
+"$WORK/x/nvidia/cuda_nvcc/bin/ptxas" -arch=sm_75 "$VEC.sm75.ptx" -o "$WORK/vectors.sm75.cubin"
+"$CU13/nvdisasm" "$WORK/vectors.sm75.cubin" > "$VEC.sm75.nvdisasm.sass"
 ls -l "$OUT"

@@ -29,7 +29,8 @@ $M import $P --entry vectorAdd --block-threads 256 --trip '$L__BB0_2=0' --out $S
 $M import $P --entry transposeNoBankConflicts --block-threads 256 --out $S/transposeNoBankConflicts.toml
 $M import $P --entry matrixMulCUDA --block-threads 256 --trip '$L__BB2_2=1' --trip '$L__BB2_3=4' --out $S/matrixMulCUDA.toml
 $M import $P --entry reduce4 --block-threads 256 --trip '$L__BB3_2=0' --trip '$L__BB3_4=0' --trip '$L__BB3_9=0' \
-  --trip '$L__BB3_8=0' --trip '$L__BB3_6=2' --trip '$L__BB3_13=0' --trip '$L__BB3_12=0' --trip '$L__BB3_15=0' --out $S/reduce4.toml
+  --trip '$L__BB3_8=0' --trip '$L__BB3_6=2' --trip '$L__BB3_13=0' --trip '$L__BB3_12=0' --trip '$L__BB3_15=0' \
+  --dynamic-smem 1024 --out $S/reduce4.toml
 $M import $P --entry histogram256Kernel --block-threads 256 --trip '$L__BB4_1=1' --trip '$L__BB4_2=1' --trip '$L__BB4_6=0' \
   --trip '$L__BB4_5=4' --trip '$L__BB4_9=0' --trip '$L__BB4_8=1' --out $S/histogram256Kernel.toml
 if [ "${1:-}" = "--table" ]; then

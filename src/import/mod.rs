@@ -78,6 +78,9 @@ pub struct Request {
     pub sm: SmCounts,
     /// Threads per block, when given that way.
     pub block_threads: Option<i64>,
+    /// The launch's dynamic shared memory per block in bytes (`extern __shared__`, the
+    /// third `<<<>>>` parameter), recorded under the provenance's resources.
+    pub dynamic_shared_memory: Option<u64>,
 }
 
 impl Request {
@@ -85,7 +88,17 @@ impl Request {
     /// no trip counts, no entry, no unit map of the user's and the file's own
     /// architecture: fill in the other fields as needed.
     pub fn new(warps: i64, sm: SmCounts) -> Request {
-        Request { entry: None, trace: false, trips: HashMap::new(), units: None, arch: None, warps, sm, block_threads: None }
+        Request {
+            entry: None,
+            trace: false,
+            trips: HashMap::new(),
+            units: None,
+            arch: None,
+            warps,
+            sm,
+            block_threads: None,
+            dynamic_shared_memory: None,
+        }
     }
 }
 
@@ -232,7 +245,7 @@ pub fn import(text: &str, origin: &str, format: Format, req: &Request) -> Result
             barriers: path.classes.get("barrier").copied().unwrap_or(0),
             classes: path.classes,
             opcodes: path.opcodes,
-            resources: f.resources,
+            resources: f.resources.with_launch(req.dynamic_shared_memory),
         },
     })
 }

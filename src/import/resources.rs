@@ -21,6 +21,13 @@ pub struct Resources {
     pub required_threads: Option<u64>,
     /// `.maxntid`: the largest block size the kernel allows.
     pub max_threads: Option<u64>,
+    /// The launch's dynamic shared memory per block in bytes, as the user gives it
+    /// (`--dynamic-smem`; `None`: not given). A launch allocates it whether or not the
+    /// kernel declares dynamic shared memory.
+    pub dynamic_shared_memory_bytes: Option<u64>,
+    /// Static plus the launch's dynamic shared memory: a block's whole shared memory
+    /// (`None` while either part is unknown).
+    pub shared_memory_per_block: Option<u64>,
 }
 
 impl Resources {
@@ -32,8 +39,26 @@ impl Resources {
             registers_per_thread: self.registers_per_thread.or(other.registers_per_thread),
             required_threads: self.required_threads.or(other.required_threads),
             max_threads: self.max_threads.or(other.max_threads),
+            dynamic_shared_memory_bytes: self.dynamic_shared_memory_bytes.or(other.dynamic_shared_memory_bytes),
+            shared_memory_per_block: None,
         }
+        .with_launch(None)
     }
+
+    /// `self` with the launch's dynamic shared memory `dynamic` (over what `self` holds)
+    /// and the block's whole shared memory: static plus dynamic, when the file states
+    /// the static part and the dynamic one is given.
+    pub fn with_launch(self, dynamic: Option<u64>) -> Resources {
+        let bytes = dynamic.or(self.dynamic_shared_memory_bytes);
+        Resources { dynamic_shared_memory_bytes: bytes, shared_memory_per_block: self.shared_memory.zip(bytes).map(|(s, d)| s + d), ..self }
+    }
+}
+
+/// What resource-usage text ([`usage_lines`]) states for `kernel` over what its file
+/// states (`file`); the error's reason when the text states nothing for it.
+pub fn over_usage(text: &str, kernel: &str, file: Resources) -> Result<Resources, String> {
+    let usage = usage_lines(text).get(kernel).copied().ok_or_else(|| format!("states nothing for the kernel {kernel}"))?;
+    Ok(usage.or(file))
 }
 
 /// Bytes of one element of a PTX type (`.b8` 1 ... `.f64` 8).
@@ -59,6 +84,14 @@ pub fn ptx_shared(statement: &str) -> Option<(u64, bool)> {
     let decl = words.last()?;
     let count: u64 = decl.split('[').skip(1).map(|d| d.trim_end_matches(']').trim().parse::<u64>().unwrap_or(1)).product();
     Some((elem * count.max(1), false))
+}
+
+/// The name a PTX `.shared` declaration declares (`sdata` of `.extern .shared .align 16
+/// .b8 sdata[];`).
+pub fn ptx_shared_name(statement: &str) -> Option<String> {
+    let decl = statement.split_whitespace().last()?;
+    let name = decl.split('[').next()?.trim();
+    (!name.is_empty() && !name.starts_with('.')).then(|| name.to_string())
 }
 
 /// The thread count of a `.reqntid 16, 16` / `.maxntid 256` directive in `header`.
@@ -137,6 +170,23 @@ mod tests {
         assert_eq!(ptx_shared("st.shared.f32 [%r1], %f1"), None);
         assert_eq!(ptx_threads(".visible .entry k( .param .u64 a ) .reqntid 16, 16, 1", ".reqntid"), Some(256));
         assert_eq!(ptx_threads(".entry k() .maxntid 128", ".maxntid"), Some(128));
+        assert_eq!(ptx_shared_name(".extern .shared .align 16 .b8 s_Data[]").as_deref(), Some("s_Data"));
+        assert_eq!(ptx_shared_name(".shared .f32 tile[32][33]").as_deref(), Some("tile"));
+    }
+
+    /// The launch's dynamic size is kept through `or` (resource-usage text over the
+    /// file's) and summed with the static size only when both are known.
+    #[test]
+    fn launch_size_and_the_block_total() {
+        let file = Resources { shared_memory: Some(2112), dynamic_shared_memory: true, ..Resources::default() }.with_launch(Some(64));
+        assert_eq!((file.dynamic_shared_memory_bytes, file.shared_memory_per_block), (Some(64), Some(2176)));
+        let usage = "Function k:\n  REG:26 STACK:0 SHARED:4096 LOCAL:0\n";
+        let merged = over_usage(usage, "k", file).unwrap();
+        assert_eq!((merged.registers_per_thread, merged.shared_memory, merged.shared_memory_per_block), (Some(26), Some(4096), Some(4160)));
+        assert!(merged.dynamic_shared_memory);
+        assert_eq!(Resources { shared_memory: Some(8), ..Resources::default() }.with_launch(None).shared_memory_per_block, None);
+        assert_eq!(Resources::default().with_launch(Some(64)).shared_memory_per_block, None);
+        assert!(over_usage(usage, "other", file).unwrap_err().contains("other"));
     }
 
     #[test]

@@ -13,6 +13,7 @@
 //! `taskset` and `examiner` build a `workload`.
 
 pub mod analysis;
+pub mod block_resources;
 pub mod copies;
 pub mod copy_engine;
 pub mod examiner;

@@ -6,10 +6,10 @@
 use crate::error::{positive, Error, InputError};
 use crate::exact::solve::SolveOptions;
 use crate::files::{origin, parse_toml, read_text};
-use crate::import::resources::Resources;
 use crate::model::instance::Instance;
 use crate::model::program::Program;
 use crate::model::sm::SmCounts;
+use crate::rta::block_resources::{file_resources, Stated};
 use crate::rta::gpu::{GpuSection, Profile};
 use crate::rta::time::{Decimal, Scale};
 use crate::rta::wcet::{self, Contention, WcetCache, TX2_SM};
@@ -59,6 +59,10 @@ pub struct KernelEntry {
     pub threads_per_block: i64,
     /// Shared memory per block in bytes (default 0).
     pub shared_memory: Option<i64>,
+    /// With `kernel_file`: the launch's dynamic shared memory per block in bytes
+    /// (`extern __shared__`, the third `<<<>>>` parameter), added to the static size the
+    /// file states. Required when the file declares dynamic shared memory.
+    pub dynamic_shared_memory: Option<i64>,
     /// Registers per thread (default 0: not limiting).
     pub registers_per_thread: Option<i64>,
     /// `r_i` (default 0).
@@ -225,10 +229,10 @@ pub fn from_text(
     check_names(&file.kernels)?;
     let mut cache = WcetCache::default();
     let read = file.kernels.iter().enumerate().map(|(i, e)| instructions(i, e, origin)).collect::<Result<Vec<_>, _>>()?;
-    let (set, stated): (Vec<Option<String>>, Vec<Option<Resources>>) = read.into_iter().unzip();
+    let (set, stated): (Vec<Option<String>>, Vec<Option<Stated>>) = read.into_iter().unzip();
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
-        let cx = Context { text, gpu: &gpu, profile: &profile, cycle: &cycle, limits, set: &set, stated: stated[i] };
+        let cx = Context { text, gpu: &gpu, profile: &profile, cycle: &cycle, limits, set: &set, stated: stated[i].as_ref() };
         pending.push(entry(i, e, &cx, &mut cache)?);
     }
     let window_decimal = match window {
@@ -339,12 +343,12 @@ struct Context<'a> {
     limits: &'a SolveOptions,
     set: &'a [Option<String>],
     /// What this kernel's file states about its resources (`None`: no kernel file).
-    stated: Option<Resources>,
+    stated: Option<&'a Stated>,
 }
 
 /// A kernel's instruction string, from `instructions` or `kernel_file` (`None`: neither),
 /// and what a kernel file states about its resources.
-fn instructions(i: usize, e: &KernelEntry, task_set: &str) -> Result<(Option<String>, Option<Resources>), InputError> {
+fn instructions(i: usize, e: &KernelEntry, task_set: &str) -> Result<(Option<String>, Option<Stated>), InputError> {
     let field = |f: &str| format!("kernels[{i}].{f}");
     match (&e.instructions, &e.kernel_file) {
         (Some(_), Some(_)) => Err(InputError::new(field("kernel_file"), "", "give either instructions or kernel_file, not both")),
@@ -352,80 +356,6 @@ fn instructions(i: usize, e: &KernelEntry, task_set: &str) -> Result<(Option<Str
         (None, Some(f)) => kernel_file(e, f, task_set, &field).map(|(k, r)| (Some(k), Some(r))),
         (None, None) => Ok((None, None)),
     }
-}
-
-/// A kernel file's block resources: a field given in the task set wins; else what the
-/// file states; else (never 0) the most the launch allows: all of a block's shared
-/// memory, the most registers per thread a block of `b` threads may have. Returns
-/// (shared memory, registers per thread, what was taken, in words).
-fn file_resources(
-    e: &KernelEntry,
-    stated: Resources,
-    b: u64,
-    p: &crate::rta::gpu::Platform,
-    field: &dyn Fn(&str) -> String,
-) -> Result<(u64, u64, String), InputError> {
-    let given = |v: Option<i64>, f: &str| {
-        v.map(|x| u64::try_from(x).map_err(|_| InputError::new(field(f), x, "must be zero or positive"))).transpose()
-    };
-    if let Some(t) = stated.required_threads.filter(|&t| t != b) {
-        return Err(InputError::new(field("threads_per_block"), b, format!("the kernel file requires blocks of {t} threads (.reqntid)")));
-    }
-    if let Some(t) = stated.max_threads.filter(|&t| t < b) {
-        return Err(InputError::new(
-            field("threads_per_block"),
-            b,
-            format!("the kernel file allows at most {t} threads per block (.maxntid)"),
-        ));
-    }
-    let below = |g: Option<u64>, s: Option<u64>, f: &str, what: &str| match (g, s) {
-        (Some(g), Some(s)) if g < s => {
-            Err(InputError::new(field(f), g, format!("the kernel file states {s} {what}; a block cannot use less")))
-        }
-        _ => Ok(()),
-    };
-    let (given_shared, given_registers) =
-        (given(e.shared_memory, "shared_memory")?, given(e.registers_per_thread, "registers_per_thread")?);
-    below(given_shared, stated.shared_memory, "shared_memory", "bytes of static shared memory")?;
-    below(given_registers, stated.registers_per_thread, "registers_per_thread", "registers per thread")?;
-    let mut words = Vec::new();
-    let shared = match (given_shared, stated.shared_memory.filter(|_| !stated.dynamic_shared_memory)) {
-        (Some(g), s) => {
-            words.push(format!("shared_memory {g} B given{}", s.map_or(String::new(), |s| format!(" (the file states {s})"))));
-            g
-        }
-        (None, Some(s)) => {
-            words.push(format!("shared_memory {s} B from the kernel file"));
-            s
-        }
-        (None, None) => {
-            words.push(format!(
-                "shared_memory not stated by the kernel file{}: taken as {} B, the most a block may use",
-                if stated.dynamic_shared_memory { " (dynamic)" } else { "" },
-                p.shared_memory_per_block
-            ));
-            p.shared_memory_per_block
-        }
-    };
-    let registers = match (given_registers, stated.registers_per_thread) {
-        (Some(g), r) => {
-            words.push(format!("registers_per_thread {g} given{}", r.map_or(String::new(), |r| format!(" (the file states {r})"))));
-            g
-        }
-        (None, Some(r)) => {
-            let from = e.resource_usage.as_deref().map_or("the kernel file".to_string(), |u| format!("resource_usage {u}"));
-            words.push(format!("registers_per_thread {r} from {from}"));
-            r
-        }
-        (None, None) => {
-            let most = (1..=p.max_registers_per_thread).rev().find(|&r| p.demand(b, shared, r, "").is_ok()).unwrap_or(0);
-            words.push(format!(
-                "registers_per_thread not stated by the kernel file: taken as {most}, the most a block of {b} threads may use (set resource_usage to the kernel's `ptxas -v` output for its own count)"
-            ));
-            most
-        }
-    };
-    Ok((shared, registers, words.join(", ")))
 }
 
 fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Result<Pending, Error> {
@@ -444,8 +374,10 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
         }
         None => (non_negative(e.shared_memory, "shared_memory")?, non_negative(e.registers_per_thread, "registers_per_thread")?, None),
     };
-    if e.resource_usage.is_some() && e.kernel_file.is_none() {
-        return Err(InputError::new(field("resource_usage"), "", "resource_usage only applies to kernels given by kernel_file").into());
+    for (f, given) in [("resource_usage", e.resource_usage.is_some()), ("dynamic_shared_memory", e.dynamic_shared_memory.is_some())] {
+        if given && e.kernel_file.is_none() {
+            return Err(InputError::new(field(f), "", format!("{f} only applies to kernels given by kernel_file")).into());
+        }
     }
     if e.contention.is_some() && instructions.is_none() {
         return Err(
@@ -548,7 +480,7 @@ fn others(set: &[Option<String>], sm: &SmCounts) -> Option<(u64, u64)> {
 
 /// The instruction string of a `kernel_file` (read as `makespan import` reads it; the
 /// path is relative to the task set named `origin`).
-fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str) -> String) -> Result<(String, Resources), InputError> {
+fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str) -> String) -> Result<(String, Stated), InputError> {
     let base = std::path::Path::new(task_set).parent().filter(|_| task_set != "standard input").unwrap_or(std::path::Path::new(""));
     let path = base.join(file);
     let text = read_text(&path).map_err(|err| InputError::new(field("kernel_file"), file, err.reason))?;
@@ -569,6 +501,7 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
         warps: 1,
         sm: TX2_SM,
         block_threads: None,
+        dynamic_shared_memory: None,
     };
     let format = crate::import::Format::pick("auto", file, &text)?;
     let imp = crate::import::import(&text, &origin(&path), format, &request).map_err(|mut err| {
@@ -584,11 +517,10 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
         let f = field(&err.field);
         err.in_field(f)
     })?;
-    let Some(u) = &e.resource_usage else { return Ok((imp.kernel, imp.provenance.resources)) };
+    let p = &imp.provenance;
+    let Some(u) = &e.resource_usage else { return Ok((imp.kernel, Stated::new(p.resources, format, None))) };
     let text = read_text(&base.join(u)).map_err(|err| InputError::new(field("resource_usage"), u, err.reason))?;
-    let usage = crate::import::resources::usage_lines(&text);
-    let stated = usage
-        .get(&imp.provenance.entry)
-        .ok_or_else(|| InputError::new(field("resource_usage"), u, format!("states nothing for the kernel {}", imp.provenance.entry)))?;
-    Ok((imp.kernel, stated.or(imp.provenance.resources)))
+    let usage = crate::import::resources::over_usage(&text, &p.entry, Default::default())
+        .map_err(|reason| InputError::new(field("resource_usage"), u, reason))?;
+    Ok((imp.kernel, Stated::new(p.resources, format, Some((usage, u)))))
 }

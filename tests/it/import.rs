@@ -26,6 +26,17 @@ fn proposals(file: &str, entry: &str) -> Vec<String> {
     v.as_array().unwrap().iter().map(|b| format!("--trip={}={}", b["target"].as_str().unwrap(), b["proposed"])).collect()
 }
 
+/// `entry` of `file` imported with the trip counts `--list-branches` proposes, and
+/// `extra` options, as JSON.
+fn imported(file: &str, entry: &str, extra: &[&str]) -> serde_json::Value {
+    let trips = proposals(file, entry);
+    let mut args = vec!["import".to_string(), path(file), "--warps".into(), "8".into(), "--entry".into(), entry.into()];
+    args.extend(trips.iter().cloned());
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    json_of(&args)
+}
+
 /// Every kernel of every file imports in one run with only the trip counts the listing
 /// proposes; the architecture is read from the file (`.target`, `code for`,
 /// `.headerflags`), and the kernel is named by its demangled name.
@@ -33,11 +44,7 @@ fn proposals(file: &str, entry: &str) -> Vec<String> {
 fn every_sample_imports_in_one_run_after_list_branches() {
     for (file, arch) in FILES {
         for entry in KERNELS {
-            let trips = proposals(file, entry);
-            let mut args = vec!["import".to_string(), path(file), "--warps".into(), "8".into(), "--entry".into(), entry.into()];
-            args.extend(trips.iter().cloned());
-            let args: Vec<&str> = args.iter().map(String::as_str).collect();
-            let v = json_of(&args);
+            let v = imported(file, entry, &[]);
             let kernel = v["kernel"].as_str().unwrap();
             assert!(kernel.contains('L') && kernel.contains('C'), "{file} {entry}: {kernel}");
             assert_eq!(v["provenance"]["arch"], arch, "{file} {entry}");
@@ -291,4 +298,169 @@ fn task_sets_take_per_visit_trip_counts() {
     assert!(err.contains("gives 2 counts"), "{err}");
     let err = input_error(&["rta", &set("trip = { \"$L__BB0_1\" = 3 }")], "kernels[0]");
     assert!(err.contains("\"$L__BB0_2\" = [1, 1, 1]"), "{err}");
+}
+
+/// `vectors.cu`: vector accesses (`float4`, `uint4`, `uint2`), brace operands (`mov.b64
+/// {..}` of a double shuffle, `tex.1d.v4` with `[%rd, {%r}]`, `mma` fragments) and
+/// dynamic shared memory, as NVRTC 12.9 (PTX, `-lineinfo` too) and ptxas 12.9 with
+/// nvdisasm 13.5 (SASS, sm_75) print them.
+const VECTOR_FILES: [&str; 4] = ["vectors.sm62.ptx", "vectors.sm62.lineinfo.ptx", "vectors.sm75.ptx", "vectors.sm75.nvdisasm.sass"];
+const VECTOR_KERNELS: [&str; 5] = ["scaleFloat4", "scanExclusiveShared4", "convolutionRowsFloat4", "bitonicSortShared2", "fwtWarpShfl"];
+
+/// Every kernel of `vectors.cu` imports from every file with the proposed trip counts;
+/// `-lineinfo` PTX (`.loc` lines end without `;`) gives the same kernels as plain PTX.
+#[test]
+fn vector_kernels_import_from_every_file() {
+    for file in VECTOR_FILES {
+        for entry in VECTOR_KERNELS {
+            let v = imported(file, entry, &[]);
+            let kernel = v["kernel"].as_str().unwrap();
+            assert!(kernel.contains('L') && kernel.contains('C'), "{file} {entry}: {kernel}");
+            if file == "vectors.sm62.lineinfo.ptx" {
+                assert_eq!(v["kernel"], imported("vectors.sm62.ptx", entry, &[])["kernel"], "{entry}");
+            }
+        }
+    }
+}
+
+/// A vector access is one instruction (docs/import.md, "Unit maps"), checked against
+/// counts made by hand from the real PTX, and against the SASS ptxas makes of it.
+#[test]
+fn vector_accesses_count_one_instruction_each_by_hand() {
+    // scaleFloat4 in vectors.sm62.ptx, the bounds branch ($L__BB0_2) not taken, by hand
+    // (the 4 ld.param are no instruction of the model):
+    //   mov.u32 x3, mad.lo.s32, setp.ge.s32, @%p1 bra      C C C C C C      6 C
+    //   cvta.to.global, mul.wide.s32, add.s64               C C C            9 C
+    //   ld.global.v4.f32 {%f2, %f3, %f4, %f5}, [%rd5]       L                1 L
+    //   cvta.to.global, add.s64, mul.f32 x4                 C C C C C C     15 C
+    //   st.global.v4.f32 [%rd7], {%f13, %f12, %f11, %f10}   L                2 L
+    //   ret                                                 C               16 C
+    // 18 instructions. Before brace operands were read, the import was refused
+    // ("invalid opcode = %f2,"), and with `default = "C"` it gave 21.
+    let hand = "CCCCCCCCCLCCCCCCLC";
+    for file in ["vectors.sm62.ptx", "vectors.sm62.lineinfo.ptx", "vectors.sm75.ptx"] {
+        let v = json_of(&["import", &path(file), "--warps", "8", "--entry", "scaleFloat4", "--trip", "$L__BB0_2=0"]);
+        assert_eq!(v["kernel"], hand, "{file}");
+    }
+    // mmaTile in vectors.sm75.ptx, straight line, by hand (3 ld.param: none):
+    //   cvta x3, mov.u32 %tid, shl, cvt, and, add           C x8
+    //   ld.global.v2.u32 {%r6, %r7}, [%rd9]                 L
+    //   shl, cvt, and, add                                  C x4
+    //   ld.global.u32 %r3, [%rd12]                          L
+    //   mov.f32, shl, cvt, and, add, mov.f32 x3             C x8
+    //   mma.sync.aligned.m16n8k8... {%f1, ..}, {%r6, %r7}, {%r3}, {%f1, ..}   C
+    //   st.global.v4.f32 [%rd15], {%f1, %f2, %f3, %f4}      L
+    //   ret                                                 C
+    // 25 instructions: 22 C, 3 L.
+    let v = json_of(&["import", &path("vectors.sm75.ptx"), "--warps", "8", "--entry", "mmaTile"]);
+    assert_eq!(v["kernel"], "CCCCCCCCLCCCCLCCCCCCCCCLC");
+    // ptxas issues one load/store instruction per PTX access, vector or not (LDG.E.128,
+    // LDS.U.128, STS.64, ...): the L counts of PTX and SASS agree on every kernel that
+    // has no constant-bank load (which SASS folds into operands).
+    let l = |v: &serde_json::Value| v["provenance"]["classes"]["L"].as_u64().unwrap();
+    for entry in ["scaleFloat4", "scanExclusiveShared4", "bitonicSortShared2", "fwtWarpShfl", "mmaTile"] {
+        let (ptx, sass) = (imported("vectors.sm75.ptx", entry, &[]), imported("vectors.sm75.nvdisasm.sass", entry, &[]));
+        assert_eq!(l(&ptx), l(&sass), "{entry}");
+    }
+}
+
+/// `extern __shared__` is a module-level `.extern .shared` array: the kernels that name
+/// it are flagged, the others not; `--dynamic-smem` records the launch's size and the
+/// block's whole shared memory under the provenance.
+#[test]
+fn dynamic_shared_memory_is_flagged_and_recorded() {
+    let resources = |entry: &str, extra: &[&str]| imported("vectors.sm62.ptx", entry, extra)["provenance"]["resources"].clone();
+    for (entry, dynamic) in
+        [("scanExclusiveShared4", true), ("bitonicSortShared2", true), ("scaleFloat4", false), ("convolutionRowsFloat4", false)]
+    {
+        let r = resources(entry, &[]);
+        assert_eq!(r["dynamic_shared_memory"], dynamic, "{entry}: {r}");
+        assert!(r["dynamic_shared_memory_bytes"].is_null() && r["shared_memory_per_block"].is_null(), "{entry}: {r}");
+    }
+    let r = resources("scanExclusiveShared4", &["--dynamic-smem", "1024"]);
+    assert_eq!(
+        (r["shared_memory"].as_u64(), r["dynamic_shared_memory_bytes"].as_u64(), r["shared_memory_per_block"].as_u64()),
+        (Some(0), Some(1024), Some(1024))
+    );
+    // Static 2112 B (the tile and its apron) plus a launch's 64 B.
+    let r = resources("convolutionRowsFloat4", &["--dynamic-smem", "64", "--resource-usage", &path("vectors.sm62.ptxas.txt")]);
+    assert_eq!(
+        (r["shared_memory"].as_u64(), r["registers_per_thread"].as_u64(), r["shared_memory_per_block"].as_u64()),
+        (Some(2112), Some(26), Some(2176))
+    );
+    let out = makespan()
+        .args([
+            "import",
+            &path("vectors.sm62.ptx"),
+            "--warps",
+            "8",
+            "--entry",
+            "scaleFloat4",
+            "--trip",
+            "$L__BB0_2=0",
+            "--dynamic-smem",
+            "256",
+        ])
+        .output()
+        .unwrap();
+    let toml = String::from_utf8(out.stdout).unwrap();
+    assert!(toml.contains("dynamic_shared_memory_bytes = 256") && toml.contains("shared_memory_per_block = 256"), "{toml}");
+}
+
+/// `rta` refuses a kernel file that declares dynamic shared memory until the task set
+/// gives the launch's size, then adds it to the static size; every resource names where
+/// it came from (the kernel file, `resource_usage`, given), and SASS says its shared
+/// memory is static only.
+#[test]
+fn rta_asks_for_dynamic_shared_memory_and_names_each_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = format!("{}/{DIR}", env!("CARGO_MANIFEST_DIR"));
+    // scanExclusiveShared4 with 256 threads: the scan loop runs 8 times (offsets 1 to 128).
+    let set = |extra: &str| {
+        let text = format!(
+            "[gpu]\nwarp_arbitration = \"oldest-first\"\n[[kernels]]\nperiod = 1000000\nkernel_file = \"{d}/vectors.sm62.ptx\"\nentry = \"scanExclusiveShared4\"\ntrip = {{ \"$L__BB1_5\" = 0, \"$L__BB1_4\" = 0, \"$L__BB1_2\" = 8 }}\nblocks = 8\nthreads_per_block = 256\n{extra}"
+        );
+        temp_file(&dir, "scan.toml", &text)
+    };
+    let err = input_error(&["rta", &set("")], "kernels[0].dynamic_shared_memory");
+    assert!(err.contains(".extern .shared"), "{err}");
+    let v = json_of(&["rta", &set("dynamic_shared_memory = 4096\n")]);
+    let k = &v["kernels"][0];
+    assert_eq!(k["shared_memory"].as_u64(), Some(4096), "{k}");
+    let src = k["wcet_source"].as_str().unwrap();
+    assert!(src.contains("shared_memory 4096 B: 0 B static from the kernel file + 4096 B dynamic_shared_memory given"), "{src}");
+    // ptxas -v states registers but no shared memory for this kernel: each from its source.
+    let usage = format!("dynamic_shared_memory = 4096\nresource_usage = \"{d}/vectors.sm62.ptxas.txt\"\n");
+    let src = json_of(&["rta", &set(&usage)])["kernels"][0]["wcet_source"].as_str().unwrap().to_string();
+    assert!(src.contains("static from the kernel file") && src.contains("registers_per_thread 17 from resource_usage"), "{src}");
+    let err = input_error(&["rta", &set("dynamic_shared_memory = 4096\nshared_memory = 100\n")], "kernels[0].shared_memory");
+    assert!(err.contains("4096"), "{err}");
+    input_error(&["rta", &set("dynamic_shared_memory = -1\n")], "kernels[0].dynamic_shared_memory");
+    let plain = "[[kernels]]\nperiod = 100\ninstructions = \"LC\"\ndynamic_shared_memory = 8\nblocks = 8\nthreads_per_block = 256\n";
+    input_error(&["rta", &temp_file(&dir, "p.toml", plain)], "kernels[0].dynamic_shared_memory");
+    // cuobjdump SASS states no shared memory: ptxas -v's is named as from resource_usage,
+    // and static only (SASS hides extern __shared__).
+    let sass = format!(
+        "[gpu]\nwarp_arbitration = \"oldest-first\"\n[[kernels]]\nperiod = 1000000\nkernel_file = \"{d}/samples.sm62.cuobjdump.sass\"\nentry = \"transposeNoBankConflicts\"\nresource_usage = \"{d}/samples.sm62.ptxas.txt\"\nblocks = 8\nthreads_per_block = 256\n"
+    );
+    let v = json_of(&["rta", &temp_file(&dir, "sass.toml", &sass)]);
+    let src = v["kernels"][0]["wcet_source"].as_str().unwrap();
+    assert!(src.contains("shared_memory 4224 B from resource_usage") && src.contains("static only"), "{src}");
+    assert!(src.contains("registers_per_thread 18 from resource_usage") && !src.contains("kernel file"), "{src}");
+}
+
+/// From NVRTC output to a proven verdict without editing the PTX: five kernels of
+/// `vectors.cu`, the two with `extern __shared__` given their launch sizes; without
+/// them the task set is refused, naming the first such kernel's field.
+#[test]
+fn vector_kernels_get_a_proven_verdict() {
+    let v = json_of(&["rta", "instances/rta-vector-kernels.toml"]);
+    assert_eq!(v["verdict"], "proven");
+    let shared: Vec<u64> = v["kernels"].as_array().unwrap().iter().map(|k| k["shared_memory"].as_u64().unwrap()).collect();
+    assert_eq!(shared, [0, 1024, 2112, 8192, 0]);
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(std::fs::canonicalize("instances/real").unwrap(), dir.path().join("real")).unwrap();
+    let text = std::fs::read_to_string("instances/rta-vector-kernels.toml").unwrap();
+    let without: String = text.lines().filter(|l| !l.starts_with("dynamic_shared_memory")).map(|l| format!("{l}\n")).collect();
+    input_error(&["rta", &temp_file(&dir, "v.toml", &without)], "kernels[1].dynamic_shared_memory");
 }

@@ -284,6 +284,11 @@ pub(crate) struct ImportArgs {
     /// memory per block go into `provenance.resources` (over what the file states).
     #[arg(long, value_name = "FILE")]
     pub(crate) resource_usage: Option<PathBuf>,
+    /// The launch's dynamic shared memory per block in bytes (`extern __shared__`, the
+    /// third `<<<>>>` parameter): recorded in `provenance.resources` with the block's
+    /// whole shared memory (static plus dynamic).
+    #[arg(long, value_name = "BYTES")]
+    pub(crate) dynamic_smem: Option<u64>,
     /// Write the instance file here instead of standard output.
     #[arg(long)]
     pub(crate) out: Option<PathBuf>,

@@ -330,7 +330,9 @@ fn import(a: ImportArgs) -> Result<(), Failure> {
     let text = gpu_makespan::files::read_text(&a.file)?;
     let origin = gpu_makespan::files::origin(&a.file);
     let format = import::Format::pick(&a.format, &origin, &text)?;
-    let request = crate::options::import_request(a.entry, a.trace, a.units.as_deref(), &a.trips, a.block_threads, a.warps, &a.sm, a.arch)?;
+    let mut request =
+        crate::options::import_request(a.entry, a.trace, a.units.as_deref(), &a.trips, a.block_threads, a.warps, &a.sm, a.arch)?;
+    request.dynamic_shared_memory = a.dynamic_smem;
     if a.list_branches {
         let (entry, branches) = import::list_branches(&text, &origin, format, &request)?;
         return out(&if a.json { json(&branches) } else { crate::output::branches::branch_table(&entry, &origin, &branches) });
@@ -344,15 +346,9 @@ fn import(a: ImportArgs) -> Result<(), Failure> {
         e
     })?;
     if let Some(usage) = &a.resource_usage {
-        let lines = import::resources::usage_lines(&gpu_makespan::files::read_text(usage)?);
-        let stated = lines.get(&imported.provenance.entry).copied().ok_or_else(|| {
-            gpu_makespan::error::InputError::option(
-                "resource_usage",
-                usage.display(),
-                format!("states nothing for the kernel {}", imported.provenance.entry),
-            )
-        })?;
-        imported.provenance.resources = stated.or(imported.provenance.resources);
+        let p = &mut imported.provenance;
+        p.resources = import::resources::over_usage(&gpu_makespan::files::read_text(usage)?, &p.entry, p.resources)
+            .map_err(|reason| gpu_makespan::error::InputError::option("resource_usage", usage.display(), reason))?;
     }
     let toml_text = import::to_toml(&imported);
     // What import writes, every command reads: the phases must build.

@@ -177,7 +177,7 @@ pub(crate) fn import_request(
         .map(|p| gpu_makespan::import::units::UnitMap::from_toml(&gpu_makespan::files::read_text(p)?, &gpu_makespan::files::origin(p)))
         .transpose()
         .map_err(InputError::as_option)?;
-    Ok(gpu_makespan::import::Request { entry, trace, trips: map, units, arch, warps, sm, block_threads })
+    Ok(gpu_makespan::import::Request { entry, trace, trips: map, units, arch, warps, sm, block_threads, dynamic_shared_memory: None })
 }
 
 /// The system to analyse: the model file, then `--chains`, then the mapping options
