@@ -140,7 +140,7 @@ fn one_block_fits(w: i64, kernel: &str) -> Result<(), InputError> {
             "warps",
             w,
             format!(
-                "a block has at most {MAX_WARPS_PER_BLOCK} warps (1024 threads) and this kernel has barriers, which hold one block's warps: give --warps-per-block W to split the warps into blocks of W"
+                "a block has at most {MAX_WARPS_PER_BLOCK} warps (1024 threads) and this kernel has barriers, which hold one block's warps: say how many warps a block has (warps_per_block)"
             ),
         ));
     }

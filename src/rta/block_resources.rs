@@ -8,7 +8,6 @@
 use crate::error::InputError;
 use crate::import::resources::Resources;
 use crate::rta::gpu::Platform;
-use crate::rta::taskset::KernelEntry;
 
 /// What a kernel file and its `resource_usage` state about a block, and where each
 /// value comes from, for the report to name its source.
@@ -62,8 +61,21 @@ fn source(file: Option<u64>, usage: Option<u64>, name: &str) -> String {
 /// else (never 0) the most the launch allows: all of a block's shared memory, the most
 /// registers per thread a block of `b` threads may have. Returns (shared memory,
 /// registers per thread, what was taken and from where, in words).
+/// What a task set's kernel entry gives about its block's resources (the fields of
+/// `taskset::KernelEntry` that [`file_resources`] reads).
+pub(crate) struct Given<'a> {
+    /// `shared_memory`.
+    pub(crate) shared_memory: Option<i64>,
+    /// `registers_per_thread`.
+    pub(crate) registers_per_thread: Option<i64>,
+    /// `dynamic_shared_memory`.
+    pub(crate) dynamic_shared_memory: Option<i64>,
+    /// `resource_usage` (the file's name).
+    pub(crate) resource_usage: Option<&'a str>,
+}
+
 pub(crate) fn file_resources(
-    e: &KernelEntry,
+    e: &Given,
     stated: &Stated,
     b: u64,
     p: &Platform,
@@ -152,8 +164,8 @@ fn block_shared(stated: &Stated, given: Option<u64>, dynamic: Option<u64>, p: &P
 }
 
 /// What states nothing about a kernel's block: its file, and its resource_usage if given.
-fn unstated(e: &KernelEntry) -> String {
-    e.resource_usage.as_ref().map_or("the kernel file".to_string(), |u| format!("the kernel file or resource_usage {u}"))
+fn unstated(e: &Given) -> String {
+    e.resource_usage.map_or("the kernel file".to_string(), |u| format!("the kernel file or resource_usage {u}"))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use crate::files::{origin, parse_toml, read_text};
 use crate::model::instance::Instance;
 use crate::model::program::Program;
 use crate::model::sm::SmCounts;
-use crate::rta::block_resources::{file_resources, Stated};
+use crate::rta::block_resources::{file_resources, Given, Stated};
 use crate::rta::gpu::{GpuSection, Profile};
 use crate::rta::time::{Decimal, Scale};
 use crate::rta::wcet::{self, Contention, WcetCache, TX2_SM};
@@ -369,7 +369,13 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
     let instructions = &cx.set[i];
     let (shared_memory, registers_per_thread, resources) = match cx.stated {
         Some(stated) => {
-            let (s, r, words) = file_resources(e, stated, b, &profile.platform, &field)?;
+            let given = Given {
+                shared_memory: e.shared_memory,
+                registers_per_thread: e.registers_per_thread,
+                dynamic_shared_memory: e.dynamic_shared_memory,
+                resource_usage: e.resource_usage.as_deref(),
+            };
+            let (s, r, words) = file_resources(&given, stated, b, &profile.platform, &field)?;
             (s, r, Some(words))
         }
         None => (non_negative(e.shared_memory, "shared_memory")?, non_negative(e.registers_per_thread, "registers_per_thread")?, None),

@@ -294,7 +294,7 @@ fn the_block_search_takes_any_block_count() {
 fn warps_beyond_one_block_with_barriers_are_split_by_the_user() {
     // One block has at most 32 warps; a barrier holds only its own block.
     let err = input_error(&["solve", "--kernel", "L|C", "--warps", "64"], "--warps");
-    assert!(err.contains("--warps-per-block"), "{err}");
+    assert!(err.contains("warps_per_block"), "{err}");
     input_error(&["solve", "instances/real/reduction.toml", "--warps", "40"], "--warps");
     input_error(&["bound", "--kernel", "LC|CL", "--warps", "33"], "--warps");
     // Split as the user states, or without barriers, any count is taken.
