@@ -317,6 +317,14 @@ fn plan<'a>(
     let mut slice = t.time_slice;
     let first = kernels.len();
     let (source, best_kernel) = if mine.is_empty() {
+        if rs.is_empty() {
+            return Err(InputError::new(
+                format!("tasks.{}.runnables", t.name),
+                "[]",
+                "the GPU task calls no runnable and the kernels file names no kernel after it: nothing to analyse",
+            )
+            .into());
+        }
         kernels.push(whole_gpu_kernel(&t.name, work.worst, platform));
         (format!("ticks on {} as one block per SM, each filling its SM (C = {:.3} ms)", unit.kind, super::model::ms(work.worst)), work.best)
     } else {
