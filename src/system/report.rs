@@ -517,7 +517,7 @@ fn assumptions(gpu: &GpuSide, contention: &ContentionUsed, reference: Reference)
     match gpu.sharing {
         _ if gpu.tasks.is_empty() => {}
         SharingUsed::Alone => out.push("GPU: each GPU task with the GPU to itself (reference mode; not a bound when GPU tasks overlap)".into()),
-        SharingUsed::Fifo => out.push("GPU: one context; each GPU task's kernels one stream of its own, each kernel charged with every other GPU task's kernels released with it, in any launch order (the kernel-level RTA's model of the TX2's FIFO dispatch; that this is the worst release pattern is its assumption, not a theorem); no time slicing".into()),
+        SharingUsed::Fifo => out.push("GPU: one context; each GPU task's kernels one stream of its own, each kernel charged with every other GPU task's kernels released with it, in any launch order (the kernel-level RTA's model of the TX2's FIFO dispatch; a kernel ahead that has partly run counts as one released with it with shorter block times, which that RTA's bound covers); a GPU task's own jobs one after another; no stream priorities; no time slicing".into()),
         SharingUsed::TimeSlices { context_switch, given } => {
             out.push("GPU: each GPU task a context of its own, its kernels one stream; the GPU serves the contexts with work round robin, each for its time slice, and a context without work gives the GPU up; compute preemption (a switched-out context resumes where it stopped); no other GPU context (display, other applications)".into());
             out.push(if given {
