@@ -172,7 +172,7 @@ fn simulate(specs: &[Spec], priorities: &[i64], seed: u64, horizon: u64) -> Obse
 }
 
 fn spec() -> impl Strategy<Value = Spec> {
-    (0usize..4, prop::sample::select(vec![10u64, 15, 20, 30, 40, 60]), 0u64..60, (1u64..4, 0u64..4), (1u64..3, 0u64..3), (1u64..6, 0u64..6))
+    (0usize..4, prop::sample::select(vec![6u64, 8, 10, 12, 20, 40]), 0u64..40, (1u64..8, 0u64..3), (1u64..3, 0u64..2), (1u64..6, 0u64..3))
         .prop_map(|(k, period, phase, pre, post, gpu)| Spec {
             kind: [Kind::Ticks, Kind::Active, Kind::Passive, Kind::NoWait][k],
             period,
@@ -206,7 +206,7 @@ fn analysed(text: &str) -> SystemReport {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(3000))]
 
     /// No simulated job responds below `R-` or above `R+`, on the core or on the GPU.
     #[test]
