@@ -32,7 +32,10 @@ use std::collections::BTreeMap;
 /// Proof. Let job `k` be released at `a_k`, nominally `phi + kT`, with
 /// `phi + kT <= a_k <= phi + kT + J`, so `a_k - a_m >= (k - m) T - J` for `m < k`. It
 /// starts at `s_k = max(a_k, f_{k-1})` (its stream holds the previous job until `f_{k-1}`;
-/// `s_0 = a_0`) and ends by `f_k <= s_k + W`. By induction,
+/// `s_0 = a_0`) and ends by `f_k <= s_k + W`: `W` holds from `s_k`, as the FIFO argument
+/// (`gpu::fifo_times`) looks only at the queue from each kernel's entry, and the
+/// time-slice bounds ([`super::gpu_sharing::sliced_response`], the kernel RTA's) run from
+/// the job's start with its context holding work from then on. By induction,
 /// `f_k <= max_{m <= k} (a_m + (k - m + 1) W)`: true for `k = 0`, and
 /// `f_k <= max(a_k + W, f_{k-1} + W)`. So `f_k - a_k <= max(W, max_{q >= 1} ((q + 1) W -
 /// (a_k - a_{k-q})))` `<= max(W, max_{q >= 1} (W + J + q (W - T)))`, and with `W <= T`
