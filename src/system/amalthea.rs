@@ -515,8 +515,10 @@ impl Reader {
                     ));
                 }
             }
-            let on_gpu = t.unit.as_deref().and_then(|u| self.sys.units.iter().find(|x| x.name == u)).is_some_and(|u| u.gpu);
-            if !on_gpu && algo != "FixedPriorityPreemptive" {
+            // A unit the model lacks (a GPU task allocated to a GPU the hardware model does
+            // not have) is named by `System::check`, not blamed on the scheduler.
+            let unit = t.unit.as_deref().and_then(|u| self.sys.units.iter().find(|x| x.name == u));
+            if unit.is_some_and(|u| !u.gpu) && algo != "FixedPriorityPreemptive" {
                 return Err(InputError::new(
                     format!("{field}.scheduler"),
                     format!("{scheduler} ({algo})"),

@@ -31,10 +31,13 @@
 //! then reported without `R` and not schedulable. An `R` up to `T` is reported even
 //! when it passes `D` (the task misses its deadline).
 //!
-//! **Best case** (Redell and Sanfridson, as in the GSoC document):
-//! `R^{n+1} = C^- + S^- + sum_{j in hp(i)} ceil0((R^n - J_j - T_j) / T_j) C_j^-` from
-//! `R^0 = R^+` until it stops changing; `hp(i)` only strictly higher priorities (fewer
-//! interferers give a smaller value: still a lower bound).
+//! **Best case** ([`best_case`]): a task that waits for its GPU task (synchronously or
+//! asynchronously), `C^- + S^-` with no interference (preemptions may fall in the wait,
+//! which goes on on the GPU); any other task by Redell and Sanfridson's recurrence, as
+//! in the GSoC document, `R^{n+1} = C^- + sum_{j in hp(i)} ceil0((R^n - J_j - T_j) / T_j)
+//! C_j^-` from `R^0 = R^+` until it stops changing, with `hp(i)` only strictly higher
+//! priorities (fewer interferers give a smaller value: still a lower bound) and each
+//! offloading interferer counted by its time on the core only ([`best_interferers`]).
 //!
 //! **Priorities**: the model's (larger is higher, as OSEK and AUTOSAR count) when they
 //! are not all equal on a core, else rate-monotonic (shorter period higher; equal
@@ -99,6 +102,15 @@ pub struct Entity {
     pub case: Case,
     /// The GPU task it offloads to, if any.
     pub gpu_task: Option<String>,
+    /// An offloading task's runnables before the offload, without copies (the best case
+    /// bounds when the GPU task is released; zero for other cases).
+    pub pre: Cost,
+    /// An offloading task's runnables after the wait, without copies (zero for other
+    /// cases).
+    pub post: Cost,
+    /// Synchronous offloading: the GPU response that `c` counts as execution (the core
+    /// spins); zero for other cases. `c - wait` is what the task needs of the core.
+    pub wait: Cost,
 }
 
 impl Entity {
@@ -116,6 +128,9 @@ impl Entity {
             suspension: Cost::default(),
             case: Case::Ticks,
             gpu_task: None,
+            pre: Cost::default(),
+            post: Cost::default(),
+            wait: Cost::default(),
         }
     }
 }
@@ -175,6 +190,9 @@ fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, how: (Communicatio
         suspension: Cost::default(),
         case: Case::Ticks,
         gpu_task: None,
+        pre: Cost::default(),
+        post: Cost::default(),
+        wait: Cost::default(),
     };
     let Some(o) = &t.offload else {
         let rs = runnables(sys, &t.pre);
@@ -213,11 +231,16 @@ fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, how: (Communicatio
         (OffloadMode::Async, _) => Wait::Passive,
         (OffloadMode::Model, w) => w,
     };
-    let gpu_task = Some(target.name.clone());
+    let base = Entity {
+        gpu_task: Some(target.name.clone()),
+        pre: cost(sys, &runnables(sys, &t.pre), unit, &t.name, (0, 0))?,
+        post: cost(sys, &runnables(sys, &t.post), unit, &t.name, (0, 0))?,
+        ..base
+    };
     Ok(match wait {
-        Wait::Active => Entity { c: own + r_gpu, case: Case::SyncOffload, gpu_task, ..base },
-        Wait::Passive => Entity { c: own, suspension: r_gpu, case: Case::AsyncOffload, gpu_task, ..base },
-        Wait::None => Entity { c: own, case: Case::NoWaitOffload, gpu_task, ..base },
+        Wait::Active => Entity { c: own + r_gpu, wait: r_gpu, case: Case::SyncOffload, ..base },
+        Wait::Passive => Entity { c: own, suspension: r_gpu, case: Case::AsyncOffload, ..base },
+        Wait::None => Entity { c: own, case: Case::NoWaitOffload, ..base },
     })
 }
 
@@ -290,10 +313,8 @@ pub fn analyse_core(on_core: &[&Entity]) -> (Priorities, Vec<Response>) {
         .map(|i| {
             let e = on_core[i];
             let best = worst[i].map(|w| {
-                let hp: Vec<(Ps, Ps, Ps)> = (0..on_core.len())
-                    .filter(|&j| rank[j] < rank[i])
-                    .map(|j| (on_core[j].period, on_core[j].c.best, jitter(on_core[j], worst[j])))
-                    .collect();
+                let hp: Vec<(Ps, Ps, Ps)> =
+                    (0..on_core.len()).filter(|&j| rank[j] < rank[i]).flat_map(|j| best_interferers(on_core[j], worst[j])).collect();
                 best_case(e, w, &hp)
             });
             Response { entity: e.clone(), rank: rank[i], worst: worst[i], best, schedulable: worst[i].is_some_and(|w| w <= e.deadline) }
@@ -309,6 +330,36 @@ fn jitter(e: &Entity, worst: Option<Ps>) -> Ps {
         return 0;
     }
     worst.unwrap_or(e.deadline).saturating_sub(e.c.worst)
+}
+
+/// A higher-priority entity as the best-case recurrence sees it: `(T, C-, J)` triples of
+/// code that is ready from its (jittered) release until it completes, each job executing
+/// at least `C-` on the core (see [`best_case`]). `worst`: the entity's `R+`.
+///
+/// * Ticks only, no-wait offloading, a GPU task on a CPU: itself, `(T, C-, 0)`.
+/// * Synchronous offloading: ready (running, spinning or preempted) from its release to
+///   its end, and on the core at least `C- - wait-` (its runnables and copies; the spin
+///   may overlap preemptions by still higher priorities): `(T, C- - wait-, 0)`.
+/// * Asynchronous offloading: not ready while suspended, so two pieces: its pre part,
+///   ready from its release until the offload, at least `pre-`: `(T, pre-, 0)`; and its
+///   post part, ready from the GPU job's end until it completes, at least `post-`,
+///   released at `a + x` with `x` in `[pre- + S-, R+ - post-]`: nominally `T` apart with
+///   jitter `J = R+ - post- - pre- - S-`. Without an `R+` the post part is left out
+///   (fewer interferers: still a lower bound).
+fn best_interferers(e: &Entity, worst: Option<Ps>) -> Vec<(Ps, Ps, Ps)> {
+    match e.case {
+        Case::SyncOffload => vec![(e.period, e.c.best - e.wait.best, 0)],
+        Case::AsyncOffload => {
+            let post = worst.map(|r| (e.period, e.post.best, r.saturating_sub(e.post.best + e.pre.best + e.suspension.best)));
+            std::iter::once((e.period, e.pre.best, 0)).chain(post).collect()
+        }
+        Case::Ticks | Case::NoWaitOffload | Case::GpuTaskOnCpu => vec![(e.period, e.c.best, 0)],
+    }
+}
+
+/// Whether the entity waits for its GPU task (synchronously or asynchronously).
+pub fn waits(e: &Entity) -> bool {
+    matches!(e.case, Case::SyncOffload | Case::AsyncOffload)
 }
 
 /// The worst-case recurrence; `None` when it passes `T` or does not converge.
@@ -329,9 +380,36 @@ pub fn worst_case(e: &Entity, interferers: &[(Ps, Ps, Ps)]) -> Option<Ps> {
     None
 }
 
-/// The best-case recurrence from the worst case `from` (see the module docs).
+/// A lower bound on the response of every job of `e`, from its worst case `from`, with
+/// `hp` the `(T, C-, J)` of the code of strictly higher priority
+/// ([`best_interferers`]).
+///
+/// * A task that waits for its GPU task (synchronous or asynchronous offloading):
+///   `C- + S-`, no interference assumed. Proof: a job runs its pre part (at least the
+///   copy-in and `pre-` on the core), then its GPU job runs, at least the GPU task's best
+///   response `G-` (its copies and kernels need that much even alone on the GPU; for
+///   synchronous offloading `G-` is the `wait-` inside `C-`, for asynchronous it is
+///   `S-`), then its post part (at least `post-` and the copy-out): three intervals one
+///   after another, each at least its best case, so the job takes at least their sum,
+///   `C- + S-`, whatever preempts it. Preemptions are not added: they may fall in the
+///   wait, which goes on on the GPU meanwhile (issue 50: `L` with pre 0.2 ms, a 1 ms GPU
+///   task and post 0.2 ms takes 1.4 ms when `H` preempts it only during the wait; the
+///   Redell-Sanfridson recurrence over `C- = 1.4` gave 2.4 ms).
+/// * Any other task is ready from its release until it completes, the model of Redell
+///   and Sanfridson (*Exact best-case response time analysis of fixed priority scheduled
+///   tasks*, ECRTS 2002): `R^{n+1} = C- + sum_hp ceil0((R^n - J - T) / T) C-_j` from
+///   `R^0 = R+`, down to its largest fixed point below `R+`, a lower bound on every
+///   job's response when each higher-priority piece of code is a task with period `T`,
+///   release jitter at most `J` and at least `C-` of execution per job, ready from its
+///   release until it completes. [`best_interferers`] gives such pieces for every case
+///   (a synchronous offloader is such a task whose execution is its time on the core,
+///   at least `C- - wait-`; an asynchronous one two such tasks). Fewer interferers or
+///   smaller `C-` only lower the value, so it stays a lower bound.
 pub fn best_case(e: &Entity, from: Ps, hp: &[(Ps, Ps, Ps)]) -> Ps {
     let own = e.c.best + e.suspension.best;
+    if waits(e) {
+        return own;
+    }
     let mut r = from;
     for _ in 0..MAX_ITERATIONS {
         let next = own + hp.iter().map(|&(t, c, j)| ceil0(r as i128 - j as i128 - t as i128, t) * c).sum::<Ps>();

@@ -21,9 +21,8 @@
 //!   contexts' share capped by what their jobs can need ([`super::gpu_sharing`]).
 //! * **FIFO** (one context): each kernel of a GPU task is charged with every other GPU
 //!   task's kernels released with it at 0, in any launch order, and the task's kernel
-//!   time is the sum over its kernels (`fifo_times`). That a simultaneous release is
-//!   the worst case is the kernel RTA's model of FIFO dispatch, not a theorem; the report
-//!   says so.
+//!   time is the sum over its kernels (`fifo_times`, which says why a simultaneous
+//!   release covers every release pattern).
 //!
 //! Copies (the task's runnables without ticks, which only move labels between host and
 //! device) run before and after the kernels, at the GPU's latencies and frequency.
@@ -241,10 +240,21 @@ fn responses(report: &RtaReport) -> std::collections::HashMap<&str, Ps> {
 /// kernel of every other GPU task's stream ahead of it (a stream has one kernel in the
 /// queue at a time), but none of its own task's. So each kernel's response is taken with
 /// every other task's kernels released with it at 0, in any launch order (the kernel
-/// RTA's worst; that a simultaneous release is the worst case is its assumption), and a
-/// task's kernel time is the sum over its kernels, which run one after another. Tasks
-/// with one kernel share one analysis; each kernel of a task with several gets its own,
-/// without its task's other kernels.
+/// RTA's worst), and a task's kernel time is the sum over its kernels, which run one
+/// after another. Tasks with one kernel share one analysis; each kernel of a task with
+/// several gets its own, without its task's other kernels.
+///
+/// Why a simultaneous release bounds every release pattern (jittered, sporadic, or a
+/// stream backlogged with earlier jobs): when `c`'s kernel enters the queue at `x`, each
+/// other stream has at most one kernel queued or running (its next waits in the stream);
+/// kernels entering later queue behind it and dispatch no block before all of its blocks
+/// are dispatched (one FIFO queue: a high stream priority, which would let them pass, is
+/// refused by `honour`), and its dispatched blocks run within their `C`. So from `x` on
+/// the kernels ahead are those kernels released at `x` with shorter block times (a
+/// finished block 0, a running one its remainder) in some launch order with `c`'s last,
+/// and the kernel RTA's bound holds for every block time up to `C` and every launch
+/// order of tied releases (its `gpu_bound`). `c`'s own earlier jobs are
+/// [`super::gpu_jobs`]'.
 fn fifo_times(w: &Workload, plans: &[Planned]) -> Result<(RtaReport, Vec<Ps>), Error> {
     let free = |k: usize| Kernel { stream: None, release: 0, ..w.tasks[k].clone() };
     let all = Workload { tasks: (0..w.tasks.len()).map(free).collect(), ..w.clone() };
@@ -317,6 +327,14 @@ fn plan<'a>(
     let mut slice = t.time_slice;
     let first = kernels.len();
     let (source, best_kernel) = if mine.is_empty() {
+        if rs.is_empty() {
+            return Err(InputError::new(
+                format!("tasks.{}.runnables", t.name),
+                "[]",
+                "the GPU task calls no runnable and the kernels file names no kernel after it: nothing to analyse",
+            )
+            .into());
+        }
         kernels.push(whole_gpu_kernel(&t.name, work.worst, platform));
         (format!("ticks on {} as one block per SM, each filling its SM (C = {:.3} ms)", unit.kind, super::model::ms(work.worst)), work.best)
     } else {
@@ -370,7 +388,8 @@ fn plan<'a>(
 /// A kernels file's fields that the system sets itself are refused when they say
 /// otherwise: `release` (the trigger releases the GPU task), `period` (its trigger's),
 /// `deadline` (the offloading task's deadline is checked), `stream` and `process` (each
-/// GPU task is one stream, and with time slices one context, of its own).
+/// GPU task is one stream, and with time slices one context, of its own); and a high
+/// stream `priority`, which the FIFO bound does not cover.
 fn honour(i: usize, k: &Kernel, trigger_period: Option<Ps>, in_ps: &dyn Fn(Ticks) -> Ps) -> Result<(), InputError> {
     let field = |f: &str| format!("kernels[{i}].{f}");
     let ms = |t: Ticks| format!("{} ms", super::model::ms(in_ps(t)));
@@ -401,6 +420,13 @@ fn honour(i: usize, k: &Kernel, trigger_period: Option<Ps>, in_ps: &dyn Fn(Ticks
     }
     if let Some(p) = &k.process {
         return Err(InputError::new(field("process"), p, "each GPU task is a context of its own; give no process"));
+    }
+    if k.priority == crate::rta::workload::Priority::High {
+        return Err(InputError::new(
+            field("priority"),
+            "high",
+            "a high-priority stream's later jobs can pass another GPU task's queued kernel again and again, which the system's bound (one kernel of every other stream ahead) does not count; not modelled",
+        ));
     }
     Ok(())
 }

@@ -5,7 +5,8 @@
 //! that document is ambiguous, and what is not modelled).
 //!
 //! Layers, bottom up: [`model`] (the system), [`amalthea`] and [`toml_form`] (reading
-//! it; [`event_chains`] for the model's chains), [`cost`] (execution times), [`gpu`] (GPU tasks through [`crate::rta`]), [`cpu`]
+//! it; [`event_chains`] for the model's chains), [`cost`] (execution times), [`gpu`] (GPU tasks through [`crate::rta`]; [`gpu_jobs`] for
+//! successive jobs of one), [`cpu`]
 //! (execution-time cases and response times per core), [`chains`] (end-to-end
 //! latencies), [`report`] (all of it, as `makespan system` prints it).
 
@@ -16,6 +17,7 @@ pub mod cost;
 pub mod cpu;
 pub mod event_chains;
 pub mod gpu;
+pub mod gpu_jobs;
 pub mod gpu_sharing;
 pub mod kernel_time;
 pub mod model;

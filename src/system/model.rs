@@ -331,9 +331,10 @@ impl System {
         self.warnings.retain(|w| !w.starts_with(&moved));
     }
 
-    /// Checks that the model has tasks, every name refers to something, every task is mapped to a unit,
-    /// every periodic task has a positive period, triggered tasks have a trigger, and
-    /// chains name tasks.
+    /// Checks that the model has tasks, every name refers to something, every task is mapped to a unit
+    /// (a GPU task to a GPU the model lacks is named as such), every periodic task has a
+    /// positive period and deadline and calls a runnable or offloads, triggered tasks
+    /// have a trigger, and chains name tasks.
     pub fn check(&self) -> Result<(), InputError> {
         if self.tasks.is_empty() {
             return Err(InputError::new("tasks", "", "the model has no tasks: nothing to analyse (an empty or task-less file)"));
@@ -394,10 +395,27 @@ impl System {
         let unit = t.unit.as_deref().ok_or_else(|| {
             InputError::new(field("unit"), "", "the task is mapped to no unit; map it (a task allocation, or the map option TASK=UNIT)")
         })?;
-        if self.unit(unit).is_none() {
-            return Err(InputError::new(field("unit"), unit, "no such unit"));
-        }
         let by = triggers.get(t.name.as_str()).map_or(&[][..], Vec::as_slice);
+        if self.unit(unit).is_none() {
+            return Err(match by.first() {
+                Some(trigger) if !self.units.iter().any(|u| u.gpu) => InputError::new(
+                    field("unit"),
+                    unit,
+                    format!(
+                        "the model has no GPU unit (no unit {unit:?}), and {} offloads {} to it: add the GPU to the model, or map {} to a CPU",
+                        trigger.name, t.name, t.name
+                    ),
+                ),
+                _ => InputError::new(field("unit"), unit, "no such unit"),
+            });
+        }
+        // A GPU task may take its kernels from the kernels file: `gpu::analyse_gpu` checks it.
+        if t.pre.is_empty() && t.post.is_empty() && t.offload.is_none() && by.is_empty() {
+            return Err(InputError::new(field("runnables"), "[]", "the task calls no runnable and offloads nothing: nothing to analyse"));
+        }
+        if t.deadline == Some(0) {
+            return Err(InputError::new(field("deadline"), 0, "must be positive"));
+        }
         if by.len() > 1 {
             return Err(InputError::new(
                 field("stimuli"),

@@ -6,13 +6,14 @@ use super::contention::{with_contention, ContentionUsed};
 use super::cost::Communication;
 use super::cpu::{analyse_core, entities, OffloadMode, Priorities, Response};
 use super::gpu::{analyse_gpu, GpuSide, SharingUsed};
+use super::gpu_jobs::{gpu_bounds, GpuBound};
 use super::model::{ms, Ps, System};
 use super::reference::{let_document, Reference};
 use crate::error::Error;
 use crate::rta::report::Verdict;
 use crate::rta::workload::Workload;
 use serde::Serialize;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What the analysis is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -136,8 +137,15 @@ pub struct GpuRow {
     pub kernel_response: f64,
     /// Best response (lower bound).
     pub r_best: f64,
-    /// Worst response (upper bound under the kernel RTA's model).
-    pub r_worst: f64,
+    /// Worst response of every job from its release (upper bound under the kernel RTA's
+    /// model; with a trigger that does not wait, its jobs' queueing behind each other
+    /// included); `null` when not proven (its trigger has no `R+`, or its jobs may queue
+    /// up without end).
+    pub r_worst: Option<f64>,
+    /// The release jitter of a GPU task nobody waits for (its trigger's `R+ - post- -
+    /// pre-`, 0 for a periodic GPU task); `null` when its trigger waits for it or has no
+    /// `R+`.
+    pub release_jitter: Option<f64>,
     /// Where its kernels come from.
     pub source: String,
     /// Its time slice in ms (`null` unless the GPU is time-sliced).
@@ -292,17 +300,18 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
         let (cores, all) = analyse_cores(sys, &gpu, opts)?;
         // A waiting trigger proven within its period ends its GPU job within it too (its
         // R+ counts the GPU response), so `late` holds exactly the tasks whose cap fails.
-        let late = late_gpu_tasks(sys, &gpu, &all);
-        let unproven: Vec<String> = late.iter().filter(|n| !uncapped.contains(*n)).cloned().collect();
+        let late = late_names(&in_time(&gpu_bounds(sys, &gpu, &all)));
+        let unproven: Vec<String> = late.into_iter().filter(|n| !uncapped.contains(n)).collect();
         if !unproven.iter().any(|n| gpu.tasks.iter().any(|g| g.capped_by.contains(n))) {
             break (gpu, cores, all);
         }
         uncapped.extend(unproven);
     };
-    let late = late_gpu_tasks(sys, &gpu, &all);
-    let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, (&all, &gpu, &late), opts)).collect();
-    let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(gpu_row).collect();
-    let late: Vec<&str> = late.iter().map(String::as_str).collect();
+    let bounds = gpu_bounds(sys, &gpu, &all);
+    let proven = in_time(&bounds);
+    let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, (&all, &gpu, &proven), opts)).collect();
+    let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(|g| gpu_row(g, &bounds[&g.task])).collect();
+    let late = late_names(&proven);
     let schedulable = all.iter().all(|r| r.schedulable) && chains.iter().all(|c| c.meets_requirement != Some(false)) && late.is_empty();
     Ok(SystemReport {
         communication: opts.communication,
@@ -334,7 +343,7 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
             .chain(gpu.note.clone())
             .chain((!late.is_empty()).then(|| {
                 format!(
-                    "GPU tasks not proven to end within their trigger's period (their jobs may queue up; not schedulable): {}",
+                    "GPU tasks not proven to end within their trigger's period (a waiting trigger without R+, or jobs that may queue up past their period; not schedulable): {}",
                     late.join(", ")
                 )
             }))
@@ -394,7 +403,7 @@ fn task_row(r: &Response) -> TaskRow {
     }
 }
 
-fn gpu_row(g: &super::gpu::GpuResponse) -> GpuRow {
+fn gpu_row(g: &super::gpu::GpuResponse, bound: &GpuBound) -> GpuRow {
     GpuRow {
         task: g.task.clone(),
         triggered_by: g.triggered_by.clone(),
@@ -403,7 +412,8 @@ fn gpu_row(g: &super::gpu::GpuResponse) -> GpuRow {
         copies: ms(g.copies.worst),
         kernel_response: ms(g.kernel_response),
         r_best: ms(g.response.best),
-        r_worst: ms(g.response.worst),
+        r_worst: bound.worst.map(ms),
+        release_jitter: bound.jitter.map(ms),
         source: g.source.clone(),
         time_slice: g.time_slice.map(ms),
         capped_by: g.capped_by.clone(),
@@ -411,39 +421,36 @@ fn gpu_row(g: &super::gpu::GpuResponse) -> GpuRow {
 }
 
 /// The hop of a chain task: a CPU entity (by its name or a model task it stands for),
-/// or a GPU task (its trigger's period, its response as both C and R; no R when it is
-/// `late`).
-fn hop(name: &str, sys: &System, (all, gpu, late): (&[Response], &GpuSide, &BTreeSet<String>)) -> Option<Hop> {
+/// or a GPU task (its trigger's period, its response as both C and R: its bound from
+/// `proven`, queueing included, none when it is late).
+fn hop(name: &str, sys: &System, (all, gpu, proven): (&[Response], &GpuSide, &BTreeMap<String, Option<Ps>>)) -> Option<Hop> {
     if let Some(r) = all.iter().find(|r| r.entity.tasks.iter().any(|t| t == name)) {
         return Some(Hop { period: r.entity.period, c_best: r.entity.c.best, r_best: r.best.unwrap_or(r.entity.c.best), r_worst: r.worst });
     }
     let g = gpu.tasks.iter().find(|g| g.task == name)?;
     let period = sys.task(name)?.period.or_else(|| sys.trigger_of(name)?.period)?;
-    let r_worst = (!late.contains(name)).then_some(g.response.worst);
+    let r_worst = proven.get(name).copied().flatten();
     Some(Hop { period, c_best: g.response.best, r_best: g.response.best, r_worst })
 }
 
-/// The GPU tasks whose reported response is not proven to hold within their trigger's
-/// period. Each bound assumes the task's previous job is done when a job is released:
-/// true when its trigger waits for it and is proven within its period (`R+` found), or,
-/// when nothing waits for it (a trigger that does not wait, or a periodic GPU task of its
-/// own), when the response itself is within the period (then, by induction over the
-/// jobs, each ends before the next is released). One pass over the tasks.
-fn late_gpu_tasks(sys: &System, gpu: &GpuSide, all: &[Response]) -> BTreeSet<String> {
-    let proven: BTreeSet<&String> = all.iter().filter(|r| r.worst.is_some()).flat_map(|r| &r.entity.tasks).collect();
-    let by_name: std::collections::HashMap<&str, &super::model::Task> = sys.tasks.iter().map(|t| (t.name.as_str(), t)).collect();
-    let within = |g: &super::gpu::GpuResponse| {
-        let Some(trigger) = g.triggered_by.as_deref().and_then(|t| by_name.get(t)) else {
-            return by_name.get(g.task.as_str()).and_then(|t| t.period).is_some_and(|t| g.response.worst <= t);
-        };
-        let fits = trigger.period.is_some_and(|t| g.response.worst <= t);
-        let waits = trigger.offload.as_ref().is_some_and(|o| o.wait != super::model::Wait::None);
-        fits && (!waits || proven.contains(&trigger.name))
-    };
-    gpu.tasks.iter().filter(|g| !within(g)).map(|g| g.task.clone()).collect()
+/// Each GPU task's bound when it is proven to end within its period, `None` for the late
+/// ones ([`GpuBound::within_period`]): the other GPU tasks' bounds assume it of a
+/// waiting trigger's GPU task, and chains need it.
+fn in_time(bounds: &BTreeMap<String, GpuBound>) -> BTreeMap<String, Option<Ps>> {
+    bounds.iter().map(|(n, b)| (n.clone(), b.worst.filter(|_| b.within_period()))).collect()
 }
 
-fn chain_row(sys: &System, c: &super::model::Chain, found: (&[Response], &GpuSide, &BTreeSet<String>), opts: Options) -> ChainRow {
+/// The GPU tasks without a bound within their period, by name.
+fn late_names(in_time: &BTreeMap<String, Option<Ps>>) -> Vec<String> {
+    in_time.iter().filter(|(_, r)| r.is_none()).map(|(n, _)| n.clone()).collect()
+}
+
+fn chain_row(
+    sys: &System,
+    c: &super::model::Chain,
+    found: (&[Response], &GpuSide, &BTreeMap<String, Option<Ps>>),
+    opts: Options,
+) -> ChainRow {
     let paradigm = opts.communication;
     let mut notes = Vec::new();
     let hops: Vec<Hop> = c
@@ -510,7 +517,7 @@ fn assumptions(gpu: &GpuSide, contention: &ContentionUsed, reference: Reference)
     match gpu.sharing {
         _ if gpu.tasks.is_empty() => {}
         SharingUsed::Alone => out.push("GPU: each GPU task with the GPU to itself (reference mode; not a bound when GPU tasks overlap)".into()),
-        SharingUsed::Fifo => out.push("GPU: one context; each GPU task's kernels one stream of its own, each kernel charged with every other GPU task's kernels released with it, in any launch order (the kernel-level RTA's model of the TX2's FIFO dispatch; that this is the worst release pattern is its assumption, not a theorem); no time slicing".into()),
+        SharingUsed::Fifo => out.push("GPU: one context; each GPU task's kernels one stream of its own, each kernel charged with every other GPU task's kernels released with it, in any launch order (the kernel-level RTA's model of the TX2's FIFO dispatch; a kernel ahead that has partly run counts as one released with it with shorter block times, which that RTA's bound covers); a GPU task's own jobs one after another; no stream priorities; no time slicing".into()),
         SharingUsed::TimeSlices { context_switch, given } => {
             out.push("GPU: each GPU task a context of its own, its kernels one stream; the GPU serves the contexts with work round robin, each for its time slice, and a context without work gives the GPU up; compute preemption (a switched-out context resumes where it stopped); no other GPU context (display, other applications)".into());
             out.push(if given {

@@ -19,4 +19,5 @@ mod search;
 mod sweep;
 mod system;
 mod system_gpu;
+mod system_sim;
 mod truth;

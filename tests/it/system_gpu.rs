@@ -13,26 +13,22 @@ use gpu_makespan::system::report::{analyse, Options, Paradigm, SystemReport};
 
 const SMALL: &str = "instances/system/small.toml";
 
+/// `cores` A57 cores `Core0`, ... and a GPU `GPU` (kind `GPU_def`), all at 1 GHz (one
+/// cycle is 1 ns), in the TOML form.
+pub fn units(cores: usize) -> String {
+    let core = |i: usize| format!("[[units]]\nname = \"Core{i}\"\nkind = \"A57\"\nfrequency = \"1 GHz\"\n");
+    (0..cores).map(core).collect::<String>() + "[[units]]\nname = \"GPU\"\nkind = \"GPU_def\"\ngpu = true\nfrequency = \"1 GHz\"\n"
+}
+
 /// Two cores and a GPU at 1 GHz (one cycle is 1 ns); A (period `ta`) offloads G1 (`g1`
 /// ms on the GPU, slice `q1` ms), B (period 50 ms) offloads G2 (`g2` ms, slice `q2`
 /// ms), both waiting actively. `slice1 = None` leaves G1 without a time slice.
 fn two_gpu_tasks(ta: u64, g1: u64, q1: Option<u64>, g2: u64, q2: u64) -> String {
     let slice1 = q1.map_or(String::new(), |q| format!("time_slice = \"{q} ms\"\n"));
+    let units = units(2);
     format!(
         r#"
-[[units]]
-name = "Core0"
-kind = "A57"
-frequency = "1 GHz"
-[[units]]
-name = "Core1"
-kind = "A57"
-frequency = "1 GHz"
-[[units]]
-name = "GPU"
-kind = "GPU_def"
-gpu = true
-frequency = "1 GHz"
+{units}
 [[runnables]]
 name = "p"
 ticks = {{ A57 = 1000 }}
@@ -129,6 +125,9 @@ fn a_cap_needs_the_other_trigger_proven_within_its_period() {
     assert!(close(g2.kernel_response, 37.2), "{g2:?}");
     assert!(g2.capped_by.is_empty());
     assert!(!rep.schedulable);
+    // G1's jobs may overlap (its trigger A has no R+: the late trigger): no bound, named.
+    assert_eq!(gpu(&rep, "G1").r_worst, None, "{:?}", rep.gpu);
+    assert!(rep.warnings.iter().any(|w| w.contains("not proven to end within") && w.contains("G1")), "{:?}", rep.warnings);
 }
 
 #[test]
@@ -290,10 +289,11 @@ fn fifo_charges_each_kernel_with_one_kernel_of_every_other_stream() {
 #[test]
 fn a_gpu_task_nobody_waits_for_must_end_within_its_period() {
     // A (period 11 ms) fires G1 and does not wait; in one FIFO context G1 may wait for G2:
-    // 10 + 2 = 12 ms > 11: its jobs may queue up, which no bound here covers.
+    // 10 + 2 = 12 ms > 11: its jobs may queue up without end: no bound.
     let text = two_gpu_tasks(11, 10, Some(4), 2, 5).replacen("wait = \"active\"", "wait = \"none\"", 1);
     let rep = analysed(&text, Sharing::Fifo, None);
-    assert!(close(gpu(&rep, "G1").r_worst, 12.0), "{:?}", rep.gpu);
+    assert!(close(gpu(&rep, "G1").kernel_response, 12.0), "{:?}", rep.gpu);
+    assert_eq!(gpu(&rep, "G1").r_worst, None, "{:?}", rep.gpu);
     assert!(rep.cores.iter().flat_map(|c| &c.tasks).all(|t| t.schedulable));
     assert!(!rep.schedulable);
     assert!(
@@ -314,7 +314,94 @@ fn with_time_slices_stream_priorities_and_kernel_copies_are_refused() {
     for (line, field) in [("priority = \"high\"", "kernels[0].priority"), ("copy_in = 0.5", "kernels[0].copy_in")] {
         let path = temp_file(&dir, "k.toml", &format!("{kernel}{line}\n"));
         input_error(&["system", &system, "--kernels", &path, "--context-switch", "0ms"], field);
-        // One FIFO context analyses them.
-        json_of(&["system", &system, "--kernels", &path, "--gpu-sharing", "fifo"]);
+        if field.ends_with("priority") {
+            // Nor in one FIFO context: G1's later jobs could pass G2's queued kernel each
+            // time, and the bound counts one kernel of G1 ahead of it.
+            input_error(&["system", &system, "--kernels", &path, "--gpu-sharing", "fifo"], field);
+        } else {
+            json_of(&["system", &system, "--kernels", &path, "--gpu-sharing", "fifo"]);
+        }
     }
+}
+
+/// One core at 1 GHz (a cycle is 1 ns) and a GPU: `H` (period `h.0`, `h.1` cycles)
+/// above `L` (period `l`, a pre part of `pre` cycles, offloads `G` of `g` cycles on the
+/// GPU and waits as `wait` says, a post part of `post` cycles), a chain `L -> H`, and
+/// `extra` TOML. Cycles as TOML values: a number or `[lower, upper]`.
+pub fn h_above_l(h: (&str, &str), l: &str, (pre, wait, post): (&str, &str, &str), g: &str, extra: &str) -> String {
+    let (h_period, h_ticks) = h;
+    let units = units(1);
+    format!(
+        r#"
+{units}
+[[runnables]]
+name = "h"
+ticks = {{ A57 = {h_ticks} }}
+[[runnables]]
+name = "pre"
+ticks = {{ A57 = {pre} }}
+[[runnables]]
+name = "post"
+ticks = {{ A57 = {post} }}
+[[runnables]]
+name = "g"
+ticks = {{ GPU_def = {g} }}
+[[tasks]]
+name = "H"
+period = "{h_period}"
+priority = 2
+unit = "Core0"
+runnables = ["h"]
+[[tasks]]
+name = "L"
+period = "{l}"
+priority = 1
+unit = "Core0"
+pre = ["pre"]
+offload = "G"
+wait = "{wait}"
+post = ["post"]
+[[tasks]]
+name = "G"
+unit = "GPU"
+runnables = ["g"]
+[[chains]]
+name = "lh"
+tasks = ["L", "H"]
+{extra}
+"#
+    )
+}
+
+/// Issue 50's reproducer of a GPU task nobody waits for: `H` every 5 ms (`h_ticks`
+/// cycles) above `L` (every 10 ms, pre 0.5 ms, fires `G` without waiting, post 0.1 ms);
+/// `G` takes 9 ms on the GPU.
+fn fire_and_forget(h_ticks: &str) -> String {
+    h_above_l(("5 ms", h_ticks), "10 ms", ("500000", "none", "100000"), "9000000", "")
+}
+
+#[test]
+fn a_gpu_task_nobody_waits_for_queues_behind_its_jittered_jobs() {
+    // L's R+ = 0.6 + 4 = 4.6 ms: G is released between 0.5 and 4.5 ms after L: jitter
+    // 4.0. A job released at 4.5 ends at 13.5; the next, released at 10.501, waits for it
+    // and ends at 22.5: 12 ms (12 - 0.001 here). Bound: 9 + (9 + 4 - 10) = 12 > the
+    // period: not schedulable, named.
+    let rep = analysed(&fire_and_forget("[1000, 4000000]"), Sharing::Auto, None);
+    let g = gpu(&rep, "G");
+    assert!(close(g.r_worst.unwrap(), 12.0) && close(g.release_jitter.unwrap(), 4.0), "{g:?}");
+    assert!(rep.cores.iter().flat_map(|c| &c.tasks).all(|t| t.schedulable));
+    assert!(!rep.schedulable);
+    assert!(rep.warnings.iter().any(|w| w.contains("not proven to end within") && w.ends_with(": G")), "{:?}", rep.warnings);
+    // H at 0.4 ms at most: jitter 0.4, 9 + 0 = 9 ms, within the period.
+    let calm = analysed(&fire_and_forget("400000"), Sharing::Auto, None);
+    assert!(close(gpu(&calm, "G").r_worst.unwrap(), 9.0), "{:?}", calm.gpu);
+    assert!(calm.schedulable);
+    // H at 4.95 ms: L needs 0.6 + 2 x 4.95 > 10 ms, no R+; G's jitter is unknown: no
+    // bound, named late.
+    let late = analysed(&fire_and_forget("4950000"), Sharing::Auto, None);
+    assert_eq!(gpu(&late, "G").r_worst, None, "{:?}", late.gpu);
+    assert!(!late.schedulable);
+    let v = json_of(&["system", &temp_file(&tempfile::tempdir().unwrap(), "f.toml", &fire_and_forget("[1000, 4000000]"))]);
+    assert_eq!(v["gpu"][0]["r_worst"], 12.0);
+    assert_eq!(v["gpu"][0]["release_jitter"], 4.0);
 }

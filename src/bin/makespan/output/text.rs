@@ -583,14 +583,14 @@ fn system_gpu(s: &mut String, rep: &SystemReport) {
             let slice = g.time_slice.map_or("-".to_string(), |q| format!("{q:.3}"));
             let _ = writeln!(
                 s,
-                "{:<20} {:<28} {:>9} {:>9.3} {:>9.3} {:>9.3} {:>9.3}  {}",
+                "{:<20} {:<28} {:>9} {:>9.3} {:>9.3} {:>9.3} {:>9}  {}",
                 g.task,
                 g.triggered_by.as_deref().unwrap_or("-"),
                 slice,
                 g.copies,
                 g.kernel_response,
                 g.r_best,
-                g.r_worst,
+                g.r_worst.map_or("-".to_string(), |r| format!("{r:.3}")),
                 g.source
             );
         }
