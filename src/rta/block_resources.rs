@@ -107,9 +107,9 @@ pub(crate) fn file_resources(
         (given(e.shared_memory, "shared_memory")?, given(e.registers_per_thread, "registers_per_thread")?);
     let least = r.shared_memory.map(|s| s + dynamic.unwrap_or(0));
     if let Some((g, s)) = given_shared.zip(least).filter(|(g, s)| g < s) {
-        let what = dynamic.map_or(String::new(), |d| format!(" plus {d} B dynamic_shared_memory"));
+        let what = dynamic.map_or(String::new(), |d| format!(" plus {d} B dynamic_shared_memory given"));
         let reason =
-            format!("{} B of static shared memory{what} (from {}); a block cannot use less", s - dynamic.unwrap_or(0), stated.shared_from);
+            format!("{} B of static shared memory (from {}){what}; a block cannot use less", s - dynamic.unwrap_or(0), stated.shared_from);
         return Err(InputError::new(field("shared_memory"), g, reason));
     }
     if let Some((g, s)) = given_registers.zip(r.registers_per_thread).filter(|(g, s)| g < s) {

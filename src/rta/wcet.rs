@@ -87,16 +87,20 @@ fn phases_cycles(p: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> R
     if !p.has_barriers() {
         return cache.block_cycles(&p.phases[0], limits);
     }
-    // One deadline for the whole kernel: each distinct phase starts with its fair share of
-    // the time left (the time left over the phases not yet started), so a phase proven
-    // exact early hands its time on to the later ones.
+    // One deadline for the whole kernel: the distinct phases run smallest state space
+    // first, each starting with its fair share of the time left (the time left over the
+    // phases not yet started), so a phase proven exact early hands its time on to the
+    // later, larger ones, and the largest gets all that is left.
     let kernel = limits.budget.with_overall_limit(limits.budget.time_limit());
     let (distinct, index) = p.distinct();
-    let mut values = Vec::with_capacity(distinct.len());
-    for (k, phase) in distinct.iter().enumerate() {
-        let share = kernel.time_left().map(|left| left / (distinct.len() - k) as u32);
+    let size = |i: usize| crate::state::states(distinct[i].len() as u64, distinct[i].warps as u64).unwrap_or(u64::MAX);
+    let mut order: Vec<usize> = (0..distinct.len()).collect();
+    order.sort_by_key(|&i| size(i));
+    let mut values = vec![(0, String::new()); distinct.len()];
+    for (k, &i) in order.iter().enumerate() {
+        let share = kernel.time_left().map(|left| left / (order.len() - k) as u32);
         let phase_limits = SolveOptions { budget: kernel.with_time_limit(share), ..limits.clone() };
-        values.push(cache.block_cycles(phase, &phase_limits)?);
+        values[i] = cache.block_cycles(distinct[i], &phase_limits)?;
     }
     let total: u64 = index.iter().map(|&i| values[i].0).sum();
     let exact = index.iter().filter(|&&i| values[i].1.starts_with("exact")).count();
