@@ -4,4 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh
+# One seed for every property test and fuzz runner: the same commit gives the same result
+# twice. New seeds are explored by scripts/explore-seeds.sh, whose failures are saved in
+# tests/proptest-regressions/ and replayed here first.
+export PROPTEST_RNG_SEED=${PROPTEST_RNG_SEED:-20261128}
 cargo test --release "$@"

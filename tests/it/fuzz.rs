@@ -120,8 +120,14 @@ fn input(seeds: Vec<String>) -> impl Strategy<Value = String> {
     prop_oneof![1 => "\\PC{0,200}", 4 => mutated(seeds)]
 }
 
-fn runner(cases: u32) -> TestRunner {
-    TestRunner::new(Config { cases, failure_persistence: None, ..Config::default() })
+/// A runner of `cases` cases whose failures are kept in
+/// `tests/proptest-regressions/fuzz-NAME.txt` and replayed first on every later run (as
+/// the `proptest!` tests' are): a failure found once, by `scripts/explore-seeds.sh` or
+/// CI, stays a test.
+fn runner(cases: u32, name: &str) -> TestRunner {
+    let file: &'static str = Box::leak(format!("tests/proptest-regressions/fuzz-{name}.txt").into_boxed_str());
+    let persistence = proptest::test_runner::FileFailurePersistence::Direct(file);
+    TestRunner::new(Config { cases, failure_persistence: Some(Box::new(persistence)), ..Config::default() })
 }
 
 fn limits() -> SolveOptions {
@@ -131,7 +137,7 @@ fn limits() -> SolveOptions {
 #[test]
 fn instance_files_never_panic_the_parser() {
     let seeds = seeds("instances", "toml", |n| !n.starts_with("rta-") && !n.starts_with("gpu-"));
-    runner(budget("FUZZ_CASES", 300))
+    runner(budget("FUZZ_CASES", 300), "instance_files_never_panic_the_parser")
         .run(&input(seeds), |text| {
             if let Ok(inst) = Instance::from_toml(&text, "fuzz") {
                 let _ = (gpu_makespan::model::bounds::safe_horizon(&inst), gpu_makespan::model::bounds::lower_bound(&inst), inst.given());
@@ -144,7 +150,7 @@ fn instance_files_never_panic_the_parser() {
 #[test]
 fn task_sets_never_panic_the_parser_or_the_analysis() {
     let seeds = seeds("instances", "toml", |n| n.starts_with("rta-"));
-    runner(budget("FUZZ_CASES", 300))
+    runner(budget("FUZZ_CASES", 300), "task_sets_never_panic_the_parser_or_the_analysis")
         .run(&input(seeds), |text| {
             if let Ok(w) = taskset::from_text(&text, "fuzz", None, &limits(), None) {
                 let _ = rta::analyse(&w, true);
@@ -161,7 +167,7 @@ fn task_sets_never_panic_the_parser_or_the_analysis() {
 #[test]
 fn examiner_configs_never_panic_the_parser_or_the_analysis() {
     let seeds = seeds("instances/examiner", "json", |_| true);
-    runner(budget("FUZZ_CASES", 300))
+    runner(budget("FUZZ_CASES", 300), "examiner_configs_never_panic_the_parser_or_the_analysis")
         .run(&input(seeds), |text| {
             if let Ok(w) = examiner::from_text(&text, "fuzz", Profile::TX2, Some(Decimal { digits: 15, decimals: 0 })) {
                 let _ = rta::analyse(&w, true);
@@ -175,7 +181,7 @@ fn examiner_configs_never_panic_the_parser_or_the_analysis() {
 fn systems_never_panic_the_readers_or_the_analysis() {
     let mut seeds = seeds("instances/system", "toml", |n| n == "small.toml");
     seeds.extend(self::seeds("instances/amalthea", "amxmi", |_| true));
-    runner(budget("FUZZ_CASES", 300))
+    runner(budget("FUZZ_CASES", 300), "systems_never_panic_the_readers_or_the_analysis")
         .run(&input(seeds), |text| {
             if let Ok(sys) = gpu_makespan::system::read(&text, "fuzz") {
                 let opts = gpu_makespan::system::report::Options {
@@ -325,7 +331,7 @@ fn run_capped(args: &[String], dir: &Path) -> (Option<i32>, String, Duration) {
 #[test]
 fn command_lines_exit_0_or_2_within_the_caps() {
     let dir = tempfile::tempdir().unwrap();
-    let mut runner = runner(budget("FUZZ_CLI_CASES", 40));
+    let mut runner = runner(budget("FUZZ_CLI_CASES", 40), "command_lines_exit_0_or_2_within_the_caps");
     runner
         .run(&command_line(), |(args, file)| {
             let d = dir.path().display().to_string();
