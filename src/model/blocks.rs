@@ -18,7 +18,7 @@
 //! idle while the other keeps the units busy, and then fall behind. The sum is exact
 //! again when `B = 1`, and trivially when the kernel has no barrier (one phase). The
 //! worst case is computed by [`crate::exact::blocks`] (exhaustive at small sizes); at any
-//! size [`horizon`] bounds it.
+//! size [`Blocks::horizon`] bounds it.
 //!
 //! **The block horizon (proof).** Let block `b` finish last, and let its phase `k` run
 //! from `s_k` (the cycle its warps are ready for phase `k`) to `a_k` (the last issue of

@@ -128,7 +128,7 @@ fn analyse_sliced(w: &Workload, demands: &[Demand], timeline: bool) -> Result<Rt
     Ok(report(w, &seq, &worst, demands, Bound::TimeSliced, run))
 }
 
-/// Most rounds that add jobs released after a window's end ([`analysed_jobs`]).
+/// Most rounds that add jobs released after a window's end (`analysed_jobs`).
 pub const MAX_WINDOW_ROUNDS: usize = 8;
 
 /// The jobs to analyse and their worst finishes. In a window, a job released after the

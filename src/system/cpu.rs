@@ -37,7 +37,7 @@
 //! in the GSoC document, `R^{n+1} = C^- + sum_{j in hp(i)} ceil0((R^n - J_j - T_j) / T_j)
 //! C_j^-` from `R^0 = R^+` until it stops changing, with `hp(i)` only strictly higher
 //! priorities (fewer interferers give a smaller value: still a lower bound) and each
-//! offloading interferer counted by its time on the core only ([`best_interferers`]).
+//! offloading interferer counted by its time on the core only (`best_interferers`).
 //!
 //! **Priorities**: the model's (larger is higher, as OSEK and AUTOSAR count) when they
 //! are not all equal on a core, else rate-monotonic (shorter period higher; equal
@@ -382,7 +382,7 @@ pub fn worst_case(e: &Entity, interferers: &[(Ps, Ps, Ps)]) -> Option<Ps> {
 
 /// A lower bound on the response of every job of `e`, from its worst case `from`, with
 /// `hp` the `(T, C-, J)` of the code of strictly higher priority
-/// ([`best_interferers`]).
+/// (`best_interferers`).
 ///
 /// * A task that waits for its GPU task (synchronous or asynchronous offloading):
 ///   `C- + S-`, no interference assumed. Proof: a job runs its pre part (at least the
@@ -401,7 +401,7 @@ pub fn worst_case(e: &Entity, interferers: &[(Ps, Ps, Ps)]) -> Option<Ps> {
 ///   `R^0 = R+`, down to its largest fixed point below `R+`, a lower bound on every
 ///   job's response when each higher-priority piece of code is a task with period `T`,
 ///   release jitter at most `J` and at least `C-` of execution per job, ready from its
-///   release until it completes. [`best_interferers`] gives such pieces for every case
+///   release until it completes. `best_interferers` gives such pieces for every case
 ///   (a synchronous offloader is such a task whose execution is its time on the core,
 ///   at least `C- - wait-`; an asynchronous one two such tasks). Fewer interferers or
 ///   smaller `C-` only lower the value, so it stays a lower bound.
