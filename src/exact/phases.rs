@@ -90,6 +90,17 @@ pub fn solve_phases(p: &Program, opts: &SolveOptions) -> Result<PhasedSolution, 
     Ok(solved)
 }
 
+/// The indices of `distinct` (a program's distinct phases), smallest state space first
+/// (`C(I + W, W)` warp-position multisets; ties in the given order): the order in which
+/// phases that share one deadline are solved, so that the largest gets what the others
+/// leave.
+pub fn smallest_first(distinct: &[&crate::model::instance::Instance]) -> Vec<usize> {
+    let size = |i: usize| crate::state::states(distinct[i].len() as u64, distinct[i].warps as u64).unwrap_or(u64::MAX);
+    let mut order: Vec<usize> = (0..distinct.len()).collect();
+    order.sort_by_key(|&i| size(i));
+    order
+}
+
 /// The least time left for which [`solve_phases`] runs a second round on the phases still
 /// open.
 pub const SECOND_ROUND_MIN: std::time::Duration = std::time::Duration::from_millis(200);
@@ -109,9 +120,7 @@ fn shared_round(
 ) -> Result<Vec<Solution>, Error> {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let open = |i: usize| earlier.as_ref().is_none_or(|e| !e[i].exact());
-    let size = |i: usize| crate::state::states(distinct[i].len() as u64, distinct[i].warps as u64).unwrap_or(u64::MAX);
-    let mut order: Vec<usize> = (0..distinct.len()).filter(|&i| open(i)).collect();
-    order.sort_by_key(|&i| size(i));
+    let order: Vec<usize> = smallest_first(distinct).into_iter().filter(|&i| open(i)).collect();
     let next = AtomicUsize::new(0);
     let solved: std::sync::Mutex<Vec<Option<Solution>>> = std::sync::Mutex::new(vec![None; distinct.len()]);
     let worker = |_| -> Result<(), Error> {

@@ -93,9 +93,7 @@ fn phases_cycles(p: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> R
     // later, larger ones, and the largest gets all that is left.
     let kernel = limits.budget.with_overall_limit(limits.budget.time_limit());
     let (distinct, index) = p.distinct();
-    let size = |i: usize| crate::state::states(distinct[i].len() as u64, distinct[i].warps as u64).unwrap_or(u64::MAX);
-    let mut order: Vec<usize> = (0..distinct.len()).collect();
-    order.sort_by_key(|&i| size(i));
+    let order = crate::exact::phases::smallest_first(&distinct);
     let mut values = vec![(0, String::new()); distinct.len()];
     for (k, &i) in order.iter().enumerate() {
         let share = kernel.time_left().map(|left| left / (order.len() - k) as u32);
