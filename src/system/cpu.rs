@@ -150,6 +150,12 @@ pub struct Response {
     pub schedulable: bool,
 }
 
+/// The response of the entity that runs model task `name` (an entity stands for one task,
+/// or for several merged), if any.
+pub fn response_of<'a>(all: &'a [Response], name: &str) -> Option<&'a Response> {
+    all.iter().find(|r| r.entity.tasks.iter().any(|t| t == name))
+}
+
 /// The tasks each core schedules, with their execution times.
 pub fn entities(sys: &System, gpu: &GpuSide, comm: Communication, mode: OffloadMode, rules: Reference) -> Result<Vec<Entity>, InputError> {
     let mut out = Vec::new();

@@ -18,7 +18,7 @@
 //!   ([`queued_response`]). Without the trigger's `R+` the jitter is unknown: no bound.
 //! * a periodic GPU task of its own: `J = 0`, the same bound.
 
-use super::cpu::{Case, Response};
+use super::cpu::{response_of, Case, Response};
 use super::gpu::GpuSide;
 use super::model::{Ps, System, Wait};
 use std::collections::BTreeMap;
@@ -72,7 +72,6 @@ impl GpuBound {
 /// Every GPU task's [`GpuBound`], by name, from the GPU side's one-job bounds and the
 /// CPU responses `all` (see the module documentation).
 pub fn gpu_bounds(sys: &System, gpu: &GpuSide, all: &[Response]) -> BTreeMap<String, GpuBound> {
-    let entity = |name: &str| all.iter().find(|r| r.entity.tasks.iter().any(|t| t == name));
     gpu.tasks
         .iter()
         .map(|g| {
@@ -80,7 +79,7 @@ pub fn gpu_bounds(sys: &System, gpu: &GpuSide, all: &[Response]) -> BTreeMap<Str
             let bound = match g.triggered_by.as_deref().and_then(|t| sys.task(t)) {
                 Some(trigger) => {
                     let period = trigger.period;
-                    let r = entity(&trigger.name);
+                    let r = response_of(all, &trigger.name);
                     let waits = trigger.offload.as_ref().is_some_and(|o| o.wait != Wait::None);
                     match r.and_then(|r| r.worst.map(|rw| (r, rw))) {
                         Some(_) if waits => GpuBound { worst: Some(w), jitter: None, period },

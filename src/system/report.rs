@@ -4,7 +4,7 @@
 use super::chains::{implicit, let_, Hop, Latencies};
 use super::contention::{with_contention, ContentionUsed};
 use super::cost::Communication;
-use super::cpu::{analyse_core, entities, OffloadMode, Priorities, Response};
+use super::cpu::{analyse_core, entities, response_of, OffloadMode, Priorities, Response};
 use super::gpu::{analyse_gpu, GpuSide, SharingUsed};
 use super::gpu_jobs::{gpu_bounds, GpuBound};
 use super::model::{ms, Ps, System};
@@ -295,19 +295,19 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
     let (contended, contention) = with_contention(sys, opts.contention);
     let sys = &contended;
     let mut uncapped: BTreeSet<String> = BTreeSet::new();
-    let (gpu, cores, all) = loop {
+    let (gpu, cores, all, bounds) = loop {
         let gpu = analyse_gpu(sys, side, opts.gpu, &uncapped)?;
         let (cores, all) = analyse_cores(sys, &gpu, opts)?;
         // A waiting trigger proven within its period ends its GPU job within it too (its
         // R+ counts the GPU response), so `late` holds exactly the tasks whose cap fails.
-        let late = late_names(&in_time(&gpu_bounds(sys, &gpu, &all)));
+        let bounds = gpu_bounds(sys, &gpu, &all);
+        let late = late_names(&in_time(&bounds));
         let unproven: Vec<String> = late.into_iter().filter(|n| !uncapped.contains(n)).collect();
         if !unproven.iter().any(|n| gpu.tasks.iter().any(|g| g.capped_by.contains(n))) {
-            break (gpu, cores, all);
+            break (gpu, cores, all, bounds);
         }
         uncapped.extend(unproven);
     };
-    let bounds = gpu_bounds(sys, &gpu, &all);
     let proven = in_time(&bounds);
     let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, (&all, &gpu, &proven), opts)).collect();
     let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(|g| gpu_row(g, &bounds[&g.task])).collect();
@@ -424,7 +424,7 @@ fn gpu_row(g: &super::gpu::GpuResponse, bound: &GpuBound) -> GpuRow {
 /// or a GPU task (its trigger's period, its response as both C and R: its bound from
 /// `proven`, queueing included, none when it is late).
 fn hop(name: &str, sys: &System, (all, gpu, proven): (&[Response], &GpuSide, &BTreeMap<String, Option<Ps>>)) -> Option<Hop> {
-    if let Some(r) = all.iter().find(|r| r.entity.tasks.iter().any(|t| t == name)) {
+    if let Some(r) = response_of(all, name) {
         return Some(Hop { period: r.entity.period, c_best: r.entity.c.best, r_best: r.best.unwrap_or(r.entity.c.best), r_worst: r.worst });
     }
     let g = gpu.tasks.iter().find(|g| g.task == name)?;
