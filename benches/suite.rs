@@ -23,11 +23,16 @@
 //! * `real_solve_W8`: the whole exact `solve` of the real kernels that are exact at W = 8.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
+// The suite's generator is the binary's (`makespan bench-suite`); the benchmark reads the
+// same file.
+#[path = "../src/bin/makespan/bench_suite.rs"]
+#[allow(dead_code, unused_imports)]
+mod bench_suite;
+use bench_suite::suite;
 use gpu_makespan::budget::Budget;
 use gpu_makespan::exact::dense;
 use gpu_makespan::exact::heuristic::{beam::beam, priority, rollouts_until};
 use gpu_makespan::exact::search::{solve, SearchLimits};
-use gpu_makespan::experiments::bench::suite;
 use gpu_makespan::model::bounds::safe_horizon;
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::state::transitions::Transitions;

@@ -9,3 +9,6 @@ bash scripts/ensure-deps.sh
 # tests/proptest-regressions/ and replayed here first.
 export PROPTEST_RNG_SEED=${PROPTEST_RNG_SEED:-20261128}
 cargo test --release "$@"
+# The public API is the list in docs/public-api.txt (under 150 entries): a change to it
+# shows in review.
+bash scripts/public-api.sh --check

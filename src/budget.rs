@@ -148,10 +148,24 @@ pub struct Budget {
 }
 
 impl Default for Budget {
-    /// No time limit, [`DEFAULT_MAX_MEMORY`], a stop flag of its own.
+    /// No time limit, `DEFAULT_MAX_MEMORY`, a stop flag of its own.
     fn default() -> Self {
         Budget::new(None, DEFAULT_MAX_MEMORY)
     }
+}
+
+impl Budget {
+    /// The default memory limit of a solve's state tables: 2 GiB.
+    pub const DEFAULT_MAX_MEMORY: usize = DEFAULT_MAX_MEMORY;
+    /// The default time limit of each solve of the commands that run many (approx,
+    /// converge, rta from instructions, sweep jobs): 10 s.
+    pub const DEFAULT_TIME_LIMIT_PER_SOLVE: Duration = DEFAULT_TIME_LIMIT_PER_SOLVE;
+    /// The default time limit of `makespan solve` (the whole command, wall clock): 60 s.
+    pub const DEFAULT_TIME_LIMIT_SOLVE: Duration = DEFAULT_TIME_LIMIT_SOLVE;
+    /// The default time limit of each ILP solve of the constraint-form experiment: 60 s.
+    pub const DEFAULT_TIME_LIMIT_PER_ILP: Duration = DEFAULT_TIME_LIMIT_PER_ILP;
+    /// The default limit of the branch and bound in stored states: 40 million.
+    pub const DEFAULT_MAX_STATES: usize = crate::exact::search::DEFAULT_MAX_STATES;
 }
 
 impl Budget {

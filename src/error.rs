@@ -5,7 +5,7 @@
 //! variant to exit code 1. [`Error::Inconsistent`] is a bug in the tool and is never
 //! swallowed: no caller matches it away.
 
-use std::time::Duration;
+
 use thiserror::Error;
 
 /// Bad input: a field of an instance or task-set file (or of the command line) whose
@@ -29,7 +29,7 @@ pub struct InputError {
 
 impl InputError {
     /// Builds an error for `field` holding `value`, refused because of `reason`. A value
-    /// longer than [`MAX_ECHO`] characters is shortened (its length is said instead).
+    /// longer than `MAX_ECHO` characters is shortened (its length is said instead).
     pub fn new(field: impl Into<String>, value: impl ToString, reason: impl Into<String>) -> Self {
         InputError { field: field.into(), value: shorten(&value.to_string()), reason: reason.into(), option: false }
     }
@@ -193,7 +193,7 @@ impl Error {
 }
 
 /// Longest value echoed whole in an error message.
-pub const MAX_ECHO: usize = 60;
+pub(crate) const MAX_ECHO: usize = 60;
 
 /// `text` itself if short, else its start, `...` and its length; always one line.
 pub fn shorten(text: &str) -> String {
@@ -205,45 +205,7 @@ pub fn shorten(text: &str) -> String {
     format!("{}... ({n} characters)", one_line.chars().take(MAX_ECHO).collect::<String>())
 }
 
-/// A whole message shortened to at most 300 characters, on one line.
-pub fn shorten_line(text: &str) -> String {
-    let one_line = text.replace(['\n', '\r'], " ");
-    if one_line.chars().count() <= 300 {
-        return one_line;
-    }
-    format!("{}...", one_line.chars().take(300).collect::<String>())
-}
-
 /// `value` as a positive integer, or an [`InputError`] on `field`.
 pub fn positive(value: i64, field: &str) -> Result<u64, InputError> {
     u64::try_from(value).ok().filter(|&v| v > 0).ok_or_else(|| InputError::new(field, value, "must be a positive integer"))
-}
-
-/// `value` as a positive, finite number of seconds, or an [`InputError`] on `field`.
-pub fn seconds(value: f64, field: &str) -> Result<Duration, InputError> {
-    Duration::try_from_secs_f64(value)
-        .ok()
-        .filter(|_| value > 0.0)
-        .ok_or_else(|| InputError::new(field, value, "must be a positive number of seconds, at most 1e19"))
-}
-
-/// A number of bytes given in `field` as an integer with an optional binary suffix
-/// (`K`, `M`, `G`, `T`, optionally followed by `B` or `iB`): `2G` = 2 GiB. At least 1 MiB.
-pub fn bytes(text: &str, field: &str) -> Result<usize, InputError> {
-    let t = text.trim();
-    let upper = t.to_ascii_uppercase();
-    let number = upper.trim_end_matches("IB").trim_end_matches('B');
-    let (digits, shift) = match number.chars().last() {
-        Some('K') => (&number[..number.len() - 1], 10),
-        Some('M') => (&number[..number.len() - 1], 20),
-        Some('G') => (&number[..number.len() - 1], 30),
-        Some('T') => (&number[..number.len() - 1], 40),
-        _ => (number, 0),
-    };
-    let value = digits.trim().parse::<u64>().ok().and_then(|n| n.checked_mul(1u64 << shift)).and_then(|n| usize::try_from(n).ok());
-    match value {
-        Some(v) if v >= 1 << 20 => Ok(v),
-        Some(_) => Err(InputError::new(field, text, "must be at least 1M")),
-        None => Err(InputError::new(field, text, "must be a number of bytes such as 2G, 512M or 1500000000")),
-    }
 }

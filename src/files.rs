@@ -1,4 +1,4 @@
-//! Reading input files and writing output files, with errors that name the file.
+//! Reading input files, with errors that name the file.
 
 use crate::error::InputError;
 use std::io::Read;
@@ -14,7 +14,7 @@ pub fn serde_word<T: serde::Serialize>(v: &T) -> String {
 }
 
 /// Whether `path` means standard input (`-`).
-pub fn is_stdin(path: &Path) -> bool {
+pub(crate) fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
@@ -88,50 +88,4 @@ fn wrong_value(text: &str, start: usize, msg: &str, origin: &str) -> Option<Inpu
     };
     let line = text[..start].matches('\n').count() + 1;
     Some(InputError::new(key, value, format!("{reason} ({origin}, line {line})")))
-}
-
-/// Creates the directory an output file given in `field` goes into, naming the part of
-/// the path that is in the way.
-pub fn ensure_parent(path: &Path, field: &str) -> Result<(), InputError> {
-    let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) else { return Ok(()) };
-    if let Some(file) = dir.ancestors().find(|a| !a.as_os_str().is_empty() && a.exists() && !a.is_dir()) {
-        return Err(InputError::new(field, path.display(), format!("{} is not a directory", file.display())));
-    }
-    std::fs::create_dir_all(dir)
-        .map_err(|e| InputError::new(field, path.display(), format!("cannot create directory {}: {e}", dir.display())))
-}
-
-/// Checks, before any work, that an output file given in `field` can be written: creates
-/// its directory and opens it for writing (an existing file is left as it is until
-/// [`write_text`]).
-pub fn prepare_output(path: &Path, field: &str) -> Result<(), InputError> {
-    ensure_parent(path, field)?;
-    if path.is_dir() {
-        return Err(InputError::new(field, path.display(), "is a directory"));
-    }
-    std::fs::OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(path)
-        .map(drop)
-        .map_err(|e| InputError::new(field, path.display(), e.to_string()))
-}
-
-/// Writes `lines` to `path`, each followed by a newline, through a buffer (no copy of
-/// the whole text in memory); errors as [`write_text`].
-pub fn write_lines<'a>(path: &Path, lines: impl Iterator<Item = &'a str>, field: &str) -> Result<(), InputError> {
-    use std::io::Write;
-    ensure_parent(path, field)?;
-    let fail = |e: std::io::Error| InputError::new(field, path.display(), e.to_string());
-    let mut w = std::io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
-    for line in lines {
-        w.write_all(line.as_bytes()).and_then(|()| w.write_all(b"\n")).map_err(fail)?;
-    }
-    w.flush().map_err(fail)
-}
-
-/// Writes `text` to the output file given in `field`, creating its directory.
-pub fn write_text(path: &Path, text: &str, field: &str) -> Result<(), InputError> {
-    ensure_parent(path, field)?;
-    std::fs::write(path, text).map_err(|e| InputError::new(field, path.display(), e.to_string()))
 }

@@ -52,7 +52,6 @@
 //!
 //! ```
 //! use gpu_makespan::import::{import, to_toml, Format, Request};
-//! use gpu_makespan::rta::wcet::TX2_SM;
 //!
 //! let ptx = "
 //! .version 6.0
@@ -66,7 +65,7 @@
 //!     st.global.f32 [%rd1], %f2;
 //!     ret;
 //! }";
-//! let imported = import(ptx, "copy.ptx", Format::Ptx, &Request::new(8, TX2_SM))?;
+//! let imported = import(ptx, "copy.ptx", Format::Ptx, &Request::new(8, gpu_makespan::SmCounts::TX2))?;
 //! assert_eq!(imported.warps, 8);
 //! let inst = gpu_makespan::Instance::from_toml(&to_toml(&imported), "copy.toml")?;
 //! let sol = gpu_makespan::solve(&inst, &Default::default())?;
@@ -118,28 +117,58 @@
 //!   `cargo build --no-default-features --lib` builds the library alone.
 
 #![warn(missing_docs)]
+// Independent brute forces, simulators and cost probes that only this crate's tests and
+// benchmarks call (through the `internals` feature) are unused in the library alone.
+#![cfg_attr(not(feature = "internals"), allow(dead_code))]
 
-pub mod budget;
+/// Declares implementation modules: private to the crate (their items are not part of
+/// the API), and public but hidden from the docs with the `internals` feature, which only
+/// this crate's own tests and benchmarks turn on (it carries no stability promise).
+macro_rules! internal {
+    ($($(#[$attr:meta])* mod $name:ident;)*) => { $(
+        $(#[$attr])* #[cfg(feature = "internals")] #[doc(hidden)] pub mod $name;
+        $(#[$attr])* #[cfg(not(feature = "internals"))] pub(crate) mod $name;
+    )* };
+}
+
+internal! {
+    mod budget;
+    mod exact;
+    mod model;
+    mod state;
+    mod state_bounds;
+    mod watch;
+}
+/// Proven bounds on `T^(W)` without a search: the closed forms, the per-state bound of
+/// the start state and their reports, and the paper's eq. 5 (not a bound: see
+/// [`pessimistic_unproven`](bounds::pessimistic_unproven)).
+pub mod bounds {
+    pub use crate::model::blocks::BlocksBounds;
+    pub use crate::model::bounds::{lower_bound, pessimistic, pessimistic_unproven, safe_horizon};
+    pub use crate::state_bounds::report::{start_state_bound, BoundsReport, PhasedBounds};
+}
 pub mod error;
-pub mod exact;
 pub mod experiments;
 pub mod files;
 pub mod import;
-pub mod model;
 pub mod rta;
-pub mod state;
-pub mod state_bounds;
-pub mod sweep;
 pub mod system;
-pub mod watch;
 
-pub use budget::Budget;
+pub use budget::{Budget, StopFlag};
 pub use error::{Error, InputError};
+pub use exact::blocks::{blocks_json, solve_blocks, BlockSolution, BlocksJson};
+#[cfg(feature = "ilp")]
+pub use exact::ilp::ConstraintForm;
 pub use exact::outcome::Outcome;
-pub use exact::solve::{solve, Method, Solution, SolveOptions};
+pub use exact::phases::{phased_json, solve_phases, PhasedJson, PhasedSolution};
+pub use exact::record::{solution as solution_json, SolutionJson};
+pub use exact::solve::{solve, Horizon, Method, Solution, SolveOptions, Status};
 pub use import::import;
-pub use model::bounds::{lower_bound, safe_horizon};
+pub use bounds::{lower_bound, safe_horizon, BoundsReport};
+pub use model::blocks::Blocks;
 pub use model::instance::Instance;
+pub use model::kernel::{Kernel, Unit};
 pub use model::program::Program;
+pub use model::sm::SmCounts;
 pub use model::source::InstanceSource;
-pub use state_bounds::report::BoundsReport;
+pub use watch::Watch;

@@ -29,7 +29,7 @@ pub struct BlockSolution {
     pub upper: u64,
     /// `optimal` when lower = upper, else why the search stopped.
     pub status: Status,
-    /// The schedule, checked by [`check_blocks`] (rows: warp `w` of block `w / W`).
+    /// The schedule, checked by `check_blocks` (rows: warp `w` of block `w / W`).
     pub schedule: Schedule,
     /// Distinct states stored by the search.
     pub states: u64,

@@ -54,7 +54,7 @@ impl PhasedSolution {
 /// proven exact early hands its time on to the later ones; time left at the end goes to
 /// a second round for the phases still open, whose results are merged with the first (the
 /// longer witness, the smaller upper bound). Each phase's upper bound is at most its
-/// start-state bound ([`crate::exact::search::at_most_start_bound`]), so the sum is never
+/// start-state bound (`crate::exact::search::at_most_start_bound`), so the sum is never
 /// looser than `bound`'s.
 pub fn solve_phases(p: &Program, opts: &SolveOptions) -> Result<PhasedSolution, Error> {
     let (distinct, index) = p.distinct();

@@ -129,7 +129,7 @@ pub struct SolveOptions {
     pub max_states: usize,
     /// ILP symmetry-breaking rows.
     pub symmetry_breaking: bool,
-    /// The search tries the dense programme where it fits ([`SearchLimits::dense`]).
+    /// The search tries the dense programme where it fits (`SearchLimits::dense`).
     pub dense: bool,
 }
 

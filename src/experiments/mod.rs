@@ -1,10 +1,13 @@
 //! Experiments of the paper and of this tool: the approximation (eqs. 42-43), the
-//! convergence and constraint-form experiments (Figs. 5-7), and the seeded benchmark
-//! suite.
+//! convergence and constraint-form experiments (Figs. 5-7).
 
-pub mod approx;
-pub mod bench;
-pub mod convergence;
+internal! {
+    mod approx;
+    mod convergence;
+}
+
+pub use approx::{approx, check_x, Approx, NotABound, Row as ApproxRow};
+pub use convergence::{check_warps_max, compare_constraints, converge, converge_csv, forms_csv, ConvergeRow, ConvergeRun, FormRow, FormRun};
 
 use crate::budget::Budget;
 use serde::{Deserialize, Serialize};

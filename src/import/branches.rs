@@ -75,7 +75,7 @@ pub struct Branch {
     pub visits: u64,
     /// For a loop inside another: the innermost enclosing loop's target.
     pub outer: Option<String>,
-    /// For a loop the walk entered more than once (at most [`MAX_PROPOSED_VISITS`]
+    /// For a loop the walk entered more than once (at most `MAX_PROPOSED_VISITS`
     /// times): one count per entry (each the proposal), the shape of per-visit counts;
     /// its real counts are the user's.
     pub proposed_per_visit: Option<Vec<u64>>,

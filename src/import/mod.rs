@@ -1,25 +1,31 @@
 //! Real kernels in: PTX (`nvcc -ptx`) and SASS (`cuobjdump -sass`, `nvdisasm`) read into
 //! the instruction string of the model, through a unit map that is data
-//! ([`units`], `maps/*.toml`), with block barriers as `|` and loops unrolled by trip
-//! counts ([`flow`]). The result is an instance file every command reads, with its
+//! (`units`, `maps/*.toml`), with block barriers as `|` and loops unrolled by trip
+//! counts (`flow`). The result is an instance file every command reads, with its
 //! provenance.
 
-pub mod branches;
-pub mod entry;
-pub mod flow;
-pub mod listing;
-pub mod ptx;
-pub mod resources;
-pub mod sass;
-pub mod trips;
-pub mod units;
+internal! {
+    mod branches;
+    mod entry;
+    mod flow;
+    mod listing;
+    mod ptx;
+    mod resources;
+    mod sass;
+    mod trips;
+    mod units;
+}
+
+pub use branches::{Branch, Kind as BranchKind};
+pub use resources::{over_usage, Resources};
+pub use trips::Trip;
+pub use units::{Class, UnitMap};
 
 use crate::error::InputError;
 use crate::model::sm::SmCounts;
 use listing::Listing;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use units::UnitMap;
 
 /// The source format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -189,7 +195,7 @@ fn read(text: &str, format: Format) -> Listing {
 }
 
 /// The kernel's name and every branch on its path that needs a trip count and has none
-/// in `req`, each with a proposed count ([`branches`]).
+/// in `req`, each with a proposed count (`branches`).
 pub fn list_branches(text: &str, origin: &str, format: Format, req: &Request) -> Result<(String, Vec<branches::Branch>), InputError> {
     let listing = read(text, format);
     let p = prepare(&listing, origin, format, req)?;

@@ -54,7 +54,7 @@ impl Resources {
     }
 }
 
-/// What resource-usage text ([`usage_lines`]) states for `kernel` over what its file
+/// What resource-usage text (`usage_lines`) states for `kernel` over what its file
 /// states (`file`); the error's reason when the text states nothing for it.
 pub fn over_usage(text: &str, kernel: &str, file: Resources) -> Result<Resources, String> {
     let usage = usage_lines(text).get(kernel).copied().ok_or_else(|| format!("states nothing for the kernel {kernel}"))?;

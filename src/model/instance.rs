@@ -56,6 +56,11 @@ pub struct InstanceFile {
 }
 
 impl Instance {
+    /// The most warps an instance may have (larger counts are refused as input errors).
+    pub const MAX_WARPS: i64 = MAX_WARPS;
+}
+
+impl Instance {
     /// Builds an instance from already-integral sigmas (`--kernel ... --sigma-l N`).
     pub fn new(kernel: &str, warps: i64, sigma_l: i64, sigma_c: i64) -> Result<Instance, InputError> {
         let l = SigmaModel::integral(sigma_l, "sigma_l")?;

@@ -28,7 +28,7 @@ impl Unit {
     }
 }
 
-/// A kernel instruction string. Guaranteed non-empty and at most [`MAX_INSTRUCTIONS`] long.
+/// A kernel instruction string. Guaranteed non-empty and at most `MAX_INSTRUCTIONS` long.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Kernel {
     units: Vec<Unit>,

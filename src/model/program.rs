@@ -66,6 +66,12 @@ impl Program {
         Program::build(&f.kernel, |phase| Instance::from_file_data(&InstanceFile { kernel: phase.to_string(), ..f.clone() }))
     }
 
+    /// Parses TOML text (the content of an instance file named `origin`) into a program,
+    /// with the checks of [`Program::from_file_data`].
+    pub fn from_toml(text: &str, origin: &str) -> Result<Program, InputError> {
+        Program::from_file_data(&crate::files::parse_toml(text, origin)?)
+    }
+
     /// The distinct phases (equal ones once, in first-seen order) and, per phase, the
     /// index of its distinct phase: what depends on a phase alone is computed once.
     pub fn distinct(&self) -> (Vec<&Instance>, Vec<usize>) {

@@ -34,6 +34,12 @@ pub struct SigmaModel {
 /// Largest sigma accepted (warps per cycle per unit type); more would exceed any SM.
 pub const MAX_SIGMA: i64 = 1024;
 
+impl SmCounts {
+    /// The Jetson TX2's SM (Pascal, compute capability 6.2): 32 load/store units, 128
+    /// CUDA cores, warps of 32 threads (sigma_L = 1, sigma_C = 4).
+    pub const TX2: SmCounts = crate::rta::wcet::TX2_SM;
+}
+
 impl SigmaModel {
     /// A direct, integral sigma (`sigma_l = 2` in a file). Refuses values below 1.
     pub fn integral(value: i64, field: &str) -> Result<SigmaModel, InputError> {

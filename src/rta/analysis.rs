@@ -57,8 +57,8 @@ use crate::rta::time::Ticks;
 use crate::rta::time_slices::{run_slices, Sharing};
 use crate::rta::workload::{demands, Task, Workload};
 
-/// Analyses `w`: the jobs in launch order ([`crate::rta::jobs`]), the reported list
-/// schedule over the launch orders of tied jobs ([`crate::rta::ties`]), the per-SM
+/// Analyses `w`: the jobs in launch order (`crate::rta::jobs`), the reported list
+/// schedule over the launch orders of tied jobs (`crate::rta::ties`), the per-SM
 /// simulation of the nominal order (must not exceed it; must equal it with one demand
 /// and no free ties), and with one demand, one job per kernel and no overhead,
 /// Algorithm 2 (must agree). With `timeline`, the report keeps the nominal per-SM run

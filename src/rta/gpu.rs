@@ -128,7 +128,7 @@ impl Platform {
     /// shared memory in allocation units. `kernel` names the kernel in errors (e.g.
     /// `kernels[2]`); a block that cannot launch (above a per-block or per-thread limit)
     /// is refused, naming the limit (a block that fits no empty SM in some case the profile
-    /// leaves open is refused by [`crate::rta::workload::demands`]).
+    /// leaves open is refused by `crate::rta::workload::demands`).
     pub fn demand(&self, threads: u64, shared_memory: u64, registers_per_thread: u64, kernel: &str) -> Result<Demand, InputError> {
         let field = |f: &str| format!("{kernel}.{f}");
         if threads == 0 || threads > self.max_threads_per_block.min(self.sm_threads) {
@@ -500,7 +500,7 @@ pub enum Arbitration {
     /// Among ready warps, each unit serves warps of the block that arrived on the SM
     /// first (GPGPU-Sim's "greedy then oldest" after a stall, and its oldest-first
     /// tie rule; Rogers et al., MICRO 2012). An assumption about the hardware, not a
-    /// documented TX2 property: [`crate::model::blocks::turnover_bound`] holds under it.
+    /// documented TX2 property: `crate::model::blocks::turnover_bound` holds under it.
     OldestFirst,
 }
 

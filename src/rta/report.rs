@@ -42,13 +42,13 @@ pub enum Bound {
     /// group merged.
     TieBound,
     /// Streams of both priorities: a safe upper bound (high kernels blocked by one low
-    /// block, low kernels by a pooled list; [`crate::rta::priority`]).
+    /// block, low kernels by a pooled list; `crate::rta::priority`).
     Priorities,
     /// One block demand, but copies through the copy engine: a safe upper bound (the
-    /// copies bounded by [`crate::rta::copies`]), not exact.
+    /// copies bounded by `crate::rta::copies`), not exact.
     Copies,
     /// Kernels of several processes sharing the GPU by time slicing: a safe upper bound
-    /// ([`crate::rta::slicing`]), not exact.
+    /// (`crate::rta::slicing`), not exact.
     TimeSliced,
 }
 

@@ -1,7 +1,7 @@
 //! Task-set files (TOML) for the RTA: kernels with a per-block WCET given directly
-//! (`wcet`) or computed from the warp-level model (`instructions`, see [`crate::rta::wcet`]).
+//! (`wcet`) or computed from the warp-level model (`instructions`, see `crate::rta::wcet`).
 //! This module only reads files into a [`Workload`]; the model's checks are in
-//! [`crate::rta::workload::demands`]. Times are read exactly ([`crate::rta::time`]).
+//! `crate::rta::workload::demands`. Times are read exactly (`crate::rta::time`).
 
 use crate::error::{positive, Error, InputError};
 use crate::exact::solve::SolveOptions;
@@ -22,7 +22,7 @@ use toml::Spanned;
 /// One `[[kernels]]` entry.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct KernelEntry {
+pub(crate) struct KernelEntry {
     /// Name (default `K<i>`).
     pub name: Option<String>,
     /// `T_i`, the time between jobs (used with an analysis window).
@@ -109,7 +109,7 @@ struct ProfileFile {
 
 /// Reads a GPU profile file (`[gpu]` with the per-SM limits and overheads; absent
 /// fields are the TX2's).
-pub fn read_profile(path: &Path) -> Result<Profile, InputError> {
+pub(crate) fn read_profile(path: &Path) -> Result<Profile, InputError> {
     let text = read_text(path).map_err(|e| InputError::option("gpu", path.display(), e.reason))?;
     let f: ProfileFile = parse_toml(&text, &origin(path))?;
     let task_set_only = [
@@ -162,7 +162,7 @@ impl WindowRequest {
 }
 
 /// Reads an RTA input: a cuda_scheduling_examiner config (`.json`, see
-/// [`crate::rta::examiner`]) or a task-set file (TOML), with what `request` adds.
+/// `crate::rta::examiner`) or a task-set file (TOML), with what `request` adds.
 /// `--deadline` applies to configs only, which carry none; `--window` to task sets only.
 pub fn load(path: &Path, request: &Request, limits: &SolveOptions) -> Result<Workload, Error> {
     let profile = request.gpu.as_deref().map(read_profile).transpose()?;

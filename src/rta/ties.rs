@@ -36,7 +36,7 @@ pub enum Ties {
     None,
     /// Every launch order of the tied jobs tried; the maximum reported.
     AllOrders(u64),
-    /// Too many orders: each tied group merged ([`bound_over_orders`]).
+    /// Too many orders: each tied group merged (`bound_over_orders`).
     Bound,
 }
 

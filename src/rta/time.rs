@@ -61,7 +61,7 @@ impl Decimal {
 
     /// Parses a number as TOML or JSON write it (`12`, `0.25`, `+1_000.5`, `1e-3`,
     /// `2.5E38`), exactly, for the field `field`. Refuses negative numbers, `inf`, `nan`,
-    /// more than [`MAX_DECIMALS`] decimal places and values above the digit range.
+    /// more than `MAX_DECIMALS` decimal places and values above the digit range.
     pub fn parse_number(text: &str, field: &str) -> Result<Decimal, InputError> {
         let bad = |why: &str| InputError::new(field, text.trim(), why.to_string());
         let t: String = text.trim().chars().filter(|&c| c != '_').collect();

@@ -41,7 +41,7 @@ pub struct Task {
     /// to the high EE queue, whose kernels dispatch before any of the low queue's.
     pub priority: Priority,
     /// The OS process (CUDA context) that launches it (`None`: the default process).
-    /// Processes share the GPU by time slicing ([`crate::rta::slicing`]).
+    /// Processes share the GPU by time slicing (`crate::rta::slicing`).
     pub process: Option<String>,
     /// Its process's time slice, if the process has its own (else the GPU profile's).
     pub time_slice: Option<Ticks>,

@@ -25,7 +25,7 @@ pub struct BoundsReport {
     /// A proven lower bound.
     pub lower_bound: u64,
     /// The exact search's per-state bounds (per-warp, queue, tail, stretch, period, clipped, last-warp; see
-    /// [`crate::state_bounds`]) at the start state, capped by the safe horizon: a proven
+    /// `crate::state_bounds`) at the start state, capped by the safe horizon: a proven
     /// upper bound, often well below the safe horizon.
     /// (0 when read back from a record written before this field existed.)
     #[serde(default)]
@@ -34,7 +34,7 @@ pub struct BoundsReport {
 
 /// The minimum of the safe horizon and the search's standard per-state bound at the
 /// start state. Proven: each of the two is (proofs in [`safe_horizon`] and in the files
-/// of [`crate::state_bounds`]).
+/// of `crate::state_bounds`).
 pub fn start_state_bound(inst: &Instance) -> u64 {
     start_state_bound_until(inst, &crate::budget::Budget::default())
 }
@@ -65,7 +65,7 @@ impl BoundsReport {
 }
 
 /// `bound --json` of a kernel with barriers: each phase's report and the sums (proven for
-/// one thread block, see [`crate::model::program`]).
+/// one thread block, see `crate::model::program`).
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct PhasedBounds {
     /// The kernel as given, with its barriers.

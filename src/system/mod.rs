@@ -4,30 +4,39 @@
 //! Summer of Code 2019 (`docs/system-model.md` states the equations, the choices where
 //! that document is ambiguous, and what is not modelled).
 //!
-//! Layers, bottom up: [`model`] (the system), [`amalthea`] and [`toml_form`] (reading
-//! it; [`event_chains`] for the model's chains), [`cost`] (execution times), [`gpu`] (GPU tasks through [`crate::rta`]; [`gpu_jobs`] for
-//! successive jobs of one), [`cpu`]
-//! (execution-time cases and response times per core), [`chains`] (end-to-end
-//! latencies), [`report`] (all of it, as `makespan system` prints it).
+//! Layers, bottom up: `model` (the system), `amalthea` and `toml_form` (reading
+//! it; `event_chains` for the model's chains), `cost` (execution times), `gpu` (GPU tasks through [`crate::rta`]; `gpu_jobs` for
+//! successive jobs of one), `cpu`
+//! (execution-time cases and response times per core), `chains` (end-to-end
+//! latencies), `report` (all of it, as `makespan system` prints it).
 
-pub mod amalthea;
-pub mod chains;
-pub mod contention;
-pub mod cost;
-pub mod cpu;
-pub mod event_chains;
-pub mod gpu;
-pub mod gpu_jobs;
-pub mod gpu_sharing;
-pub mod kernel_time;
-pub mod model;
-pub mod reference;
-pub mod report;
-pub mod toml_form;
-pub mod xml;
+internal! {
+    mod amalthea;
+    mod chains;
+    mod contention;
+    mod cost;
+    mod cpu;
+    mod event_chains;
+    mod gpu;
+    mod gpu_jobs;
+    mod gpu_sharing;
+    mod kernel_time;
+    mod model;
+    mod reference;
+    mod report;
+    mod toml_form;
+    mod xml;
+}
+
+pub use contention::ContentionMode;
+pub use cpu::OffloadMode;
+pub use gpu::{GpuOptions, Sharing};
+pub use model::{ms, time_text, Ps, System, UnitOrder};
+pub use reference::Reference;
+pub use report::{analyse, ChainRow, ContentionRow, CoreRow, GpuRow, GpuSharingRow, LatenciesMs, Options, Paradigm, RangeMs, SystemReport, TaskRow, UnitWait};
+pub use toml_form::read_chains;
 
 use crate::error::InputError;
-use model::System;
 
 /// Reads a system from `text` (from `origin`): an AMALTHEA model when it is XML (`<`
 /// first), else the TOML form.

@@ -286,7 +286,7 @@ fn contention_row(c: &ContentionUsed) -> ContentionRow {
 ///
 /// With time slices, a GPU task's bound may cap another GPU task's share by its jobs'
 /// needs, which holds when that task's trigger ends within its period
-/// ([`super::gpu_sharing::sliced_response`]); every GPU task whose trigger the CPU
+/// (`super::gpu_sharing::sliced_response`); every GPU task whose trigger the CPU
 /// analysis does not prove so loses its cap and the analysis repeats (at most once per
 /// GPU task: the set only grows).
 pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<SystemReport, Error> {

@@ -1,11 +1,9 @@
-//! Sweeps: sharding, resuming, merging and reporting, on the real binary and the library.
+//! Sweeps: sharding, resuming, merging and reporting, on the real binary (the spec and
+//! shard logic has unit tests beside it in `src/bin/makespan/sweep/`).
 
 use crate::common;
 
 use common::cli::{input_error, makespan, temp_file};
-use gpu_makespan::sweep::results::{self, comparable};
-use gpu_makespan::sweep::{Shard, Spec};
-use proptest::prelude::*;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -25,9 +23,25 @@ fn sweep(args: &[&str]) {
     assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
+/// The records of a results file (one JSON object per line).
+fn records(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
 /// The records of a results file by id.
 fn by_id(path: &Path) -> BTreeMap<String, Value> {
-    results::read(path).unwrap().into_iter().map(|r| (r.id.clone(), r.value())).collect()
+    records(path).into_iter().map(|r| (r["id"].as_str().unwrap().to_string(), r)).collect()
+}
+
+/// `v` without the fields that differ from run to run (timings, work statistics).
+fn comparable(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter().filter(|(k, _)| !["seconds", "search_stats", "ilp_stats"].contains(&k.as_str())).map(|(k, v)| (k.clone(), comparable(v))).collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(comparable).collect()),
+        other => other.clone(),
+    }
 }
 
 #[test]
@@ -185,33 +199,9 @@ fn approx_jobs_end_at_their_total_time_limit() {
     );
     let out = dir.path().join("a.jsonl");
     sweep(&[&spec, "--out", out.to_str().unwrap()]);
-    let records = results::read(&out).unwrap();
-    let v = records[0].value();
+    let v = &records(&out)[0];
     assert_eq!(v["status"], "total_time_limit", "{v}");
     assert_eq!(v["job"]["total_time_limit"], 1.0);
-    // Without the field the id (and the record's job) stay as before.
-    let plain: Spec = toml::from_str("command = \"solve\"\nkernels = [\"LLC\"]\nwarps = [2]\ntime_limit = 5\n").unwrap();
-    assert!(serde_json::to_value(&plain.jobs().unwrap()[0].params).unwrap().get("total_time_limit").is_none());
-}
-
-#[test]
-fn ids_are_stable_and_do_not_depend_on_the_file() {
-    // A fixed id guards against accidental changes (a changed id would make --resume rerun
-    // every job and merge see different jobs).
-    let spec: Spec = toml::from_str("command = \"solve\"\nkernels = [\"LLC\"]\nwarps = [2]\ntime_limit = 5\n").unwrap();
-    assert_eq!(spec.jobs().unwrap()[0].id, "solve-50433d2ab5dd6408");
-    let from_file: Spec =
-        toml::from_str("command = \"solve\"\nfiles = [\"instances/fig2-llc.toml\"]\nwarps = [2]\ntime_limit = 5\n").unwrap();
-    let job = &from_file.jobs().unwrap()[0];
-    assert_eq!(job.params.file.as_deref(), Some("instances/fig2-llc.toml"));
-    let by_kernel: Spec = toml::from_str(&format!(
-        "command = \"solve\"\nkernels = [\"{}\"]\nwarps = [2]\ntime_limit = 5\nsigma_l = {}\nsigma_c = {}\n",
-        job.params.kernel, job.instance.sigma_l, job.instance.sigma_c
-    ))
-    .unwrap();
-    if job.instance.copies_l == 1 && job.instance.copies_c == 1 {
-        assert_eq!(by_kernel.jobs().unwrap()[0].id, job.id);
-    }
 }
 
 #[test]
@@ -226,47 +216,19 @@ fn dry_run_lists_the_shards_jobs() {
     assert!(!Path::new("unused.jsonl").exists());
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(200))]
-
-    /// Shards are disjoint, cover every job, and differ in size by at most one.
-    #[test]
-    fn shards_partition_the_jobs(kernels in prop::collection::vec("[LC]{1,6}", 1..5), warps in prop::collection::vec(1i64..40, 1..5), n in 1u32..9) {
-        let text = format!("command = \"bound\"\nkernels = {kernels:?}\nwarps = {warps:?}\n");
-        let spec: Spec = toml::from_str(&text).unwrap();
-        let jobs = spec.jobs().unwrap();
-        let all: BTreeSet<String> = jobs.iter().map(|j| j.id.clone()).collect();
-        prop_assert_eq!(all.len(), jobs.len(), "ids unique");
-        let mut seen = BTreeSet::new();
-        let mut sizes = Vec::new();
-        for i in 1..=n {
-            let mine = Shard { index: i, count: n }.select(jobs.clone());
-            sizes.push(mine.len());
-            for j in mine {
-                prop_assert!(seen.insert(j.id), "a job in two shards");
-            }
-        }
-        prop_assert_eq!(seen, all);
-        prop_assert!(sizes.iter().max().unwrap() - sizes.iter().min().unwrap() <= 1);
-    }
-}
-
 /// Records are read back through the types the commands print: a solve record is the
 /// `solve --json` object, and records without a result, with a result of another
-/// command, or claiming that an estimate is a bound are refused naming file and line.
+/// command, or claiming that an estimate is a bound are refused naming file and line
+/// (the typed reading has unit tests in `src/bin/makespan/sweep/results.rs`).
 #[test]
 fn records_are_read_back_typed_and_records_without_results_refused() {
     let dir = tempfile::tempdir().unwrap();
     let spec = temp_file(&dir, "spec.toml", "command = \"solve\"\nkernels = [\"LLC\"]\nwarps = [4]\n");
     let out = dir.path().join("r.jsonl");
     sweep(&[&spec, "--out", &out.display().to_string()]);
-    let record = &results::read(&out).unwrap()[0];
-    match &record.result {
-        results::JobResult::Solve(s) => assert_eq!((s.makespan, s.upper_bound, s.exact), (9, 9, true)),
-        other => panic!("not a solve result: {other:?}"),
-    }
+    let value = &records(&out)[0];
+    assert_eq!((&value["makespan"], &value["upper_bound"], &value["exact"]), (&Value::from(9), &Value::from(9), &Value::Bool(true)));
     let line = std::fs::read_to_string(&out).unwrap();
-    let value = record.value();
     let job = &value["job"];
     let bad = [
         format!("{{\"id\":\"a\",\"job\":{job}}}\n"),
@@ -276,16 +238,15 @@ fn records_are_read_back_typed_and_records_without_results_refused() {
     ];
     for text in bad {
         let f = temp_file(&dir, "bad.jsonl", &text);
-        let e = results::read(Path::new(&f)).unwrap_err();
-        assert!(e.value.ends_with("bad.jsonl:1"), "{text}: {e}");
         input_error(&["sweep", "report", &f], "bad.jsonl:1");
     }
     let approx = r#"{"id":"b","job":{"command":"approx","kernel":"LCL","warps":4,"sigma_l":"1","sigma_c":"1","method":"search","x":2,"time_limit":1.0,"max_states":null,"max_memory":null},"x":2,"warps":4,"estimate":8,"argmin_y":2,"estimate_is_bound":true,"rows":[],"safe_upper_bound":9,"safe_upper_bound_source":"","exact_makespan":9,"lower_bound":9,"pessimistic":12,"safe_horizon":12,"seconds":0.1,"notes":[]}"#;
     let f = temp_file(&dir, "claims.jsonl", &format!("{approx}\n"));
-    assert!(results::read(Path::new(&f)).is_err());
+    input_error(&["sweep", "report", &f], "claims.jsonl:1");
     let honest =
         temp_file(&dir, "honest.jsonl", &format!("{}\n", approx.replace("\"estimate_is_bound\":true", "\"estimate_is_bound\":false")));
-    assert!(matches!(results::read(Path::new(&honest)).unwrap()[0].result, results::JobResult::Approx(_)));
+    let report = makespan().args(["sweep", "report", &honest]).output().unwrap();
+    assert!(report.status.success(), "{}", String::from_utf8_lossy(&report.stderr));
 }
 
 /// A job given as a kernel in one run and read from an instance file in another is one

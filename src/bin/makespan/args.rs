@@ -3,10 +3,8 @@
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
-use gpu_makespan::budget::{DEFAULT_TIME_LIMIT_PER_ILP, DEFAULT_TIME_LIMIT_PER_SOLVE};
-use gpu_makespan::exact::ilp::ConstraintForm;
-use gpu_makespan::exact::search::DEFAULT_MAX_STATES;
-use gpu_makespan::exact::solve::{Horizon, Method};
+use gpu_makespan::ConstraintForm;
+use gpu_makespan::{Horizon, Method};
 use std::path::PathBuf;
 
 /// The version and the git revision the binary was built from.
@@ -129,7 +127,7 @@ pub(crate) struct CompareArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) warps_max: i64,
     /// Time limit per ILP solve in seconds.
-    #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_ILP.as_secs_f64(), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = gpu_makespan::Budget::DEFAULT_TIME_LIMIT_PER_ILP.as_secs_f64(), allow_hyphen_values = true)]
     pub(crate) time_limit: f64,
     #[command(flatten)]
     pub(crate) total: TotalArgs,
@@ -172,7 +170,7 @@ pub(crate) struct RtaArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) total_time_limit: Option<f64>,
     /// Search limit (stored states) when C is computed from instructions.
-    #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
+    #[arg(long, default_value_t = gpu_makespan::Budget::DEFAULT_MAX_STATES)]
     pub(crate) max_states: usize,
     /// Search memory limit in bytes when C is computed from instructions (2G, 512M,
     /// ...; default 2G).
@@ -343,7 +341,7 @@ pub(crate) struct PlotArgs {
 pub(crate) struct WcetArgs {
     /// Time limit per distinct kernel when C is computed from instructions (one deadline
     /// for all its barrier phases).
-    #[arg(long, default_value_t = DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64(), allow_hyphen_values = true)]
+    #[arg(long, default_value_t = gpu_makespan::Budget::DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64(), allow_hyphen_values = true)]
     pub(crate) time_limit: f64,
 }
 
@@ -443,7 +441,7 @@ pub(crate) struct SolverArgs {
     pub(crate) time_limit: Option<TimeLimit>,
     /// Limit of the search's branch and bound in stored states (the dense table is
     /// bounded by --max-memory).
-    #[arg(long, default_value_t = DEFAULT_MAX_STATES)]
+    #[arg(long, default_value_t = gpu_makespan::Budget::DEFAULT_MAX_STATES)]
     pub(crate) max_states: usize,
     /// Memory limit of the search's state table, in bytes (2G, 512M, ...; default 2G);
     /// the dense table of all C(I+W, W) states is used only if it fits in half of it.

@@ -6,18 +6,18 @@ use crate::args::{
 };
 use crate::options::{budget, max_states as positive_states, rta_request, with_total};
 use crate::output::{plot, text as report};
-use crate::sweep::sweep;
+use crate::sweep::command::sweep;
 use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
 use clap::CommandFactory;
-use gpu_makespan::budget::{Budget, StopFlag};
-use gpu_makespan::exact::solve::{self, Horizon, SolveOptions};
-use gpu_makespan::experiments::{approx, convergence};
-use gpu_makespan::files::write_text;
-use gpu_makespan::model::bounds::{lower_bound, safe_horizon};
-use gpu_makespan::model::program::Program;
-use gpu_makespan::rta::{analysis as rta, taskset};
-use gpu_makespan::state_bounds::report::{BoundsReport, PhasedBounds};
-use gpu_makespan::watch::Watch;
+use gpu_makespan::{Budget, StopFlag};
+use gpu_makespan::{Horizon, SolveOptions};
+use gpu_makespan::experiments;
+use crate::files::write_text;
+use gpu_makespan::{lower_bound, safe_horizon};
+use gpu_makespan::Program;
+use gpu_makespan::rta::{self, taskset};
+use gpu_makespan::bounds::{BoundsReport, PhasedBounds};
+use gpu_makespan::Watch;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -93,7 +93,7 @@ fn bound(a: BoundArgs, cx: &Context) -> Result<(), Failure> {
     let blocks = a.instance.load_blocks()?;
     if blocks.blocks > 1 {
         return out(&if a.json.json {
-            json(&gpu_makespan::model::blocks::BlocksBounds::of(&blocks))
+            json(&gpu_makespan::bounds::BlocksBounds::of(&blocks))
         } else {
             report::blocks_bounds_table(&blocks)
         });
@@ -110,7 +110,9 @@ fn bound(a: BoundArgs, cx: &Context) -> Result<(), Failure> {
     let inst = program.single("bound")?;
     // The closed forms first, on the progress line, while the per-state bounds build.
     let watch = Arc::new(Watch::new());
-    solve::show_closed_forms(&inst, &Budget::default().watched(watch.clone()));
+    let shown = Budget::default().watched(watch.clone());
+    shown.proved(safe_horizon(&inst));
+    shown.found(lower_bound(&inst));
     let pb = cx.progress.watching("building the bounds", &watch);
     let text = if a.json.json { json(&BoundsReport::of(&inst)) } else { report::bounds_table(&inst) };
     pb.finish_and_clear();
@@ -119,12 +121,12 @@ fn bound(a: BoundArgs, cx: &Context) -> Result<(), Failure> {
 
 fn solve(a: SolveArgs, cx: &Context) -> Result<(), Failure> {
     let blocks = a.instance.load_blocks()?;
-    let opts = a.solver.options(cx.stop, Some(gpu_makespan::budget::DEFAULT_TIME_LIMIT_SOLVE))?;
+    let opts = a.solver.options(cx.stop, Some(gpu_makespan::Budget::DEFAULT_TIME_LIMIT_SOLVE))?;
     let stopped_by_default = |stopped: bool| {
         if stopped && a.solver.default_time_limit() {
             cx.progress.note(&format!(
                 "note: stopped by solve's default time limit of {} s: the interval is proven; --time-limit SECONDS (or none) changes it",
-                gpu_makespan::budget::DEFAULT_TIME_LIMIT_SOLVE.as_secs()
+                gpu_makespan::Budget::DEFAULT_TIME_LIMIT_SOLVE.as_secs()
             ));
         }
     };
@@ -146,15 +148,15 @@ fn solve(a: SolveArgs, cx: &Context) -> Result<(), Failure> {
     let watch = Arc::new(Watch::new());
     let opts = SolveOptions { budget: opts.budget.watched(watch.clone()), ..opts };
     let pb = cx.progress.watching(&format!("solving with {:?}", opts.method).to_lowercase(), &watch);
-    let result = solve::solve(&inst, &opts);
+    let result = gpu_makespan::solve(&inst, &opts);
     pb.finish_and_clear();
     let sol = result?;
-    stopped_by_default(sol.status() == gpu_makespan::exact::solve::Status::TimeLimit);
+    stopped_by_default(sol.status() == gpu_makespan::Status::TimeLimit);
     if a.schedule {
         report::check_schedule_size(&inst, sol.outcome.lower_bound(), a.json.json)?;
     }
     if a.json.json {
-        return out(&json(&gpu_makespan::exact::record::solution(&inst, &sol, a.schedule)));
+        return out(&json(&gpu_makespan::solution_json(&inst, &sol, a.schedule)));
     }
     out(&report::solution_table(&inst, &sol))?;
     if a.schedule {
@@ -177,19 +179,18 @@ struct Shown<'a> {
 /// schedule with its barriers.
 fn solve_phases(program: &Program, opts: &SolveOptions, show: &Shown) -> Result<(), Failure> {
     let Shown { schedule, as_json, progress, stopped_by_default } = *show;
-    use gpu_makespan::exact::phases;
     if schedule {
         for inst in &program.phases {
             report::check_schedule_size(inst, lower_bound(inst), as_json)?;
         }
     }
     let pb = progress.spinner(&format!("solving {} phases with {:?}", program.phases.len(), opts.method).to_lowercase());
-    let result = phases::solve_phases(program, opts);
+    let result = gpu_makespan::solve_phases(program, opts);
     pb.finish_and_clear();
     let sol = result?;
-    stopped_by_default(sol.phases.iter().any(|p| p.status() == gpu_makespan::exact::solve::Status::TimeLimit));
+    stopped_by_default(sol.phases.iter().any(|p| p.status() == gpu_makespan::Status::TimeLimit));
     if as_json {
-        return out(&json(&phases::phased_json(program, &sol, schedule)));
+        return out(&json(&gpu_makespan::phased_json(program, &sol, schedule)));
     }
     out(&report::phased_table(program, &sol))?;
     if schedule {
@@ -200,10 +201,9 @@ fn solve_phases(program: &Program, opts: &SolveOptions, show: &Shown) -> Result<
 
 /// `solve` of several blocks with barriers: the exhaustive search over block states
 /// (or the proven interval when it stops), the checked schedule.
-fn solve_blocks(blocks: &gpu_makespan::model::blocks::Blocks, opts: &SolveOptions, show: &Shown) -> Result<(), Failure> {
+fn solve_blocks(blocks: &gpu_makespan::Blocks, opts: &SolveOptions, show: &Shown) -> Result<(), Failure> {
     let Shown { schedule, as_json, progress, stopped_by_default } = *show;
-    use gpu_makespan::exact::blocks;
-    if opts.method != gpu_makespan::exact::solve::Method::Search {
+    if opts.method != gpu_makespan::Method::Search {
         return Err(gpu_makespan::error::InputError::option(
             "method",
             format!("{:?}", opts.method).to_lowercase(),
@@ -215,12 +215,12 @@ fn solve_blocks(blocks: &gpu_makespan::model::blocks::Blocks, opts: &SolveOption
         progress.note("note: --horizon applies to the ILP only; the search is never truncated");
     }
     let pb = progress.spinner(&format!("searching the states of {} blocks", blocks.blocks));
-    let result = blocks::solve_blocks(blocks, opts);
+    let result = gpu_makespan::solve_blocks(blocks, opts);
     pb.finish_and_clear();
     let sol = result?;
-    stopped_by_default(sol.status == gpu_makespan::exact::solve::Status::TimeLimit);
+    stopped_by_default(sol.status == gpu_makespan::Status::TimeLimit);
     if as_json {
-        return out(&json(&blocks::blocks_json(blocks, &sol, schedule)));
+        return out(&json(&gpu_makespan::blocks_json(blocks, &sol, schedule)));
     }
     out(&report::blocks_table(blocks, &sol))?;
     if schedule {
@@ -231,10 +231,10 @@ fn solve_blocks(blocks: &gpu_makespan::model::blocks::Blocks, opts: &SolveOption
 
 fn approx(a: ApproxArgs, cx: &Context) -> Result<(), Failure> {
     let inst = a.instance.load()?;
-    let x = approx::check_x(&inst, a.x, "--x")?;
+    let x = experiments::check_x(&inst, a.x, "--x")?;
     let mut opts = a.solver.options_with_default_limit(cx.stop)?;
     opts.budget = with_total(opts.budget, a.total.total_time_limit)?;
-    let result = watched_in_pool(cx, a.threads, x as u64, "T^(y)", &mut opts, |o, tick| approx::approx(&inst, x, o, tick))?;
+    let result = watched_in_pool(cx, a.threads, x as u64, "T^(y)", &mut opts, |o, tick| experiments::approx(&inst, x, o, tick))?;
     let result = result?;
     if a.json.json {
         out(&json(&result))
@@ -246,12 +246,12 @@ fn approx(a: ApproxArgs, cx: &Context) -> Result<(), Failure> {
 fn converge(a: ConvergeArgs, cx: &Context) -> Result<(), Failure> {
     prepare_plot(&a.plot, &a.instance)?;
     let inst = a.instance.load()?;
-    let x_max = approx::check_x(&inst, a.x_max, "--x-max")?;
+    let x_max = experiments::check_x(&inst, a.x_max, "--x-max")?;
     let mut opts = a.solver.options_with_default_limit(cx.stop)?;
     opts.budget = with_total(opts.budget, a.total.total_time_limit)?;
-    let run = watched_in_pool(cx, a.threads, x_max as u64, "T^(x)", &mut opts, |o, tick| convergence::converge(&inst, x_max, o, tick))?;
+    let run = watched_in_pool(cx, a.threads, x_max as u64, "T^(x)", &mut opts, |o, tick| experiments::converge(&inst, x_max, o, tick))?;
     let run = run?;
-    write_plot(a.plot, &convergence::converge_csv(&inst, &run.rows), |p, log_time| plot::convergence(p, &inst, &run, log_time))?;
+    write_plot(a.plot, &experiments::converge_csv(&inst, &run.rows), |p, log_time| plot::convergence(p, &inst, &run, log_time))?;
     if let Some(note) = run.status.note(&format!("{} of the {x_max} x", x_max as usize - run.rows.len())) {
         cx.progress.note(&format!("note: {note}; the rows above are complete"));
     }
@@ -266,14 +266,14 @@ fn compare_constraints(mut a: CompareArgs, cx: &Context) -> Result<(), Failure> 
     }
     prepare_plot(&a.plot, &a.instance)?;
     let inst = a.instance.load()?;
-    let warps_max = convergence::check_warps_max(a.warps_max, "--warps-max")?;
+    let warps_max = experiments::check_warps_max(a.warps_max, "--warps-max")?;
     let budget = with_total(budget(Some(a.time_limit), None, cx.stop)?, a.total.total_time_limit)?;
     let opts = SolveOptions { budget, ..SolveOptions::default() };
     let pb = cx.progress.bar(warps_max as u64, "W");
-    let run = convergence::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
+    let run = experiments::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
     pb.finish_and_clear();
     let run = run?;
-    write_plot(a.plot, &convergence::forms_csv(&run.rows), |p, log_time| plot::constraint_forms(p, &inst, &run.rows, log_time))?;
+    write_plot(a.plot, &experiments::forms_csv(&run.rows), |p, log_time| plot::constraint_forms(p, &inst, &run.rows, log_time))?;
     if let Some(stopped) = &run.stopped {
         cx.progress.note(&format!("note: {stopped}; the rows above are complete"));
     }
@@ -312,7 +312,7 @@ fn system(a: SystemArgs, cx: &Context) -> Result<(), Failure> {
     let limits = SolveOptions { budget: budget(Some(a.wcet.time_limit), None, cx.stop)?, ..SolveOptions::default() };
     let pb = cx.progress.spinner("analysing the system");
     let side = a.kernels.as_deref().map(|k| taskset::load(k, &taskset::Request::default(), &limits)).transpose();
-    let rep = side.and_then(|side| gpu_makespan::system::report::analyse(&sys, side.as_ref(), opts));
+    let rep = side.and_then(|side| gpu_makespan::system::analyse(&sys, side.as_ref(), opts));
     pb.finish_and_clear();
     let rep = rep?;
     svg(a.svg.as_deref(), |p| plot::chain_timeline(p, &rep))?;
@@ -347,12 +347,12 @@ fn import(a: ImportArgs) -> Result<(), Failure> {
     })?;
     if let Some(usage) = &a.resource_usage {
         let p = &mut imported.provenance;
-        p.resources = import::resources::over_usage(&gpu_makespan::files::read_text(usage)?, &p.entry, p.resources)
+        p.resources = import::over_usage(&gpu_makespan::files::read_text(usage)?, &p.entry, p.resources)
             .map_err(|reason| gpu_makespan::error::InputError::option("resource_usage", usage.display(), reason))?;
     }
     let toml_text = import::to_toml(&imported);
     // What import writes, every command reads: the phases must build.
-    Program::from_file_data(&gpu_makespan::files::parse_toml(&toml_text, "the imported instance")?)?;
+    Program::from_toml(&toml_text, "the imported instance")?;
     let text = if a.json { json(&imported) } else { toml_text };
     match a.out {
         Some(p) => Ok(write_text(&p, &text, "--out")?),
@@ -362,7 +362,7 @@ fn import(a: ImportArgs) -> Result<(), Failure> {
 
 fn bench_suite(a: BenchSuiteArgs) -> Result<(), Failure> {
     let mut listing = String::new();
-    for b in &gpu_makespan::experiments::bench::suite(a.seed) {
+    for b in &crate::bench_suite::suite(a.seed) {
         let path = a.out.join(&b.name);
         write_text(&path, &b.text, "--out")?;
         listing.push_str(&format!("{}\n", path.display()));

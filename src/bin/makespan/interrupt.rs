@@ -2,7 +2,7 @@
 //! proven results so far, status `interrupted`; a sweep starts no new job), a second one
 //! exits at once.
 
-use gpu_makespan::budget::StopFlag;
+use gpu_makespan::StopFlag;
 use std::io::Write;
 
 /// The exit code after an interrupt (128 + SIGINT, as shells report it).

@@ -3,7 +3,9 @@
 //! `sweep.rs`) and prints (`terminal.rs`); all the work is in the `gpu_makespan` library.
 
 mod args;
+mod bench_suite;
 mod commands;
+mod files;
 mod interrupt;
 mod options;
 mod output;
@@ -13,7 +15,7 @@ mod terminal;
 use args::Cli;
 use clap::Parser;
 use commands::run;
-use gpu_makespan::budget::StopFlag;
+use gpu_makespan::StopFlag;
 use std::io::Write;
 use std::process::ExitCode;
 use terminal::{one_line, Failure};

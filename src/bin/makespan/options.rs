@@ -2,15 +2,16 @@
 //! flag. Defaults come from the library (`gpu_makespan::budget`), defined once there.
 
 use crate::args::{InstanceArgs, SolverArgs, TimeLimit};
-use gpu_makespan::budget::{Budget, StopFlag, DEFAULT_MAX_MEMORY, DEFAULT_TIME_LIMIT_PER_SOLVE};
-use gpu_makespan::error::{bytes, seconds, InputError};
-use gpu_makespan::exact::ilp::ConstraintForm;
-use gpu_makespan::exact::solve::SolveOptions;
-use gpu_makespan::model::instance::Instance;
-use gpu_makespan::model::source::InstanceSource;
+use gpu_makespan::{Budget, StopFlag};
+use crate::files::{bytes, seconds};
+use gpu_makespan::InputError;
+use gpu_makespan::ConstraintForm;
+use gpu_makespan::SolveOptions;
+use gpu_makespan::Instance;
+use gpu_makespan::InstanceSource;
 use gpu_makespan::rta::taskset::{Request, WindowRequest};
-use gpu_makespan::rta::time::Decimal;
-use gpu_makespan::rta::workload::Launch;
+use gpu_makespan::rta::Decimal;
+use gpu_makespan::rta::Launch;
 use std::path::PathBuf;
 
 impl InstanceArgs {
@@ -26,7 +27,7 @@ impl InstanceArgs {
     }
 
     /// Warps that may be several blocks with barriers.
-    pub(crate) fn load_blocks(&self) -> Result<gpu_makespan::model::blocks::Blocks, InputError> {
+    pub(crate) fn load_blocks(&self) -> Result<gpu_makespan::Blocks, InputError> {
         self.source().load_blocks()
     }
 
@@ -40,7 +41,7 @@ impl InstanceArgs {
 /// 2G), stopped by `stop` (the program's interrupt flag).
 pub(crate) fn budget(time_limit: Option<f64>, max_memory: Option<&str>, stop: &StopFlag) -> Result<Budget, InputError> {
     let time_limit = time_limit.map(|t| seconds(t, "--time-limit")).transpose()?;
-    let max_memory = max_memory.map(|m| bytes(m, "--max-memory")).transpose()?.unwrap_or(DEFAULT_MAX_MEMORY);
+    let max_memory = max_memory.map(|m| bytes(m, "--max-memory")).transpose()?.unwrap_or(gpu_makespan::Budget::DEFAULT_MAX_MEMORY);
     Ok(Budget::new(time_limit, max_memory).with_stop(stop.clone()))
 }
 
@@ -61,7 +62,7 @@ pub(crate) fn max_states(n: usize) -> Result<usize, InputError> {
 impl SolverArgs {
     /// Options for the commands that run many solves: a 10 s limit per solve unless given.
     pub(crate) fn options_with_default_limit(&self, stop: &StopFlag) -> Result<SolveOptions, InputError> {
-        self.options(stop, Some(DEFAULT_TIME_LIMIT_PER_SOLVE))
+        self.options(stop, Some(gpu_makespan::Budget::DEFAULT_TIME_LIMIT_PER_SOLVE))
     }
 
     /// The solver's options; `default` is the time limit when `--time-limit` is not given
@@ -138,9 +139,9 @@ pub(crate) fn import_request(
     sm: &str,
     arch: Option<String>,
 ) -> Result<gpu_makespan::import::Request, InputError> {
-    use gpu_makespan::model::sm::SmCounts;
+    use gpu_makespan::SmCounts;
     let sm = match sm.trim().to_ascii_lowercase().as_str() {
-        "tx2" => gpu_makespan::rta::wcet::TX2_SM,
+        "tx2" => gpu_makespan::SmCounts::TX2,
         other => {
             let v: Vec<Option<i64>> = other.split(',').map(|x| x.trim().parse().ok()).collect();
             match v.as_slice() {
@@ -158,9 +159,9 @@ pub(crate) fn import_request(
                 "must be from 1 to 1024 (CUDA's most threads per block), with a positive warp size",
             ))
         }
-        (None, Some(w)) if (1..=gpu_makespan::model::instance::MAX_WARPS).contains(&w) => w,
+        (None, Some(w)) if (1..=gpu_makespan::Instance::MAX_WARPS).contains(&w) => w,
         (None, Some(w)) => {
-            return Err(InputError::option("warps", w, format!("must be from 1 to {}", gpu_makespan::model::instance::MAX_WARPS)))
+            return Err(InputError::option("warps", w, format!("must be from 1 to {}", gpu_makespan::Instance::MAX_WARPS)))
         }
         _ => return Err(InputError::option("block-threads", "", "give --block-threads N or --warps W (the warps of one block)")),
     };
@@ -168,13 +169,13 @@ pub(crate) fn import_request(
     for t in trips {
         let (label, n) =
             t.split_once('=').ok_or_else(|| InputError::option("trip", t, "write LABEL=N (or LABEL=N1,N2,... one per visit)"))?;
-        let n = gpu_makespan::import::trips::Trip::parse(n).map_err(|why| InputError::option("trip", t, why))?;
+        let n = gpu_makespan::import::Trip::parse(n).map_err(|why| InputError::option("trip", t, why))?;
         if map.insert(label.trim().to_string(), n).is_some() {
             return Err(InputError::option("trip", t, "this label has a trip count already"));
         }
     }
     let units = units
-        .map(|p| gpu_makespan::import::units::UnitMap::from_toml(&gpu_makespan::files::read_text(p)?, &gpu_makespan::files::origin(p)))
+        .map(|p| gpu_makespan::import::UnitMap::from_toml(&gpu_makespan::files::read_text(p)?, &gpu_makespan::files::origin(p)))
         .transpose()
         .map_err(InputError::as_option)?;
     Ok(gpu_makespan::import::Request { entry, trace, trips: map, units, arch, warps, sm, block_threads, dynamic_shared_memory: None })
@@ -182,13 +183,13 @@ pub(crate) fn import_request(
 
 /// The system to analyse: the model file, then `--chains`, then the mapping options
 /// (`--mapping` first, `--map` over it).
-pub(crate) fn system_model(a: &crate::args::SystemArgs) -> Result<gpu_makespan::system::model::System, InputError> {
+pub(crate) fn system_model(a: &crate::args::SystemArgs) -> Result<gpu_makespan::system::System, InputError> {
     use gpu_makespan::files::{origin, read_text};
-    use gpu_makespan::system::model::UnitOrder;
+    use gpu_makespan::system::UnitOrder;
     let (model, chains, mapping, map) = (a.model.as_path(), a.chains.as_deref(), a.mapping.as_deref(), &a.map);
     let mut sys = gpu_makespan::system::read(&read_text(model)?, &origin(model))?;
     if let Some(path) = chains {
-        sys.chains.extend(gpu_makespan::system::toml_form::read_chains(&read_text(path)?, &origin(path))?);
+        sys.chains.extend(gpu_makespan::system::read_chains(&read_text(path)?, &origin(path))?);
     }
     if let Some(list) = mapping {
         let numbers = list
@@ -207,12 +208,12 @@ pub(crate) fn system_model(a: &crate::args::SystemArgs) -> Result<gpu_makespan::
 
 /// `--communication`, `--offload`, `--gpu-sharing`, `--contention`, `--reference`
 /// (values checked by clap) and `--context-switch`.
-pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan::system::report::Options, InputError> {
-    use gpu_makespan::system::contention::ContentionMode;
-    use gpu_makespan::system::cpu::OffloadMode;
-    use gpu_makespan::system::gpu::{GpuOptions, Sharing};
-    use gpu_makespan::system::reference::Reference;
-    use gpu_makespan::system::report::{Options, Paradigm};
+pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan::system::Options, InputError> {
+    use gpu_makespan::system::ContentionMode;
+    use gpu_makespan::system::OffloadMode;
+    use gpu_makespan::system::{GpuOptions, Sharing};
+    use gpu_makespan::system::Reference;
+    use gpu_makespan::system::{Options, Paradigm};
     let communication = match a.communication.as_str() {
         "direct" => Paradigm::Direct,
         "let" => Paradigm::Let,
@@ -228,7 +229,7 @@ pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan
         "fifo" => Sharing::Fifo,
         _ => Sharing::Auto,
     };
-    let context_switch = a.context_switch.as_deref().map(|t| gpu_makespan::system::model::time_text(t, "--context-switch")).transpose()?;
+    let context_switch = a.context_switch.as_deref().map(|t| gpu_makespan::system::time_text(t, "--context-switch")).transpose()?;
     let contention = if a.contention == "off" { ContentionMode::Off } else { ContentionMode::Model };
     let reference = if a.reference.is_some() { Reference::App4rta } else { Reference::Proven };
     Ok(Options { communication, offload, gpu: GpuOptions { sharing, context_switch }, contention, reference })

@@ -4,8 +4,8 @@
 
 use crate::args::MAX_THREADS;
 use gpu_makespan::error::{Error, InputError};
-use gpu_makespan::files::prepare_output;
-use gpu_makespan::watch::Watch;
+use crate::files::prepare_output;
+use gpu_makespan::Watch;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -189,7 +189,7 @@ pub(crate) fn one_line(text: &str) -> String {
     if kept.is_empty() {
         "error: bad arguments".into()
     } else {
-        gpu_makespan::error::shorten_line(&kept.join(" "))
+        crate::files::shorten_line(&kept.join(" "))
     }
 }
 

@@ -2,7 +2,7 @@
 //! options to paste (quoted for the shell).
 
 use gpu_makespan::error::plural;
-use gpu_makespan::import::branches::{Branch, Kind};
+use gpu_makespan::import::{Branch, BranchKind as Kind};
 
 /// `--trip 'TARGET=N'` (or `TARGET=N1,N2,...` per visit) for each branch's proposal, in
 /// one line.

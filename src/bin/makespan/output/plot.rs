@@ -1,9 +1,9 @@
 //! SVG pictures: the RTA block-slot timeline and solver-convergence plots.
 
-use gpu_makespan::model::bounds;
-use gpu_makespan::model::instance::Instance;
-use gpu_makespan::rta::report::RtaReport;
-use gpu_makespan::rta::workload::Priority;
+use gpu_makespan::bounds;
+use gpu_makespan::Instance;
+use gpu_makespan::rta::RtaReport;
+use gpu_makespan::rta::Priority;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -34,7 +34,7 @@ pub const MAX_SVG_BLOCKS: u64 = 100_000;
 pub const MAX_SVG_KERNELS: usize = 1_000;
 
 /// Refuses, before any work, a timeline that would be too large to draw or to open.
-pub fn check_timeline(w: &gpu_makespan::rta::workload::Workload) -> Result<(), gpu_makespan::error::InputError> {
+pub fn check_timeline(w: &gpu_makespan::rta::Workload) -> Result<(), gpu_makespan::error::InputError> {
     let blocks: u64 = w.tasks.iter().map(|t| t.blocks).fold(0, u64::saturating_add);
     if w.tasks.len() > MAX_SVG_KERNELS || blocks > MAX_SVG_BLOCKS {
         return Err(gpu_makespan::error::InputError::option(
@@ -271,7 +271,7 @@ fn marked_series<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<Value
 pub fn convergence(
     path: &Path,
     inst: &Instance,
-    run: &gpu_makespan::experiments::convergence::ConvergeRun,
+    run: &gpu_makespan::experiments::ConvergeRun,
     log_time: bool,
 ) -> Result<(), String> {
     let err = io_err(path);
@@ -299,7 +299,7 @@ pub fn convergence(
         .y_label_formatter(&integer_label)
         .draw()
         .map_err(|e| err(&e))?;
-    let pts = |f: fn(&gpu_makespan::experiments::convergence::ConvergeRow) -> u64| {
+    let pts = |f: fn(&gpu_makespan::experiments::ConvergeRow) -> u64| {
         rows.iter().map(|r| (r.x as f64, f(r) as f64, r.exact)).collect::<Vec<_>>()
     };
     marked_series(&mut c, &pts(|r| r.scaled), PALETTE[0]).map_err(|e| err(&e))?;
@@ -377,7 +377,7 @@ fn time_value(seconds: f64, log_time: bool) -> f64 {
 pub fn constraint_forms(
     path: &Path,
     inst: &Instance,
-    rows: &[gpu_makespan::experiments::convergence::FormRow],
+    rows: &[gpu_makespan::experiments::FormRow],
     log_time: bool,
 ) -> Result<(), String> {
     let err = io_err(path);
@@ -418,11 +418,11 @@ pub fn constraint_forms(
 /// One line of a sweep plot: its label and its rows, ordered along the x axis.
 struct SweepSeries<'a> {
     label: String,
-    rows: Vec<&'a gpu_makespan::sweep::report::Row>,
+    rows: Vec<&'a crate::sweep::report::Row>,
 }
 
 /// The axis value of a sweep row: `x` for approx rows, `W` otherwise.
-fn sweep_axis(r: &gpu_makespan::sweep::report::Row) -> f64 {
+fn sweep_axis(r: &crate::sweep::report::Row) -> f64 {
     if r.command == "approx" {
         r.x.unwrap_or(0) as f64
     } else {
@@ -441,7 +441,7 @@ fn sweep_axis_name(command: &str) -> &'static str {
 
 /// The rows of one command (without errors) grouped into series (every parameter but
 /// the axis one).
-fn sweep_series<'a>(rows: &[&'a gpu_makespan::sweep::report::Row]) -> Vec<SweepSeries<'a>> {
+fn sweep_series<'a>(rows: &[&'a crate::sweep::report::Row]) -> Vec<SweepSeries<'a>> {
     let mut series: Vec<SweepSeries<'a>> = Vec::new();
     for r in rows {
         let kernel =
@@ -473,9 +473,9 @@ const SWEEP_LEGEND: usize = 30;
 /// approx the estimate (NOT a bound) as the line and the proven upper bound dashed - and,
 /// for commands that solve, the seconds per job on a log axis. One colour per series
 /// (every other parameter); the legend has its own column.
-pub fn sweep(path: &Path, rows: &[gpu_makespan::sweep::report::Row]) -> Result<(), String> {
+pub fn sweep(path: &Path, rows: &[crate::sweep::report::Row]) -> Result<(), String> {
     let err = io_err(path);
-    let groups: Vec<(&str, Vec<&gpu_makespan::sweep::report::Row>)> = ["solve", "approx", "bound"]
+    let groups: Vec<(&str, Vec<&crate::sweep::report::Row>)> = ["solve", "approx", "bound"]
         .into_iter()
         .map(|c| (c, rows.iter().filter(|r| r.command == c && r.error.is_none()).collect::<Vec<_>>()))
         .filter(|(_, rs)| !rs.is_empty())
@@ -528,8 +528,8 @@ fn sweep_values<DB: DrawingBackend>(
     series: &[SweepSeries],
     colours: &[RGBColor],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let main = |r: &gpu_makespan::sweep::report::Row| if command == "approx" { r.estimate } else { r.upper };
-    let other = |r: &gpu_makespan::sweep::report::Row| if command == "approx" { r.upper } else { r.lower };
+    let main = |r: &crate::sweep::report::Row| if command == "approx" { r.estimate } else { r.upper };
+    let other = |r: &crate::sweep::report::Row| if command == "approx" { r.upper } else { r.lower };
     let values = series.iter().flat_map(|s| s.rows.iter().flat_map(|r| [main(r), other(r)])).flatten();
     let (lo, hi) = values.fold((u64::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
     let (lo, hi) = if lo > hi { (0, 1) } else { (lo, hi) };
@@ -580,13 +580,13 @@ fn sweep_times(
 /// hop, first the longest wait for the task's next release (light), then its worst
 /// response (implicit: `R+`; LET: its period), the hops one after the other, so that the
 /// last bar ends at the chain's worst reaction bound. Times in ms.
-pub fn chain_timeline(path: &Path, rep: &gpu_makespan::system::report::SystemReport) -> Result<(), String> {
+pub fn chain_timeline(path: &Path, rep: &gpu_makespan::system::SystemReport) -> Result<(), String> {
     let err = io_err(path);
     let chains: Vec<_> = rep.chains.iter().filter(|c| !c.worst_hops.is_empty()).collect();
     let rows: usize = chains.iter().map(|c| c.worst_hops.len() + 1).sum::<usize>().max(1);
     let end = chains
         .iter()
-        .map(|c| c.worst_hops.iter().map(|&(_, w, r)| gpu_makespan::system::model::ms(w + r)).sum::<f64>())
+        .map(|c| c.worst_hops.iter().map(|&(_, w, r)| gpu_makespan::system::ms(w + r)).sum::<f64>())
         .fold(0.0, f64::max)
         .max(f64::MIN_POSITIVE);
     let root = SVGBackend::new(path, (1100, 120 + 26 * rows as u32)).into_drawing_area();
@@ -599,8 +599,8 @@ pub fn chain_timeline(path: &Path, rep: &gpu_makespan::system::report::SystemRep
                 "Worst-case reaction of each chain ({:?}): wait for release, then response{}",
                 rep.communication,
                 match rep.verdict {
-                    gpu_makespan::rta::report::Verdict::Optimistic => " (NOT proven: see the report's verdict)",
-                    gpu_makespan::rta::report::Verdict::Proven => "",
+                    gpu_makespan::rta::Verdict::Optimistic => " (NOT proven: see the report's verdict)",
+                    gpu_makespan::rta::Verdict::Proven => "",
                 }
             ),
             ("sans-serif", 18),
@@ -619,7 +619,7 @@ pub fn chain_timeline(path: &Path, rep: &gpu_makespan::system::report::SystemRep
         let mut at = 0.0;
         for (name, wait, response) in &c.worst_hops {
             row -= 1.0;
-            let (w, r) = (gpu_makespan::system::model::ms(*wait), gpu_makespan::system::model::ms(*response));
+            let (w, r) = (gpu_makespan::system::ms(*wait), gpu_makespan::system::ms(*response));
             labels.push((name.clone(), row, 12));
             chart
                 .draw_series([Rectangle::new([(at, row + 0.15), (at + w, row + 0.85)], colour(ci).mix(0.25).filled())])

@@ -1,13 +1,13 @@
 //! Human-readable reports. Every number is labelled: `[exact]`, `[proven bound]`,
 //! `[lower bound]` or `[estimate]`.
 
-use gpu_makespan::exact::solve::{Solution, Status};
+use gpu_makespan::{Solution, Status};
 use gpu_makespan::files::serde_word;
-use gpu_makespan::model::bounds;
-use gpu_makespan::model::instance::Instance;
-use gpu_makespan::model::kernel::Unit;
-use gpu_makespan::rta::report::Bound;
-use gpu_makespan::system::report::SystemReport;
+use gpu_makespan::bounds;
+use gpu_makespan::Instance;
+use gpu_makespan::Unit;
+use gpu_makespan::rta::Bound;
+use gpu_makespan::system::SystemReport;
 use std::fmt::Write;
 
 /// One line describing the instance as modelled.
@@ -59,7 +59,7 @@ pub fn bounds_table(inst: &Instance) -> String {
     let label = format!("{:<25}", eq5_label(inst));
     let _ = writeln!(s, "pessimistic  {p:>8}  {label}  paper eq. 5: ceil(W/sigma_L) I_L + ceil(W/sigma_C) I_C");
     let _ = writeln!(s, "lower bound  {lb:>8}  [proven lower bound]  max(I, ceil(W I_L/sigma_L), ceil(W I_C/sigma_C))");
-    let sb = gpu_makespan::state_bounds::report::start_state_bound(inst);
+    let sb = gpu_makespan::bounds::start_state_bound(inst);
     let _ = writeln!(s, "state bound  {sb:>8}  [proven upper bound]  the search's per-state bounds (per-warp, queue, tail, stretch, period, clipped, last-warp) at the start");
     if bounds::pessimistic_unproven(inst) {
         let _ = writeln!(
@@ -141,10 +141,10 @@ pub fn schedule_chart(inst: &Instance, sol: &Solution) -> String {
 }
 
 /// The `rta` report: exact decimals in the input's unit.
-pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
-    use gpu_makespan::rta::jobs::TieOrder;
-    use gpu_makespan::rta::report::Verdict;
-    use gpu_makespan::rta::ties::Ties;
+pub fn rta_table(rep: &gpu_makespan::rta::RtaReport) -> String {
+    use gpu_makespan::rta::TieOrder;
+    use gpu_makespan::rta::Verdict;
+    use gpu_makespan::rta::Ties;
     let mut s = String::new();
     let jobs = rep.window.is_some();
     let _ = writeln!(
@@ -202,9 +202,9 @@ pub fn rta_table(rep: &gpu_makespan::rta::report::RtaReport) -> String {
 }
 
 /// One kernel's row of the `rta` table.
-fn rta_row(rep: &gpu_makespan::rta::report::RtaReport, k: &gpu_makespan::rta::report::KernelRow, jobs: bool) -> String {
-    use gpu_makespan::rta::report::{KernelTies, Verdict};
-    use gpu_makespan::rta::ties::Ties;
+fn rta_row(rep: &gpu_makespan::rta::RtaReport, k: &gpu_makespan::rta::KernelRow, jobs: bool) -> String {
+    use gpu_makespan::rta::{KernelTies, Verdict};
+    use gpu_makespan::rta::Ties;
     let verdict = match k.schedulable {
         Some(true) => "meets deadline",
         Some(false) => "MISSES DEADLINE",
@@ -280,7 +280,7 @@ pub fn round_up(exact: &str) -> String {
 }
 
 /// The `approx` report.
-pub fn approx_table(inst: &Instance, a: &gpu_makespan::experiments::approx::Approx) -> String {
+pub fn approx_table(inst: &Instance, a: &gpu_makespan::experiments::Approx) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "instance     {}", instance_line(inst));
     let _ = writeln!(s, "{:>6} {:>10} {:>8} {:>14}", "y", "T^(y)", "exact", "ceil(W/y)T^(y)");
@@ -313,7 +313,7 @@ pub fn approx_table(inst: &Instance, a: &gpu_makespan::experiments::approx::Appr
 }
 
 /// The `instance` line of a kernel with barriers.
-fn program_line(p: &gpu_makespan::model::program::Program) -> String {
+fn program_line(p: &gpu_makespan::Program) -> String {
     let first = &p.phases[0];
     format!(
         "instance     kernel {} with {} (|), I = {}, W = {} warps of one block, sigma_L = {}, sigma_C = {}\n",
@@ -328,7 +328,7 @@ fn program_line(p: &gpu_makespan::model::program::Program) -> String {
 
 /// The `solve` report of a kernel with barriers: one line per phase (its interval), the
 /// totals (sums, [`gpu_makespan::model::program`] proves them for one block), and the labels.
-pub fn phased_table(p: &gpu_makespan::model::program::Program, sol: &gpu_makespan::exact::phases::PhasedSolution) -> String {
+pub fn phased_table(p: &gpu_makespan::Program, sol: &gpu_makespan::PhasedSolution) -> String {
     let mut s = String::new();
     s.push_str(&program_line(p));
     let _ = writeln!(s, "{:>5} {:>6} {:>9} {:>9}  {:<12} kernel", "phase", "I", "lower", "upper", "status");
@@ -359,7 +359,7 @@ pub fn phased_table(p: &gpu_makespan::model::program::Program, sol: &gpu_makespa
 
 /// The checked schedule of a kernel with barriers, phase by phase, each chart starting
 /// at its own cycle 1, with the barrier between them.
-pub fn phased_chart(p: &gpu_makespan::model::program::Program, sol: &gpu_makespan::exact::phases::PhasedSolution) -> String {
+pub fn phased_chart(p: &gpu_makespan::Program, sol: &gpu_makespan::PhasedSolution) -> String {
     let mut s = format!("\nworst-case schedule ({} cycles, checked with the barriers):\n", sol.lower_bound());
     let mut offset = 0;
     for (k, (inst, ph)) in p.phases.iter().zip(&sol.phases).enumerate() {
@@ -376,7 +376,7 @@ pub fn phased_chart(p: &gpu_makespan::model::program::Program, sol: &gpu_makespa
 
 /// The `bound` report of a kernel with barriers: one row per phase, the sums, and what
 /// each column is, once.
-pub fn phased_bounds_table(p: &gpu_makespan::model::program::Program) -> String {
+pub fn phased_bounds_table(p: &gpu_makespan::Program) -> String {
     let mut s = String::new();
     s.push_str(&program_line(p));
     let _ = writeln!(
@@ -387,7 +387,7 @@ pub fn phased_bounds_table(p: &gpu_makespan::model::program::Program) -> String 
     let mut unproven = false;
     // The start-state bound once per distinct phase (it may take a second).
     let (distinct, index) = p.distinct();
-    let bound: Vec<u64> = distinct.into_iter().map(gpu_makespan::state_bounds::report::start_state_bound).collect();
+    let bound: Vec<u64> = distinct.into_iter().map(gpu_makespan::bounds::start_state_bound).collect();
     let states: Vec<u64> = index.iter().map(|&i| bound[i]).collect();
     for (k, inst) in p.phases.iter().enumerate() {
         let star = if bounds::pessimistic_unproven(inst) { "*" } else { " " };
@@ -432,7 +432,7 @@ pub fn phased_bounds_table(p: &gpu_makespan::model::program::Program) -> String 
 }
 
 /// The `solve` report of several blocks with barriers.
-pub fn blocks_table(b: &gpu_makespan::model::blocks::Blocks, sol: &gpu_makespan::exact::blocks::BlockSolution) -> String {
+pub fn blocks_table(b: &gpu_makespan::Blocks, sol: &gpu_makespan::BlockSolution) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -464,9 +464,9 @@ pub fn blocks_table(b: &gpu_makespan::model::blocks::Blocks, sol: &gpu_makespan:
 
 /// The checked schedule of several blocks, all phases in one chart (warps of block
 /// `k` are rows `(k - 1) W + 1` to `k W`).
-pub fn blocks_chart(b: &gpu_makespan::model::blocks::Blocks, sol: &gpu_makespan::exact::blocks::BlockSolution) -> String {
+pub fn blocks_chart(b: &gpu_makespan::Blocks, sol: &gpu_makespan::BlockSolution) -> String {
     let letters: String = b.units().iter().map(|u| u.letter()).collect();
-    let kernel = gpu_makespan::model::kernel::Kernel::parse(&letters).expect("L and C only");
+    let kernel = gpu_makespan::Kernel::parse(&letters).expect("L and C only");
     format!(
         "\nworst-case schedule ({} cycles, checked with each block's barriers; warps 1-{} are block 1, and so on):\n{}",
         sol.lower,
@@ -476,8 +476,8 @@ pub fn blocks_chart(b: &gpu_makespan::model::blocks::Blocks, sol: &gpu_makespan:
 }
 
 /// The `bound` report of several blocks with barriers.
-pub fn blocks_bounds_table(b: &gpu_makespan::model::blocks::Blocks) -> String {
-    let r = gpu_makespan::model::blocks::BlocksBounds::of(b);
+pub fn blocks_bounds_table(b: &gpu_makespan::Blocks) -> String {
+    let r = gpu_makespan::bounds::BlocksBounds::of(b);
     let mut s = format!("instance     {}\n", r.instance);
     let _ = writeln!(
         s,
@@ -492,8 +492,8 @@ pub fn blocks_bounds_table(b: &gpu_makespan::model::blocks::Blocks) -> String {
 /// warnings and assumptions. Worst cases are `[proven upper bound]`, best cases
 /// `[proven lower bound]`, under the assumptions listed.
 pub fn system_tables(rep: &SystemReport) -> String {
-    use gpu_makespan::rta::report::Verdict;
-    use gpu_makespan::system::reference::Reference;
+    use gpu_makespan::rta::Verdict;
+    use gpu_makespan::system::Reference;
     let mut s = String::new();
     let meaning = match (rep.reference, rep.verdict) {
         (Reference::App4rta, _) => "REFERENCE MODE (app4rta): the GSoC document's formulas, NOT proven bounds",
@@ -603,7 +603,7 @@ fn system_chains(s: &mut String, rep: &SystemReport) {
         let _ = writeln!(s, "\nchain {}: {}", c.name, c.tasks.join(" -> "));
         let _ = writeln!(s, "{:<8} {:>21} {:>21} {:>21}", "", "reaction [-, +]", "initial reaction", "age");
         for (name, l) in [("implicit", &c.implicit), ("LET", &c.let_)] {
-            let cell = |r: gpu_makespan::system::report::RangeMs| format!("[{:.3}, {:.3}]", r.best, r.worst);
+            let cell = |r: gpu_makespan::system::RangeMs| format!("[{:.3}, {:.3}]", r.best, r.worst);
             match l {
                 Some(l) => {
                     let _ = writeln!(s, "{name:<8} {:>21} {:>21} {:>21}", cell(l.reaction), cell(l.initial_reaction), cell(l.age));

@@ -15,11 +15,11 @@
 //! with `x > W` are left out (they are not defined).
 
 use super::job::{Job, JobParams, Settings, SweepCommand};
-use crate::budget::DEFAULT_TIME_LIMIT_PER_SOLVE;
-use crate::error::{bytes, positive, seconds, InputError};
-use crate::exact::solve::Method;
-use crate::files::{origin, parse_toml, read_text};
-use crate::model::instance::Instance;
+use crate::files::{bytes, seconds};
+use gpu_makespan::error::{positive, InputError};
+use gpu_makespan::Method;
+use gpu_makespan::files::{origin, parse_toml, read_text};
+use gpu_makespan::Instance;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -96,7 +96,7 @@ pub struct Spec {
     pub x: OneOrMany<i64>,
     /// Every `x` from 1 to `x_max` (approx only; instead of `x`).
     pub x_max: Option<i64>,
-    /// Seconds per solve (default [`DEFAULT_TIME_LIMIT_PER_SOLVE`], as `approx` and `converge`); not with `bound`.
+    /// Seconds per solve (default [`gpu_makespan::Budget::DEFAULT_TIME_LIMIT_PER_SOLVE`], as `approx` and `converge`); not with `bound`.
     pub time_limit: Option<f64>,
     /// Overall seconds of each approx job (all its solves; approx only).
     pub total_time_limit: Option<f64>,
@@ -105,6 +105,7 @@ pub struct Spec {
     /// Search memory limit (`"2G"`, `"512M"`, or a number of bytes).
     pub max_memory: Option<toml::Value>,
     /// Free text, ignored.
+    #[allow(dead_code)]
     pub description: Option<String>,
 }
 
@@ -168,7 +169,7 @@ impl Spec {
         } else {
             names.iter().enumerate().map(|(i, n)| self.method_named(i, n).map(Some)).collect::<Result<_, _>>()?
         };
-        let time_limit = if bound { None } else { Some(self.time_limit.unwrap_or(DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64())) };
+        let time_limit = if bound { None } else { Some(self.time_limit.unwrap_or(gpu_makespan::Budget::DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64())) };
         if let Some(t) = time_limit {
             seconds(t, "time_limit")?;
         }
@@ -272,7 +273,7 @@ fn or_one(v: &[i64]) -> &[i64] {
 fn check_x(x: i64, field: &str) -> Result<u32, InputError> {
     u32::try_from(x)
         .ok()
-        .filter(|&v| v >= 1 && i64::from(v) <= crate::model::instance::MAX_WARPS)
+        .filter(|&v| v >= 1 && i64::from(v) <= gpu_makespan::Instance::MAX_WARPS)
         .ok_or_else(|| InputError::new(field, x, "must be a warp count from 1"))
 }
 

@@ -113,7 +113,7 @@ pub fn suite(seed: u64) -> Vec<BenchInstance> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::instance::Instance;
+    use gpu_makespan::Instance;
 
     #[test]
     fn suite_is_seeded_valid_and_realistic() {

@@ -3,8 +3,8 @@
 use crate::args::{SweepAction, SweepCli};
 use crate::output::plot;
 use crate::terminal::{out, pool, prepare, svg, Failure, Progress};
-use gpu_makespan::budget::StopFlag;
-use gpu_makespan::files::write_text;
+use gpu_makespan::StopFlag;
+use crate::files::write_text;
 use std::path::{Path, PathBuf};
 
 pub(crate) fn sweep(cli: SweepCli, progress: &Progress, stop: &StopFlag) -> Result<(), Failure> {
@@ -18,7 +18,7 @@ pub(crate) fn sweep(cli: SweepCli, progress: &Progress, stop: &StopFlag) -> Resu
 /// `makespan sweep SPEC --out FILE ...`: runs the shard's jobs not yet in FILE. After an
 /// interrupt no job starts; the jobs running finish and are recorded.
 pub(crate) fn sweep_run(cli: SweepCli, progress: &Progress, stop: &StopFlag) -> Result<(), Failure> {
-    use gpu_makespan::sweep::{run, Shard, Spec};
+    use crate::sweep::{run, Shard, Spec};
     let (spec_path, out_path) = (cli.spec.expect("required by clap"), cli.out.expect("required by clap"));
     let mut jobs = Spec::from_path(&spec_path)?.jobs()?;
     let all = jobs.len();
@@ -72,8 +72,8 @@ pub(crate) fn sweep_run(cli: SweepCli, progress: &Progress, stop: &StopFlag) -> 
 
 /// `makespan sweep merge FILES --out FILE`.
 pub(crate) fn sweep_merge(files: &[PathBuf], path: &Path, progress: &Progress) -> Result<(), Failure> {
-    let merged = gpu_makespan::sweep::results::merge(files)?;
-    gpu_makespan::files::write_lines(path, merged.iter().map(|r| r.text.as_str()), "--out")?;
+    let merged = crate::sweep::results::merge(files)?;
+    crate::files::write_lines(path, merged.iter().map(|r| r.text.as_str()), "--out")?;
     progress.note(&format!("{} records from {} files merged into {}", merged.len(), files.len(), path.display()));
     Ok(())
 }
@@ -85,7 +85,7 @@ pub(crate) fn sweep_report(
     svg_path: Option<Option<PathBuf>>,
     progress: &Progress,
 ) -> Result<(), Failure> {
-    use gpu_makespan::sweep::report as summary;
+    use crate::sweep::report as summary;
     for (given, flag, ext) in [(&csv, "--csv", "csv"), (&svg_path, "--svg", "svg")] {
         if let Some(Some(p)) = given {
             if p.extension().is_some_and(|e| e == "jsonl") {
@@ -107,7 +107,7 @@ pub(crate) fn sweep_report(
     let csv = csv.map(|p| p.unwrap_or_else(|| default("csv")));
     let svg_path = svg_path.map(|p| p.unwrap_or_else(|| default("svg")));
     prepare(&[(&csv, "--csv"), (&svg_path, "--svg")], &files.iter().map(PathBuf::as_path).collect::<Vec<_>>())?;
-    let rows = summary::rows(&gpu_makespan::sweep::results::merge(files)?);
+    let rows = summary::rows(&crate::sweep::results::merge(files)?);
     if let Some(p) = &csv {
         write_text(p, &summary::csv(&rows), "--csv")?;
         progress.note(&format!("wrote {}", p.display()));

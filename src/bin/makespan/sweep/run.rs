@@ -3,8 +3,8 @@
 
 use super::job::Job;
 use super::results;
-use crate::budget::StopFlag;
-use crate::error::InputError;
+use gpu_makespan::StopFlag;
+use gpu_makespan::error::InputError;
 use crate::files::ensure_parent;
 use rayon::prelude::*;
 use std::io::Write;

@@ -2,14 +2,13 @@
 //! running it into a record (one JSON object: `id`, `job`, then the fields of the
 //! command's `--json`, or `error`).
 
-use crate::budget::Budget;
-use crate::error::{Error, InputError};
-use crate::exact::record;
-use crate::exact::solve::{solve, Method, SolveOptions};
-use crate::experiments::approx;
-use crate::model::instance::Instance;
-use crate::model::kernel::Unit;
-use crate::state_bounds::report::BoundsReport;
+use gpu_makespan::Budget;
+use gpu_makespan::error::{Error, InputError};
+use gpu_makespan::{solve, Method, SolveOptions};
+use gpu_makespan::experiments;
+use gpu_makespan::Instance;
+use gpu_makespan::Unit;
+use gpu_makespan::BoundsReport;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -159,10 +158,10 @@ impl Job {
         let inst = &self.instance;
         let value = match self.params.command {
             SweepCommand::Bound => serde_json::to_value(BoundsReport::of(inst)),
-            SweepCommand::Solve => serde_json::to_value(record::solution(inst, &solve(inst, &self.options())?, false)),
+            SweepCommand::Solve => serde_json::to_value(gpu_makespan::solution_json(inst, &solve(inst, &self.options())?, false)),
             SweepCommand::Approx => {
                 let x = self.params.x.ok_or_else(|| InputError::new("x", "", "approx jobs need x"))?;
-                serde_json::to_value(approx::approx(inst, x, &self.options(), &|| {})?)
+                serde_json::to_value(experiments::approx(inst, x, &self.options(), &|| {})?)
             }
         };
         Ok(value.expect("results serialise"))
@@ -196,7 +195,7 @@ impl Job {
                 map.insert("result".into(), other.clone());
             }
             Err(e) => {
-                map.insert("error".into(), Value::String(crate::error::shorten_line(&e.to_string())));
+                map.insert("error".into(), Value::String(crate::files::shorten_line(&e.to_string())));
             }
         }
         Value::Object(map)

@@ -2,10 +2,10 @@
 //! reading, resuming, and merging with a check for conflicting results.
 
 use super::job::{JobParams, SweepCommand};
-use crate::error::InputError;
-use crate::exact::record::SolutionJson;
-use crate::experiments::approx::Approx;
-use crate::state_bounds::report::BoundsReport;
+use gpu_makespan::error::InputError;
+use gpu_makespan::SolutionJson;
+use gpu_makespan::experiments::Approx;
+use gpu_makespan::BoundsReport;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -81,7 +81,9 @@ impl Record {
 }
 
 /// Reads every record of `path`. Every line must be a JSON object with a string `id`
-/// (blank lines are skipped); otherwise an error names the file and line.
+/// (blank lines are skipped); otherwise an error names the file and line. (The commands
+/// read records one at a time; the tests read them whole.)
+#[cfg(test)]
 pub fn read(path: &Path) -> Result<Vec<Record>, InputError> {
     let mut records = Vec::new();
     let partial = for_each_record(path, &mut |r| {
@@ -127,7 +129,7 @@ pub fn resume(path: &Path) -> Result<(Vec<String>, u64), InputError> {
 /// line in memory at a time; returns the line number of a cut-off last line if there is
 /// one.
 fn for_each_record(path: &Path, each: &mut dyn FnMut(Record) -> Result<(), InputError>) -> Result<Option<usize>, InputError> {
-    let mut reader: Box<dyn BufRead> = if crate::files::is_stdin(path) {
+    let mut reader: Box<dyn BufRead> = if path.as_os_str() == "-" {
         Box::new(BufReader::new(std::io::stdin()))
     } else {
         Box::new(BufReader::new(std::fs::File::open(path).map_err(|e| InputError::new("file", path.display(), e.to_string()))?))
@@ -205,8 +207,8 @@ fn diff_at(a: &Value, b: &Value, path: &str) -> Option<String> {
         _ => Some(format!(
             "{}: {} vs {}",
             if path.is_empty() { "record" } else { path },
-            crate::error::shorten(&a.to_string()),
-            crate::error::shorten(&b.to_string())
+            gpu_makespan::error::shorten(&a.to_string()),
+            gpu_makespan::error::shorten(&b.to_string())
         )),
     }
 }
@@ -261,5 +263,36 @@ mod tests {
         assert_eq!(difference(&a, &c).unwrap(), "makespan: 5 vs 6");
         let d = json!({"id": "x", "makespan": 5, "rows": [{"y": 2}]});
         assert_eq!(difference(&a, &d).unwrap(), "rows[0].y: 1 vs 2");
+    }
+}
+
+#[cfg(test)]
+mod reading {
+    use super::{read, JobResult};
+
+    /// A record as `sweep` writes it (solve of LLC at W = 4).
+    const SOLVE: &str = r#"{"id":"solve-edad986b9a5a6b48","job":{"command":"solve","kernel":"LLC","warps":4,"sigma_l":"1","sigma_c":"1","method":"search","x":null,"time_limit":10.0,"max_states":null,"max_memory":null},"kernel":"LLC","source_kernel":"LLC","warps":4,"sigma_l":1,"sigma_c":1,"method":"search","constraints":null,"horizon":12,"status":"optimal","makespan":9,"upper_bound":9,"exact":true,"seconds":0.000190465,"horizon_may_cut":false,"stopped_by":null,"pessimistic":12,"safe_horizon":12,"notes":[],"search_stats":{"expansions":0,"stored_states":0,"initial_lower_bound":9,"beam_lower_bound":0,"dense_states":0},"ilp_stats":null}"#;
+
+    fn file_with(text: &str) -> tempfile::NamedTempFile {
+        let f = tempfile::Builder::new().suffix(".jsonl").tempfile().unwrap();
+        std::fs::write(f.path(), format!("{text}\n")).unwrap();
+        f
+    }
+
+    /// Records are read back through the types the commands print, and a record without
+    /// a result, or with a result of another command, is refused naming file and line.
+    #[test]
+    fn records_are_read_back_typed_and_bad_ones_refused_by_line() {
+        let good = file_with(SOLVE);
+        match &read(good.path()).unwrap()[0].result {
+            JobResult::Solve(s) => assert_eq!((s.makespan, s.upper_bound, s.exact), (9, 9, true)),
+            other => panic!("not a solve result: {other:?}"),
+        }
+        let job = &serde_json::from_str::<serde_json::Value>(SOLVE).unwrap()["job"];
+        for text in [format!("{{\"id\":\"a\",\"job\":{job}}}"), SOLVE.replace("\"upper_bound\":9", "\"upper_bound\":\"nine\"")] {
+            let bad = file_with(&text);
+            let e = read(bad.path()).unwrap_err();
+            assert!(e.value.ends_with(":1"), "{text}: {e}");
+        }
     }
 }
