@@ -3,7 +3,7 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gpu_makespan::import::{import, Format, Request};
-use gpu_makespan::rta::wcet::TX2_SM;
+use gpu_makespan::SmCounts;
 use std::hint::black_box;
 
 /// A PTX trace of 3,000 instructions: loads, arithmetic, stores and a barrier every 300.
@@ -23,17 +23,7 @@ fn trace() -> String {
 
 fn bench(c: &mut Criterion) {
     let text = trace();
-    let req = Request {
-        entry: None,
-        trace: true,
-        trips: Default::default(),
-        units: None,
-        arch: None,
-        warps: 8,
-        sm: TX2_SM,
-        block_threads: None,
-        dynamic_shared_memory: None,
-    };
+    let req = Request::new(8, SmCounts::TX2).with_trace(true);
     c.bench_function("import_trace_3000", |b| b.iter(|| black_box(import(&text, "trace.ptx", Format::Ptx, &req).unwrap().kernel.len())));
 }
 

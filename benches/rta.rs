@@ -61,7 +61,7 @@ fn system(c: &mut Criterion) {
     use gpu_makespan::system::{cpu::OffloadMode, read, report, toml_form};
     let text = std::fs::read_to_string("instances/amalthea/waters-challenge-2019.amxmi").unwrap();
     let chains = std::fs::read_to_string("instances/amalthea/waters-challenge-2019-chains.toml").unwrap();
-    let opts = report::Options { communication: report::Paradigm::Implicit, offload: OffloadMode::Model, ..Default::default() };
+    let opts = report::Options::default().with_communication(report::Paradigm::Implicit).with_offload(OffloadMode::Model);
     c.bench_function("system_waters_2019", |b| {
         b.iter(|| {
             let mut sys = read(&text, "waters").unwrap();

@@ -5,7 +5,6 @@
 //! variant to exit code 1. [`Error::Inconsistent`] is a bug in the tool and is never
 //! swallowed: no caller matches it away.
 
-
 use thiserror::Error;
 
 /// Bad input: a field of an instance or task-set file (or of the command line) whose
@@ -89,6 +88,7 @@ pub struct TooLarge {
 /// An internal inconsistency: two independent computations that must agree did not.
 /// Always a bug in the tool; never hidden, never turned into a result.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Inconsistency {
     /// A schedule produced by a solver was rejected by the independent checker.
     #[error("the {method} schedule was rejected by the checker: {violation}")]
@@ -137,6 +137,7 @@ impl Violation {
 /// A failure of the MILP solver (HiGHS). Time limits are not failures: they end with
 /// bounds and a status.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SolverError {
     /// The model could not be handed to HiGHS, or HiGHS returned an error code.
     #[error("HiGHS refused the model: {0}")]
@@ -161,6 +162,7 @@ pub enum SolverError {
 
 /// Every failure of a library call.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The input cannot be accepted (exit code 2).
     #[error(transparent)]

@@ -131,6 +131,22 @@ macro_rules! internal {
     )* };
 }
 
+/// Consuming setters `with_<field>` for the options structs, which are
+/// `#[non_exhaustive]`: a caller starts from `Default` (or `new`) and sets what it needs,
+/// so a new option is not a breaking change.
+macro_rules! with_setters {
+    ($ty:ty { $($setter:ident => $field:ident: $fty:ty),* $(,)? }) => {
+        impl $ty { $(
+            #[doc = concat!("These options with `", stringify!($field), "` set to the value given (see the field).")]
+            #[must_use]
+            pub fn $setter(mut self, $field: $fty) -> Self {
+                self.$field = $field;
+                self
+            }
+        )* }
+    };
+}
+
 internal! {
     mod budget;
     mod exact;
@@ -154,17 +170,16 @@ pub mod import;
 pub mod rta;
 pub mod system;
 
+pub use bounds::{lower_bound, safe_horizon, BoundsReport};
 pub use budget::{Budget, StopFlag};
 pub use error::{Error, InputError};
 pub use exact::blocks::{blocks_json, solve_blocks, BlockSolution, BlocksJson};
-#[cfg(feature = "ilp")]
 pub use exact::ilp::ConstraintForm;
 pub use exact::outcome::Outcome;
 pub use exact::phases::{phased_json, solve_phases, PhasedJson, PhasedSolution};
 pub use exact::record::{solution as solution_json, SolutionJson};
 pub use exact::solve::{solve, Horizon, Method, Solution, SolveOptions, Status};
 pub use import::import;
-pub use bounds::{lower_bound, safe_horizon, BoundsReport};
 pub use model::blocks::Blocks;
 pub use model::instance::Instance;
 pub use model::kernel::{Kernel, Unit};

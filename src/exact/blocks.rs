@@ -22,6 +22,7 @@ use serde::Serialize;
 
 /// The result of [`solve_blocks`]: a proven interval and a checked schedule.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct BlockSolution {
     /// The checked schedule's makespan: a proven lower bound on the worst case.
     pub lower: u64,
@@ -457,6 +458,7 @@ pub fn longest_from(blocks: &Blocks, issued: &[usize], budget: &Budget) -> Optio
 
 /// `solve --json` for several blocks with barriers.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct BlocksJson {
     /// Always `search` (the exhaustive search over block states).
     pub method: &'static str,

@@ -14,6 +14,7 @@ use serde::Serialize;
 
 /// The phases' solutions and their concatenated, checked witness.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct PhasedSolution {
     /// One solution per phase, in order.
     pub phases: Vec<Solution>,
@@ -149,6 +150,7 @@ fn shared_round(
 
 /// `solve --json` for a kernel with barriers.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct PhasedJson {
     /// The transformed kernel with its barriers (`|`).
     pub kernel: String,

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 /// bound; `T^(W)` when `exact`), `upper_bound` is always proven, `exact` is derived
 /// (`makespan == upper_bound`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct SolutionJson {
     /// Instruction string after the sigma = 1/n transformation.
     pub kernel: String,

@@ -115,6 +115,7 @@ impl std::str::FromStr for Horizon {
 
 /// Settings of one solve.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SolveOptions {
     /// Method.
     pub method: Method,
@@ -132,6 +133,16 @@ pub struct SolveOptions {
     /// The search tries the dense programme where it fits (`SearchLimits::dense`).
     pub dense: bool,
 }
+
+with_setters!(SolveOptions {
+    with_method => method: Method,
+    with_form => form: ConstraintForm,
+    with_horizon => horizon: Horizon,
+    with_budget => budget: Budget,
+    with_max_states => max_states: usize,
+    with_symmetry_breaking => symmetry_breaking: bool,
+    with_dense => dense: bool,
+});
 
 impl Default for SolveOptions {
     fn default() -> Self {
@@ -164,6 +175,7 @@ impl SolveOptions {
 
 /// A solve: the method's [`Outcome`] and what the method ran with.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Solution {
     /// Method used.
     pub method: Method,

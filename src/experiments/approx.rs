@@ -19,6 +19,7 @@ use std::time::Instant;
 
 /// One `y` of the table.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Row {
     /// Number of warps `y`.
     pub y: u32,
@@ -56,6 +57,7 @@ impl<'de> Deserialize<'de> for NotABound {
 
 /// The `approx` result.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct Approx {
     /// `x`.
     pub x: u32,

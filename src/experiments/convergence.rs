@@ -13,6 +13,7 @@ use std::fmt::Write;
 
 /// One `x` of a convergence run.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct ConvergeRow {
     /// `x`.
     pub x: u32,
@@ -31,6 +32,7 @@ pub struct ConvergeRow {
 /// A convergence run: the rows, and `T^(W)` itself when the search proved it within
 /// the time limit (the line the estimates converge to).
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct ConvergeRun {
     /// One row per `x` finished (every `x` when `status` is `complete`).
     pub rows: Vec<ConvergeRow>,
@@ -93,6 +95,7 @@ pub fn converge_csv(inst: &Instance, rows: &[ConvergeRow]) -> String {
 
 /// One `W` of the constraint-form comparison.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct FormRow {
     /// `W`.
     pub warps: u32,
@@ -120,6 +123,7 @@ pub fn check_warps_max(warps_max: i64, field: &str) -> Result<u32, crate::error:
 /// A constraint-form comparison: the rows finished, how the run ended, and why it
 /// stopped before `warps_max` if it did.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct FormRun {
     /// One row per `W` finished, from 1 up.
     pub rows: Vec<FormRow>,

@@ -7,7 +7,9 @@ internal! {
 }
 
 pub use approx::{approx, check_x, Approx, NotABound, Row as ApproxRow};
-pub use convergence::{check_warps_max, compare_constraints, converge, converge_csv, forms_csv, ConvergeRow, ConvergeRun, FormRow, FormRun};
+pub use convergence::{
+    check_warps_max, compare_constraints, converge, converge_csv, forms_csv, ConvergeRow, ConvergeRun, FormRow, FormRun,
+};
 
 use crate::budget::Budget;
 use serde::{Deserialize, Serialize};

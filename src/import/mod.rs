@@ -67,6 +67,7 @@ impl Format {
 
 /// What `import` is asked to do (the library's view of its options).
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Request {
     /// The kernel to take, when the file holds several.
     pub entry: Option<String>,
@@ -89,6 +90,16 @@ pub struct Request {
     pub dynamic_shared_memory: Option<u64>,
 }
 
+with_setters!(Request {
+    with_entry => entry: Option<String>,
+    with_trace => trace: bool,
+    with_trips => trips: HashMap<String, trips::Trip>,
+    with_units => units: Option<UnitMap>,
+    with_arch => arch: Option<String>,
+    with_block_threads => block_threads: Option<i64>,
+    with_dynamic_shared_memory => dynamic_shared_memory: Option<u64>,
+});
+
 impl Request {
     /// A request for `warps` warps of one block on an SM with `sm`'s unit counts, with
     /// no trip counts, no entry, no unit map of the user's and the file's own
@@ -110,6 +121,7 @@ impl Request {
 
 /// Where an imported kernel comes from.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Provenance {
     /// The source file.
     pub source: String,
@@ -139,6 +151,7 @@ pub struct Provenance {
 
 /// An instance file written by `import`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Imported {
     /// One line for people.
     pub description: String,

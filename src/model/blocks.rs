@@ -184,6 +184,7 @@ impl Blocks {
 
 /// The `bound --json` object of several blocks: the closed forms that hold for them.
 #[derive(Debug, Clone, serde::Serialize)]
+#[non_exhaustive]
 pub struct BlocksBounds {
     /// [`Blocks::given`].
     pub instance: String,

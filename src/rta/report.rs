@@ -18,6 +18,7 @@ use std::fmt;
 
 /// One job of the nominal run, for drawing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct JobMark {
     /// Row of its kernel in [`RtaReport::kernels`].
     pub kernel: usize,
@@ -54,6 +55,7 @@ pub enum Bound {
 
 /// One row of the RTA report (`--json`: `kernels[]`), in launch order of first jobs.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct KernelRow {
     /// Name.
     pub name: String,
@@ -129,6 +131,7 @@ pub struct KernelRow {
 
 /// The whole RTA result (`makespan rta --json`).
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct RtaReport {
     /// Per kernel, in launch order of first jobs.
     pub kernels: Vec<KernelRow>,

@@ -131,16 +131,24 @@ pub(crate) fn read_profile(path: &Path) -> Result<Profile, InputError> {
 
 /// What an RTA run asks for besides its input file (the command line's choices).
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Request {
-    /// A GPU profile file (`--gpu`).
+    /// A GPU profile file, in place of the task set's own `[gpu]` (or the TX2's).
     pub gpu: Option<std::path::PathBuf>,
-    /// A relative deadline for every kernel of an examiner config (`--deadline`).
+    /// A relative deadline for every kernel of an examiner config.
     pub deadline: Option<Decimal>,
-    /// The analysis window (`--window`): `None` for one job per kernel.
+    /// The analysis window: `None` for one job per kernel.
     pub window: Option<WindowRequest>,
-    /// How tied releases launch (`--file-order`).
+    /// How tied releases launch.
     pub launch: Launch,
 }
+
+with_setters!(Request {
+    with_gpu => gpu: Option<std::path::PathBuf>,
+    with_deadline => deadline: Option<Decimal>,
+    with_window => window: Option<WindowRequest>,
+    with_launch => launch: Launch,
+});
 
 /// An analysis window as asked for, before the time scale is known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

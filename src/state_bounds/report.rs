@@ -7,6 +7,7 @@ use crate::model::instance::Instance;
 
 /// The `bound --json` object: `pessimistic` (eq. 5), `safe_horizon`, and more.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[non_exhaustive]
 pub struct BoundsReport {
     /// Instruction string after the transformation.
     pub kernel: String,
@@ -67,6 +68,7 @@ impl BoundsReport {
 /// `bound --json` of a kernel with barriers: each phase's report and the sums (proven for
 /// one thread block, see `crate::model::program`).
 #[derive(Debug, Clone, serde::Serialize)]
+#[non_exhaustive]
 pub struct PhasedBounds {
     /// The kernel as given, with its barriers.
     pub source_kernel: String,

@@ -62,6 +62,7 @@ pub enum Sharing {
 
 /// What the GPU side needs beyond the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct GpuOptions {
     /// How the GPU tasks share the GPU.
     pub sharing: Sharing,
@@ -69,6 +70,11 @@ pub struct GpuOptions {
     /// `gpu.context_switch`, else taken as 0 and the result marked optimistic).
     pub context_switch: Option<Ps>,
 }
+
+with_setters!(GpuOptions {
+    with_sharing => sharing: Sharing,
+    with_context_switch => context_switch: Option<Ps>,
+});
 
 /// One GPU task's response.
 #[derive(Debug, Clone, Serialize)]

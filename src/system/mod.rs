@@ -33,7 +33,10 @@ pub use cpu::OffloadMode;
 pub use gpu::{GpuOptions, Sharing};
 pub use model::{ms, time_text, Ps, System, UnitOrder};
 pub use reference::Reference;
-pub use report::{analyse, ChainRow, ContentionRow, CoreRow, GpuRow, GpuSharingRow, LatenciesMs, Options, Paradigm, RangeMs, SystemReport, TaskRow, UnitWait};
+pub use report::{
+    analyse, ChainRow, ContentionRow, CoreRow, GpuRow, GpuSharingRow, LatenciesMs, Options, Paradigm, RangeMs, SystemReport, TaskRow,
+    UnitWait,
+};
 pub use toml_form::read_chains;
 
 use crate::error::InputError;

@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// What the analysis is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub struct Options {
     /// How labels are communicated: the copy costs in `C` and which chain latencies
     /// give the chains' verdicts (LET chains use implicit copies).
@@ -30,6 +31,14 @@ pub struct Options {
     /// This tool's proven rules, or the GSoC document's where they differ.
     pub reference: Reference,
 }
+
+with_setters!(Options {
+    with_communication => communication: Paradigm,
+    with_offload => offload: OffloadMode,
+    with_gpu => gpu: super::gpu::GpuOptions,
+    with_contention => contention: super::contention::ContentionMode,
+    with_reference => reference: Reference,
+});
 
 impl Options {
     /// Reference mode fixes what APP4RTA does not model: no contention, each GPU task
@@ -71,6 +80,7 @@ impl Paradigm {
 
 /// One task of a core (times in ms).
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct TaskRow {
     /// Name.
     pub name: String,
@@ -104,6 +114,7 @@ pub struct TaskRow {
 
 /// One core.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct CoreRow {
     /// Name.
     pub unit: String,
@@ -121,6 +132,7 @@ pub struct CoreRow {
 
 /// One GPU task (times in ms).
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct GpuRow {
     /// Name.
     pub task: String,
@@ -156,6 +168,7 @@ pub struct GpuRow {
 
 /// How the GPU was shared, for the report.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct GpuSharingRow {
     /// `fifo`, `time-slices` or `alone` (reference mode).
     pub mode: &'static str,
@@ -167,6 +180,7 @@ pub struct GpuSharingRow {
 
 /// One latency range in ms.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[non_exhaustive]
 pub struct RangeMs {
     /// Lower bound.
     pub best: f64,
@@ -176,6 +190,7 @@ pub struct RangeMs {
 
 /// A chain's latencies in ms.
 #[derive(Debug, Clone, Copy, Serialize)]
+#[non_exhaustive]
 pub struct LatenciesMs {
     /// Reaction.
     pub reaction: RangeMs,
@@ -187,6 +202,7 @@ pub struct LatenciesMs {
 
 /// One chain.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct ChainRow {
     /// Name.
     pub name: String,
@@ -211,6 +227,7 @@ pub struct ChainRow {
 
 /// The report of `makespan system`.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct SystemReport {
     /// `direct`, `implicit` or `let`.
     pub communication: Paradigm,
@@ -251,6 +268,7 @@ pub struct SystemReport {
 
 /// Memory contention as used, for the report.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct ContentionRow {
     /// `round-robin` or `none`.
     pub mode: &'static str,
@@ -262,6 +280,7 @@ pub struct ContentionRow {
 
 /// One unit's contention wait per line.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct UnitWait {
     /// The unit.
     pub unit: String,

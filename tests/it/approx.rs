@@ -52,7 +52,7 @@ fn estimate_matches_formula_on_ilp_values() {
 #[test]
 fn solves_at_once_share_max_memory() {
     let i = inst("LCCCCCLCCCCCCCLL", 8, 1, 4);
-    let opts = SolveOptions { budget: Budget::new(None, 2 << 20), dense: false, ..SolveOptions::default() };
+    let opts = SolveOptions::default().with_budget(Budget::new(None, 2 << 20)).with_dense(false);
     let in_pool = |threads: usize| {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
         pool.install(|| gpu_makespan::experiments::approx::table(&i, &[8, 8], &opts, &|| {})).unwrap()
@@ -68,8 +68,7 @@ fn solves_at_once_share_max_memory() {
 #[test]
 fn solve_alone_runs_the_beam_thread_inside_a_pool() {
     let i = inst("LCCCCCLCCCCCCCLL", 64, 1, 4);
-    let opts =
-        SolveOptions { budget: Budget::new(Some(std::time::Duration::from_millis(1500)), DEFAULT_MAX_MEMORY), ..SolveOptions::default() };
+    let opts = SolveOptions::default().with_budget(Budget::new(Some(std::time::Duration::from_millis(1500)), DEFAULT_MAX_MEMORY));
     let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
     let beam = |alone: bool| {
         let s = pool

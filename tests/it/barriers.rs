@@ -96,7 +96,7 @@ proptest! {
     ) {
         let p = program(&kernel, warps, 1, sc);
         let budget = gpu_makespan::budget::Budget::new(Some(std::time::Duration::from_millis(limit_ms)), 1 << 30);
-        let sol = solve_phases(&p, &SolveOptions { budget, ..SolveOptions::default() }).unwrap();
+        let sol = solve_phases(&p, &SolveOptions::default().with_budget(budget)).unwrap();
         for (phase, s) in p.phases.iter().zip(&sol.phases) {
             let bound = gpu_makespan::state_bounds::report::start_state_bound(phase);
             prop_assert!(s.outcome.upper_bound() <= bound, "{}: {} > {bound}", phase.kernel, s.outcome.upper_bound());

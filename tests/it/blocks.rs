@@ -150,7 +150,7 @@ proptest! {
     #[test]
     fn any_block_count_gives_an_interval(k in kernel_with_barriers(), w in 1i64..4, b in 1u32..=64, sl in 1i64..3, sc in 1i64..4) {
         let bl = blocks(&k, w, b, sl, sc);
-        let opts = SolveOptions { budget: Budget::new(Some(std::time::Duration::from_millis(300)), 64 << 20), max_states: 2_000, ..SolveOptions::default() };
+        let opts = SolveOptions::default().with_budget(Budget::new(Some(std::time::Duration::from_millis(300)), 64 << 20)).with_max_states(2_000);
         let s = solve_blocks(&bl, &opts).unwrap();
         prop_assert!(bl.lower_bound() <= s.lower, "{}: lower {} below the lower bound {}", bl.given(), s.lower, bl.lower_bound());
         prop_assert!(s.lower <= s.upper && s.upper <= bl.horizon(), "{}: [{}, {}], horizon {}", bl.given(), s.lower, s.upper, bl.horizon());

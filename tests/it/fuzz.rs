@@ -131,7 +131,7 @@ fn runner(cases: u32, name: &str) -> TestRunner {
 }
 
 fn limits() -> SolveOptions {
-    SolveOptions { budget: Budget::new(Some(Duration::from_millis(200)), 64 << 20), max_states: 100_000, ..SolveOptions::default() }
+    SolveOptions::default().with_budget(Budget::new(Some(Duration::from_millis(200)), 64 << 20)).with_max_states(100_000)
 }
 
 #[test]
@@ -184,13 +184,9 @@ fn systems_never_panic_the_readers_or_the_analysis() {
     runner(budget("FUZZ_CASES", 300), "systems_never_panic_the_readers_or_the_analysis")
         .run(&input(seeds), |text| {
             if let Ok(sys) = gpu_makespan::system::read(&text, "fuzz") {
-                let opts = gpu_makespan::system::report::Options {
-                    communication: gpu_makespan::system::report::Paradigm::Implicit,
-                    offload: gpu_makespan::system::cpu::OffloadMode::Model,
-                    gpu: Default::default(),
-                    contention: Default::default(),
-                    reference: Default::default(),
-                };
+                let opts = gpu_makespan::system::Options::default()
+                    .with_communication(gpu_makespan::system::Paradigm::Implicit)
+                    .with_offload(gpu_makespan::system::OffloadMode::Model);
                 let _ = gpu_makespan::system::report::analyse(&sys, None, opts);
             }
             Ok(())

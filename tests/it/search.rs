@@ -426,7 +426,7 @@ proptest! {
         let exact_value = plain_dp(&t, &t.start(), &mut HashMap::new());
         let watch = std::sync::Arc::new(gpu_makespan::watch::Watch::new());
         let method = if heuristic { Method::Heuristic } else { Method::Search };
-        let opts = SolveOptions { method, max_states, dense: false, budget: gpu_makespan::budget::Budget::default().watched(watch.clone()), ..SolveOptions::default() };
+        let opts = SolveOptions::default().with_method(method).with_max_states(max_states).with_dense(false).with_budget(gpu_makespan::Budget::default().watched(watch.clone()));
         let sol = solve(&inst, &opts).unwrap();
         let (lower, upper) = watch.interval();
         let upper = upper.expect("a solve always reports an upper bound");

@@ -37,7 +37,10 @@ fn by_id(path: &Path) -> BTreeMap<String, Value> {
 fn comparable(v: &Value) -> Value {
     match v {
         Value::Object(m) => Value::Object(
-            m.iter().filter(|(k, _)| !["seconds", "search_stats", "ilp_stats"].contains(&k.as_str())).map(|(k, v)| (k.clone(), comparable(v))).collect(),
+            m.iter()
+                .filter(|(k, _)| !["seconds", "search_stats", "ilp_stats"].contains(&k.as_str()))
+                .map(|(k, v)| (k.clone(), comparable(v)))
+                .collect(),
         ),
         Value::Array(a) => Value::Array(a.iter().map(comparable).collect()),
         other => other.clone(),

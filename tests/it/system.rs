@@ -19,12 +19,7 @@ fn small() -> System {
 }
 
 fn run(sys: &System, communication: Paradigm, offload: OffloadMode) -> SystemReport {
-    analyse(
-        sys,
-        None,
-        Options { communication, offload, gpu: Default::default(), contention: Default::default(), reference: Default::default() },
-    )
-    .unwrap()
+    analyse(sys, None, Options::default().with_communication(communication).with_offload(offload)).unwrap()
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -299,13 +294,10 @@ fn the_models_event_chains_become_chains() {
     assert!(sys.warnings.iter().any(|w| w.contains("event chain EC2 left out") && w.contains("LabelEvent")), "{:?}", sys.warnings);
     // Without contention every task of the chain has its R+ (with it, Planner passes its
     // period on Core3).
-    let off = Options {
-        communication: Paradigm::Implicit,
-        offload: OffloadMode::Model,
-        gpu: Default::default(),
-        contention: gpu_makespan::system::contention::ContentionMode::Off,
-        reference: Default::default(),
-    };
+    let off = Options::default()
+        .with_communication(Paradigm::Implicit)
+        .with_offload(OffloadMode::Model)
+        .with_contention(gpu_makespan::system::ContentionMode::Off);
     let rep = analyse(&sys, None, off).unwrap();
     assert!(rep.chains[0].implicit.is_some());
 }

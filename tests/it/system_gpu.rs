@@ -69,12 +69,10 @@ time_slice = "{q2} ms"
 fn analysed(text: &str, sharing: Sharing, switch_ms: Option<f64>) -> SystemReport {
     let sys = read(text, "test").unwrap();
     let context_switch = switch_ms.map(|m| (m * 1e9).round() as u128);
-    let opts = Options {
-        communication: Paradigm::Direct,
-        offload: OffloadMode::Model,
-        gpu: GpuOptions { sharing, context_switch },
-        ..Default::default()
-    };
+    let opts = Options::default()
+        .with_communication(Paradigm::Direct)
+        .with_offload(OffloadMode::Model)
+        .with_gpu(GpuOptions::default().with_sharing(sharing).with_context_switch(context_switch));
     analyse(&sys, None, opts).unwrap()
 }
 

@@ -201,7 +201,7 @@ fn check(what: &str, jobs: &[(u64, Option<u64>)], best: Option<f64>, worst: Opti
 
 fn analysed(text: &str) -> SystemReport {
     let sys = read(text, "simulated").unwrap();
-    let opts = Options { communication: Paradigm::Direct, offload: OffloadMode::Model, ..Default::default() };
+    let opts = Options::default().with_communication(Paradigm::Direct).with_offload(OffloadMode::Model);
     analyse(&sys, None, opts).unwrap()
 }
 

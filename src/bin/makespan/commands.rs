@@ -4,20 +4,20 @@ use crate::args::{
     ApproxArgs, BenchSuiteArgs, BoundArgs, Cli, Command, CompareArgs, ConvergeArgs, ImportArgs, InstanceArgs, PlotArgs, RtaArgs, SolveArgs,
     SystemArgs, ThreadsArg,
 };
+use crate::files::write_text;
 use crate::options::{budget, max_states as positive_states, rta_request, with_total};
 use crate::output::{plot, text as report};
 use crate::sweep::command::sweep;
 use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
 use clap::CommandFactory;
+use gpu_makespan::bounds::{BoundsReport, PhasedBounds};
+use gpu_makespan::experiments;
+use gpu_makespan::rta::{self, taskset};
+use gpu_makespan::Program;
+use gpu_makespan::Watch;
+use gpu_makespan::{lower_bound, safe_horizon};
 use gpu_makespan::{Budget, StopFlag};
 use gpu_makespan::{Horizon, SolveOptions};
-use gpu_makespan::experiments;
-use crate::files::write_text;
-use gpu_makespan::{lower_bound, safe_horizon};
-use gpu_makespan::Program;
-use gpu_makespan::rta::{self, taskset};
-use gpu_makespan::bounds::{BoundsReport, PhasedBounds};
-use gpu_makespan::Watch;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -146,7 +146,8 @@ fn solve(a: SolveArgs, cx: &Context) -> Result<(), Failure> {
         cx.progress.note("note: --horizon applies to the ILP only; the search is never truncated");
     }
     let watch = Arc::new(Watch::new());
-    let opts = SolveOptions { budget: opts.budget.watched(watch.clone()), ..opts };
+    let watched = opts.budget.clone().watched(watch.clone());
+    let opts = opts.with_budget(watched);
     let pb = cx.progress.watching(&format!("solving with {:?}", opts.method).to_lowercase(), &watch);
     let result = gpu_makespan::solve(&inst, &opts);
     pb.finish_and_clear();
@@ -268,7 +269,7 @@ fn compare_constraints(mut a: CompareArgs, cx: &Context) -> Result<(), Failure> 
     let inst = a.instance.load()?;
     let warps_max = experiments::check_warps_max(a.warps_max, "--warps-max")?;
     let budget = with_total(budget(Some(a.time_limit), None, cx.stop)?, a.total.total_time_limit)?;
-    let opts = SolveOptions { budget, ..SolveOptions::default() };
+    let opts = SolveOptions::default().with_budget(budget);
     let pb = cx.progress.bar(warps_max as u64, "W");
     let run = experiments::compare_constraints(&inst, warps_max, &opts, &|| pb.inc(1));
     pb.finish_and_clear();
@@ -282,11 +283,9 @@ fn compare_constraints(mut a: CompareArgs, cx: &Context) -> Result<(), Failure> 
 
 fn rta(a: RtaArgs, cx: &Context) -> Result<(), Failure> {
     prepare(&[(&a.svg, "--svg")], &[a.file.as_path()].into_iter().chain(a.gpu.as_deref()).collect::<Vec<_>>())?;
-    let limits = SolveOptions {
-        budget: with_total(budget(Some(a.wcet.time_limit), a.max_memory.as_deref(), cx.stop)?, a.total_time_limit)?,
-        max_states: positive_states(a.max_states)?,
-        ..SolveOptions::default()
-    };
+    let limits = SolveOptions::default()
+        .with_budget(with_total(budget(Some(a.wcet.time_limit), a.max_memory.as_deref(), cx.stop)?, a.total_time_limit)?)
+        .with_max_states(positive_states(a.max_states)?);
     let pb = cx.progress.spinner("computing per-block WCETs and the schedule");
     let request = rta_request(a.gpu, a.deadline.as_deref(), a.window.as_deref(), a.file_order)?;
     let w = taskset::load(&a.file, &request, &limits);
@@ -309,7 +308,7 @@ fn system(a: SystemArgs, cx: &Context) -> Result<(), Failure> {
     prepare(&[(&a.svg, "--svg")], &inputs)?;
     let sys = crate::options::system_model(&a)?;
     let opts = crate::options::system_options(&a)?;
-    let limits = SolveOptions { budget: budget(Some(a.wcet.time_limit), None, cx.stop)?, ..SolveOptions::default() };
+    let limits = SolveOptions::default().with_budget(budget(Some(a.wcet.time_limit), None, cx.stop)?);
     let pb = cx.progress.spinner("analysing the system");
     let side = a.kernels.as_deref().map(|k| taskset::load(k, &taskset::Request::default(), &limits)).transpose();
     let rep = side.and_then(|side| gpu_makespan::system::analyse(&sys, side.as_ref(), opts));

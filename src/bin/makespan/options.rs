@@ -2,16 +2,16 @@
 //! flag. Defaults come from the library (`gpu_makespan::budget`), defined once there.
 
 use crate::args::{InstanceArgs, SolverArgs, TimeLimit};
-use gpu_makespan::{Budget, StopFlag};
 use crate::files::{bytes, seconds};
-use gpu_makespan::InputError;
-use gpu_makespan::ConstraintForm;
-use gpu_makespan::SolveOptions;
-use gpu_makespan::Instance;
-use gpu_makespan::InstanceSource;
 use gpu_makespan::rta::taskset::{Request, WindowRequest};
 use gpu_makespan::rta::Decimal;
 use gpu_makespan::rta::Launch;
+use gpu_makespan::ConstraintForm;
+use gpu_makespan::InputError;
+use gpu_makespan::Instance;
+use gpu_makespan::InstanceSource;
+use gpu_makespan::SolveOptions;
+use gpu_makespan::{Budget, StopFlag};
 use std::path::PathBuf;
 
 impl InstanceArgs {
@@ -82,15 +82,14 @@ impl SolverArgs {
                 return Err(InputError::option("no_symmetry_breaking", "", "applies to the ILP only: add --method ilp (or both)"));
             }
         }
-        Ok(SolveOptions {
-            method: self.method,
-            form: self.constraints.unwrap_or(ConstraintForm::Short),
-            horizon: self.horizon,
-            budget: budget(limit, self.max_memory.as_deref(), stop)?,
-            max_states: max_states(self.max_states)?,
-            symmetry_breaking: !self.no_symmetry_breaking,
-            dense: !self.no_dense,
-        })
+        Ok(SolveOptions::default()
+            .with_method(self.method)
+            .with_form(self.constraints.unwrap_or(ConstraintForm::Short))
+            .with_horizon(self.horizon)
+            .with_budget(budget(limit, self.max_memory.as_deref(), stop)?)
+            .with_max_states(max_states(self.max_states)?)
+            .with_symmetry_breaking(!self.no_symmetry_breaking)
+            .with_dense(!self.no_dense))
     }
 
     /// Whether the time limit is the command's default (not given).
@@ -118,12 +117,11 @@ pub(crate) fn rta_request(
         Some(w) if w.trim().eq_ignore_ascii_case("hyperperiod") => Some(WindowRequest::Hyperperiod),
         Some(w) => Some(WindowRequest::Until(exact(w, "window")?)),
     };
-    Ok(Request {
-        gpu,
-        deadline: deadline.map(|d| exact(d, "deadline")).transpose()?,
-        window,
-        launch: if file_order { Launch::FileOrder } else { Launch::AnyOrder },
-    })
+    Ok(Request::default()
+        .with_gpu(gpu)
+        .with_deadline(deadline.map(|d| exact(d, "deadline")).transpose()?)
+        .with_window(window)
+        .with_launch(if file_order { Launch::FileOrder } else { Launch::AnyOrder }))
 }
 
 /// What `import` asks for, from its options: trip counts `LABEL=N` or `LABEL=N1,N2,...`, the SM (`tx2` or
@@ -160,9 +158,7 @@ pub(crate) fn import_request(
             ))
         }
         (None, Some(w)) if (1..=gpu_makespan::Instance::MAX_WARPS).contains(&w) => w,
-        (None, Some(w)) => {
-            return Err(InputError::option("warps", w, format!("must be from 1 to {}", gpu_makespan::Instance::MAX_WARPS)))
-        }
+        (None, Some(w)) => return Err(InputError::option("warps", w, format!("must be from 1 to {}", gpu_makespan::Instance::MAX_WARPS))),
         _ => return Err(InputError::option("block-threads", "", "give --block-threads N or --warps W (the warps of one block)")),
     };
     let mut map = std::collections::HashMap::new();
@@ -178,7 +174,13 @@ pub(crate) fn import_request(
         .map(|p| gpu_makespan::import::UnitMap::from_toml(&gpu_makespan::files::read_text(p)?, &gpu_makespan::files::origin(p)))
         .transpose()
         .map_err(InputError::as_option)?;
-    Ok(gpu_makespan::import::Request { entry, trace, trips: map, units, arch, warps, sm, block_threads, dynamic_shared_memory: None })
+    Ok(gpu_makespan::import::Request::new(warps, sm)
+        .with_entry(entry)
+        .with_trace(trace)
+        .with_trips(map)
+        .with_units(units)
+        .with_arch(arch)
+        .with_block_threads(block_threads))
 }
 
 /// The system to analyse: the model file, then `--chains`, then the mapping options
@@ -211,8 +213,8 @@ pub(crate) fn system_model(a: &crate::args::SystemArgs) -> Result<gpu_makespan::
 pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan::system::Options, InputError> {
     use gpu_makespan::system::ContentionMode;
     use gpu_makespan::system::OffloadMode;
-    use gpu_makespan::system::{GpuOptions, Sharing};
     use gpu_makespan::system::Reference;
+    use gpu_makespan::system::{GpuOptions, Sharing};
     use gpu_makespan::system::{Options, Paradigm};
     let communication = match a.communication.as_str() {
         "direct" => Paradigm::Direct,
@@ -232,5 +234,10 @@ pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan
     let context_switch = a.context_switch.as_deref().map(|t| gpu_makespan::system::time_text(t, "--context-switch")).transpose()?;
     let contention = if a.contention == "off" { ContentionMode::Off } else { ContentionMode::Model };
     let reference = if a.reference.is_some() { Reference::App4rta } else { Reference::Proven };
-    Ok(Options { communication, offload, gpu: GpuOptions { sharing, context_switch }, contention, reference })
+    Ok(Options::default()
+        .with_communication(communication)
+        .with_offload(offload)
+        .with_gpu(GpuOptions::default().with_sharing(sharing).with_context_switch(context_switch))
+        .with_contention(contention)
+        .with_reference(reference))
 }

@@ -3,8 +3,8 @@
 //! errors as one line with an exit code.
 
 use crate::args::MAX_THREADS;
-use gpu_makespan::error::{Error, InputError};
 use crate::files::prepare_output;
+use gpu_makespan::error::{Error, InputError};
 use gpu_makespan::Watch;
 use std::io::Write;
 use std::path::{Path, PathBuf};

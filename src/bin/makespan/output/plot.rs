@@ -1,9 +1,9 @@
 //! SVG pictures: the RTA block-slot timeline and solver-convergence plots.
 
 use gpu_makespan::bounds;
-use gpu_makespan::Instance;
-use gpu_makespan::rta::RtaReport;
 use gpu_makespan::rta::Priority;
+use gpu_makespan::rta::RtaReport;
+use gpu_makespan::Instance;
 use plotters::prelude::*;
 use std::path::Path;
 
@@ -268,12 +268,7 @@ fn marked_series<DB: DrawingBackend, X: Ranged<ValueType = f64>, Y: Ranged<Value
 /// the safe horizon and (when known) the exact `T^(W)` as horizontal lines (top);
 /// seconds to compute `T^(x)`, optionally on a log axis (bottom). The legend has its own
 /// column; the title gives the instance as the user gave it.
-pub fn convergence(
-    path: &Path,
-    inst: &Instance,
-    run: &gpu_makespan::experiments::ConvergeRun,
-    log_time: bool,
-) -> Result<(), String> {
+pub fn convergence(path: &Path, inst: &Instance, run: &gpu_makespan::experiments::ConvergeRun, log_time: bool) -> Result<(), String> {
     let err = io_err(path);
     let rows = &run.rows;
     let (pessimistic, safe) = (bounds::pessimistic(inst), bounds::safe_horizon(inst));
@@ -299,9 +294,8 @@ pub fn convergence(
         .y_label_formatter(&integer_label)
         .draw()
         .map_err(|e| err(&e))?;
-    let pts = |f: fn(&gpu_makespan::experiments::ConvergeRow) -> u64| {
-        rows.iter().map(|r| (r.x as f64, f(r) as f64, r.exact)).collect::<Vec<_>>()
-    };
+    let pts =
+        |f: fn(&gpu_makespan::experiments::ConvergeRow) -> u64| rows.iter().map(|r| (r.x as f64, f(r) as f64, r.exact)).collect::<Vec<_>>();
     marked_series(&mut c, &pts(|r| r.scaled), PALETTE[0]).map_err(|e| err(&e))?;
     marked_series(&mut c, &pts(|r| r.estimate), PALETTE[1]).map_err(|e| err(&e))?;
     let mut lines =
@@ -374,12 +368,7 @@ fn time_value(seconds: f64, log_time: bool) -> f64 {
 /// Fig. 5: ILP seconds of the short and long constraint forms against `W` for `inst`'s
 /// kernel, with point markers (hollow where the solve hit its time limit), optionally on a
 /// log axis; the legend has its own column.
-pub fn constraint_forms(
-    path: &Path,
-    inst: &Instance,
-    rows: &[gpu_makespan::experiments::FormRow],
-    log_time: bool,
-) -> Result<(), String> {
+pub fn constraint_forms(path: &Path, inst: &Instance, rows: &[gpu_makespan::experiments::FormRow], log_time: bool) -> Result<(), String> {
     let err = io_err(path);
     let root = SVGBackend::new(path, (1150, 500)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;

@@ -1,13 +1,13 @@
 //! Human-readable reports. Every number is labelled: `[exact]`, `[proven bound]`,
 //! `[lower bound]` or `[estimate]`.
 
-use gpu_makespan::{Solution, Status};
-use gpu_makespan::files::serde_word;
 use gpu_makespan::bounds;
-use gpu_makespan::Instance;
-use gpu_makespan::Unit;
+use gpu_makespan::files::serde_word;
 use gpu_makespan::rta::Bound;
 use gpu_makespan::system::SystemReport;
+use gpu_makespan::Instance;
+use gpu_makespan::Unit;
+use gpu_makespan::{Solution, Status};
 use std::fmt::Write;
 
 /// One line describing the instance as modelled.
@@ -143,8 +143,8 @@ pub fn schedule_chart(inst: &Instance, sol: &Solution) -> String {
 /// The `rta` report: exact decimals in the input's unit.
 pub fn rta_table(rep: &gpu_makespan::rta::RtaReport) -> String {
     use gpu_makespan::rta::TieOrder;
-    use gpu_makespan::rta::Verdict;
     use gpu_makespan::rta::Ties;
+    use gpu_makespan::rta::Verdict;
     let mut s = String::new();
     let jobs = rep.window.is_some();
     let _ = writeln!(
@@ -203,8 +203,8 @@ pub fn rta_table(rep: &gpu_makespan::rta::RtaReport) -> String {
 
 /// One kernel's row of the `rta` table.
 fn rta_row(rep: &gpu_makespan::rta::RtaReport, k: &gpu_makespan::rta::KernelRow, jobs: bool) -> String {
-    use gpu_makespan::rta::{KernelTies, Verdict};
     use gpu_makespan::rta::Ties;
+    use gpu_makespan::rta::{KernelTies, Verdict};
     let verdict = match k.schedulable {
         Some(true) => "meets deadline",
         Some(false) => "MISSES DEADLINE",

@@ -1,10 +1,10 @@
 //! `makespan sweep`: run, merge, report.
 
 use crate::args::{SweepAction, SweepCli};
+use crate::files::write_text;
 use crate::output::plot;
 use crate::terminal::{out, pool, prepare, svg, Failure, Progress};
 use gpu_makespan::StopFlag;
-use crate::files::write_text;
 use std::path::{Path, PathBuf};
 
 pub(crate) fn sweep(cli: SweepCli, progress: &Progress, stop: &StopFlag) -> Result<(), Failure> {

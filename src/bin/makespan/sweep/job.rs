@@ -2,13 +2,13 @@
 //! running it into a record (one JSON object: `id`, `job`, then the fields of the
 //! command's `--json`, or `error`).
 
-use gpu_makespan::Budget;
 use gpu_makespan::error::{Error, InputError};
-use gpu_makespan::{solve, Method, SolveOptions};
 use gpu_makespan::experiments;
+use gpu_makespan::BoundsReport;
+use gpu_makespan::Budget;
 use gpu_makespan::Instance;
 use gpu_makespan::Unit;
-use gpu_makespan::BoundsReport;
+use gpu_makespan::{solve, Method, SolveOptions};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::time::Duration;
@@ -171,16 +171,11 @@ impl Job {
     pub fn options(&self) -> SolveOptions {
         let p = &self.params;
         let d = SolveOptions::default();
-        SolveOptions {
-            method: p.method.unwrap_or(d.method),
-            budget: Budget::new(
-                p.time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok()),
-                p.max_memory.unwrap_or(d.budget.max_memory()),
-            )
-            .with_overall_limit(p.total_time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok())),
-            max_states: p.max_states.unwrap_or(d.max_states),
-            ..d
-        }
+        let budget =
+            Budget::new(p.time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok()), p.max_memory.unwrap_or(d.budget.max_memory()))
+                .with_overall_limit(p.total_time_limit.and_then(|t| Duration::try_from_secs_f64(t).ok()));
+        let (method, max_states) = (p.method.unwrap_or(d.method), p.max_states.unwrap_or(d.max_states));
+        d.with_method(method).with_budget(budget).with_max_states(max_states)
     }
 
     /// The job's record: `id`, `job` (the parameters), then the result's fields, or

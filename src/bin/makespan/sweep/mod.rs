@@ -16,13 +16,12 @@
 //! The numbers in a record are those of the command's `--json` and keep their meaning:
 //! `exact` only when lower = upper, `estimate` never a bound.
 
+pub mod command;
 pub mod job;
 pub mod report;
 pub mod results;
 pub mod run;
 pub mod spec;
-pub mod command;
-
 
 pub use job::Shard;
 pub use spec::Spec;

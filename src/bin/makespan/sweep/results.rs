@@ -3,9 +3,9 @@
 
 use super::job::{JobParams, SweepCommand};
 use gpu_makespan::error::InputError;
-use gpu_makespan::SolutionJson;
 use gpu_makespan::experiments::Approx;
 use gpu_makespan::BoundsReport;
+use gpu_makespan::SolutionJson;
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;

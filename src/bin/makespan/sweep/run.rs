@@ -3,9 +3,9 @@
 
 use super::job::Job;
 use super::results;
-use gpu_makespan::StopFlag;
-use gpu_makespan::error::InputError;
 use crate::files::ensure_parent;
+use gpu_makespan::error::InputError;
+use gpu_makespan::StopFlag;
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::Path;

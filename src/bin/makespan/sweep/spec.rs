@@ -17,9 +17,9 @@
 use super::job::{Job, JobParams, Settings, SweepCommand};
 use crate::files::{bytes, seconds};
 use gpu_makespan::error::{positive, InputError};
-use gpu_makespan::Method;
 use gpu_makespan::files::{origin, parse_toml, read_text};
 use gpu_makespan::Instance;
+use gpu_makespan::Method;
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
@@ -169,7 +169,8 @@ impl Spec {
         } else {
             names.iter().enumerate().map(|(i, n)| self.method_named(i, n).map(Some)).collect::<Result<_, _>>()?
         };
-        let time_limit = if bound { None } else { Some(self.time_limit.unwrap_or(gpu_makespan::Budget::DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64())) };
+        let time_limit =
+            if bound { None } else { Some(self.time_limit.unwrap_or(gpu_makespan::Budget::DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64())) };
         if let Some(t) = time_limit {
             seconds(t, "time_limit")?;
         }
