@@ -164,8 +164,6 @@ impl Budget {
     pub const DEFAULT_TIME_LIMIT_SOLVE: Duration = DEFAULT_TIME_LIMIT_SOLVE;
     /// The default time limit of each ILP solve of the constraint-form experiment: 60 s.
     pub const DEFAULT_TIME_LIMIT_PER_ILP: Duration = DEFAULT_TIME_LIMIT_PER_ILP;
-    /// The default limit of the branch and bound in stored states: 40 million.
-    pub const DEFAULT_MAX_STATES: usize = crate::exact::search::DEFAULT_MAX_STATES;
 }
 
 impl Budget {

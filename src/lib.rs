@@ -18,13 +18,18 @@
 //!
 //! | task | entry point |
 //! | --- | --- |
-//! | an instance | [`Instance::new`] (instruction string, `W`, sigmas), [`Instance::from_path`], [`InstanceSource`] |
-//! | the exact worst case `T^(W)` | [`solve`] with [`SolveOptions`] (method, [`Budget`]) -> [`Solution`] |
-//! | closed forms and per-state bounds | [`safe_horizon`], [`lower_bound`], [`BoundsReport::of`] |
-//! | kernels with barriers | [`Program`], [`exact::phases::solve_phases`] |
+//! | an instance | [`Instance::new`] (instruction string, `W`, sigmas), [`Instance::from_path`], [`Program::build`] (barriers `\|`), [`InstanceSource`] (as a user gives it) |
+//! | any kernel's worst case, in one call | [`solve_kernel`] of [`Blocks`] (one block or several, with or without barriers) -> [`KernelSolution`] |
+//! | the exact worst case `T^(W)` | [`solve`] with [`SolveOptions`] (method, [`Budget`]) -> [`Solution`]; [`solve_phases`], [`solve_blocks`] |
+//! | closed forms and per-state bounds | [`bounds`]: [`safe_horizon`], [`lower_bound`], [`BoundsReport::of`] |
 //! | CUDA code in | [`import()`] (PTX, SASS, traces) -> instance file text ([`import::to_toml`]) |
 //! | kernel response times on the TX2 | [`rta::analyse`] of an [`rta::Workload`] (task-set files: [`rta::taskset`]) |
-//! | a CPU-GPU system | [`system::read`], then [`system::report::analyse`] |
+//! | a CPU-GPU system | [`system::read`], then [`system::analyse`] |
+//! | the paper's experiments | [`experiments`]: the approximation, convergence, constraint forms |
+//!
+//! Options are `#[non_exhaustive]`: start from `Default` (or `new`) and set what you need
+//! with their `with_*` methods. Reports are `#[non_exhaustive]` and serialise with serde.
+//! The whole public surface is listed in `docs/public-api.txt` (checked in CI).
 //!
 //! Errors are one [`Error`] type: [`Error::is_input`] tells bad input (the message
 //! names the field and value) from a solver failure or an internal inconsistency, which
@@ -93,11 +98,11 @@
 //! tasks through the kernel RTA, chain latencies:
 //!
 //! ```
-//! use gpu_makespan::system::{self, cpu::OffloadMode, report::{analyse, Options, Paradigm}};
+//! use gpu_makespan::system::{self, analyse, OffloadMode, Options, Paradigm};
 //!
 //! let text = std::fs::read_to_string("instances/system/small.toml").unwrap();
 //! let sys = system::read(&text, "small.toml")?;
-//! let opts = Options { communication: Paradigm::Implicit, offload: OffloadMode::Model, ..Options::default() };
+//! let opts = Options::default().with_communication(Paradigm::Implicit).with_offload(OffloadMode::Model);
 //! let report = analyse(&sys, None, opts)?;
 //! for core in &report.cores {
 //!     for task in &core.tasks {
@@ -111,12 +116,17 @@
 //! ## Features
 //!
 //! * `ilp` (default): the paper's ILP through good_lp + HiGHS, which builds from source
-//!   (cmake, a C++ compiler, libclang). Without it, [`exact::solve::Method::Ilp`] is
+//!   (cmake, a C++ compiler, libclang). Without it, `Method::Ilp` is
 //!   refused as an input error and everything else works.
 //! * `cli` (default): the `makespan` binary. The library never needs it:
 //!   `cargo build --no-default-features --lib` builds the library alone.
+//! * `internals`: not for users. It makes the implementation modules public (hidden
+//!   from these docs, with no stability promise) for this crate's own tests and
+//!   benchmarks, which turn it on themselves.
 
 #![warn(missing_docs)]
+// docs.rs (and `RUSTDOCFLAGS="--cfg docsrs" cargo +nightly doc`) marks feature-gated items.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 // Independent brute forces, simulators and cost probes that only this crate's tests and
 // benchmarks call (through the `internals` feature) are unused in the library alone.
 #![cfg_attr(not(feature = "internals"), allow(dead_code))]
@@ -175,6 +185,7 @@ pub use budget::{Budget, StopFlag};
 pub use error::{Error, InputError};
 pub use exact::blocks::{blocks_json, solve_blocks, BlockSolution, BlocksJson};
 pub use exact::ilp::ConstraintForm;
+pub use exact::kernel::{solve_kernel, KernelSolution};
 pub use exact::outcome::Outcome;
 pub use exact::phases::{phased_json, solve_phases, PhasedJson, PhasedSolution};
 pub use exact::record::{solution as solution_json, SolutionJson};
@@ -184,6 +195,7 @@ pub use model::blocks::Blocks;
 pub use model::instance::Instance;
 pub use model::kernel::{Kernel, Unit};
 pub use model::program::Program;
+pub use model::schedule::Schedule;
 pub use model::sm::SmCounts;
 pub use model::source::InstanceSource;
 pub use watch::Watch;

@@ -350,6 +350,17 @@ fn serve(classes: &[Vec<(usize, usize, u16)>; 2], sigma: [u64; 2], mut rank: imp
 /// completes within `opts`' budget and `max_states`; otherwise the longest of a few
 /// checked random schedules and the block horizon. Refuses nothing beyond what
 /// [`Blocks`] guarantees; the schedule is re-checked and must match the value found.
+///
+/// ```
+/// use gpu_makespan::{solve_blocks, Blocks, Instance, Program, SolveOptions};
+///
+/// // Two blocks of 2 warps of `L|LC` start together on one SM.
+/// let program = Program::build("L|LC", |phase| Instance::new(phase, 2, 1, 1))?;
+/// let sol = solve_blocks(&Blocks::new(program, 2), &SolveOptions::default())?;
+/// assert!(sol.exact());
+/// assert_eq!(sol.upper, 9);
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolution, Error> {
     let started = std::time::Instant::now();
     let space = Space::new(blocks);

@@ -4,6 +4,7 @@
 //! type of every method ([`outcome`]).
 
 pub mod blocks;
+pub mod kernel;
 pub mod dense;
 pub mod heuristic;
 pub mod ilp;

@@ -57,6 +57,17 @@ impl PhasedSolution {
 /// longer witness, the smaller upper bound). Each phase's upper bound is at most its
 /// start-state bound (`crate::exact::search::at_most_start_bound`), so the sum is never
 /// looser than `bound`'s.
+///
+/// ```
+/// use gpu_makespan::{solve_phases, Instance, Program, SolveOptions};
+///
+/// // Two warps of `LL|C`: a barrier between the loads and the computation.
+/// let p = Program::build("LL|C", |phase| Instance::new(phase, 2, 1, 1))?;
+/// let sol = solve_phases(&p, &SolveOptions::default())?;
+/// assert!(sol.exact());
+/// assert_eq!(sol.upper_bound(), 6); // 4 loads on one unit, then the 2 computations on one core
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn solve_phases(p: &Program, opts: &SolveOptions) -> Result<PhasedSolution, Error> {
     let (distinct, index) = p.distinct();
     let started = std::time::Instant::now();

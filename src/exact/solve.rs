@@ -134,6 +134,11 @@ pub struct SolveOptions {
     pub dense: bool,
 }
 
+impl SolveOptions {
+    /// The default limit of the branch and bound in stored states: 40 million.
+    pub const DEFAULT_MAX_STATES: usize = DEFAULT_MAX_STATES;
+}
+
 with_setters!(SolveOptions {
     with_method => method: Method,
     with_form => form: ConstraintForm,
@@ -245,6 +250,22 @@ pub fn solve_alone(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Err
 }
 
 /// Computes `T^(W)` (or bounds on it) for `inst` with `opts`.
+///
+/// `outcome.lower_bound()` is the makespan of a schedule the independent checker accepted,
+/// `outcome.upper_bound()` is proven, and `exact()` holds only when the two meet. A time or
+/// memory limit ends the solve with the interval proven so far and its [`Status`].
+///
+/// ```
+/// use gpu_makespan::{solve, Budget, Instance, Method, SolveOptions, Status};
+/// use std::time::Duration;
+///
+/// let inst = Instance::new("LLC", 4, 1, 1)?; // Fig. 2 of the paper: T^(4) = 9
+/// let budget = Budget::new(Some(Duration::from_secs(5)), Budget::DEFAULT_MAX_MEMORY);
+/// let sol = solve(&inst, &SolveOptions::default().with_method(Method::Search).with_budget(budget))?;
+/// assert_eq!((sol.outcome.lower_bound(), sol.outcome.upper_bound()), (9, 9));
+/// assert_eq!(sol.status(), Status::Optimal);
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
     check_witness_size(inst, &opts.budget)?;
     let started = Instant::now();

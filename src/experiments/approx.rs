@@ -148,6 +148,17 @@ pub fn check_x(inst: &Instance, x: i64, field: &str) -> Result<u32, InputError> 
 /// When the overall limit of `opts` ends the table early, the estimate is the minimum
 /// over the rows finished (status and a note say so); the proven upper bound still comes
 /// from the safe horizon or a search (which starts even then, with its cheap bounds).
+///
+/// ```
+/// use gpu_makespan::{experiments, Instance, SolveOptions};
+///
+/// let inst = Instance::new("LLC", 8, 1, 1)?;
+/// let a = experiments::approx(&inst, 4, &SolveOptions::default(), &|| {})?;
+/// assert!(a.lower_bound.is_none_or(|l| l <= a.safe_upper_bound)); // both proven
+/// // The estimate is not a bound, and says so in its JSON.
+/// assert_eq!(serde_json::to_value(&a).unwrap()["estimate_is_bound"], false);
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<Approx, Error> {
     if opts.method == Method::Heuristic {
         return Err(InputError::option("method", "heuristic", "the approximation needs exact T^(y): use search, ilp or both").into());

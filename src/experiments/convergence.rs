@@ -45,6 +45,16 @@ pub struct ConvergeRun {
 /// Runs the convergence experiment for `x = 1..=x_max` (in parallel), and the search on
 /// `T^(W)` within the same time limit. An overall limit in `opts` ends it early with
 /// the rows finished (`x = 1` always runs); the search on `T^(W)` is then skipped.
+///
+/// ```
+/// use gpu_makespan::{experiments, Instance, SolveOptions};
+///
+/// let run = experiments::converge(&Instance::new("LLC", 6, 1, 1)?, 3, &SolveOptions::default(), &|| {})?;
+/// assert_eq!(run.rows.len(), 3); // x = 1, 2, 3
+/// assert!(run.rows.iter().all(|r| r.exact) && run.exact_makespan.is_some());
+/// // r.estimate is T_approx(x), eq. 42: an estimate of T^(W), not a bound.
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dyn Fn() + Sync)) -> Result<ConvergeRun, Error> {
     show_closed_forms(inst, &opts.budget);
     let ys: Vec<u32> = (1..=x_max).collect();

@@ -223,6 +223,23 @@ pub fn branches_after(err: &InputError, text: &str, origin: &str, format: Format
 }
 
 /// Reads `text` (the file `origin`) as `format` into an instance.
+///
+/// A loop needs a trip count ([`Request::with_trips`]); a trace needs none
+/// ([`Request::with_trace`]). The result names where every number came from
+/// ([`Imported::provenance`]) and becomes an instance file with [`to_toml`].
+///
+/// ```
+/// use gpu_makespan::import::{import, to_toml, Format, Request};
+/// use gpu_makespan::{Program, SmCounts};
+///
+/// let ptx = ".version 6.0\n.target sm_60\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n\
+///            ld.param.u64 %rd1, [p];\nld.global.f32 %f1, [%rd1];\nbar.sync 0;\nst.global.f32 [%rd1], %f1;\nret;\n}";
+/// let imported = import(ptx, "k.ptx", Format::Ptx, &Request::new(4, SmCounts::TX2))?;
+/// assert_eq!(imported.kernel.matches('|').count(), 1); // the barrier is kept
+/// let program = Program::from_toml(&to_toml(&imported), "k.toml")?;
+/// assert_eq!((program.phases.len(), program.warps()), (2, 4));
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn import(text: &str, origin: &str, format: Format, req: &Request) -> Result<Imported, InputError> {
     let listing = read(text, format);
     let Prepared { f, map, arch, trips } = prepare(&listing, origin, format, req)?;

@@ -26,6 +26,12 @@ pub fn pessimistic(inst: &Instance) -> u64 {
 }
 
 /// The safe horizon `H`: a proven upper bound on `T^(W)` (see the module docs).
+///
+/// ```
+/// let inst = gpu_makespan::Instance::new("LLC", 4, 1, 1)?;
+/// assert_eq!(gpu_makespan::safe_horizon(&inst), 12); // T^(4) = 9 lies below
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn safe_horizon(inst: &Instance) -> u64 {
     let w1 = inst.warps as u64 - 1;
     inst.len() as u64 + w1 * inst.kernel.i_l() as u64 / inst.sigma_l as u64 + w1 * inst.kernel.i_c() as u64 / inst.sigma_c as u64
@@ -33,6 +39,12 @@ pub fn safe_horizon(inst: &Instance) -> u64 {
 
 /// A proven lower bound on `T^(W)`: every schedule needs at least `I` cycles, and at
 /// least `ceil(W I_X / sigma_X)` cycles to issue all X instructions.
+///
+/// ```
+/// let inst = gpu_makespan::Instance::new("LLC", 4, 1, 1)?;
+/// assert_eq!(gpu_makespan::lower_bound(&inst), 8); // 8 loads on one unit; T^(4) = 9
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn lower_bound(inst: &Instance) -> u64 {
     let w = inst.warps as u64;
     let work = |u: Unit| (w * inst.kernel.count(u) as u64).div_ceil(inst.sigma(u) as u64);

@@ -37,7 +37,7 @@ pub const MAX_SIGMA: i64 = 1024;
 impl SmCounts {
     /// The Jetson TX2's SM (Pascal, compute capability 6.2): 32 load/store units, 128
     /// CUDA cores, warps of 32 threads (sigma_L = 1, sigma_C = 4).
-    pub const TX2: SmCounts = crate::rta::wcet::TX2_SM;
+    pub const TX2: SmCounts = SmCounts { load_store_units: 32, cuda_cores: 128, warp_size: 32 };
 }
 
 impl SigmaModel {

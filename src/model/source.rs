@@ -66,7 +66,7 @@ impl InstanceSource {
                 one_block_fits(w, k)?;
                 Program::build(k, |phase| Instance::new(phase, w, self.sigma_l.unwrap_or(1), self.sigma_c.unwrap_or(1)))
             }
-            _ => self.load().map(|inst| Program { source_kernel: inst.source_kernel.clone(), phases: vec![inst] }),
+            _ => self.load().map(Program::from),
         }
     }
 

@@ -56,7 +56,7 @@ impl Contention {
 pub const OLDEST_FIRST: &str = "oldest-first warp arbitration";
 
 /// The Jetson TX2 SM: 32 load/store units, 128 CUDA cores, warp size 32.
-pub const TX2_SM: SmCounts = SmCounts { load_store_units: 32, cuda_cores: 128, warp_size: 32 };
+pub const TX2_SM: SmCounts = SmCounts::TX2;
 
 /// Per-block cycle counts already computed, keyed by instance (same kernel, warps, SM).
 #[derive(Debug, Default)]

@@ -36,6 +36,14 @@ pub struct BoundsReport {
 /// The minimum of the safe horizon and the search's standard per-state bound at the
 /// start state. Proven: each of the two is (proofs in [`safe_horizon`] and in the files
 /// of `crate::state_bounds`).
+///
+/// ```
+/// use gpu_makespan::{bounds::start_state_bound, safe_horizon, Instance};
+///
+/// let inst = Instance::new("LCLCCL", 8, 1, 1)?;
+/// assert!(start_state_bound(&inst) <= safe_horizon(&inst));
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn start_state_bound(inst: &Instance) -> u64 {
     start_state_bound_until(inst, &crate::budget::Budget::default())
 }
@@ -50,6 +58,15 @@ pub fn start_state_bound_until(inst: &Instance, budget: &crate::budget::Budget) 
 
 impl BoundsReport {
     /// All closed-form bounds of `inst`.
+    ///
+    /// ```
+    /// let inst = gpu_makespan::Instance::new("LLC", 4, 1, 1)?;
+    /// let report = gpu_makespan::BoundsReport::of(&inst);
+    /// assert!(report.lower_bound <= 9 && 9 <= report.start_state_bound);
+    /// let json = serde_json::to_value(&report).unwrap(); // every report serialises
+    /// assert_eq!(json["safe_horizon"], 12);
+    /// # Ok::<(), gpu_makespan::Error>(())
+    /// ```
     pub fn of(inst: &Instance) -> BoundsReport {
         BoundsReport {
             kernel: inst.kernel.to_string(),

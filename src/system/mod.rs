@@ -31,7 +31,7 @@ internal! {
 pub use contention::ContentionMode;
 pub use cpu::OffloadMode;
 pub use gpu::{GpuOptions, Sharing};
-pub use model::{ms, time_text, Ps, System, UnitOrder};
+pub use model::{ms, time_text, Chain, Ps, System, UnitOrder};
 pub use reference::Reference;
 pub use report::{
     analyse, ChainRow, ContentionRow, CoreRow, GpuRow, GpuSharingRow, LatenciesMs, Options, Paradigm, RangeMs, SystemReport, TaskRow,
@@ -43,6 +43,18 @@ use crate::error::InputError;
 
 /// Reads a system from `text` (from `origin`): an AMALTHEA model when it is XML (`<`
 /// first), else the TOML form.
+///
+/// ```
+/// use gpu_makespan::system::{self, analyse, Options};
+///
+/// let text = std::fs::read_to_string("instances/system/small.toml").unwrap();
+/// let sys = system::read(&text, "small.toml")?;
+/// let report = analyse(&sys, None, Options::default())?;
+/// assert_eq!(report.cores.len(), 2);
+/// let json = serde_json::to_value(&report).unwrap(); // the report `makespan system --json` prints
+/// assert!(json["chains"].is_array());
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
     if text.trim_start().starts_with('<') {
         amalthea::read(text, origin)

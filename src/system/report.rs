@@ -308,6 +308,19 @@ fn contention_row(c: &ContentionUsed) -> ContentionRow {
 /// (`super::gpu_sharing::sliced_response`); every GPU task whose trigger the CPU
 /// analysis does not prove so loses its cap and the analysis repeats (at most once per
 /// GPU task: the set only grows).
+///
+/// ```
+/// use gpu_makespan::system::{self, analyse, OffloadMode, Options, Paradigm};
+///
+/// let sys = system::read(&std::fs::read_to_string("instances/system/small.toml").unwrap(), "small.toml")?;
+/// let opts = Options::default().with_communication(Paradigm::Implicit).with_offload(OffloadMode::Model);
+/// let report = analyse(&sys, None, opts)?;
+/// for task in report.cores.iter().flat_map(|c| &c.tasks) {
+///     // R+ is a proven upper bound on the task's response time (ms), when it has one.
+///     assert!(task.r_worst.is_none_or(|r| r >= task.c_worst));
+/// }
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<SystemReport, Error> {
     sys.check()?;
     let opts = opts.resolved();

@@ -213,6 +213,16 @@ fn chain(c: ChainEntry) -> Result<Chain, InputError> {
 }
 
 /// Reads a chains file (`[[chains]]` tables with `name`, `tasks`, `requirement`).
+///
+/// ```
+/// let chains = gpu_makespan::system::read_chains(
+///     "[[chains]]\nname = \"a-to-b\"\ntasks = [\"A\", \"B\"]\nrequirement = \"100 ms\"\n",
+///     "chains.toml",
+/// )?;
+/// assert_eq!((chains[0].name.as_str(), chains[0].tasks.len()), ("a-to-b", 2));
+/// assert_eq!(chains[0].requirement, Some(100_000_000_000)); // picoseconds
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn read_chains(text: &str, origin: &str) -> Result<Vec<Chain>, InputError> {
     let f: ChainsFile = parse_toml(text, origin)?;
     f.chains.into_iter().map(chain).collect()

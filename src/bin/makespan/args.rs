@@ -170,7 +170,7 @@ pub(crate) struct RtaArgs {
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) total_time_limit: Option<f64>,
     /// Search limit (stored states) when C is computed from instructions.
-    #[arg(long, default_value_t = gpu_makespan::Budget::DEFAULT_MAX_STATES)]
+    #[arg(long, default_value_t = gpu_makespan::SolveOptions::DEFAULT_MAX_STATES)]
     pub(crate) max_states: usize,
     /// Search memory limit in bytes when C is computed from instructions (2G, 512M,
     /// ...; default 2G).
@@ -441,7 +441,7 @@ pub(crate) struct SolverArgs {
     pub(crate) time_limit: Option<TimeLimit>,
     /// Limit of the search's branch and bound in stored states (the dense table is
     /// bounded by --max-memory).
-    #[arg(long, default_value_t = gpu_makespan::Budget::DEFAULT_MAX_STATES)]
+    #[arg(long, default_value_t = gpu_makespan::SolveOptions::DEFAULT_MAX_STATES)]
     pub(crate) max_states: usize,
     /// Memory limit of the search's state table, in bytes (2G, 512M, ...; default 2G);
     /// the dense table of all C(I+W, W) states is used only if it fits in half of it.

@@ -1,0 +1,123 @@
+//! Any kernel in one call: one phase, phases between barriers, or several blocks with
+//! barriers, each to the method that solves it ([`solve_kernel`]).
+
+use crate::error::{Error, InputError};
+use crate::exact::blocks::{blocks_json, solve_blocks, BlockSolution};
+use crate::exact::phases::{phased_json, solve_phases, PhasedSolution};
+use crate::exact::record::solution;
+use crate::exact::solve::{solve, Method, Solution, SolveOptions, Status};
+use crate::model::blocks::Blocks;
+use crate::model::instance::Instance;
+use crate::model::program::Program;
+
+/// The result of [`solve_kernel`], by the shape of the kernel: every variant carries a
+/// proven interval `[lower, upper]` on the worst-case makespan and a schedule that the
+/// independent checker accepted with makespan `lower`.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum KernelSolution {
+    /// A kernel without barriers ([`solve`]).
+    Plain(Solution),
+    /// One block with barriers: its phases ([`solve_phases`]).
+    Phases(PhasedSolution),
+    /// Several blocks with barriers ([`solve_blocks`]).
+    Blocks(BlockSolution),
+}
+
+impl KernelSolution {
+    /// The proven lower bound on the worst case (the checked schedule's makespan).
+    pub fn lower(&self) -> u64 {
+        match self {
+            KernelSolution::Plain(s) => s.outcome.lower_bound(),
+            KernelSolution::Phases(s) => s.lower_bound(),
+            KernelSolution::Blocks(s) => s.lower,
+        }
+    }
+
+    /// The proven upper bound on the worst case.
+    pub fn upper(&self) -> u64 {
+        match self {
+            KernelSolution::Plain(s) => s.outcome.upper_bound(),
+            KernelSolution::Phases(s) => s.upper_bound(),
+            KernelSolution::Blocks(s) => s.upper,
+        }
+    }
+
+    /// lower = upper: the worst case is known exactly.
+    pub fn exact(&self) -> bool {
+        self.lower() == self.upper()
+    }
+
+    /// `optimal` when exact, else why the method stopped short.
+    pub fn status(&self) -> Status {
+        match self {
+            KernelSolution::Plain(s) => s.status(),
+            KernelSolution::Phases(s) => s.status(),
+            KernelSolution::Blocks(s) => s.status,
+        }
+    }
+
+    /// The JSON record `makespan solve --json` prints for this solution of `kernel` (the
+    /// same [`Blocks`] it was solved from), with the schedule when `with_schedule`.
+    pub fn to_json(&self, kernel: &Blocks, with_schedule: bool) -> serde_json::Value {
+        let value = match self {
+            KernelSolution::Plain(s) => kernel.program.phases.first().map(|inst| serde_json::to_value(solution(inst, s, with_schedule))),
+            KernelSolution::Phases(s) => Some(serde_json::to_value(phased_json(&kernel.program, s, with_schedule))),
+            KernelSolution::Blocks(s) => Some(serde_json::to_value(blocks_json(kernel, s, with_schedule))),
+        };
+        value.and_then(Result::ok).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// Solves any kernel: `B` blocks of a program whose phases are separated by barriers.
+/// One block without barriers goes to [`solve`] (any [`Method`]), one block with
+/// barriers to [`solve_phases`], several blocks to [`solve_blocks`] (the search only:
+/// another method is refused as an input error on `method`). Every guarantee is that of
+/// the method called; a plain instance or program converts into [`Blocks`] with `into()`.
+///
+/// ```
+/// use gpu_makespan::{solve_kernel, Blocks, Program, SolveOptions};
+///
+/// // Two blocks of 2 warps, a barrier after the first instruction, sigma_L = sigma_C = 1.
+/// let program = Program::build("L|LC", |phase| gpu_makespan::Instance::new(phase, 2, 1, 1))?;
+/// let kernel = Blocks::new(program, 2);
+/// let sol = solve_kernel(&kernel, &SolveOptions::default())?;
+/// assert!(sol.exact());
+/// assert_eq!(sol.lower(), 9); // 8 loads on one load/store unit, and a barrier between
+/// assert_eq!(sol.to_json(&kernel, false)["exact"], true);
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
+pub fn solve_kernel(kernel: &Blocks, opts: &SolveOptions) -> Result<KernelSolution, Error> {
+    if kernel.blocks > 1 {
+        if opts.method != Method::Search {
+            let method = format!("{:?}", opts.method).to_lowercase();
+            return Err(InputError::new("method", method, "several blocks with barriers are solved by Method::Search only").into());
+        }
+        return solve_blocks(kernel, opts).map(KernelSolution::Blocks);
+    }
+    match kernel.program.phases.as_slice() {
+        [one] => solve(one, opts).map(KernelSolution::Plain),
+        _ => solve_phases(&kernel.program, opts).map(KernelSolution::Phases),
+    }
+}
+
+impl From<Instance> for Program {
+    /// A kernel without barriers as a program of one phase.
+    fn from(inst: Instance) -> Program {
+        Program { source_kernel: inst.source_kernel.clone(), phases: vec![inst] }
+    }
+}
+
+impl From<Program> for Blocks {
+    /// One block of `program`.
+    fn from(program: Program) -> Blocks {
+        Blocks::new(program, 1)
+    }
+}
+
+impl From<Instance> for Blocks {
+    /// One block of a kernel without barriers.
+    fn from(inst: Instance) -> Blocks {
+        Blocks::new(inst.into(), 1)
+    }
+}
