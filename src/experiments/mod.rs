@@ -5,6 +5,7 @@
 pub mod approx;
 pub mod bench;
 pub mod convergence;
+pub mod csv;
 
 use crate::budget::Budget;
 use serde::{Deserialize, Serialize};
