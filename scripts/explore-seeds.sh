@@ -5,7 +5,8 @@
 # fuzzer with larger budgets). proptest saves every failing case in
 # tests/proptest-regressions/ (the proptest! tests per file, the fuzzer as
 # fuzz-TEST.txt), and every later run, CI's included, replays those first: commit them
-# with the fix.
+# with the fix. The slow property tests run at full size here (MAKESPAN_FULL_PROPTESTS=1);
+# scripts/test.sh runs the first cases of the same seed only (docs/testing.md).
 #
 # Usage: scripts/explore-seeds.sh [ROUNDS] [cargo test arguments...]   (default 3 rounds)
 # e.g.   scripts/explore-seeds.sh 10 --test it blocks::
@@ -18,9 +19,9 @@ fail=0
 for i in $(seq "$rounds"); do
   seed=$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')
   echo "round $i of $rounds: PROPTEST_RNG_SEED=$seed" >&2
-  if ! PROPTEST_RNG_SEED=$seed FUZZ_CASES=${FUZZ_CASES:-1000} FUZZ_CLI_CASES=${FUZZ_CLI_CASES:-100} \
+  if ! PROPTEST_RNG_SEED=$seed MAKESPAN_FULL_PROPTESTS=1 FUZZ_CASES=${FUZZ_CASES:-1000} FUZZ_CLI_CASES=${FUZZ_CLI_CASES:-100} \
     cargo test --release --quiet "$@"; then
-    echo "FAILED with PROPTEST_RNG_SEED=$seed: the failing cases are saved under tests/proptest-regressions/ (git status)" >&2
+    echo "FAILED with PROPTEST_RNG_SEED=$seed MAKESPAN_FULL_PROPTESTS=1: the failing cases are saved under tests/proptest-regressions/ (git status)" >&2
     fail=1
   fi
 done

@@ -5,11 +5,10 @@ use crate::error::{Error, Inconsistency};
 use crate::exact::ilp::ConstraintForm;
 use crate::exact::solve::{show_closed_forms, solve, solve_alone, Method, SolveOptions, Status};
 use crate::experiments::approx::{estimate, table};
-use crate::experiments::RunStatus;
+use crate::experiments::{csv, RunStatus};
 use crate::model::bounds;
 use crate::model::instance::Instance;
 use serde::Serialize;
-use std::fmt::Write;
 
 /// One `x` of a convergence run.
 #[derive(Debug, Clone, Serialize)]
@@ -85,22 +84,22 @@ pub fn converge(inst: &Instance, x_max: u32, opts: &SolveOptions, progress: &(dy
 /// CSV of a convergence run, with the pessimistic bound and the safe horizon repeated
 /// on every line so that a plot needs no other input.
 pub fn converge_csv(inst: &Instance, rows: &[ConvergeRow]) -> String {
-    let mut s = String::from("x,t_x,t_x_exact,scaled,estimate,seconds,pessimistic,safe_horizon\n");
-    for r in rows {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{:.6},{},{}",
-            r.x,
-            r.t_x,
-            r.exact,
-            r.scaled,
-            r.estimate,
-            r.seconds,
-            bounds::pessimistic(inst),
-            bounds::safe_horizon(inst)
-        );
-    }
-    s
+    let (pessimistic, safe_horizon) = (bounds::pessimistic(inst).to_string(), bounds::safe_horizon(inst).to_string());
+    let header = ["x", "t_x", "t_x_exact", "scaled", "estimate", "seconds", "pessimistic", "safe_horizon"];
+    csv::table(&header, rows, |r| {
+        let (x, t_x, exact, scaled, estimate) = (r.x, r.t_x, r.exact, r.scaled, r.estimate);
+        let seconds = csv::fixed(r.seconds, 6);
+        vec![
+            x.to_string(),
+            t_x.to_string(),
+            exact.to_string(),
+            scaled.to_string(),
+            estimate.to_string(),
+            seconds,
+            pessimistic.clone(),
+            safe_horizon.clone(),
+        ]
+    })
 }
 
 /// One `W` of the constraint-form comparison.
@@ -195,10 +194,9 @@ pub fn compare_constraints(inst: &Instance, warps_max: u32, opts: &SolveOptions,
 
 /// CSV of the constraint-form comparison.
 pub fn forms_csv(rows: &[FormRow]) -> String {
-    let mut s = String::from("warps,short_seconds,short_optimal,long_seconds,long_optimal,makespan\n");
-    for r in rows {
-        let _ =
-            writeln!(s, "{},{:.6},{},{:.6},{},{}", r.warps, r.short_seconds, r.short_optimal, r.long_seconds, r.long_optimal, r.makespan);
-    }
-    s
+    let header = ["warps", "short_seconds", "short_optimal", "long_seconds", "long_optimal", "makespan"];
+    csv::table(&header, rows, |r| {
+        let (short, long) = (csv::fixed(r.short_seconds, 6), csv::fixed(r.long_seconds, 6));
+        vec![r.warps.to_string(), short, r.short_optimal.to_string(), long, r.long_optimal.to_string(), r.makespan.to_string()]
+    })
 }

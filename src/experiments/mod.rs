@@ -10,6 +10,7 @@ pub use approx::{approx, check_x, Approx, NotABound, Row as ApproxRow};
 pub use convergence::{
     check_warps_max, compare_constraints, converge, converge_csv, forms_csv, ConvergeRow, ConvergeRun, FormRow, FormRun,
 };
+pub mod csv;
 
 use crate::budget::Budget;
 use serde::{Deserialize, Serialize};

@@ -371,20 +371,6 @@ impl Side {
         Some(Split { floor, ends, jam, rank_mu })
     }
 
-    /// The least of the splits' bounds.
-    fn upper(&self, s: &Counts) -> u64 {
-        let Some(&(first, _)) = s.slots().first() else { return 0 };
-        let pass = self.pass(s);
-        let sigma = self.sigma as i64;
-        let split_bound = |(split, &m): (&Split, &i64)| {
-            let Some(paid) = self.paid(split, &pass, m) else {
-                return pass.rx + split.ends.as_ref().map_or(self.queued_left[first as usize], |ends| ends.idle[s]);
-            };
-            pass.rx + div_floor(self.end_term(split, &pass, first as usize, paid), sigma)
-        };
-        self.splits.iter().zip(&pass.m).map(split_bound).min().unwrap_or(u64::MAX)
-    }
-
     /// `sigma N0` bounded, scaled: `paid + E SCALE` (step 3 of [`Clipped`]), each scenario
     /// of a laggard in the runs step 5 names capped by it. `first` is the furthest-behind
     /// warp's position (below `I`: a state holds unfinished warps only).
@@ -513,10 +499,19 @@ impl StateBound for Clipped {
 }
 
 /// A side alone is a proven upper bound (its proof above); the bound is the least over
-/// its sides ([`Sides`]).
+/// its sides ([`Sides`]). A side's bound is the least of its splits' bounds.
 impl StateBound for Side {
     fn upper(&self, s: &Counts) -> u64 {
-        Side::upper(self, s)
+        let Some(&(first, _)) = s.slots().first() else { return 0 };
+        let pass = self.pass(s);
+        let sigma = self.sigma as i64;
+        let split_bound = |(split, &m): (&Split, &i64)| {
+            let Some(paid) = self.paid(split, &pass, m) else {
+                return pass.rx + split.ends.as_ref().map_or(self.queued_left[first as usize], |ends| ends.idle[s]);
+            };
+            pass.rx + div_floor(self.end_term(split, &pass, first as usize, paid), sigma)
+        };
+        self.splits.iter().zip(&pass.m).map(split_bound).min().unwrap_or(u64::MAX)
     }
 }
 

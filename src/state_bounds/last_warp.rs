@@ -101,12 +101,6 @@ impl Side {
         Side { tables, lag }
     }
 
-    fn upper(&self, s: &Counts) -> u64 {
-        let Some(&(first, _)) = s.slots().first() else { return 0 };
-        let (sums, lag) = self.sums(s);
-        sums.rx + self.idle_from(&sums, lag).unwrap_or(self.tables.queued_left[first as usize])
-    }
-
     /// The period bound's sums of `s` and the most of `G - F` over its occupied positions.
     fn sums(&self, s: &Counts) -> (Sums, i64) {
         let mut lag = i64::MIN;
@@ -136,7 +130,9 @@ impl StateBound for LastWarp {
 /// its sides ([`Sides`]).
 impl StateBound for Side {
     fn upper(&self, s: &Counts) -> u64 {
-        Side::upper(self, s)
+        let Some(&(first, _)) = s.slots().first() else { return 0 };
+        let (sums, lag) = self.sums(s);
+        sums.rx + self.idle_from(&sums, lag).unwrap_or(self.tables.queued_left[first as usize])
     }
 }
 

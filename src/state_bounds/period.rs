@@ -1,7 +1,7 @@
 //! The period bound, for kernels where one unit has sigma 1: the idle cycles of that unit
 //! counted per busy period of the other unit.
 
-use super::sides::Sides;
+use super::sides::{PacedSide, Sides};
 use super::{Paced, StateBound, Tables};
 use crate::model::kernel::Unit;
 use crate::state::Counts;
@@ -138,7 +138,7 @@ impl Period {
     /// The bound for the kernel described by `tables`, for each unit with sigma 1
     /// (`u64::MAX` when neither has).
     pub fn new(tables: &Tables) -> Period {
-        Period { sides: Sides::build(tables.paced_units().map(|(paced, view)| Some(Side::new(paced, view)))) }
+        Period { sides: Sides::of(tables) }
     }
 
     /// For each paced unit X, the proof's bound on the idle cycles of X while more than
@@ -146,29 +146,39 @@ impl Period {
     /// sigma_Y warps are left. Exposed so tests can check it without the slack of `y`
     /// and `R_X`.
     pub fn big_phase_idle(&self, s: &Counts) -> Vec<(Unit, Option<u64>)> {
-        self.sides.iter().map(|side| (side.paced, side.big_phase_idle(s))).collect()
+        self.sides.big_phase_idle(s)
     }
 }
 
-impl Side {
+impl PacedSide for Side {
     fn new(paced: Unit, view: Paced) -> Side {
         let tables = PeriodTables::new(view);
         let favourable = favourable_runs(&tables.kappa, &tables.at_y);
         Side { paced, tables, favourable }
     }
 
-    fn upper(&self, s: &Counts) -> u64 {
-        let Some(&(first, _)) = s.slots().first() else { return 0 };
-        let sums = self.tables.sums(s, |_| {});
-        sums.rx + self.tables.queued_left[first as usize] + self.idle_from(s, &sums).unwrap_or(0)
+    fn paced(&self) -> Unit {
+        self.paced
     }
 
     /// `floor((J + F + Phi) / sigma)`, or `None` when at most `sigma` warps are left.
     fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
         self.idle_from(s, &self.tables.sums(s, |_| {}))
     }
+}
 
-    /// [`Side::big_phase_idle`] from the sums of `s`.
+/// A side alone is a proven upper bound (its proof above); the bound is the least over
+/// its sides ([`Sides`]).
+impl StateBound for Side {
+    fn upper(&self, s: &Counts) -> u64 {
+        let Some(&(first, _)) = s.slots().first() else { return 0 };
+        let sums = self.tables.sums(s, |_| {});
+        sums.rx + self.tables.queued_left[first as usize] + self.idle_from(s, &sums).unwrap_or(0)
+    }
+}
+
+impl Side {
+    /// [`PacedSide::big_phase_idle`] from the sums of `s`.
     fn idle_from(&self, s: &Counts, sums: &Sums) -> Option<u64> {
         let sigma = self.tables.sigma;
         if sums.u <= sigma {
@@ -290,14 +300,6 @@ fn favourable_runs(kappa: &[i64], at_y: &[bool]) -> Vec<u64> {
 impl StateBound for Period {
     fn upper(&self, s: &Counts) -> u64 {
         self.sides.upper(s)
-    }
-}
-
-/// A side alone is a proven upper bound (its proof above); the bound is the least over
-/// its sides ([`Sides`]).
-impl StateBound for Side {
-    fn upper(&self, s: &Counts) -> u64 {
-        Side::upper(self, s)
     }
 }
 

@@ -2,7 +2,8 @@
 //! period, clipped, last-warp): one *side* per unit with sigma 1 (the paced unit X, the
 //! other unit Y queued), and the bound is the least over its sides.
 
-use super::StateBound;
+use super::{Paced, StateBound, Tables};
+use crate::model::kernel::Unit;
 use crate::state::Counts;
 
 /// The sides of one bound. Each side is a proven upper bound on its own, so their
@@ -20,6 +21,34 @@ impl<S> Sides<S> {
     /// Each side built with `build` (`None`: that side is left out).
     pub fn build<I: Iterator<Item = Option<S>>>(sides: I) -> Sides<S> {
         Sides(sides.flatten().collect())
+    }
+}
+
+/// A side built from its paced unit alone, with the claim its proof makes on the big
+/// phase (the stretch and period bounds): what [`Sides::of`] and
+/// [`Sides::big_phase_idle`] need.
+pub trait PacedSide: StateBound + Sized {
+    /// The side whose paced unit X is `paced`, from X's view of the kernel.
+    fn new(paced: Unit, view: Paced) -> Self;
+
+    /// X.
+    fn paced(&self) -> Unit;
+
+    /// The proof's bound on the idle cycles of X from `s` while more than sigma_Y warps
+    /// are unfinished; `None` when at most sigma_Y warps are left.
+    fn big_phase_idle(&self, s: &Counts) -> Option<u64>;
+}
+
+impl<S: PacedSide> Sides<S> {
+    /// One side for each unit of the kernel of `tables` with sigma 1 (none when neither
+    /// has: the bound is then `u64::MAX`).
+    pub fn of(tables: &Tables) -> Sides<S> {
+        Sides::build(tables.paced_units().map(|(paced, view)| Some(S::new(paced, view))))
+    }
+
+    /// Each side's paced unit and [`PacedSide::big_phase_idle`] from `s`.
+    pub fn big_phase_idle(&self, s: &Counts) -> Vec<(Unit, Option<u64>)> {
+        self.0.iter().map(|side| (side.paced(), side.big_phase_idle(s))).collect()
     }
 }
 

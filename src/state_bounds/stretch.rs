@@ -1,7 +1,7 @@
 //! The stretch bound, for kernels where one unit type has sigma 1: the idle cycles of that
 //! unit paid for by the work left in the other unit's runs.
 
-use super::sides::Sides;
+use super::sides::{PacedSide, Sides};
 use super::{Paced, StateBound, Tables};
 use crate::model::kernel::Unit;
 use crate::state::Counts;
@@ -106,7 +106,7 @@ struct Side {
 impl Stretch {
     /// The bound for the kernel described by `tables`.
     pub fn new(tables: &Tables) -> Stretch {
-        Stretch { sides: Sides::build(tables.paced_units().map(|(paced, view)| Some(Side::new(paced, view)))) }
+        Stretch { sides: Sides::of(tables) }
     }
 
     /// For each paced unit X (sigma 1), the proof's bound on `N0_big` from `s` (step 7):
@@ -115,11 +115,11 @@ impl Stretch {
     /// core claim of the bound, exposed so tests can check it without the slack of
     /// `y` and `R_X`.
     pub fn big_phase_idle(&self, s: &Counts) -> Vec<(Unit, Option<u64>)> {
-        self.sides.iter().map(|side| (side.paced, side.big_phase_idle(s))).collect()
+        self.sides.big_phase_idle(s)
     }
 }
 
-impl Side {
+impl PacedSide for Side {
     fn new(paced: Unit, view: Paced) -> Side {
         let runs = view.runs;
         let len = runs.len();
@@ -145,6 +145,19 @@ impl Side {
         Side { paced, paced_left: view.paced_left.to_vec(), queued_left: view.queued_left.to_vec(), at_x, budget, sigma, end_game }
     }
 
+    fn paced(&self) -> Unit {
+        self.paced
+    }
+
+    /// `floor((B - V) / sigma) + 1` (steps 4-7), or `None` when `u <= sigma`.
+    fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
+        self.idle_from(s, &self.sums(s), 0)
+    }
+}
+
+/// A side alone is a proven upper bound (its proof above); the bound is the least over
+/// its sides ([`Sides`]).
+impl StateBound for Side {
     fn upper(&self, s: &Counts) -> u64 {
         let Some(&(first, _)) = s.slots().first() else { return 0 };
         let sums = self.sums(s);
@@ -155,12 +168,9 @@ impl Side {
         };
         sums.rx + idle
     }
+}
 
-    /// `floor((B - V) / sigma) + 1` (steps 4-7), or `None` when `u <= sigma`.
-    fn big_phase_idle(&self, s: &Counts) -> Option<u64> {
-        self.idle_from(s, &self.sums(s), 0)
-    }
-
+impl Side {
     /// `floor((B - V + extra) / sigma) + 1` from the sums of `s` (steps 7-8), or `None`
     /// when `u <= sigma`.
     fn idle_from(&self, s: &Counts, sums: &Sums, extra: u64) -> Option<u64> {
@@ -234,14 +244,6 @@ struct Sums {
 impl StateBound for Stretch {
     fn upper(&self, s: &Counts) -> u64 {
         self.sides.upper(s)
-    }
-}
-
-/// A side alone is a proven upper bound (its proof above); the bound is the least over
-/// its sides ([`Sides`]).
-impl StateBound for Side {
-    fn upper(&self, s: &Counts) -> u64 {
-        Side::upper(self, s)
     }
 }
 

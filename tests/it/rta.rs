@@ -288,10 +288,10 @@ fn random_hardware(w: &Workload, rng: &mut SmallRng) -> Hardware {
 }
 
 proptest! {
-    // 64 cases a run (new seeds every run): some random sets with copies, two priorities
-    // and a window take the analysis minutes (docs/experiments.md, 2026-11-26), and 200
-    // cases ran past 30 minutes on 2 cores.
-    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+    // 64 cases in a full run (scripts/explore-seeds.sh), 16 in CI (docs/testing.md): some
+    // random sets with copies, two priorities and a window take the analysis minutes
+    // (docs/experiments.md, 2026-11-26), and 200 cases ran past 30 minutes on 2 cores.
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(64, 16), ..ProptestConfig::default() })]
 
     /// The reference simulator (streams, stream priorities, copies through the copy
     /// engine, launch overheads in [0, L], random SMs, warp placements and halves the
@@ -351,7 +351,8 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 80, ..ProptestConfig::default() })]
+    // 80 cases in a full run (scripts/explore-seeds.sh), 20 in CI (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(80, 20), ..ProptestConfig::default() })]
 
     /// Two priority queues (A1-A2), lightly loaded so that most sets are analysed: high
     /// and low kernels at random, one job each or periodic, launch overheads.

@@ -338,7 +338,8 @@ fn both_paced() -> impl Strategy<Value = Instance> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    // 200 cases in a full run (scripts/explore-seeds.sh), 60 in CI (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: common::cases(200, 60), ..ProptestConfig::default() })]
 
     /// The last-warp bound where it applies (a sigma of 1): it holds at every state the
     /// plain DP visits; its claim, every idle cycle of the paced unit (not only those of

@@ -13,11 +13,9 @@ use clap::CommandFactory;
 use gpu_makespan::bounds::{BoundsReport, PhasedBounds};
 use gpu_makespan::experiments;
 use gpu_makespan::rta::{self, taskset};
-use gpu_makespan::Program;
-use gpu_makespan::Watch;
-use gpu_makespan::{lower_bound, safe_horizon};
-use gpu_makespan::{Budget, StopFlag};
-use gpu_makespan::{Horizon, SolveOptions};
+use gpu_makespan::{lower_bound, safe_horizon, BlockSolution, Blocks, Budget, Error, Horizon, Instance, Method, PhasedSolution, Program};
+use gpu_makespan::{Solution, SolveOptions, Status, StopFlag, Watch};
+use indicatif::ProgressBar;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -142,28 +140,12 @@ fn solve(a: SolveArgs, cx: &Context) -> Result<(), Failure> {
     if a.schedule {
         report::check_schedule_size(&inst, lower_bound(&inst), a.json.json)?;
     }
-    if !opts.method.uses_ilp() && opts.horizon != Horizon::Safe {
-        cx.progress.note("note: --horizon applies to the ILP only; the search is never truncated");
-    }
+    note_horizon(&cx.progress, &opts);
     let watch = Arc::new(Watch::new());
     let watched = opts.budget.clone().watched(watch.clone());
     let opts = opts.with_budget(watched);
     let pb = cx.progress.watching(&format!("solving with {:?}", opts.method).to_lowercase(), &watch);
-    let result = gpu_makespan::solve(&inst, &opts);
-    pb.finish_and_clear();
-    let sol = result?;
-    stopped_by_default(sol.status() == gpu_makespan::Status::TimeLimit);
-    if a.schedule {
-        report::check_schedule_size(&inst, sol.outcome.lower_bound(), a.json.json)?;
-    }
-    if a.json.json {
-        return out(&json(&gpu_makespan::solution_json(&inst, &sol, a.schedule)));
-    }
-    out(&report::solution_table(&inst, &sol))?;
-    if a.schedule {
-        out(&report::schedule_chart(&inst, &sol))?;
-    }
-    Ok(())
+    finish_solve(&show, pb, || gpu_makespan::solve(&inst, &opts).map(|sol| (&inst, sol)))
 }
 
 /// What `solve` shows and where: the schedule, JSON, progress, and the note when the
@@ -176,35 +158,115 @@ struct Shown<'a> {
     stopped_by_default: &'a dyn Fn(bool),
 }
 
-/// `solve` of a kernel with barriers: the phases in parallel, the totals, the checked
-/// schedule with its barriers.
-fn solve_phases(program: &Program, opts: &SolveOptions, show: &Shown) -> Result<(), Failure> {
-    let Shown { schedule, as_json, progress, stopped_by_default } = *show;
-    if schedule {
-        for inst in &program.phases {
-            report::check_schedule_size(inst, lower_bound(inst), as_json)?;
-        }
+/// Notes that `--horizon` does nothing when the method does not use the ILP.
+fn note_horizon(progress: &Progress, opts: &SolveOptions) {
+    if !opts.method.uses_ilp() && opts.horizon != Horizon::Safe {
+        progress.note("note: --horizon applies to the ILP only; the search is never truncated");
     }
-    let pb = progress.spinner(&format!("solving {} phases with {:?}", program.phases.len(), opts.method).to_lowercase());
-    let result = gpu_makespan::solve_phases(program, opts);
+}
+
+/// A solution `solve` prints, with what was solved: a kernel's, a barrier kernel's
+/// phases', or several blocks'. The three share one flow, [`finish_solve`].
+trait Solved {
+    /// Whether a time limit stopped the solve (any phase's, for phases).
+    fn timed_out(&self) -> bool;
+    /// Checks, once solved, that the schedule can be shown (JSON: `as_json`).
+    fn check_schedule(&self, _as_json: bool) -> Result<(), Failure> {
+        Ok(())
+    }
+    /// The JSON record, with the schedule if `schedule`.
+    fn json(&self, schedule: bool) -> String;
+    /// The table for people.
+    fn table(&self) -> String;
+    /// The schedule's chart.
+    fn chart(&self) -> String;
+}
+
+impl Solved for (&Instance, Solution) {
+    fn timed_out(&self) -> bool {
+        self.1.status() == Status::TimeLimit
+    }
+    fn check_schedule(&self, as_json: bool) -> Result<(), Failure> {
+        Ok(report::check_schedule_size(self.0, self.1.outcome.lower_bound(), as_json)?)
+    }
+    fn json(&self, schedule: bool) -> String {
+        json(&gpu_makespan::solution_json(self.0, &self.1, schedule))
+    }
+    fn table(&self) -> String {
+        report::solution_table(self.0, &self.1)
+    }
+    fn chart(&self) -> String {
+        report::schedule_chart(self.0, &self.1)
+    }
+}
+
+impl Solved for (&Program, PhasedSolution) {
+    fn timed_out(&self) -> bool {
+        self.1.phases.iter().any(|p| p.status() == Status::TimeLimit)
+    }
+    fn json(&self, schedule: bool) -> String {
+        json(&gpu_makespan::phased_json(self.0, &self.1, schedule))
+    }
+    fn table(&self) -> String {
+        report::phased_table(self.0, &self.1)
+    }
+    fn chart(&self) -> String {
+        report::phased_chart(self.0, &self.1)
+    }
+}
+
+impl Solved for (&Blocks, BlockSolution) {
+    fn timed_out(&self) -> bool {
+        self.1.status == Status::TimeLimit
+    }
+    fn json(&self, schedule: bool) -> String {
+        json(&gpu_makespan::blocks_json(self.0, &self.1, schedule))
+    }
+    fn table(&self) -> String {
+        report::blocks_table(self.0, &self.1)
+    }
+    fn chart(&self) -> String {
+        report::blocks_chart(self.0, &self.1)
+    }
+}
+
+/// The flow the three kinds of `solve` share once set up: `work` behind the progress
+/// line `pb`, the note when the default time limit stopped it, the schedule's size
+/// checked, then the JSON record, or the table and (with `--schedule`) the chart.
+fn finish_solve<S: Solved>(show: &Shown, pb: ProgressBar, work: impl FnOnce() -> Result<S, Error>) -> Result<(), Failure> {
+    let result = work();
     pb.finish_and_clear();
     let sol = result?;
-    stopped_by_default(sol.phases.iter().any(|p| p.status() == gpu_makespan::Status::TimeLimit));
-    if as_json {
-        return out(&json(&gpu_makespan::phased_json(program, &sol, schedule)));
+    (show.stopped_by_default)(sol.timed_out());
+    if show.schedule {
+        sol.check_schedule(show.as_json)?;
     }
-    out(&report::phased_table(program, &sol))?;
-    if schedule {
-        out(&report::phased_chart(program, &sol))?;
+    if show.as_json {
+        return out(&sol.json(show.schedule));
+    }
+    out(&sol.table())?;
+    if show.schedule {
+        out(&sol.chart())?;
     }
     Ok(())
 }
 
+/// `solve` of a kernel with barriers: the phases in parallel, the totals, the checked
+/// schedule with its barriers.
+fn solve_phases(program: &Program, opts: &SolveOptions, show: &Shown) -> Result<(), Failure> {
+    if show.schedule {
+        for inst in &program.phases {
+            report::check_schedule_size(inst, lower_bound(inst), show.as_json)?;
+        }
+    }
+    let pb = show.progress.spinner(&format!("solving {} phases with {:?}", program.phases.len(), opts.method).to_lowercase());
+    finish_solve(show, pb, || gpu_makespan::solve_phases(program, opts).map(|sol| (program, sol)))
+}
+
 /// `solve` of several blocks with barriers: the exhaustive search over block states
 /// (or the proven interval when it stops), the checked schedule.
-fn solve_blocks(blocks: &gpu_makespan::Blocks, opts: &SolveOptions, show: &Shown) -> Result<(), Failure> {
-    let Shown { schedule, as_json, progress, stopped_by_default } = *show;
-    if opts.method != gpu_makespan::Method::Search {
+fn solve_blocks(blocks: &Blocks, opts: &SolveOptions, show: &Shown) -> Result<(), Failure> {
+    if opts.method != Method::Search {
         return Err(gpu_makespan::error::InputError::option(
             "method",
             format!("{:?}", opts.method).to_lowercase(),
@@ -212,22 +274,9 @@ fn solve_blocks(blocks: &gpu_makespan::Blocks, opts: &SolveOptions, show: &Shown
         )
         .into());
     }
-    if opts.horizon != Horizon::Safe {
-        progress.note("note: --horizon applies to the ILP only; the search is never truncated");
-    }
-    let pb = progress.spinner(&format!("searching the states of {} blocks", blocks.blocks));
-    let result = gpu_makespan::solve_blocks(blocks, opts);
-    pb.finish_and_clear();
-    let sol = result?;
-    stopped_by_default(sol.status == gpu_makespan::Status::TimeLimit);
-    if as_json {
-        return out(&json(&gpu_makespan::blocks_json(blocks, &sol, schedule)));
-    }
-    out(&report::blocks_table(blocks, &sol))?;
-    if schedule {
-        out(&report::blocks_chart(blocks, &sol))?;
-    }
-    Ok(())
+    note_horizon(show.progress, opts);
+    let pb = show.progress.spinner(&format!("searching the states of {} blocks", blocks.blocks));
+    finish_solve(show, pb, || gpu_makespan::solve_blocks(blocks, opts).map(|sol| (blocks, sol)))
 }
 
 fn approx(a: ApproxArgs, cx: &Context) -> Result<(), Failure> {

@@ -14,6 +14,18 @@ use gpu_makespan::state::Counts;
 use proptest::prelude::*;
 use std::collections::HashMap;
 
+/// The cases of a slow property test: `full` when `MAKESPAN_FULL_PROPTESTS=1` (set by
+/// `scripts/explore-seeds.sh`), else `capped` (`scripts/test.sh`, so CI). Under one seed
+/// the capped run is the first `capped` cases of the full one: the same cases, fewer, and
+/// every assertion as in the full run.
+pub fn cases(full: u32, capped: u32) -> u32 {
+    if std::env::var("MAKESPAN_FULL_PROPTESTS").is_ok_and(|v| v == "1") {
+        full
+    } else {
+        capped
+    }
+}
+
 /// An instance from an instruction string, `W` and integral sigmas (must be valid).
 pub fn inst(kernel: &str, warps: i64, sigma_l: i64, sigma_c: i64) -> Instance {
     Instance::new(kernel, warps, sigma_l, sigma_c).unwrap()

@@ -4,6 +4,7 @@
 //! a bound.
 
 use super::results::{JobResult, Record};
+use gpu_makespan::experiments::csv;
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -186,29 +187,42 @@ fn short(s: &str, n: usize) -> String {
 
 /// The rows as CSV (full kernels; errors quoted).
 pub fn csv(rows: &[Row]) -> String {
-    let mut s =
-        String::from("id,command,kernel,sigma_l,sigma_c,warps,method,x,lower,upper,exact,gap_percent,estimate,status,seconds,error\n");
-    for r in rows {
-        let _ = writeln!(
-            s,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
-            r.id,
-            r.command,
-            r.kernel,
-            r.sigma_l,
-            r.sigma_c,
-            r.warps,
-            r.method,
-            r.x.map_or(String::new(), |v| v.to_string()),
-            r.lower.map_or(String::new(), |v| v.to_string()),
-            r.upper.map_or(String::new(), |v| v.to_string()),
-            r.exact,
-            r.gap_percent().map_or(String::new(), |g| format!("{g:.3}")),
-            r.estimate.map_or(String::new(), |v| v.to_string()),
-            r.status,
-            r.seconds.map_or(String::new(), |t| format!("{t:.6}")),
-            r.error.as_deref().map_or(String::new(), |e| format!("\"{}\"", e.replace('"', "\"\"")))
-        );
-    }
-    s
+    let header = [
+        "id",
+        "command",
+        "kernel",
+        "sigma_l",
+        "sigma_c",
+        "warps",
+        "method",
+        "x",
+        "lower",
+        "upper",
+        "exact",
+        "gap_percent",
+        "estimate",
+        "status",
+        "seconds",
+        "error",
+    ];
+    csv::table(&header, rows, |r| {
+        vec![
+            r.id.clone(),
+            r.command.clone(),
+            r.kernel.clone(),
+            r.sigma_l.clone(),
+            r.sigma_c.clone(),
+            r.warps.to_string(),
+            r.method.clone(),
+            csv::or_empty(r.x),
+            csv::or_empty(r.lower),
+            csv::or_empty(r.upper),
+            r.exact.to_string(),
+            csv::or_empty(r.gap_percent().map(|g| csv::fixed(g, 3))),
+            csv::or_empty(r.estimate),
+            r.status.clone(),
+            csv::or_empty(r.seconds.map(|t| csv::fixed(t, 6))),
+            csv::or_empty(r.error.as_deref().map(csv::quoted)),
+        ]
+    })
 }
