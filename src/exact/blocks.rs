@@ -512,6 +512,14 @@ pub struct BlocksJson {
     pub schedule: Option<Vec<crate::model::schedule::Issue>>,
 }
 
+impl BlockSolution {
+    /// The `makespan solve --json` record of this solution of `b`; with
+    /// `with_schedule`, the schedule (rows: warp `w` of block `w / W`).
+    pub fn record(&self, b: &Blocks, with_schedule: bool) -> BlocksJson {
+        blocks_json(b, self, with_schedule)
+    }
+}
+
 /// The `solve --json` object of several blocks.
 pub fn blocks_json(b: &Blocks, sol: &BlockSolution, with_schedule: bool) -> BlocksJson {
     let first = &b.program.phases[0];

@@ -2,9 +2,8 @@
 //! barriers, each to the method that solves it ([`solve_kernel`]).
 
 use crate::error::{Error, InputError};
-use crate::exact::blocks::{blocks_json, solve_blocks, BlockSolution};
-use crate::exact::phases::{phased_json, solve_phases, PhasedSolution};
-use crate::exact::record::solution;
+use crate::exact::blocks::{solve_blocks, BlockSolution};
+use crate::exact::phases::{solve_phases, PhasedSolution};
 use crate::exact::solve::{solve, Method, Solution, SolveOptions, Status};
 use crate::model::blocks::Blocks;
 use crate::model::instance::Instance;
@@ -61,9 +60,9 @@ impl KernelSolution {
     /// same [`Blocks`] it was solved from), with the schedule when `with_schedule`.
     pub fn to_json(&self, kernel: &Blocks, with_schedule: bool) -> serde_json::Value {
         let value = match self {
-            KernelSolution::Plain(s) => kernel.program.phases.first().map(|inst| serde_json::to_value(solution(inst, s, with_schedule))),
-            KernelSolution::Phases(s) => Some(serde_json::to_value(phased_json(&kernel.program, s, with_schedule))),
-            KernelSolution::Blocks(s) => Some(serde_json::to_value(blocks_json(kernel, s, with_schedule))),
+            KernelSolution::Plain(s) => kernel.program.phases.first().map(|inst| serde_json::to_value(s.record(inst, with_schedule))),
+            KernelSolution::Phases(s) => Some(serde_json::to_value(s.record(&kernel.program, with_schedule))),
+            KernelSolution::Blocks(s) => Some(serde_json::to_value(s.record(kernel, with_schedule))),
         };
         value.and_then(Result::ok).unwrap_or(serde_json::Value::Null)
     }

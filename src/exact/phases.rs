@@ -195,6 +195,14 @@ pub struct PhasedJson {
     pub schedule: Option<Vec<Issue>>,
 }
 
+impl PhasedSolution {
+    /// The `makespan solve --json` record of this solution of `p`; with
+    /// `with_schedule`, the schedule with its barriers.
+    pub fn record(&self, p: &Program, with_schedule: bool) -> PhasedJson {
+        phased_json(p, self, with_schedule)
+    }
+}
+
 /// The `solve --json` object of a kernel with barriers.
 pub fn phased_json(p: &Program, sol: &PhasedSolution, with_schedule: bool) -> PhasedJson {
     let phases: Vec<SolutionJson> = p.phases.iter().zip(&sol.phases).map(|(inst, s)| solution(inst, s, false)).collect();

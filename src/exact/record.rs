@@ -60,6 +60,14 @@ pub struct SolutionJson {
     pub schedule: Option<Vec<Issue>>,
 }
 
+impl Solution {
+    /// The `makespan solve --json` record of this solution of `inst`; with
+    /// `with_schedule`, the `schedule` array.
+    pub fn record(&self, inst: &Instance, with_schedule: bool) -> SolutionJson {
+        solution(inst, self, with_schedule)
+    }
+}
+
 /// The `solve --json` object of `sol`; with `with_schedule`, the `schedule` array.
 pub fn solution(inst: &Instance, sol: &Solution, with_schedule: bool) -> SolutionJson {
     let o = &sol.outcome;

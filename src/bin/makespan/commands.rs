@@ -190,7 +190,7 @@ impl Solved for (&Instance, Solution) {
         Ok(report::check_schedule_size(self.0, self.1.outcome.lower_bound(), as_json)?)
     }
     fn json(&self, schedule: bool) -> String {
-        json(&gpu_makespan::solution_json(self.0, &self.1, schedule))
+        json(&self.1.record(self.0, schedule))
     }
     fn table(&self) -> String {
         report::solution_table(self.0, &self.1)
@@ -205,7 +205,7 @@ impl Solved for (&Program, PhasedSolution) {
         self.1.phases.iter().any(|p| p.status() == Status::TimeLimit)
     }
     fn json(&self, schedule: bool) -> String {
-        json(&gpu_makespan::phased_json(self.0, &self.1, schedule))
+        json(&self.1.record(self.0, schedule))
     }
     fn table(&self) -> String {
         report::phased_table(self.0, &self.1)
@@ -220,7 +220,7 @@ impl Solved for (&Blocks, BlockSolution) {
         self.1.status == Status::TimeLimit
     }
     fn json(&self, schedule: bool) -> String {
-        json(&gpu_makespan::blocks_json(self.0, &self.1, schedule))
+        json(&self.1.record(self.0, schedule))
     }
     fn table(&self) -> String {
         report::blocks_table(self.0, &self.1)

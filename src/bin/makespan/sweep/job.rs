@@ -158,7 +158,7 @@ impl Job {
         let inst = &self.instance;
         let value = match self.params.command {
             SweepCommand::Bound => serde_json::to_value(BoundsReport::of(inst)),
-            SweepCommand::Solve => serde_json::to_value(gpu_makespan::solution_json(inst, &solve(inst, &self.options())?, false)),
+            SweepCommand::Solve => serde_json::to_value(solve(inst, &self.options())?.record(inst, false)),
             SweepCommand::Approx => {
                 let x = self.params.x.ok_or_else(|| InputError::new("x", "", "approx jobs need x"))?;
                 serde_json::to_value(experiments::approx(inst, x, &self.options(), &|| {})?)
