@@ -7,7 +7,7 @@
 //! Per kernel: reported response / worst simulated response over `RUNS` runs.
 //! Run: `cargo run --release --example rta_pessimism`.
 
-use gpu_makespan::rta::analysis::analyse;
+use gpu_makespan::rta::analysis::{analyse, Timeline};
 use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::simulator::{simulate, Hardware, Placement};
@@ -64,7 +64,7 @@ fn main() {
                 tasks = with_priorities(&mut rng, tasks);
             }
             let w = Workload::new(tasks, Platform::TX2, Scale::default(), "t");
-            let Ok(rep) = analyse(&w, false) else { continue };
+            let Ok(rep) = analyse(&w, Timeline::Omitted) else { continue };
             let seq = sequence(&w, &demands(&w).expect("analysed"), w.launch, w.window).expect("analysed");
             let mut worst = vec![0u128; w.tasks.len()];
             for _ in 0..RUNS {

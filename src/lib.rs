@@ -82,7 +82,7 @@
 //!
 //! let text = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
 //! let w = taskset::from_text(&text, "example", None, &Default::default(), None)?;
-//! let report = rta::analyse(&w, false)?;
+//! let report = rta::analyse(&w, rta::Timeline::Omitted)?;
 //! let finish: Vec<f64> = report.kernels.iter().map(|k| k.finish).collect();
 //! assert_eq!(finish, [4.0, 10.0, 12.0, 11.0]);
 //! assert_eq!((report.bound, report.verdict), (Bound::ExactMonotone, Verdict::Proven));
@@ -140,6 +140,8 @@ pub use exact::solve::{solve, Method, Solution, SolveOptions};
 pub use import::import;
 pub use model::bounds::{lower_bound, safe_horizon};
 pub use model::instance::Instance;
+// One proven interval for every result (issue 51, item 3).
+pub use model::interval::Interval;
 pub use model::program::Program;
 pub use model::source::InstanceSource;
 pub use state_bounds::report::BoundsReport;

@@ -57,13 +57,25 @@ use crate::rta::time::Ticks;
 use crate::rta::time_slices::{run_slices, Sharing};
 use crate::rta::workload::{demands, Task, Workload};
 
+/// Whether [`analyse`] keeps the nominal per-SM run in its report (for drawing it, e.g.
+/// as a timeline); the responses are the same either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Timeline {
+    /// The report's `runs`, `copies`, `slices` and `jobs` stay empty (default).
+    #[default]
+    Omitted,
+    /// The report keeps the nominal run: `runs`, `copies`, `slices` and `jobs`.
+    Kept,
+}
+
 /// Analyses `w`: the jobs in launch order ([`crate::rta::jobs`]), the reported list
 /// schedule over the launch orders of tied jobs ([`crate::rta::ties`]), the per-SM
 /// simulation of the nominal order (must not exceed it; must equal it with one demand
 /// and no free ties), and with one demand, one job per kernel and no overhead,
-/// Algorithm 2 (must agree). With `timeline`, the report keeps the nominal per-SM run
-/// (for the SVG of `output::plot`).
-pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
+/// Algorithm 2 (must agree). With [`Timeline::Kept`], the report keeps the nominal
+/// per-SM run (for drawing it).
+pub fn analyse(w: &Workload, timeline: Timeline) -> Result<RtaReport, Error> {
+    let timeline = timeline == Timeline::Kept;
     let demands = demands(w)?;
     if sliced(w) {
         return analyse_sliced(w, &demands, timeline);
@@ -197,7 +209,7 @@ mod tests {
     use crate::rta::workload::Launch;
 
     fn analyse_all(w: &Workload) -> Result<RtaReport, Error> {
-        analyse(w, true)
+        analyse(w, Timeline::Kept)
     }
 
     /// Tied releases in the order given (the chapter's example fixes it).
@@ -300,5 +312,21 @@ mod tests {
         ks[1].shared_memory = 60_000;
         let e = analyse_all(&workload(ks, 0)).unwrap_err();
         assert!(e.to_string().contains("kernels[1].shared_memory"), "{e}");
+    }
+
+    /// Reports of task sets with ties, priorities, copies and time slicing read back as
+    /// written (every serialised field).
+    #[test]
+    fn reports_round_trip() {
+        for file in ["rta-chapter-example", "rta-thesis-order1", "rta-priorities", "rta-copies", "rta-time-slicing"] {
+            let path = format!("{}/instances/{file}.toml", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let w = crate::rta::taskset::from_text(&text, &path, None, &Default::default(), None).unwrap();
+            let report = analyse(&w, Timeline::Omitted).unwrap();
+            let json = serde_json::to_value(&report).unwrap();
+            let back: RtaReport = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(serde_json::to_value(&back).unwrap(), json, "{file}");
+            assert_eq!((back.bound, back.verdict, back.kernels.len()), (report.bound, report.verdict, report.kernels.len()));
+        }
     }
 }

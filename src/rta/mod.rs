@@ -34,6 +34,6 @@ pub mod time_slices;
 pub mod wcet;
 pub mod workload;
 
-pub use analysis::analyse;
+pub use analysis::{analyse, Timeline};
 pub use report::{Bound, RtaReport, Verdict};
 pub use workload::{Task, Workload};

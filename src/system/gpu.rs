@@ -35,7 +35,7 @@ use super::gpu_sharing::{sliced_response, Context};
 use super::kernel_time::{KernelClock, KernelTicks};
 use super::model::{Ps, System, Task, Unit, Wait};
 use crate::error::{Error, InputError};
-use crate::rta::analysis::analyse;
+use crate::rta::analysis::{analyse, Timeline};
 use crate::rta::gpu::Platform;
 use crate::rta::report::RtaReport;
 use crate::rta::time::Ticks;
@@ -192,7 +192,7 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     let (report, times) = match sharing {
         SharingUsed::Fifo => fifo_times(&w, &plans)?,
         SharingUsed::Alone | SharingUsed::TimeSlices { .. } => {
-            let r = if sharing == SharingUsed::Alone { alone_each(&w, &plans)? } else { analyse(&w, false)? };
+            let r = if sharing == SharingUsed::Alone { alone_each(&w, &plans)? } else { analyse(&w, Timeline::Omitted)? };
             let t = chain_times(&r, &w, &plans);
             (r, t)
         }
@@ -258,7 +258,7 @@ fn responses(report: &RtaReport) -> std::collections::HashMap<&str, Ps> {
 fn fifo_times(w: &Workload, plans: &[Planned]) -> Result<(RtaReport, Vec<Ps>), Error> {
     let free = |k: usize| Kernel { stream: None, release: 0, ..w.tasks[k].clone() };
     let all = Workload { tasks: (0..w.tasks.len()).map(free).collect(), ..w.clone() };
-    let report = analyse(&all, false)?;
+    let report = analyse(&all, Timeline::Omitted)?;
     let together = responses(&report);
     let name = |k: usize| w.tasks[k].name.as_str();
     let mut times = Vec::new();
@@ -271,7 +271,7 @@ fn fifo_times(w: &Workload, plans: &[Planned]) -> Result<(RtaReport, Vec<Ps>), E
         let mut sum = 0;
         for &k in &p.kernels {
             let tasks = std::iter::once(k).chain(others.iter().copied()).map(free).collect();
-            sum += responses(&analyse(&Workload { tasks, ..w.clone() }, false)?).get(name(k)).copied().unwrap_or(0);
+            sum += responses(&analyse(&Workload { tasks, ..w.clone() }, Timeline::Omitted)?).get(name(k)).copied().unwrap_or(0);
         }
         times.push(sum);
     }
@@ -284,7 +284,7 @@ fn alone_each(w: &Workload, plans: &[Planned]) -> Result<RtaReport, Error> {
     let mut merged: Option<RtaReport> = None;
     for p in plans {
         let tasks = p.kernels.iter().map(|&k| w.tasks[k].clone()).collect();
-        let one = analyse(&Workload { tasks, ..w.clone() }, false)?;
+        let one = analyse(&Workload { tasks, ..w.clone() }, Timeline::Omitted)?;
         match &mut merged {
             None => merged = Some(one),
             Some(m) => {

@@ -4,7 +4,7 @@
 //! the reported list schedule against the static-threshold one and the tie bound
 //! against the worst over every order. (The CLI's RTA tests are in tests/it/cli.rs.)
 
-use gpu_makespan::rta::analysis::analyse;
+use gpu_makespan::rta::analysis::{analyse, Timeline};
 use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::{sequence, Job, Sequence};
 use gpu_makespan::rta::list::{closed_form_equal_c, finishes, list_schedule, simulate_slots, slot_thresholds};
@@ -134,7 +134,7 @@ proptest! {
     #[test]
     fn one_block_size_is_exact((ks, _) in task_set(), seed in any::<u64>()) {
         let w = Workload { launch: Launch::FileOrder, ..workload(ks) };
-        let rep = analyse(&w, false).unwrap();
+        let rep = analyse(&w, Timeline::Omitted).unwrap();
         prop_assert_eq!(rep.bound, Bound::ExactMonotone);
         let seq = sequence_of(&w);
         let mut rng = SmallRng::seed_from_u64(seed);
@@ -149,7 +149,7 @@ proptest! {
 #[test]
 fn registers_are_allocated_per_sub_partition() {
     let t = Task { registers_per_thread: 40, ..Task::given("K", 10, 1, 6, 544, 0) };
-    let rep = analyse(&workload(vec![t]), false).unwrap();
+    let rep = analyse(&workload(vec![t]), Timeline::Omitted).unwrap();
     assert_eq!(rep.g_max, 4);
     assert_eq!(rep.kernels[0].finish, 2.0);
 }
@@ -167,7 +167,7 @@ fn periodic_jobs_report_their_worst() {
     let b = Task { deadline: Some(3), ..Task::given("B", 8, 1, 1, 1024, 1) };
     let mut w = workload(vec![a, b]);
     w.window = Window::Hyperperiod;
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     let b = rep.kernels.iter().find(|k| k.name == "B").unwrap();
     assert_eq!(b.jobs, 2);
     assert_eq!((b.worst_job, b.response), (1, 5.0));
@@ -195,7 +195,7 @@ fn jobs_of_one_kernel_never_overlap() {
     let a = Task { deadline: Some(100), ..Task::given("A", 5, 10, 5, 1024, 0) };
     let mut w = workload(vec![a]);
     w.window = Window::Until(10);
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "A"), 35.0);
 }
 
@@ -205,7 +205,7 @@ fn jobs_of_one_kernel_never_overlap() {
 fn kernels_of_one_stream_run_one_after_another() {
     let k1 = Task { stream: Some("s".into()), ..Task::given("K1", 100, 10, 1, 256, 0) };
     let k2 = Task { stream: Some("s".into()), ..Task::given("K2", 100, 1, 1, 256, 0) };
-    let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![k1, k2]) }, false).unwrap();
+    let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![k1, k2]) }, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K2"), 11.0);
     // Without a common stream they overlap.
     let rep = analyse(
@@ -213,7 +213,7 @@ fn kernels_of_one_stream_run_one_after_another() {
             launch: Launch::FileOrder,
             ..workload(vec![Task::given("K1", 100, 10, 1, 256, 0), Task::given("K2", 100, 1, 1, 256, 0)])
         },
-        false,
+        Timeline::Omitted,
     )
     .unwrap();
     assert_eq!(response(&rep, "K2"), 1.0);
@@ -229,7 +229,7 @@ fn a_launch_overhead_can_reorder_close_releases() {
     let k2 = Task::given("K2", 100, 10, 4, 1024, 1);
     let mut w = workload(vec![k1, k2]);
     w.launch_overhead = 10;
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K1"), 22.0);
     assert!(rep.ties.to_string().contains("launch orders"), "{}", rep.ties);
 }
@@ -240,12 +240,12 @@ fn a_launch_overhead_can_reorder_close_releases() {
 #[test]
 fn an_unknown_warp_placement_counts_the_round_robin_slots() {
     let k = Task { registers_per_thread: 160, ..Task::given("K", 100, 1, 8, 96, 0) };
-    let rep = analyse(&workload(vec![k.clone()]), false).unwrap();
+    let rep = analyse(&workload(vec![k.clone()]), Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K"), 2.0);
     assert_eq!(rep.bound, Bound::Envelope);
     let mut any = workload(vec![k]);
     any.platform.warp_placement = WarpPlacement::Any;
-    let rep = analyse(&any, false).unwrap();
+    let rep = analyse(&any, Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "K"), rep.bound), (1.0, Bound::ExactMonotone));
 }
 
@@ -254,11 +254,11 @@ fn an_unknown_warp_placement_counts_the_round_robin_slots() {
 #[test]
 fn partitioned_caching_halves_the_sm_for_a_block() {
     let k = Task::given("K", 100, 1, 6, 544, 0);
-    assert_eq!(response(&analyse(&workload(vec![k.clone()]), false).unwrap(), "K"), 1.0);
+    assert_eq!(response(&analyse(&workload(vec![k.clone()]), Timeline::Omitted).unwrap(), "K"), 1.0);
     for caching in [GlobalCaching::Partitioned, GlobalCaching::Unknown] {
         let mut w = workload(vec![k.clone()]);
         w.platform.global_caching = caching;
-        assert!(response(&analyse(&w, false).unwrap(), "K") >= 2.0, "{caching:?}");
+        assert!(response(&analyse(&w, Timeline::Omitted).unwrap(), "K") >= 2.0, "{caching:?}");
     }
 }
 
@@ -338,7 +338,7 @@ proptest! {
         }
         // Refused: kernels of one stream released together with a free order (test below),
         // and windows the GPU does not keep up with (overload: no bound).
-        let rep = match analyse(&w, false) {
+        let rep = match analyse(&w, Timeline::Omitted) {
             Ok(rep) => rep,
             Err(e) => {
                 let overload = periodic && e.to_string().contains("keep up");
@@ -379,7 +379,7 @@ proptest! {
         if periodic {
             w.window = Window::Until(60);
         }
-        let rep = match analyse(&w, false) {
+        let rep = match analyse(&w, Timeline::Omitted) {
             Ok(rep) => rep,
             Err(e) => {
                 prop_assert!(periodic && e.to_string().contains("keep up"), "{}", e);
@@ -423,9 +423,9 @@ fn never_above_the_report(w: &Workload, rep: &gpu_makespan::rta::report::RtaRepo
 fn tied_launches_into_one_stream_need_their_order() {
     let a = Task { stream: Some("s".into()), ..Task::given("A", 100, 10, 1, 256, 0) };
     let b = Task { stream: Some("s".into()), ..Task::given("B", 100, 10, 1, 256, 0) };
-    let e = analyse(&workload(vec![a.clone(), b.clone()]), false).unwrap_err();
+    let e = analyse(&workload(vec![a.clone(), b.clone()]), Timeline::Omitted).unwrap_err();
     assert!(e.to_string().contains("kernels[1].stream"), "{e}");
-    let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![a, b]) }, false).unwrap();
+    let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![a, b]) }, Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "A"), response(&rep, "B")), (10.0, 20.0));
 }
 
@@ -440,13 +440,13 @@ fn jobs_after_the_window_that_may_pass_are_analysed() {
     let a = Task { deadline: Some(2), ..Task::given("A", 100, 1, 1, 512, 47) };
     let mut w = workload(vec![k, a]);
     w.window = Window::Until(10);
-    assert_eq!(response(&analyse(&w, false).unwrap(), "A"), 4.0);
+    assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 4.0);
     let k = Task::given("K", 10, 5, 8, 512, 0);
     let a = Task { deadline: Some(8), ..Task::given("A", 100, 5, 8, 512, 9) };
     let mut w = workload(vec![k, a]);
     w.window = Window::Until(10);
     w.launch_overhead = 2;
-    assert!(response(&analyse(&w, false).unwrap(), "A") >= 11.0);
+    assert!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A") >= 11.0);
 }
 
 /// Stream priorities (A1-A2): H (high, 8 blocks of 10, released at 5) goes ahead of the
@@ -458,7 +458,7 @@ fn a_high_priority_kernel_overtakes_a_low_one() {
     let l = Task::given("L", 100, 10, 16, 512, 0);
     let h = Task { priority: Priority::High, ..Task::given("H", 100, 10, 8, 512, 5) };
     let w = workload(vec![l.clone(), h.clone()]);
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "L"), response(&rep, "H")), (30.0, 20.0));
     assert_eq!(rep.bound, Bound::Priorities);
     // The reference simulator with every block taking its C: L 30, H 15.
@@ -468,7 +468,7 @@ fn a_high_priority_kernel_overtakes_a_low_one() {
     let by_name = |n: &str| seq.jobs.iter().zip(&f).find(|(j, _)| w.tasks[j.task].name == n).map(|(j, &f)| f - j.release).unwrap();
     assert_eq!((by_name("L"), by_name("H")), (30, 15));
     // Both low: one FIFO, L 20.
-    let rep = analyse(&workload(vec![l, Task { priority: Priority::Low, ..h }]), false).unwrap();
+    let rep = analyse(&workload(vec![l, Task { priority: Priority::Low, ..h }]), Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "L"), 20.0);
 }
 
@@ -478,7 +478,7 @@ fn a_high_priority_kernel_overtakes_a_low_one() {
 fn one_stream_has_one_priority() {
     let a = Task { stream: Some("s".into()), ..Task::given("A", 100, 10, 1, 256, 0) };
     let b = Task { stream: Some("s".into()), priority: Priority::High, ..Task::given("B", 100, 10, 1, 256, 1) };
-    let e = analyse(&workload(vec![a, b]), false).unwrap_err();
+    let e = analyse(&workload(vec![a, b]), Timeline::Omitted).unwrap_err();
     assert!(e.to_string().contains("kernels[1].priority"), "{e}");
 }
 
@@ -497,7 +497,7 @@ fn high_streams_with_overheads_settle() {
         vec![k(0, 0, None, false), k(1, 2, Some("a"), true), k(2, 1, Some("a"), true), k(3, 0, Some("b"), true), k(4, 1, Some("b"), true)];
     let mut w = workload(tasks);
     w.launch_overhead = 1;
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(rep.bound, Bound::Priorities);
     never_above_the_report(&w, &rep, 7).unwrap();
 }
@@ -511,12 +511,12 @@ fn high_streams_with_overheads_settle() {
 fn copies_share_one_copy_engine() {
     let a = Task { copy_in: 5, ..Task::given("A", 100, 1, 1, 512, 0) };
     let b = Task { copy_in: 5, ..Task::given("B", 100, 1, 1, 512, 0) };
-    let rep = analyse(&workload(vec![a.clone(), b.clone()]), false).unwrap();
+    let rep = analyse(&workload(vec![a.clone(), b.clone()]), Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "A"), response(&rep, "B")), (11.0, 11.0));
     assert_eq!(rep.bound, Bound::Copies);
     assert!(rep.assumptions.iter().any(|a| a.contains("copy engine")));
     let w = workload(vec![a, Task { copy_out: 3, ..b }]);
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     let row = rep.kernels.iter().find(|k| k.name == "B").unwrap();
     // B: its copy in second (10), its kernel (11), its copy out (14).
     assert_eq!((row.kernel_finish, row.response, row.copy_out), (11.0, 14.0, Some(3.0)));
@@ -536,7 +536,7 @@ fn a_stream_runs_its_copies_and_kernels_in_order() {
     let k = Task { copy_in: 2, copy_out: 2, deadline: Some(100), ..Task::given("K", 4, 3, 1, 512, 0) };
     let mut w = workload(vec![k]);
     w.window = Window::Until(5);
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K"), 10.0);
     assert_eq!(rep.kernels[0].jobs, 2);
 }
@@ -552,7 +552,7 @@ fn processes_share_the_gpu_by_time_slices() {
     let b = Task { process: Some("b".into()), ..Task::given("B", 100, 10, 1, 1024, 1) };
     let mut w = workload(vec![a.clone(), b.clone()]);
     (w.time_slice, w.context_switch) = (2, Some(0));
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(rep.bound, Bound::TimeSliced);
     assert_eq!(response(&rep, "A"), 20.0);
     let seq = sequence_of(&w);
@@ -561,12 +561,12 @@ fn processes_share_the_gpu_by_time_slices() {
     assert_eq!(finish[0], 18);
     // Without a time slice in the profile, refused naming it.
     w.time_slice = 0;
-    assert!(analyse(&w, false).unwrap_err().to_string().contains("gpu.time_slice"));
+    assert!(analyse(&w, Timeline::Omitted).unwrap_err().to_string().contains("gpu.time_slice"));
     // A process's kernels in two streams are refused.
     let a2 = Task { name: "A2".into(), stream: Some("t".into()), ..a };
     let mut w = workload(vec![Task { stream: Some("s".into()), ..a2.clone() }, a2, b]);
     (w.time_slice, w.context_switch) = (2, Some(0));
-    assert!(analyse(&w, false).unwrap_err().to_string().contains("kernels[1].stream"));
+    assert!(analyse(&w, Timeline::Omitted).unwrap_err().to_string().contains("kernels[1].stream"));
 }
 
 proptest! {
@@ -609,7 +609,7 @@ proptest! {
         let present: Vec<usize> = (0..4).filter(|&p| w.tasks.iter().any(|t| t.process.as_ref() == Some(&names[p]))).collect();
         // One process only: no time slicing (one FIFO, tested above).
         prop_assume!(present.len() > 1);
-        let rep = analyse(&w, false).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let rep = analyse(&w, Timeline::Omitted).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(rep.bound, Bound::TimeSliced);
         let seq = sequence_of(&w);
         let process: Vec<usize> = seq.jobs.iter().map(|j| names.iter().position(|n| Some(n) == w.tasks[j.task].process.as_ref()).unwrap()).collect();

@@ -1,7 +1,7 @@
 //! Human-readable reports. Every number is labelled: `[exact]`, `[proven bound]`,
 //! `[lower bound]` or `[estimate]`.
 
-use gpu_makespan::exact::solve::{Solution, Status};
+use gpu_makespan::exact::solve::Solution;
 use gpu_makespan::files::serde_word;
 use gpu_makespan::model::bounds;
 use gpu_makespan::model::instance::Instance;
@@ -38,18 +38,6 @@ fn eq5_label(inst: &Instance) -> &'static str {
     }
 }
 
-/// A status as printed (as in `--json`).
-fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Optimal => "optimal",
-        Status::TimeLimit => "time_limit",
-        Status::MaxStates => "max_states",
-        Status::MaxMemory => "max_memory",
-        Status::LowerBound => "lower_bound",
-        Status::Interrupted => "interrupted",
-    }
-}
-
 /// The `bound` report.
 pub fn bounds_table(inst: &Instance) -> String {
     let mut s = String::new();
@@ -80,7 +68,7 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
         None => format!("{:?}", sol.method).to_lowercase(),
     };
     let _ = writeln!(s, "method       {method}");
-    let status = status_name(sol.status());
+    let status = sol.status().as_str();
     let _ = writeln!(s, "status       {status}{}", o.stop().stopped_by().map(|b| format!(" (stopped by {b})")).unwrap_or_default());
     let label = if sol.exact() { "[exact T^(W), schedule re-checked]" } else { "[lower bound: longest checked schedule found]" };
     let _ = writeln!(s, "makespan     {:>8}  {label}", o.lower_bound());
@@ -333,7 +321,7 @@ pub fn phased_table(p: &gpu_makespan::model::program::Program, sol: &gpu_makespa
     s.push_str(&program_line(p));
     let _ = writeln!(s, "{:>5} {:>6} {:>9} {:>9}  {:<12} kernel", "phase", "I", "lower", "upper", "status");
     for (k, (inst, ph)) in p.phases.iter().zip(&sol.phases).enumerate() {
-        let status = if ph.exact() { "exact".to_string() } else { status_name(ph.status()).to_string() };
+        let status = if ph.exact() { "exact".to_string() } else { ph.status().to_string() };
         let _ = writeln!(
             s,
             "{:>5} {:>6} {:>9} {:>9}  {status:<12} {}",
@@ -446,16 +434,16 @@ pub fn blocks_table(b: &gpu_makespan::model::blocks::Blocks, sol: &gpu_makespan:
         b.sigma(Unit::L),
         b.sigma(Unit::C)
     );
-    let status = if sol.exact() { "optimal" } else { status_name(sol.status) };
+    let status = if sol.exact() { "optimal" } else { sol.status.as_str() };
     let _ = writeln!(s, "status       {status}");
     let label = if sol.exact() {
         "[exact: every state of the blocks searched; schedule re-checked with each block's barriers]"
     } else {
         "[lower bound: the longest checked random schedule, re-checked with each block's barriers]"
     };
-    let _ = writeln!(s, "makespan     {:>8}  {label}", sol.lower);
+    let _ = writeln!(s, "makespan     {:>8}  {label}", sol.interval.lower());
     let how = if sol.exact() { "the search's value" } else { "the block horizon" };
-    let _ = writeln!(s, "upper bound  {:>8}  [proven: {how}]", sol.upper);
+    let _ = writeln!(s, "upper bound  {:>8}  [proven: {how}]", sol.interval.upper());
     let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound: the block horizon]", b.horizon());
     let _ = writeln!(s, "states       {:>8}", sol.states);
     let _ = writeln!(s, "time         {:.3} s", sol.seconds);
@@ -469,7 +457,7 @@ pub fn blocks_chart(b: &gpu_makespan::model::blocks::Blocks, sol: &gpu_makespan:
     let kernel = gpu_makespan::model::kernel::Kernel::parse(&letters).expect("L and C only");
     format!(
         "\nworst-case schedule ({} cycles, checked with each block's barriers; warps 1-{} are block 1, and so on):\n{}",
-        sol.lower,
+        sol.interval.lower(),
         b.warps_per_block(),
         sol.schedule.chart(&kernel)
     )
