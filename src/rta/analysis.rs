@@ -206,7 +206,7 @@ mod tests {
     use crate::rta::gpu::Platform;
     use crate::rta::list::closed_form_equal_c;
     use crate::rta::time::Scale;
-    use crate::rta::workload::Launch;
+    use crate::rta::workload::{Launch, Timing};
 
     fn analyse_all(w: &Workload) -> Result<RtaReport, Error> {
         analyse(w, Timeline::Kept)
@@ -221,7 +221,7 @@ mod tests {
         [(4, 2), (6, 7), (6, 2), (5, 5)]
             .iter()
             .enumerate()
-            .map(|(i, &(c, g))| Task::given(format!("K{}", i + 1), 15, c, g, 512, 0))
+            .map(|(i, &(c, g))| Task::given(format!("K{}", i + 1), Timing { period: 15, wcet: c, release: 0 }, g, 512))
             .collect()
     }
 
@@ -267,7 +267,7 @@ mod tests {
     #[test]
     fn resident_block_limit_caps_the_slots() {
         // 100 blocks of 32 threads: 2 SMs x min(2048/32, 32) = 64 slots, so two waves.
-        let rep = analyse_all(&workload(vec![Task::given("K", 10, 1, 100, 32, 0)], 0)).unwrap();
+        let rep = analyse_all(&workload(vec![Task::given("K", Timing { period: 10, wcet: 1, release: 0 }, 100, 32)], 0)).unwrap();
         assert_eq!(rep.g_max, 64);
         assert_eq!(rep.kernels[0].finish, 2.0);
     }
@@ -276,7 +276,10 @@ mod tests {
     fn kernels_launch_in_release_order() {
         // A (2 blocks, released at 0.5) listed before B (8 blocks, released at 0): B
         // launches first and fills the 8 slots until 1, so A finishes at 2. (Tenths.)
-        let ks = vec![Task::given("A", 100, 10, 2, 512, 5), Task::given("B", 100, 10, 8, 512, 0)];
+        let ks = vec![
+            Task::given("A", Timing { period: 100, wcet: 10, release: 5 }, 2, 512),
+            Task::given("B", Timing { period: 100, wcet: 10, release: 0 }, 8, 512),
+        ];
         let rep = analyse_all(&workload(ks, 1)).unwrap();
         let a = rep.kernels.iter().find(|k| k.name == "A").unwrap();
         assert_eq!(a.response, 1.5);
@@ -287,7 +290,9 @@ mod tests {
 
     #[test]
     fn huge_release_time_is_exact() {
-        let rep = analyse_all(&workload(vec![Task::given("K", 10, 1, 1, 512, 10_000_000_000_000_000)], 0)).unwrap();
+        let rep =
+            analyse_all(&workload(vec![Task::given("K", Timing { period: 10, wcet: 1, release: 10_000_000_000_000_000 }, 1, 512)], 0))
+                .unwrap();
         assert_eq!(rep.kernels[0].response, 1.0);
         assert_eq!(rep.kernels[0].finish_exact, "10000000000000001");
     }

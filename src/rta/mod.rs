@@ -36,4 +36,4 @@ pub mod workload;
 
 pub use analysis::{analyse, Timeline};
 pub use report::{Bound, RtaReport, Verdict};
-pub use workload::{Task, Workload};
+pub use workload::{Task, Timing, Workload};

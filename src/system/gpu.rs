@@ -39,7 +39,7 @@ use crate::rta::analysis::{analyse, Timeline};
 use crate::rta::gpu::Platform;
 use crate::rta::report::RtaReport;
 use crate::rta::time::Ticks;
-use crate::rta::workload::{demands, Task as Kernel, Workload};
+use crate::rta::workload::{demands, Task as Kernel, Timing, Workload};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -531,7 +531,7 @@ fn cap_shares(
 /// threads of a block and the most shared memory of a block), each taking `c`.
 fn whole_gpu_kernel(name: &str, c: Ps, p: &Platform) -> Kernel {
     let sms = (p.max_threads / p.sm_threads.max(1)).max(1);
-    let mut k = Kernel::given(name, c.max(1), c.max(1), sms, p.max_threads_per_block, 0);
+    let mut k = Kernel::given(name, Timing { period: c.max(1), wcet: c.max(1), release: 0 }, sms, p.max_threads_per_block);
     k.shared_memory = p.shared_memory_per_block;
     k.deadline = None;
     k.period = None;
