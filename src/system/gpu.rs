@@ -33,7 +33,7 @@
 use super::cost::{runnable_cycles, runnables, time, Cost};
 use super::gpu_sharing::{sliced_response, Context};
 use super::kernel_time::{KernelClock, KernelTicks};
-use super::model::{Ps, System, Task, Unit, Wait};
+use super::model::{serialize_ms, serialize_ms_option, Ps, System, Task, Unit, Wait};
 use crate::error::{Error, InputError};
 use crate::rta::analysis::{analyse, Timeline};
 use crate::rta::gpu::Platform;
@@ -70,7 +70,9 @@ pub struct GpuOptions {
     pub context_switch: Option<Ps>,
 }
 
-/// One GPU task's response.
+/// One GPU task's response: times exact in picoseconds, serialised in milliseconds as
+/// a row of `makespan system --json` (`gpu[]`: `copies` the worst copies, `r_best` the
+/// best response, `r_worst` and `release_jitter` set by the system report).
 #[derive(Debug, Clone, Serialize)]
 pub struct GpuResponse {
     /// The GPU task.
@@ -81,19 +83,44 @@ pub struct GpuResponse {
     pub unit: String,
     /// Kernels analysed for it, in stream order.
     pub kernels: Vec<String>,
-    /// Copies before and after the kernels.
+    /// Copies before and after the kernels (JSON: the worst, ms).
+    #[serde(serialize_with = "worst_ms")]
     pub copies: Cost,
     /// Its kernels' time: from its first kernel's release to its last one's finish
-    /// (kernel RTA, and with time slices the capped bound), picoseconds.
+    /// (kernel RTA, and with time slices the capped bound; its kernels are one stream).
+    #[serde(serialize_with = "serialize_ms")]
     pub kernel_response: Ps,
-    /// Best and worst response: copies plus kernels.
+    /// Best and worst response: copies plus kernels (JSON: `r_best`, the best, a lower
+    /// bound).
+    #[serde(rename = "r_best", serialize_with = "best_ms")]
     pub response: Cost,
+    /// Worst response of every job from its release (upper bound under the kernel RTA's
+    /// model; with a trigger that does not wait, its jobs' queueing behind each other
+    /// included); `None` when not proven (its trigger has no `R+`, or its jobs may queue
+    /// up without end), and before the system report ([`crate::system::report::analyse`])
+    /// sets it.
+    #[serde(serialize_with = "serialize_ms_option")]
+    pub r_worst: Option<Ps>,
+    /// The release jitter of a GPU task nobody waits for (its trigger's `R+ - post- -
+    /// pre-`, 0 for a periodic GPU task); `None` when its trigger waits for it or has no
+    /// `R+`, and before the system report sets it.
+    #[serde(serialize_with = "serialize_ms_option")]
+    pub release_jitter: Option<Ps>,
     /// Where the kernels come from (`side file` or `ticks as one block per SM`).
     pub source: String,
     /// Its time slice (time-sliced sharing only).
+    #[serde(serialize_with = "serialize_ms_option")]
     pub time_slice: Option<Ps>,
     /// The GPU tasks whose share its bound caps by their jobs' needs (time slices only).
     pub capped_by: Vec<String>,
+}
+
+fn worst_ms<S: serde::Serializer>(c: &Cost, s: S) -> Result<S::Ok, S::Error> {
+    serialize_ms(&c.worst, s)
+}
+
+fn best_ms<S: serde::Serializer>(c: &Cost, s: S) -> Result<S::Ok, S::Error> {
+    serialize_ms(&c.best, s)
 }
 
 /// How the GPU was shared in an analysis.
@@ -208,6 +235,8 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
             copies: p.copies,
             kernel_response,
             response: Cost { best: p.copies.best + p.best_kernel, worst: p.copies.worst + kernel_response },
+            r_worst: None,
+            release_jitter: None,
             source: p.source.clone(),
             time_slice: p.slice.filter(|_| matches!(sharing, SharingUsed::TimeSlices { .. })),
             capped_by: Vec::new(),

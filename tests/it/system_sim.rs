@@ -7,6 +7,7 @@
 //! simulated response may be below the reported `R-` or above the reported `R+`.
 
 use gpu_makespan::system::cpu::OffloadMode;
+use gpu_makespan::system::model::ms;
 use gpu_makespan::system::read;
 use gpu_makespan::system::report::{analyse, Options, Paradigm, SystemReport};
 use proptest::prelude::*;
@@ -230,7 +231,7 @@ proptest! {
         }
         for g in &rep.gpu {
             let i: usize = g.task[1..].parse().unwrap();
-            check(&g.task, &obs.gpu[i], Some(g.r_best), g.r_worst, horizon)?;
+            check(&g.task, &obs.gpu[i], Some(ms(g.response.best)), g.r_worst.map(ms), horizon)?;
         }
     }
 }

@@ -7,6 +7,7 @@ use gpu_makespan::model::bounds;
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::model::kernel::Unit;
 use gpu_makespan::rta::report::Bound;
+use gpu_makespan::system::model::ms;
 use gpu_makespan::system::report::SystemReport;
 use std::fmt::Write;
 
@@ -568,17 +569,17 @@ fn system_gpu(s: &mut String, rep: &SystemReport) {
             "task", "triggered by", "slice", "copies", "kernels", "R-", "R+"
         );
         for g in &rep.gpu {
-            let slice = g.time_slice.map_or("-".to_string(), |q| format!("{q:.3}"));
+            let slice = g.time_slice.map_or("-".to_string(), |q| format!("{:.3}", ms(q)));
             let _ = writeln!(
                 s,
                 "{:<20} {:<28} {:>9} {:>9.3} {:>9.3} {:>9.3} {:>9}  {}",
                 g.task,
                 g.triggered_by.as_deref().unwrap_or("-"),
                 slice,
-                g.copies,
-                g.kernel_response,
-                g.r_best,
-                g.r_worst.map_or("-".to_string(), |r| format!("{r:.3}")),
+                ms(g.copies.worst),
+                ms(g.kernel_response),
+                ms(g.response.best),
+                g.r_worst.map_or("-".to_string(), |r| format!("{:.3}", ms(r))),
                 g.source
             );
         }
