@@ -69,39 +69,6 @@ impl Paradigm {
     }
 }
 
-/// One task of a core (times in ms).
-#[derive(Debug, Clone, Serialize)]
-pub struct TaskRow {
-    /// Name.
-    pub name: String,
-    /// Model tasks it stands for.
-    pub tasks: Vec<String>,
-    /// Execution-time case.
-    pub case: super::cpu::Case,
-    /// The model's priority.
-    pub priority: Option<i64>,
-    /// Rank on the core (0 highest).
-    pub rank: usize,
-    /// Period.
-    pub period: f64,
-    /// Deadline (requirement, else period).
-    pub deadline: f64,
-    /// Execution time, best (lower bound).
-    pub c_best: f64,
-    /// Execution time, worst (upper bound).
-    pub c_worst: f64,
-    /// Suspension while its GPU task runs (asynchronous offloading), worst.
-    pub suspension: f64,
-    /// Its GPU task.
-    pub gpu_task: Option<String>,
-    /// Best-case response time (lower bound), if the worst case converged.
-    pub r_best: Option<f64>,
-    /// Worst-case response time (upper bound), `null` when it passes `T` (not analysed).
-    pub r_worst: Option<f64>,
-    /// `r_worst <= deadline`.
-    pub schedulable: bool,
-}
-
 /// One core.
 #[derive(Debug, Clone, Serialize)]
 pub struct CoreRow {
@@ -116,7 +83,7 @@ pub struct CoreRow {
     /// `sum (C + S) / T`, worst case.
     pub utilization: f64,
     /// Its tasks, highest priority first.
-    pub tasks: Vec<TaskRow>,
+    pub tasks: Vec<Response>,
 }
 
 /// How the GPU was shared, for the report.
@@ -341,31 +308,11 @@ fn analyse_cores(sys: &System, gpu: &GpuSide, opts: Options) -> Result<(Vec<Core
             frequency_ghz: unit.frequency.ghz(),
             priorities,
             utilization,
-            tasks: responses.iter().map(task_row).collect(),
+            tasks: responses.clone(),
         });
         all.extend(responses);
     }
     Ok((cores, all))
-}
-
-fn task_row(r: &Response) -> TaskRow {
-    let e = &r.entity;
-    TaskRow {
-        name: e.name.clone(),
-        tasks: e.tasks.clone(),
-        case: e.case,
-        priority: e.model_priority,
-        rank: r.rank,
-        period: ms(e.period),
-        deadline: ms(e.deadline),
-        c_best: ms(e.c.best),
-        c_worst: ms(e.c.worst),
-        suspension: ms(e.suspension.worst),
-        gpu_task: e.gpu_task.clone(),
-        r_best: r.best.map(ms),
-        r_worst: r.worst.map(ms),
-        schedulable: r.schedulable,
-    }
 }
 
 /// The GPU task's response with its bounds.

@@ -226,8 +226,8 @@ proptest! {
         let horizon = 1200;
         let obs = simulate(&specs, &priorities, seed, horizon);
         for (i, jobs) in obs.cpu.iter().enumerate() {
-            let row = rep.cores.iter().flat_map(|c| &c.tasks).find(|t| t.name == format!("T{i}")).unwrap();
-            check(&format!("T{i}"), jobs, row.r_best, row.r_worst, horizon)?;
+            let row = rep.cores.iter().flat_map(|c| &c.tasks).find(|t| t.entity.name == format!("T{i}")).unwrap();
+            check(&format!("T{i}"), jobs, row.best.map(ms), row.worst.map(ms), horizon)?;
         }
         for g in &rep.gpu {
             let i: usize = g.task[1..].parse().unwrap();

@@ -526,10 +526,10 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
             "task", "prio", "T", "D", "C-", "C+", "S+", "R-", "R+", "case"
         );
         for t in &core.tasks {
-            let prio = t.priority.map_or(format!("#{}", t.rank), |p| p.to_string());
+            let prio = t.entity.model_priority.map_or(format!("#{}", t.rank), |p| p.to_string());
             let verdict = if t.schedulable {
                 "meets D"
-            } else if t.r_worst.is_none() {
+            } else if t.worst.is_none() {
                 "MISSES D (R+ > T: not analysed)"
             } else {
                 "MISSES D"
@@ -537,16 +537,16 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
             let _ = writeln!(
                 s,
                 "{:<28} {:>4} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9} {:>9}  {:<15} {verdict}",
-                t.name,
+                t.entity.name,
                 prio,
-                t.period,
-                t.deadline,
-                t.c_best,
-                t.c_worst,
-                t.suspension,
-                opt(t.r_best),
-                opt(t.r_worst),
-                serde_word(&t.case)
+                ms(t.entity.period),
+                ms(t.entity.deadline),
+                ms(t.entity.c.best),
+                ms(t.entity.c.worst),
+                ms(t.entity.suspension.worst),
+                opt(t.best.map(ms)),
+                opt(t.worst.map(ms)),
+                serde_word(&t.entity.case)
             );
         }
     }
