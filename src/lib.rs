@@ -102,8 +102,8 @@
 //! let report = analyse(&sys, None, opts)?;
 //! for core in &report.cores {
 //!     for task in &core.tasks {
-//!         // R+ is a proven upper bound on the task's response time (ms).
-//!         assert!(task.r_worst.is_none_or(|r| r >= task.c_worst));
+//!         // R+ is a proven upper bound on the task's response time (exact picoseconds).
+//!         assert!(task.worst.is_none_or(|r| r >= task.entity.c.worst));
 //!     }
 //! }
 //! # Ok::<(), gpu_makespan::Error>(())
