@@ -113,7 +113,9 @@ fn blocks_search(c: &mut Criterion) {
         let p = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |k| Instance::new(k, w, 1, 4)).unwrap();
         let b = Blocks::new(p, 2);
         g.bench_with_input(BenchmarkId::from_parameter(w), &b, |bench, b| {
-            bench.iter(|| gpu_makespan::exact::blocks::solve_blocks(b, &gpu_makespan::exact::solve::SolveOptions::default()).unwrap().upper)
+            bench.iter(|| {
+                gpu_makespan::exact::blocks::solve_blocks(b, &gpu_makespan::exact::solve::SolveOptions::default()).unwrap().interval.upper()
+            })
         });
     }
     g.finish();

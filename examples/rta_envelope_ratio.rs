@@ -9,7 +9,7 @@ use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::list::{finishes, simulate_slots, slot_thresholds};
 use gpu_makespan::rta::sms::{most_free_threads, simulate_sms};
 use gpu_makespan::rta::time::Scale;
-use gpu_makespan::rta::workload::{demands, Task, Workload};
+use gpu_makespan::rta::workload::{demands, Task, Timing, Workload};
 use gpu_makespan::rta::workload::{Launch, Window};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -26,7 +26,12 @@ fn random_set(rng: &mut SmallRng) -> Vec<Task> {
             Task {
                 shared_memory: if rng.random_bool(0.3) { rng.random_range(0..40_000) } else { 0 },
                 registers_per_thread: if rng.random_bool(0.5) { rng.random_range(16..=64u64).min(cap) } else { 0 },
-                ..Task::given(format!("K{i}"), 1_000_000, rng.random_range(1..100), rng.random_range(1..64), b, rng.random_range(0..200))
+                ..Task::given(
+                    format!("K{i}"),
+                    Timing { period: 1_000_000, wcet: rng.random_range(1..100), release: rng.random_range(0..200) },
+                    rng.random_range(1..64),
+                    b,
+                )
             }
         })
         .collect()

@@ -7,12 +7,12 @@
 //! Per kernel: reported response / worst simulated response over `RUNS` runs.
 //! Run: `cargo run --release --example rta_pessimism`.
 
-use gpu_makespan::rta::analysis::analyse;
+use gpu_makespan::rta::analysis::{analyse, Timeline};
 use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::simulator::{simulate, Hardware, Placement};
 use gpu_makespan::rta::time::Scale;
-use gpu_makespan::rta::workload::{demands, Priority, Task, Workload};
+use gpu_makespan::rta::workload::{demands, Priority, Task, Timing, Workload};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
@@ -28,7 +28,12 @@ fn random_set(rng: &mut SmallRng, mixed: bool) -> Vec<Task> {
             let warps = b.div_ceil(32);
             let cap = 32_768 / (warps.div_ceil(4) * 4) / 256 * 256 / 32;
             let release = if rng.random_bool(0.5) { 0 } else { rng.random_range(0..40) };
-            let task = Task::given(format!("K{i}"), 1_000_000, rng.random_range(1..30), rng.random_range(1..40), b, release);
+            let task = Task::given(
+                format!("K{i}"),
+                Timing { period: 1_000_000, wcet: rng.random_range(1..30), release },
+                rng.random_range(1..40),
+                b,
+            );
             if !mixed {
                 return task;
             }
@@ -64,7 +69,7 @@ fn main() {
                 tasks = with_priorities(&mut rng, tasks);
             }
             let w = Workload::new(tasks, Platform::TX2, Scale::default(), "t");
-            let Ok(rep) = analyse(&w, false) else { continue };
+            let Ok(rep) = analyse(&w, Timeline::Omitted) else { continue };
             let seq = sequence(&w, &demands(&w).expect("analysed"), w.launch, w.window).expect("analysed");
             let mut worst = vec![0u128; w.tasks.len()];
             for _ in 0..RUNS {

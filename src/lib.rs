@@ -86,7 +86,7 @@
 //!
 //! let text = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
 //! let w = taskset::from_text(&text, "example", None, &Default::default(), None)?;
-//! let report = rta::analyse(&w, false)?;
+//! let report = rta::analyse(&w, rta::Timeline::Omitted)?;
 //! let finish: Vec<f64> = report.kernels.iter().map(|k| k.finish).collect();
 //! assert_eq!(finish, [4.0, 10.0, 12.0, 11.0]);
 //! assert_eq!((report.bound, report.verdict), (Bound::ExactMonotone, Verdict::Proven));
@@ -106,8 +106,8 @@
 //! let report = analyse(&sys, None, opts)?;
 //! for core in &report.cores {
 //!     for task in &core.tasks {
-//!         // R+ is a proven upper bound on the task's response time (ms).
-//!         assert!(task.r_worst.is_none_or(|r| r >= task.c_worst));
+//!         // R+ is a proven upper bound on the task's response time (exact picoseconds).
+//!         assert!(task.worst.is_none_or(|r| r >= task.entity.c.worst));
 //!     }
 //! }
 //! # Ok::<(), gpu_makespan::Error>(())
@@ -194,6 +194,8 @@ pub use import::import;
 pub use model::blocks::Blocks;
 pub use model::instance::Instance;
 pub use model::kernel::{Kernel, Unit};
+// One proven interval for every result (issue 51, item 3).
+pub use model::interval::Interval;
 pub use model::program::Program;
 pub use model::schedule::Schedule;
 pub use model::sm::SmCounts;

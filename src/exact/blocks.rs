@@ -12,6 +12,7 @@ use crate::exact::outcome::Stop;
 use crate::exact::solve::{SolveOptions, Status};
 use crate::model::blocks::Blocks;
 use crate::model::checker::check_blocks;
+use crate::model::interval::Interval;
 use crate::model::kernel::Unit;
 use crate::model::schedule::Schedule;
 use rand::rngs::SmallRng;
@@ -24,10 +25,9 @@ use serde::Serialize;
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub struct BlockSolution {
-    /// The checked schedule's makespan: a proven lower bound on the worst case.
-    pub lower: u64,
-    /// A proven upper bound (the exact value when the search completed).
-    pub upper: u64,
+    /// The proven interval: its lower end is the checked schedule's makespan, its upper
+    /// end the search's value (exact when it completed) or the block horizon.
+    pub interval: Interval,
     /// `optimal` when lower = upper, else why the search stopped.
     pub status: Status,
     /// The schedule, checked by `check_blocks` (rows: warp `w` of block `w / W`).
@@ -41,7 +41,7 @@ pub struct BlockSolution {
 impl BlockSolution {
     /// lower = upper.
     pub fn exact(&self) -> bool {
-        self.lower == self.upper
+        self.interval.exact()
     }
 }
 
@@ -401,7 +401,10 @@ pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolutio
         return Err(Inconsistency::Disagreement(format!("the blocks' search found {upper} cycles, its schedule lasts {lower}")).into());
     }
     let states = memo.value.len() as u64;
-    Ok(BlockSolution { lower, upper, status, schedule, states, seconds: started.elapsed().as_secs_f64() })
+    let interval = Interval::new(lower, upper).ok_or_else(|| {
+        Inconsistency::Disagreement(format!("the blocks' checked schedule lasts {lower}, above the proven bound {upper}"))
+    })?;
+    Ok(BlockSolution { interval, status, schedule, states, seconds: started.elapsed().as_secs_f64() })
 }
 
 fn status_of(stop: Stop) -> Status {
@@ -501,6 +504,8 @@ pub struct BlocksJson {
     pub upper_bound: u64,
     /// `makespan == upper_bound`.
     pub exact: bool,
+    /// `[makespan, upper_bound]` as one object (`lower`, `upper`, `exact`).
+    pub interval: Interval,
     /// The block horizon (a proven upper bound).
     pub safe_horizon: u64,
     /// Distinct states stored.
@@ -535,9 +540,10 @@ pub fn blocks_json(b: &Blocks, sol: &BlockSolution, with_schedule: bool) -> Bloc
         sigma_c: first.sigma_c,
         barriers: b.program.phases.len() - 1,
         status: sol.status,
-        makespan: sol.lower,
-        upper_bound: sol.upper,
+        makespan: sol.interval.lower(),
+        upper_bound: sol.interval.upper(),
         exact: sol.exact(),
+        interval: sol.interval,
         safe_horizon: b.horizon(),
         states: sol.states,
         seconds: sol.seconds,

@@ -7,6 +7,7 @@ use crate::exact::phases::{solve_phases, PhasedSolution};
 use crate::exact::solve::{solve, Method, Solution, SolveOptions, Status};
 use crate::model::blocks::Blocks;
 use crate::model::instance::Instance;
+use crate::model::interval::Interval;
 use crate::model::program::Program;
 
 /// The result of [`solve_kernel`], by the shape of the kernel: every variant carries a
@@ -24,22 +25,24 @@ pub enum KernelSolution {
 }
 
 impl KernelSolution {
+    /// The proven interval on the worst case: its lower end is the checked schedule's
+    /// makespan, its upper end a proven bound.
+    pub fn interval(&self) -> Interval {
+        match self {
+            KernelSolution::Plain(s) => s.interval(),
+            KernelSolution::Phases(s) => s.interval(),
+            KernelSolution::Blocks(s) => s.interval,
+        }
+    }
+
     /// The proven lower bound on the worst case (the checked schedule's makespan).
     pub fn lower(&self) -> u64 {
-        match self {
-            KernelSolution::Plain(s) => s.outcome.lower_bound(),
-            KernelSolution::Phases(s) => s.lower_bound(),
-            KernelSolution::Blocks(s) => s.lower,
-        }
+        self.interval().lower()
     }
 
     /// The proven upper bound on the worst case.
     pub fn upper(&self) -> u64 {
-        match self {
-            KernelSolution::Plain(s) => s.outcome.upper_bound(),
-            KernelSolution::Phases(s) => s.upper_bound(),
-            KernelSolution::Blocks(s) => s.upper,
-        }
+        self.interval().upper()
     }
 
     /// lower = upper: the worst case is known exactly.

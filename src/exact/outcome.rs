@@ -8,8 +8,9 @@
 use crate::error::Inconsistency;
 use crate::model::checker::check;
 use crate::model::instance::Instance;
+use crate::model::interval::Interval;
 use crate::model::schedule::Schedule;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// A schedule that passed [`crate::model::checker::check`]; only [`Witness::check`] makes one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,7 +103,7 @@ pub struct IlpStats {
 }
 
 /// Statistics of whichever methods ran.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     /// When the search ran.
     pub search: Option<SearchStats>,
@@ -111,13 +112,47 @@ pub struct Stats {
 }
 
 /// The result of one method on one instance.
-#[derive(Debug, Clone)]
+///
+/// Serialised as `{"interval": {"lower", "upper", "exact"}, "stop", "stats", "cycles"}`
+/// (`cycles[w][i]`: the 1-based cycle in which warp `w` issues instruction `i`). Read
+/// back, an outcome is checked only for its own consistency (the schedule's makespan is
+/// the interval's lower end, the interval is ordered): the instance is not in the
+/// record, so [`Outcome::recheck`] re-runs the independent checker once it is known.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(into = "OutcomeFields", try_from = "OutcomeFields")]
 pub struct Outcome {
     witness: Witness,
     upper_bound: u64,
     stop: Stop,
     /// Statistics.
     pub stats: Stats,
+}
+
+/// The serialised form of an [`Outcome`].
+#[derive(Serialize, Deserialize)]
+struct OutcomeFields {
+    interval: Interval,
+    stop: Stop,
+    stats: Stats,
+    cycles: Vec<Vec<u64>>,
+}
+
+impl From<Outcome> for OutcomeFields {
+    fn from(o: Outcome) -> OutcomeFields {
+        OutcomeFields { interval: o.interval(), stop: o.stop, stats: o.stats, cycles: o.witness.schedule.cycles }
+    }
+}
+
+impl TryFrom<OutcomeFields> for Outcome {
+    type Error = String;
+    fn try_from(f: OutcomeFields) -> Result<Outcome, String> {
+        let schedule = Schedule { cycles: f.cycles };
+        let makespan = schedule.makespan();
+        if makespan != f.interval.lower() {
+            return Err(format!("outcome: the schedule's makespan {makespan} is not the interval's lower bound {}", f.interval.lower()));
+        }
+        Ok(Outcome { witness: Witness { schedule, makespan }, upper_bound: f.interval.upper(), stop: f.stop, stats: f.stats })
+    }
 }
 
 impl Outcome {
@@ -146,6 +181,17 @@ impl Outcome {
     /// `T^(W)` is known: the bounds meet.
     pub fn exact(&self) -> bool {
         self.witness.makespan == self.upper_bound
+    }
+
+    /// The proven interval `[lower_bound, upper_bound]` on `T^(W)`.
+    pub fn interval(&self) -> Interval {
+        Interval::new(self.witness.makespan, self.upper_bound).expect("Outcome::new keeps the witness within the upper bound")
+    }
+
+    /// Re-checks the witness schedule against `inst` with the independent checker (for
+    /// an outcome read back from a record, whose instance was not stored with it).
+    pub fn recheck(&self, inst: &Instance) -> Result<(), Inconsistency> {
+        Witness::check(inst, "recorded", self.witness.schedule.clone(), Some(self.witness.makespan)).map(|_| ())
     }
 
     /// Why the method stopped.

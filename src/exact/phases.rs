@@ -7,6 +7,7 @@ use crate::error::{Error, Inconsistency};
 use crate::exact::record::{solution, SolutionJson};
 use crate::exact::solve::{solve, Solution, SolveOptions, Status};
 use crate::model::checker::check_phases;
+use crate::model::interval::Interval;
 use crate::model::program::Program;
 use crate::model::schedule::{Issue, Schedule};
 use rayon::prelude::*;
@@ -38,6 +39,11 @@ impl PhasedSolution {
     /// Exact when every phase is.
     pub fn exact(&self) -> bool {
         self.phases.iter().all(Solution::exact)
+    }
+
+    /// The proven interval: the sum of the phases' (exact when every phase is).
+    pub fn interval(&self) -> Interval {
+        self.phases.iter().map(Solution::interval).fold(Interval::point(0), Interval::plus)
     }
 
     /// `optimal` when exact, else the first phase's reason for stopping short.
@@ -183,6 +189,8 @@ pub struct PhasedJson {
     pub upper_bound: u64,
     /// `makespan == upper_bound`.
     pub exact: bool,
+    /// `[makespan, upper_bound]` as one object (`lower`, `upper`, `exact`).
+    pub interval: Interval,
     /// Sum of the phases' proven safe horizons.
     pub safe_horizon: u64,
     /// Wall-clock seconds of the whole solve (distinct phases in parallel).
@@ -217,6 +225,7 @@ pub fn phased_json(p: &Program, sol: &PhasedSolution, with_schedule: bool) -> Ph
         makespan: sol.lower_bound(),
         upper_bound: sol.upper_bound(),
         exact: sol.exact(),
+        interval: sol.interval(),
         safe_horizon: phases.iter().map(|j| j.safe_horizon).sum(),
         seconds: sol.seconds,
         phases,

@@ -6,6 +6,7 @@ use crate::exact::outcome::{IlpStats, SearchStats};
 use crate::exact::solve::{Method, Solution, Status};
 use crate::model::bounds;
 use crate::model::instance::Instance;
+use crate::model::interval::Interval;
 use crate::model::schedule::Issue;
 use serde::{Deserialize, Serialize};
 
@@ -39,6 +40,10 @@ pub struct SolutionJson {
     pub upper_bound: u64,
     /// `makespan == upper_bound`.
     pub exact: bool,
+    /// `[makespan, upper_bound]` as one object (`lower`, `upper`, `exact`); absent in
+    /// records written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Interval>,
     /// Wall-clock seconds.
     pub seconds: f64,
     /// The ILP optimum reached a horizon below the safe horizon, which may have cut it.
@@ -84,6 +89,7 @@ pub fn solution(inst: &Instance, sol: &Solution, with_schedule: bool) -> Solutio
         makespan: o.lower_bound(),
         upper_bound: o.upper_bound(),
         exact: o.exact(),
+        interval: Some(o.interval()),
         seconds: sol.seconds,
         horizon_may_cut: sol.horizon_may_cut(inst),
         stopped_by: o.stop().stopped_by().map(str::to_string),

@@ -6,13 +6,19 @@
 //! disagreement into a result: those are [`Error::Inconsistent`].
 
 use crate::budget::{Budget, Part};
-use crate::error::{Error, TooLarge};
-use crate::exact::heuristic::{longest_rollout_of, longest_rollout_until};
-use crate::exact::ilp::{self, ConstraintForm, IlpOptions};
+use crate::error::{Error, InputError, TooLarge};
+use crate::exact::heuristic::longest_rollout_until;
+use crate::exact::ilp::ConstraintForm;
 use crate::exact::outcome::{Outcome, Stats, Stop, Witness};
 use crate::exact::search::{self, SearchLimits, DEFAULT_MAX_STATES};
+#[cfg(feature = "ilp")]
+use crate::exact::{
+    heuristic::longest_rollout_of,
+    ilp::{self, IlpOptions},
+};
 use crate::model::bounds;
 use crate::model::instance::Instance;
+use crate::model::interval::Interval;
 use crate::state::transitions::Transitions;
 use crate::state_bounds::{self, StateBound};
 use serde::Serialize;
@@ -22,24 +28,52 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Method {
-    /// The binary ILP of the paper, solved by HiGHS.
+    /// The binary ILP of the paper, solved by HiGHS (feature `ilp`).
+    #[cfg(feature = "ilp")]
     Ilp,
     /// The exact combinatorial search (default).
     Search,
     /// Adversarial rollouts only: a proven lower bound, exact only if it meets the
     /// safe horizon.
     Heuristic,
-    /// ILP and search; fails loudly if they disagree.
+    /// ILP and search; fails loudly if they disagree (feature `ilp`).
+    #[cfg(feature = "ilp")]
     Both,
 }
 
 impl Method {
-    /// The names accepted by [`std::str::FromStr`], as on the command line.
+    /// The names accepted by [`std::str::FromStr`], as on the command line (`ilp` and
+    /// `both` are listed in every build; without the `ilp` feature they parse to an
+    /// error that says so).
     pub const NAMES: [&'static str; 4] = ["ilp", "search", "heuristic", "both"];
 
     /// Whether the method runs the ILP (and so uses its horizon and constraint form).
     pub fn uses_ilp(self) -> bool {
-        matches!(self, Method::Ilp | Method::Both)
+        match self {
+            #[cfg(feature = "ilp")]
+            Method::Ilp | Method::Both => true,
+            Method::Search | Method::Heuristic => false,
+        }
+    }
+
+    /// The ILP method, or, in a build without the `ilp` feature, an input error on
+    /// `method` saying that this build has no ILP solver.
+    pub fn ilp() -> Result<Method, InputError> {
+        Method::needing_ilp("ilp")
+    }
+
+    #[cfg(feature = "ilp")]
+    fn needing_ilp(name: &str) -> Result<Method, InputError> {
+        Ok(if name == "both" { Method::Both } else { Method::Ilp })
+    }
+
+    #[cfg(not(feature = "ilp"))]
+    fn needing_ilp(name: &str) -> Result<Method, InputError> {
+        Err(InputError::option(
+            "method",
+            name,
+            "this build of gpu-makespan has no ILP solver (built without the `ilp` feature, which needs HiGHS); use the search method",
+        ))
     }
 }
 
@@ -47,10 +81,9 @@ impl std::str::FromStr for Method {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, String> {
         match s {
-            "ilp" => Ok(Method::Ilp),
+            "ilp" | "both" => Method::needing_ilp(s).map_err(|e| e.reason),
             "search" => Ok(Method::Search),
             "heuristic" => Ok(Method::Heuristic),
-            "both" => Ok(Method::Both),
             other => Err(format!("`{other}` is not one of {}", Method::NAMES.join(", "))),
         }
     }
@@ -73,6 +106,28 @@ pub enum Status {
     LowerBound,
     /// An interrupt (Ctrl-C) stopped the method; as for `TimeLimit`.
     Interrupted,
+}
+
+impl Status {
+    /// The word printed for it, as in `solve --json` (`optimal`, `time_limit`,
+    /// `max_states`, `max_memory`, `lower_bound`, `interrupted`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::TimeLimit => "time_limit",
+            Status::MaxStates => "max_states",
+            Status::MaxMemory => "max_memory",
+            Status::LowerBound => "lower_bound",
+            Status::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// The word of [`Status::as_str`].
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
 }
 
 /// The ILP horizon `T`.
@@ -178,8 +233,10 @@ impl SolveOptions {
     }
 }
 
-/// A solve: the method's [`Outcome`] and what the method ran with.
-#[derive(Debug, Clone)]
+/// A solve: the method's [`Outcome`] and what the method ran with. Serialises with
+/// serde (the outcome as [`Outcome`] does; read back, its witness is re-checked only
+/// by [`Outcome::recheck`]).
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct Solution {
     /// Method used.
@@ -200,6 +257,11 @@ impl Solution {
     /// `T^(W)` is known (lower = upper).
     pub fn exact(&self) -> bool {
         self.outcome.exact()
+    }
+
+    /// The proven interval on `T^(W)`.
+    pub fn interval(&self) -> Interval {
+        self.outcome.interval()
     }
 
     /// This solution and a `later` one of the same instance as one: the longer witness,
@@ -278,6 +340,7 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
             notes.push("heuristic: the makespan is a proven lower bound (a checked schedule); it is the worst case only if it meets the upper bound".into());
             (run_heuristic(inst, opts)?, None, safe)
         }
+        #[cfg(feature = "ilp")]
         Method::Ilp => {
             let asked = opts.horizon.cycles(inst);
             let horizon = asked.min(safe);
@@ -290,6 +353,7 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
             // The ILP builds no per-state bound: where it stops short, `bound`'s is built.
             (search::at_most_start_bound(inst, out, true, &opts.budget)?, Some(opts.form), horizon)
         }
+        #[cfg(feature = "ilp")]
         Method::Both => {
             let (ilp_out, note) = run_ilp(inst, opts, safe, &opts.budget.part(Part::IlpOfBoth))?;
             notes.extend(note);
@@ -333,7 +397,7 @@ fn check_witness_size(inst: &Instance, budget: &Budget) -> Result<(), TooLarge> 
             field: "warps".into(),
             value: inst.warps.to_string(),
             reason: format!(
-                "a checked schedule of {} warps x {} instructions ({issues} issues, about {} MB) does not fit the memory limit of {} MB; the bound command gives the proven closed-form bounds",
+                "a checked schedule of {} warps x {} instructions ({issues} issues, about {} MB) does not fit the memory limit of {} MB, and the proven closed-form bounds need none",
                 inst.warps,
                 inst.len(),
                 bytes >> 20,
@@ -392,6 +456,7 @@ fn run_heuristic(inst: &Instance, opts: &SolveOptions) -> Result<Outcome, Error>
     search::at_most_start_bound(inst, Outcome::new(witness, upper, stop, Stats::default())?, weakened, &opts.budget)
 }
 
+#[cfg(feature = "ilp")]
 /// The ILP within `budget`'s time, warm-started from rollouts (which get a quarter of it). A model HiGHS would need
 /// longer than the limit to set up ([`ilp::setup_time`]) is not started: the result is
 /// then the rollouts' schedule with the safe horizon, stopped by the time limit, and a
@@ -417,6 +482,7 @@ fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, budget: &Budget) 
     Ok((ilp::solve_instance(inst, &ilp_opts)?, None))
 }
 
+#[cfg(feature = "ilp")]
 /// What a horizon below the safe one means for an ILP result.
 fn horizon_notes(out: &Outcome, horizon: u64, safe: u64) -> Vec<String> {
     let optimal = out.stats.ilp.is_some_and(|s| s.optimal);
@@ -435,4 +501,58 @@ fn horizon_notes(out: &Outcome, horizon: u64, safe: u64) -> Vec<String> {
         )];
     }
     Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_displays_its_json_word() {
+        for status in [Status::Optimal, Status::TimeLimit, Status::MaxStates, Status::MaxMemory, Status::LowerBound, Status::Interrupted] {
+            assert_eq!(serde_json::to_value(status).unwrap(), status.to_string());
+        }
+        assert_eq!(Status::TimeLimit.to_string(), "time_limit");
+    }
+
+    /// A solution (and so its outcome) reads back as written; a record whose schedule
+    /// does not end at the interval's lower end, or whose interval is upside down, is refused.
+    #[test]
+    fn solution_and_outcome_round_trip() {
+        let inst = Instance::new("LLC", 4, 1, 1).unwrap();
+        let opts = SolveOptions { method: Method::Heuristic, ..SolveOptions::default() };
+        for sol in [solve(&inst, &SolveOptions::default()).unwrap(), solve(&inst, &opts).unwrap()] {
+            let text = serde_json::to_string(&sol).unwrap();
+            let back: Solution = serde_json::from_str(&text).unwrap();
+            assert_eq!(back, sol);
+            assert_eq!(back.interval(), sol.interval());
+            back.outcome.recheck(&inst).unwrap();
+            let outcome: Outcome = serde_json::from_str(&serde_json::to_string(&sol.outcome).unwrap()).unwrap();
+            assert_eq!(outcome, sol.outcome);
+        }
+        let sol = solve(&inst, &SolveOptions::default()).unwrap();
+        assert_eq!(sol.interval().to_string(), "9");
+        let mut v = serde_json::to_value(&sol.outcome).unwrap();
+        v["interval"] = serde_json::json!({"lower": 8, "upper": 9});
+        let e = serde_json::from_value::<Outcome>(v.clone()).unwrap_err().to_string();
+        assert!(e.contains("makespan 9"), "{e}");
+        v["interval"] = serde_json::json!({"lower": 9, "upper": 8});
+        assert!(serde_json::from_value::<Outcome>(v).is_err());
+        // A schedule read back is re-checked against the instance on demand.
+        let other = Instance::new("LLC", 4, 2, 2).unwrap();
+        assert!(sol.outcome.recheck(&other).is_err());
+    }
+
+    #[test]
+    fn method_names_parse() {
+        for name in Method::NAMES {
+            let parsed = name.parse::<Method>();
+            if cfg!(feature = "ilp") || !["ilp", "both"].contains(&name) {
+                assert_eq!(serde_json::to_value(parsed.unwrap()).unwrap(), name);
+            } else {
+                assert!(parsed.unwrap_err().contains("no ILP solver"));
+            }
+        }
+        assert!("fast".parse::<Method>().is_err());
+    }
 }

@@ -8,11 +8,12 @@
 //!
 //! The `T^(y)` are computed in parallel with rayon, each by an exact method.
 
-use crate::error::{Error, InputError};
+use crate::error::{Error, Inconsistency, InputError};
 use crate::exact::solve::{show_closed_forms, solve, solve_alone, Method, SolveOptions};
 use crate::experiments::RunStatus;
 use crate::model::bounds;
 use crate::model::instance::Instance;
+use crate::model::interval::Interval;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -29,6 +30,10 @@ pub struct Row {
     pub upper_bound: u64,
     /// `makespan` is `T^(y)`.
     pub exact: bool,
+    /// `[makespan, upper_bound]` as one object (`lower`, `upper`, `exact`); absent in
+    /// records written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Interval>,
     /// `ceil(W/y) * T^(y)` (eq. 43), from the upper bound when `T^(y)` is not exact.
     pub scaled: u64,
     /// Seconds to compute `T^(y)`.
@@ -80,6 +85,10 @@ pub struct Approx {
     pub exact_makespan: Option<u64>,
     /// The longest schedule found for `W` warps (a proven lower bound on `T^(W)`).
     pub lower_bound: Option<u64>,
+    /// `[lower_bound, safe_upper_bound]` as one object (`lower`, `upper`, `exact`),
+    /// when `lower_bound` is known; absent in records written before it existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Interval>,
     /// Paper's eq. 5 (not a proven bound when a sigma > 1).
     pub pessimistic: u64,
     /// Proven safe horizon.
@@ -121,6 +130,7 @@ pub fn table(inst: &Instance, ys: &[u32], opts: &SolveOptions, progress: &(dyn F
                 makespan: o.lower_bound(),
                 upper_bound: o.upper_bound(),
                 exact: o.exact(),
+                interval: Some(o.interval()),
                 scaled: (inst.warps as u64).div_ceil(y as u64) * o.upper_bound(),
                 seconds: started.elapsed().as_secs_f64(),
             }))
@@ -194,6 +204,12 @@ pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn()
     if rows.iter().any(|r| !r.exact) {
         notes.push("some T^(y) hit the time limit; their rows use the proven upper bound in `scaled`".into());
     }
+    let interval = lower
+        .map(|l| {
+            Interval::new(l, ub)
+                .ok_or_else(|| Inconsistency::Disagreement(format!("approx: a schedule of {l} cycles exceeds the proven bound {ub}")))
+        })
+        .transpose()?;
     Ok(Approx {
         x,
         warps: inst.warps,
@@ -205,6 +221,7 @@ pub fn approx(inst: &Instance, x: u32, opts: &SolveOptions, progress: &(dyn Fn()
         safe_upper_bound_source: source,
         exact_makespan: exact,
         lower_bound: lower,
+        interval,
         pessimistic: bounds::pessimistic(inst),
         safe_horizon: safe,
         seconds: started.elapsed().as_secs_f64(),

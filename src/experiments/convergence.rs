@@ -156,13 +156,14 @@ impl FormRun {
 /// limit of `opts` ends (a `W` whose solves it cut short is left out) or at the first
 /// `W` whose ILP is too large to build.
 pub fn compare_constraints(inst: &Instance, warps_max: u32, opts: &SolveOptions, progress: &dyn Fn()) -> Result<FormRun, Error> {
+    let ilp = Method::ilp()?;
     let mut out = Vec::new();
     for w in 1..=warps_max {
         if opts.budget.overall_over() {
             return Ok(FormRun::ended_early(out, w, warps_max, &opts.budget));
         }
         let i = inst.with_warps(w);
-        let run = |form| solve(&i, &SolveOptions { method: Method::Ilp, form, ..opts.restarted() });
+        let run = |form| solve(&i, &SolveOptions { method: ilp, form, ..opts.restarted() });
         let (s, l) = match (run(ConstraintForm::Short), run(ConstraintForm::Long)) {
             (Ok(s), Ok(l)) => (s, l),
             (Err(Error::TooLarge(e)), _) | (_, Err(Error::TooLarge(e))) => {

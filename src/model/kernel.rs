@@ -34,6 +34,10 @@ pub struct Kernel {
     units: Vec<Unit>,
 }
 
+/// Why a kernel with barriers is refused where a barrier-free one is needed (a
+/// [`Kernel`], an [`crate::model::instance::Instance`]), and what takes it instead.
+pub(crate) const BARRIER_FREE: &str = "an Instance is barrier-free: give a kernel with barriers as a Program (Program::build; exact::phases::solve_phases solves it phase by phase)";
+
 impl Kernel {
     /// Parses a string of `L`/`C` (case-insensitive; spaces and `_` are ignored so that
     /// long kernels can be grouped). Errors name the field `field` and the bad value.
@@ -48,14 +52,17 @@ impl Kernel {
                     return Err(InputError::new(
                         field,
                         format!("{:?}", crate::error::shorten(text)),
-                        "has a barrier (|); this command takes barrier-free kernels (solve, bound and rta analyse barrier kernels phase by phase)",
+                        format!("has a barrier (|); {BARRIER_FREE}"),
                     ))
                 }
                 other => {
                     return Err(InputError::new(
                         field,
                         format!("{text:?}"),
-                        format!("unknown instruction {other:?} at character {}: only L (load/store) and C (CUDA core) are allowed", position + 1),
+                        format!(
+                            "unknown instruction {other:?} at character {}: only L (load/store) and C (CUDA core) are allowed",
+                            position + 1
+                        ),
                     ))
                 }
             }

@@ -6,6 +6,7 @@ pub mod blocks;
 pub mod bounds;
 pub mod checker;
 pub mod instance;
+pub mod interval;
 pub mod kernel;
 pub mod program;
 pub mod schedule;

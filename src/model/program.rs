@@ -131,15 +131,17 @@ impl Program {
         self.phases.iter().map(|p| p.kernel.to_string()).collect::<Vec<_>>().join("|")
     }
 
-    /// The only phase, or an error naming the command that takes barrier-free kernels.
-    pub fn single(self, command: &str) -> Result<Instance, InputError> {
+    /// The only phase, or an input error on `kernel` (it has barriers: an
+    /// [`Instance`] cannot hold it; [`crate::exact::phases::solve_phases`] takes the program).
+    pub fn single(self) -> Result<Instance, InputError> {
         if self.has_barriers() {
             return Err(InputError::new(
                 "kernel",
                 format!("{:?}", crate::error::shorten(&self.source_kernel)),
                 format!(
-                    "has {} (|); `{command}` takes barrier-free kernels (solve, bound and rta analyse barrier kernels phase by phase)",
-                    crate::error::plural(self.phases.len() as u64 - 1, "barrier")
+                    "has {} (|); {}",
+                    crate::error::plural(self.phases.len() as u64 - 1, "barrier"),
+                    crate::model::kernel::BARRIER_FREE
                 ),
             ));
         }
@@ -169,7 +171,8 @@ mod tests {
         let p = Program::build("LC|C", |k| Instance::new(k, 3, 1, 1)).unwrap();
         assert_eq!(p.phases.len(), 2);
         assert_eq!(p.kernel(), "LC|C");
-        assert!(p.clone().single("approx").unwrap_err().reason.contains("barrier"));
+        let refusal = p.clone().single().unwrap_err().reason;
+        assert!(refusal.contains("barrier") && refusal.contains("Program") && !refusal.contains("command"), "{refusal}");
         assert!(Program::build("||", |k| Instance::new(k, 3, 1, 1)).is_err());
     }
 }

@@ -57,13 +57,25 @@ use crate::rta::time::Ticks;
 use crate::rta::time_slices::{run_slices, Sharing};
 use crate::rta::workload::{demands, Task, Workload};
 
+/// Whether [`analyse`] keeps the nominal per-SM run in its report (for drawing it, e.g.
+/// as a timeline); the responses are the same either way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Timeline {
+    /// The report's `runs`, `copies`, `slices` and `jobs` stay empty (default).
+    #[default]
+    Omitted,
+    /// The report keeps the nominal run: `runs`, `copies`, `slices` and `jobs`.
+    Kept,
+}
+
 /// Analyses `w`: the jobs in launch order (`crate::rta::jobs`), the reported list
 /// schedule over the launch orders of tied jobs (`crate::rta::ties`), the per-SM
 /// simulation of the nominal order (must not exceed it; must equal it with one demand
 /// and no free ties), and with one demand, one job per kernel and no overhead,
-/// Algorithm 2 (must agree). With `timeline`, the report keeps the nominal per-SM run
-/// (for the SVG of `output::plot`).
-pub fn analyse(w: &Workload, timeline: bool) -> Result<RtaReport, Error> {
+/// Algorithm 2 (must agree). With [`Timeline::Kept`], the report keeps the nominal
+/// per-SM run (for drawing it).
+pub fn analyse(w: &Workload, timeline: Timeline) -> Result<RtaReport, Error> {
+    let timeline = timeline == Timeline::Kept;
     let demands = demands(w)?;
     if sliced(w) {
         return analyse_sliced(w, &demands, timeline);
@@ -194,10 +206,10 @@ mod tests {
     use crate::rta::gpu::Platform;
     use crate::rta::list::closed_form_equal_c;
     use crate::rta::time::Scale;
-    use crate::rta::workload::Launch;
+    use crate::rta::workload::{Launch, Timing};
 
     fn analyse_all(w: &Workload) -> Result<RtaReport, Error> {
-        analyse(w, true)
+        analyse(w, Timeline::Kept)
     }
 
     /// Tied releases in the order given (the chapter's example fixes it).
@@ -209,7 +221,7 @@ mod tests {
         [(4, 2), (6, 7), (6, 2), (5, 5)]
             .iter()
             .enumerate()
-            .map(|(i, &(c, g))| Task::given(format!("K{}", i + 1), 15, c, g, 512, 0))
+            .map(|(i, &(c, g))| Task::given(format!("K{}", i + 1), Timing { period: 15, wcet: c, release: 0 }, g, 512))
             .collect()
     }
 
@@ -255,7 +267,7 @@ mod tests {
     #[test]
     fn resident_block_limit_caps_the_slots() {
         // 100 blocks of 32 threads: 2 SMs x min(2048/32, 32) = 64 slots, so two waves.
-        let rep = analyse_all(&workload(vec![Task::given("K", 10, 1, 100, 32, 0)], 0)).unwrap();
+        let rep = analyse_all(&workload(vec![Task::given("K", Timing { period: 10, wcet: 1, release: 0 }, 100, 32)], 0)).unwrap();
         assert_eq!(rep.g_max, 64);
         assert_eq!(rep.kernels[0].finish, 2.0);
     }
@@ -264,7 +276,10 @@ mod tests {
     fn kernels_launch_in_release_order() {
         // A (2 blocks, released at 0.5) listed before B (8 blocks, released at 0): B
         // launches first and fills the 8 slots until 1, so A finishes at 2. (Tenths.)
-        let ks = vec![Task::given("A", 100, 10, 2, 512, 5), Task::given("B", 100, 10, 8, 512, 0)];
+        let ks = vec![
+            Task::given("A", Timing { period: 100, wcet: 10, release: 5 }, 2, 512),
+            Task::given("B", Timing { period: 100, wcet: 10, release: 0 }, 8, 512),
+        ];
         let rep = analyse_all(&workload(ks, 1)).unwrap();
         let a = rep.kernels.iter().find(|k| k.name == "A").unwrap();
         assert_eq!(a.response, 1.5);
@@ -275,7 +290,9 @@ mod tests {
 
     #[test]
     fn huge_release_time_is_exact() {
-        let rep = analyse_all(&workload(vec![Task::given("K", 10, 1, 1, 512, 10_000_000_000_000_000)], 0)).unwrap();
+        let rep =
+            analyse_all(&workload(vec![Task::given("K", Timing { period: 10, wcet: 1, release: 10_000_000_000_000_000 }, 1, 512)], 0))
+                .unwrap();
         assert_eq!(rep.kernels[0].response, 1.0);
         assert_eq!(rep.kernels[0].finish_exact, "10000000000000001");
     }
@@ -300,5 +317,21 @@ mod tests {
         ks[1].shared_memory = 60_000;
         let e = analyse_all(&workload(ks, 0)).unwrap_err();
         assert!(e.to_string().contains("kernels[1].shared_memory"), "{e}");
+    }
+
+    /// Reports of task sets with ties, priorities, copies and time slicing read back as
+    /// written (every serialised field).
+    #[test]
+    fn reports_round_trip() {
+        for file in ["rta-chapter-example", "rta-thesis-order1", "rta-priorities", "rta-copies", "rta-time-slicing"] {
+            let path = format!("{}/instances/{file}.toml", env!("CARGO_MANIFEST_DIR"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let w = crate::rta::taskset::from_text(&text, &path, None, &Default::default(), None).unwrap();
+            let report = analyse(&w, Timeline::Omitted).unwrap();
+            let json = serde_json::to_value(&report).unwrap();
+            let back: RtaReport = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(serde_json::to_value(&back).unwrap(), json, "{file}");
+            assert_eq!((back.bound, back.verdict, back.kernels.len()), (report.bound, report.verdict, report.kernels.len()));
+        }
     }
 }

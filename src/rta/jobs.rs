@@ -97,7 +97,7 @@ pub struct Sequence {
 }
 
 /// What fixes the order of tied releases.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TieOrder {
     /// Nothing: tied releases launch in any order (`any-order` in reports).

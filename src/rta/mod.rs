@@ -36,11 +36,11 @@ internal! {
 }
 pub mod taskset;
 
-pub use analysis::analyse;
+pub use analysis::{analyse, Timeline};
 pub use gpu::{Arbitration, GlobalCaching, Platform, WarpPlacement};
 pub use jobs::TieOrder;
 pub use report::{Bound, JobMark, KernelRow, KernelTies, RtaReport, Verdict};
 pub use ties::Ties;
 pub use time::{Decimal, Scale, Ticks};
 pub use wcet::Contention;
-pub use workload::{Launch, Priority, Task, Window, Workload};
+pub use workload::{Launch, Priority, Task, Timing, Window, Workload};

@@ -13,7 +13,7 @@ use crate::rta::ties::Ties;
 use crate::rta::time::{Scale, Ticks};
 use crate::rta::time_slices::SliceRun;
 use crate::rta::workload::{launch_order, Priority, Task, Workload};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
 
 /// One job of the nominal run, for drawing.
@@ -29,7 +29,7 @@ pub struct JobMark {
 }
 
 /// Which guarantee the reported responses carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Bound {
     /// One block demand: the list schedule is the GPU's schedule for block times `C`
@@ -53,8 +53,30 @@ pub enum Bound {
     TimeSliced,
 }
 
+impl Bound {
+    /// The word of the JSON field `bound` (`exact-monotone`, `envelope`, `tie-bound`,
+    /// `priorities`, `copies`, `time-sliced`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bound::ExactMonotone => "exact-monotone",
+            Bound::Envelope => "envelope",
+            Bound::TieBound => "tie-bound",
+            Bound::Priorities => "priorities",
+            Bound::Copies => "copies",
+            Bound::TimeSliced => "time-sliced",
+        }
+    }
+}
+
+/// The word of [`Bound::as_str`].
+impl fmt::Display for Bound {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One row of the RTA report (`--json`: `kernels[]`), in launch order of first jobs.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct KernelRow {
     /// Name.
@@ -129,8 +151,10 @@ pub struct KernelRow {
     pub kernel_finish: f64,
 }
 
-/// The whole RTA result (`makespan rta --json`).
-#[derive(Debug, Clone, Serialize)]
+/// The whole RTA result (`makespan rta --json`). Reads back with serde; the fields
+/// that are not serialised (the nominal run, `sms`, `scale`, `response_ticks`) read
+/// back empty or zero.
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct RtaReport {
     /// Per kernel, in launch order of first jobs.
@@ -185,7 +209,7 @@ pub struct RtaReport {
 
 /// Whether the responses are proven: every `C` bounds its block's time, or some `C` is
 /// known not to (e.g. `contention = "isolated"`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// Every `C` is an upper bound on its block's time (as its `wcet_source` says).
@@ -243,6 +267,18 @@ impl fmt::Display for KernelTies {
 impl Serialize for KernelTies {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(self)
+    }
+}
+
+/// Reads back the words it is serialised as (`none` is [`KernelTies::None`]).
+impl<'de> Deserialize<'de> for KernelTies {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let words = String::deserialize(d)?;
+        match words.as_str() {
+            "none" => Ok(KernelTies::None),
+            "given order" => Ok(KernelTies::GivenOrder),
+            other => other.parse().map(KernelTies::Tried).map_err(serde::de::Error::custom),
+        }
     }
 }
 
@@ -447,4 +483,25 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
         (TieOrder::LaunchOrder, _) => out.push("jobs released at the same time launch by launch_order (as stated by the user)".into()),
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bound_and_verdict_display_their_json_words() {
+        for b in [Bound::ExactMonotone, Bound::Envelope, Bound::TieBound, Bound::Priorities, Bound::Copies, Bound::TimeSliced] {
+            assert_eq!(serde_json::to_value(b).unwrap(), b.to_string());
+            assert_eq!(serde_json::from_value::<Bound>(serde_json::to_value(b).unwrap()).unwrap(), b);
+        }
+        for v in [Verdict::Proven, Verdict::Optimistic] {
+            assert_eq!(serde_json::to_value(v).unwrap(), v.to_string());
+        }
+        for t in [KernelTies::None, KernelTies::GivenOrder, KernelTies::Tried(Ties::AllOrders(24)), KernelTies::Tried(Ties::Bound)] {
+            let back: KernelTies = serde_json::from_value(serde_json::to_value(t).unwrap()).unwrap();
+            assert_eq!(back, t);
+        }
+        assert!(serde_json::from_value::<KernelTies>(serde_json::json!("worst of many launch orders")).is_err());
+    }
 }

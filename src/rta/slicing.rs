@@ -181,11 +181,16 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
 mod tests {
     use super::*;
     use crate::rta::time::Scale;
-    use crate::rta::workload::Task;
+    use crate::rta::workload::{Task, Timing};
 
     #[test]
     fn the_blackout_counts_every_other_slice_and_the_switches() {
-        let tasks = (0..3).map(|i| Task { process: Some(format!("p{i}")), ..Task::given(format!("K{i}"), 100, 1, 1, 64, 0) }).collect();
+        let tasks = (0..3)
+            .map(|i| Task {
+                process: Some(format!("p{i}")),
+                ..Task::given(format!("K{i}"), Timing { period: 100, wcet: 1, release: 0 }, 1, 64)
+            })
+            .collect();
         let mut w = Workload::new(tasks, Platform::TX2, Scale::default(), "t");
         (w.time_slice, w.context_switch) = (10, Some(1));
         assert_eq!(check_slicing(&w).unwrap(), vec![10, 10, 10]);

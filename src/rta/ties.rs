@@ -58,6 +58,28 @@ impl serde::Serialize for Ties {
     }
 }
 
+/// Reads back the words of its `Display` (`none`, `worst of N launch orders`, `bound
+/// over every launch order`).
+impl std::str::FromStr for Ties {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Ties, String> {
+        let orders = s.strip_prefix("worst of ").and_then(|rest| rest.strip_suffix(" launch orders")).and_then(|n| n.parse().ok());
+        match (s, orders) {
+            ("none", _) => Ok(Ties::None),
+            ("bound over every launch order", _) => Ok(Ties::Bound),
+            (_, Some(n)) => Ok(Ties::AllOrders(n)),
+            _ => Err(format!("`{s}` is not none, worst of N launch orders or bound over every launch order")),
+        }
+    }
+}
+
+/// Reads back the words it is serialised as.
+impl<'de> serde::Deserialize<'de> for Ties {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 /// Most jobs of one group whose orders are enumerated (longer groups are bounded).
 pub const MAX_GROUP: usize = 24;
 

@@ -186,7 +186,7 @@ fn together(one: &Program, p: &Platform, cache: &mut WcetCache, limits: &SolveOp
     let sol = solve_blocks(&blocks, &opts)?;
     let what = if sol.exact() { "exact worst case" } else { "proven upper bound (search stopped; the block horizon)" };
     Ok(Computed {
-        cycles: sol.upper,
+        cycles: sol.interval.upper(),
         how: format!(
             "{what} of {b} blocks of {w} warps with their barriers starting together (full-sm: a full SM of this kernel's blocks)"
         ),

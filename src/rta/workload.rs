@@ -58,10 +58,31 @@ pub struct Task {
     pub wcet_optimistic: bool,
 }
 
+/// The times of a task given directly ([`Task::given`]), by name so that none can take
+/// another's place, all in ticks of the workload's [`Scale`].
+///
+/// ```
+/// use gpu_makespan::rta::{Task, Timing};
+///
+/// let k = Task::given("K1", Timing { period: 15, wcet: 4, release: 0 }, 2, 512);
+/// assert_eq!((k.period, k.deadline, k.wcet, k.release), (Some(15), Some(15), 4, 0));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Timing {
+    /// Period between jobs, also the relative deadline.
+    pub period: Ticks,
+    /// `C_i`: an upper bound on the execution time of one block.
+    pub wcet: Ticks,
+    /// `r_i`: release time of the first job.
+    pub release: Ticks,
+}
+
 impl Task {
-    /// A task with `C_i` given directly, its period as deadline, and no shared memory or
+    /// A task with `C_i` given directly (`timing`), its period as deadline, `blocks`
+    /// blocks (`g_i`) of `threads_per_block` threads (`b_i`), and no shared memory or
     /// registers declared.
-    pub fn given(name: impl Into<String>, period: Ticks, wcet: Ticks, blocks: u64, threads_per_block: u64, release: Ticks) -> Task {
+    pub fn given(name: impl Into<String>, timing: Timing, blocks: u64, threads_per_block: u64) -> Task {
+        let Timing { period, wcet, release } = timing;
         Task {
             name: name.into(),
             deadline: Some(period),

@@ -4,6 +4,7 @@
 use super::StateBound;
 use crate::model::bounds::{lower_bound, pessimistic, pessimistic_unproven, safe_horizon};
 use crate::model::instance::Instance;
+use crate::model::interval::Interval;
 
 /// The `bound --json` object: `pessimistic` (eq. 5), `safe_horizon`, and more.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -31,6 +32,11 @@ pub struct BoundsReport {
     /// (0 when read back from a record written before this field existed.)
     #[serde(default)]
     pub start_state_bound: u64,
+    /// `[lower_bound, start_state_bound]` as one object (`lower`, `upper`, `exact`): the
+    /// proven interval on `T^(W)` without a search; absent in records written before it
+    /// existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Interval>,
 }
 
 /// The minimum of the safe horizon and the search's standard per-state bound at the
@@ -57,7 +63,8 @@ pub fn start_state_bound_until(inst: &Instance, budget: &crate::budget::Budget) 
 }
 
 impl BoundsReport {
-    /// All closed-form bounds of `inst`.
+    /// All closed-form bounds of `inst`. Panics only if two proven bounds contradict
+    /// each other (the closed-form lower bound above the start-state bound), a bug.
     ///
     /// ```
     /// let inst = gpu_makespan::Instance::new("LLC", 4, 1, 1)?;
@@ -68,6 +75,9 @@ impl BoundsReport {
     /// # Ok::<(), gpu_makespan::Error>(())
     /// ```
     pub fn of(inst: &Instance) -> BoundsReport {
+        let (lower, upper) = (lower_bound(inst), start_state_bound(inst));
+        let interval = Interval::new(lower, upper)
+            .unwrap_or_else(|| panic!("proven bounds contradict: lower bound {lower} above the start-state bound {upper}"));
         BoundsReport {
             kernel: inst.kernel.to_string(),
             warps: inst.warps,
@@ -76,8 +86,9 @@ impl BoundsReport {
             pessimistic: pessimistic(inst),
             pessimistic_is_proven: !pessimistic_unproven(inst),
             safe_horizon: safe_horizon(inst),
-            lower_bound: lower_bound(inst),
-            start_state_bound: start_state_bound(inst),
+            lower_bound: lower,
+            start_state_bound: upper,
+            interval: Some(interval),
         }
     }
 }
@@ -97,6 +108,10 @@ pub struct PhasedBounds {
     pub start_state_bound: u64,
     /// Sum of the phases' lower bounds: a proven lower bound.
     pub lower_bound: u64,
+    /// `[lower_bound, start_state_bound]` as one object (`lower`, `upper`, `exact`)
+    /// (left out only if the phases' reports contradict each other).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval: Option<Interval>,
     /// Per phase.
     pub phases: Vec<BoundsReport>,
 }
@@ -110,6 +125,7 @@ impl PhasedBounds {
             safe_horizon: phases.iter().map(|r| r.safe_horizon).sum(),
             start_state_bound: phases.iter().map(|r| r.start_state_bound).sum(),
             lower_bound: phases.iter().map(|r| r.lower_bound).sum(),
+            interval: Interval::new(phases.iter().map(|r| r.lower_bound).sum(), phases.iter().map(|r| r.start_state_bound).sum()),
             phases,
         }
     }

@@ -45,7 +45,7 @@
 
 use super::cost::{copy_cycles, cost, runnables, Communication, Cost};
 use super::gpu::GpuSide;
-use super::model::{Ps, System, Task, Unit, Wait, MAX_TIME};
+use super::model::{ms, Ps, System, Task, Unit, Wait, MAX_TIME};
 use super::reference::{labels_only, Reference};
 use crate::error::InputError;
 use serde::Serialize;
@@ -135,8 +135,11 @@ impl Entity {
     }
 }
 
-/// A response-time result of one entity.
-#[derive(Debug, Clone, Serialize)]
+/// A response-time result of one entity: times exact in picoseconds. Serialised as a
+/// row of a core's table in `makespan system --json` (`cores[].tasks[]`, times in ms:
+/// `name`, `tasks`, `case`, `priority`, `rank`, `period`, `deadline`, `c_best`,
+/// `c_worst`, `suspension` (the worst), `gpu_task`, `r_best`, `r_worst`, `schedulable`).
+#[derive(Debug, Clone)]
 pub struct Response {
     /// The entity.
     pub entity: Entity,
@@ -148,6 +151,29 @@ pub struct Response {
     pub best: Option<Ps>,
     /// `worst <= deadline`.
     pub schedulable: bool,
+}
+
+impl Serialize for Response {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let e = &self.entity;
+        let mut row = s.serialize_struct("Response", 14)?;
+        row.serialize_field("name", &e.name)?;
+        row.serialize_field("tasks", &e.tasks)?;
+        row.serialize_field("case", &e.case)?;
+        row.serialize_field("priority", &e.model_priority)?;
+        row.serialize_field("rank", &self.rank)?;
+        row.serialize_field("period", &ms(e.period))?;
+        row.serialize_field("deadline", &ms(e.deadline))?;
+        row.serialize_field("c_best", &ms(e.c.best))?;
+        row.serialize_field("c_worst", &ms(e.c.worst))?;
+        row.serialize_field("suspension", &ms(e.suspension.worst))?;
+        row.serialize_field("gpu_task", &e.gpu_task)?;
+        row.serialize_field("r_best", &self.best.map(ms))?;
+        row.serialize_field("r_worst", &self.worst.map(ms))?;
+        row.serialize_field("schedulable", &self.schedulable)?;
+        row.end()
+    }
 }
 
 /// The response of the entity that runs model task `name` (an entity stands for one task,

@@ -33,13 +33,13 @@
 use super::cost::{runnable_cycles, runnables, time, Cost};
 use super::gpu_sharing::{sliced_response, Context};
 use super::kernel_time::{KernelClock, KernelTicks};
-use super::model::{Ps, System, Task, Unit, Wait};
+use super::model::{serialize_ms, serialize_ms_option, Ps, System, Task, Unit, Wait};
 use crate::error::{Error, InputError};
-use crate::rta::analysis::analyse;
+use crate::rta::analysis::{analyse, Timeline};
 use crate::rta::gpu::Platform;
 use crate::rta::report::RtaReport;
 use crate::rta::time::Ticks;
-use crate::rta::workload::{demands, Task as Kernel, Workload};
+use crate::rta::workload::{demands, Task as Kernel, Timing, Workload};
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -76,7 +76,9 @@ with_setters!(GpuOptions {
     with_context_switch => context_switch: Option<Ps>,
 });
 
-/// One GPU task's response.
+/// One GPU task's response: times exact in picoseconds, serialised in milliseconds as
+/// a row of `makespan system --json` (`gpu[]`: `copies` the worst copies, `r_best` the
+/// best response, `r_worst` and `release_jitter` set by the system report).
 #[derive(Debug, Clone, Serialize)]
 pub struct GpuResponse {
     /// The GPU task.
@@ -87,19 +89,44 @@ pub struct GpuResponse {
     pub unit: String,
     /// Kernels analysed for it, in stream order.
     pub kernels: Vec<String>,
-    /// Copies before and after the kernels.
+    /// Copies before and after the kernels (JSON: the worst, ms).
+    #[serde(serialize_with = "worst_ms")]
     pub copies: Cost,
     /// Its kernels' time: from its first kernel's release to its last one's finish
-    /// (kernel RTA, and with time slices the capped bound), picoseconds.
+    /// (kernel RTA, and with time slices the capped bound; its kernels are one stream).
+    #[serde(serialize_with = "serialize_ms")]
     pub kernel_response: Ps,
-    /// Best and worst response: copies plus kernels.
+    /// Best and worst response: copies plus kernels (JSON: `r_best`, the best, a lower
+    /// bound).
+    #[serde(rename = "r_best", serialize_with = "best_ms")]
     pub response: Cost,
+    /// Worst response of every job from its release (upper bound under the kernel RTA's
+    /// model; with a trigger that does not wait, its jobs' queueing behind each other
+    /// included); `None` when not proven (its trigger has no `R+`, or its jobs may queue
+    /// up without end), and before the system report ([`crate::system::report::analyse`])
+    /// sets it.
+    #[serde(serialize_with = "serialize_ms_option")]
+    pub r_worst: Option<Ps>,
+    /// The release jitter of a GPU task nobody waits for (its trigger's `R+ - post- -
+    /// pre-`, 0 for a periodic GPU task); `None` when its trigger waits for it or has no
+    /// `R+`, and before the system report sets it.
+    #[serde(serialize_with = "serialize_ms_option")]
+    pub release_jitter: Option<Ps>,
     /// Where the kernels come from (`side file` or `ticks as one block per SM`).
     pub source: String,
     /// Its time slice (time-sliced sharing only).
+    #[serde(serialize_with = "serialize_ms_option")]
     pub time_slice: Option<Ps>,
     /// The GPU tasks whose share its bound caps by their jobs' needs (time slices only).
     pub capped_by: Vec<String>,
+}
+
+fn worst_ms<S: serde::Serializer>(c: &Cost, s: S) -> Result<S::Ok, S::Error> {
+    serialize_ms(&c.worst, s)
+}
+
+fn best_ms<S: serde::Serializer>(c: &Cost, s: S) -> Result<S::Ok, S::Error> {
+    serialize_ms(&c.best, s)
 }
 
 /// How the GPU was shared in an analysis.
@@ -198,7 +225,7 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     let (report, times) = match sharing {
         SharingUsed::Fifo => fifo_times(&w, &plans)?,
         SharingUsed::Alone | SharingUsed::TimeSlices { .. } => {
-            let r = if sharing == SharingUsed::Alone { alone_each(&w, &plans)? } else { analyse(&w, false)? };
+            let r = if sharing == SharingUsed::Alone { alone_each(&w, &plans)? } else { analyse(&w, Timeline::Omitted)? };
             let t = chain_times(&r, &w, &plans);
             (r, t)
         }
@@ -214,6 +241,8 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
             copies: p.copies,
             kernel_response,
             response: Cost { best: p.copies.best + p.best_kernel, worst: p.copies.worst + kernel_response },
+            r_worst: None,
+            release_jitter: None,
             source: p.source.clone(),
             time_slice: p.slice.filter(|_| matches!(sharing, SharingUsed::TimeSlices { .. })),
             capped_by: Vec::new(),
@@ -264,7 +293,7 @@ fn responses(report: &RtaReport) -> std::collections::HashMap<&str, Ps> {
 fn fifo_times(w: &Workload, plans: &[Planned]) -> Result<(RtaReport, Vec<Ps>), Error> {
     let free = |k: usize| Kernel { stream: None, release: 0, ..w.tasks[k].clone() };
     let all = Workload { tasks: (0..w.tasks.len()).map(free).collect(), ..w.clone() };
-    let report = analyse(&all, false)?;
+    let report = analyse(&all, Timeline::Omitted)?;
     let together = responses(&report);
     let name = |k: usize| w.tasks[k].name.as_str();
     let mut times = Vec::new();
@@ -277,7 +306,7 @@ fn fifo_times(w: &Workload, plans: &[Planned]) -> Result<(RtaReport, Vec<Ps>), E
         let mut sum = 0;
         for &k in &p.kernels {
             let tasks = std::iter::once(k).chain(others.iter().copied()).map(free).collect();
-            sum += responses(&analyse(&Workload { tasks, ..w.clone() }, false)?).get(name(k)).copied().unwrap_or(0);
+            sum += responses(&analyse(&Workload { tasks, ..w.clone() }, Timeline::Omitted)?).get(name(k)).copied().unwrap_or(0);
         }
         times.push(sum);
     }
@@ -290,7 +319,7 @@ fn alone_each(w: &Workload, plans: &[Planned]) -> Result<RtaReport, Error> {
     let mut merged: Option<RtaReport> = None;
     for p in plans {
         let tasks = p.kernels.iter().map(|&k| w.tasks[k].clone()).collect();
-        let one = analyse(&Workload { tasks, ..w.clone() }, false)?;
+        let one = analyse(&Workload { tasks, ..w.clone() }, Timeline::Omitted)?;
         match &mut merged {
             None => merged = Some(one),
             Some(m) => {
@@ -537,7 +566,7 @@ fn cap_shares(
 /// threads of a block and the most shared memory of a block), each taking `c`.
 fn whole_gpu_kernel(name: &str, c: Ps, p: &Platform) -> Kernel {
     let sms = (p.max_threads / p.sm_threads.max(1)).max(1);
-    let mut k = Kernel::given(name, c.max(1), c.max(1), sms, p.max_threads_per_block, 0);
+    let mut k = Kernel::given(name, Timing { period: c.max(1), wcet: c.max(1), release: 0 }, sms, p.max_threads_per_block);
     k.shared_memory = p.shared_memory_per_block;
     k.deadline = None;
     k.period = None;

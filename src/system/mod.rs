@@ -29,13 +29,12 @@ internal! {
 }
 
 pub use contention::ContentionMode;
-pub use cpu::OffloadMode;
-pub use gpu::{GpuOptions, Sharing};
+pub use cpu::{OffloadMode, Response as TaskResponse};
+pub use gpu::{GpuOptions, GpuResponse, Sharing};
 pub use model::{ms, time_text, Chain, Ps, System, UnitOrder};
 pub use reference::Reference;
 pub use report::{
-    analyse, ChainRow, ContentionRow, CoreRow, GpuRow, GpuSharingRow, LatenciesMs, Options, Paradigm, RangeMs, SystemReport, TaskRow,
-    UnitWait,
+    analyse, ChainRow, ContentionRow, CoreRow, GpuSharingRow, LatenciesMs, Options, Paradigm, RangeMs, SystemReport, UnitWait,
 };
 pub use toml_form::read_chains;
 

@@ -26,6 +26,20 @@ pub fn ms(t: Ps) -> f64 {
     t as f64 / PS_PER_MS as f64
 }
 
+/// Serialises a time of picoseconds as milliseconds (`serialize_with`), as the reports
+/// have always written it; the value itself stays exact in picoseconds.
+pub(crate) fn serialize_ms<S: serde::Serializer>(t: &Ps, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(ms(*t))
+}
+
+/// [`serialize_ms`] of an optional time (`null` when absent).
+pub(crate) fn serialize_ms_option<S: serde::Serializer>(t: &Option<Ps>, s: S) -> Result<S::Ok, S::Error> {
+    match t {
+        Some(t) => s.serialize_some(&ms(*t)),
+        None => s.serialize_none(),
+    }
+}
+
 /// A clock frequency `num / den` Hz, exact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Frequency {

@@ -5,7 +5,7 @@ use super::chains::{implicit, let_, Hop, Latencies};
 use super::contention::{with_contention, ContentionUsed};
 use super::cost::Communication;
 use super::cpu::{analyse_core, entities, response_of, OffloadMode, Priorities, Response};
-use super::gpu::{analyse_gpu, GpuSide, SharingUsed};
+use super::gpu::{analyse_gpu, GpuResponse, GpuSide, SharingUsed};
 use super::gpu_jobs::{gpu_bounds, GpuBound};
 use super::model::{ms, Ps, System};
 use super::reference::{let_document, Reference};
@@ -78,40 +78,6 @@ impl Paradigm {
     }
 }
 
-/// One task of a core (times in ms).
-#[derive(Debug, Clone, Serialize)]
-#[non_exhaustive]
-pub struct TaskRow {
-    /// Name.
-    pub name: String,
-    /// Model tasks it stands for.
-    pub tasks: Vec<String>,
-    /// Execution-time case.
-    pub case: super::cpu::Case,
-    /// The model's priority.
-    pub priority: Option<i64>,
-    /// Rank on the core (0 highest).
-    pub rank: usize,
-    /// Period.
-    pub period: f64,
-    /// Deadline (requirement, else period).
-    pub deadline: f64,
-    /// Execution time, best (lower bound).
-    pub c_best: f64,
-    /// Execution time, worst (upper bound).
-    pub c_worst: f64,
-    /// Suspension while its GPU task runs (asynchronous offloading), worst.
-    pub suspension: f64,
-    /// Its GPU task.
-    pub gpu_task: Option<String>,
-    /// Best-case response time (lower bound), if the worst case converged.
-    pub r_best: Option<f64>,
-    /// Worst-case response time (upper bound), `null` when it passes `T` (not analysed).
-    pub r_worst: Option<f64>,
-    /// `r_worst <= deadline`.
-    pub schedulable: bool,
-}
-
 /// One core.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
@@ -127,43 +93,7 @@ pub struct CoreRow {
     /// `sum (C + S) / T`, worst case.
     pub utilization: f64,
     /// Its tasks, highest priority first.
-    pub tasks: Vec<TaskRow>,
-}
-
-/// One GPU task (times in ms).
-#[derive(Debug, Clone, Serialize)]
-#[non_exhaustive]
-pub struct GpuRow {
-    /// Name.
-    pub task: String,
-    /// Its trigger's task.
-    pub triggered_by: Option<String>,
-    /// Its unit.
-    pub unit: String,
-    /// Its kernels in the kernel RTA.
-    pub kernels: Vec<String>,
-    /// Copies before and after its kernels, worst.
-    pub copies: f64,
-    /// Its kernels' time: from its first kernel's release to its last one's finish (its
-    /// kernels are one stream; kernel RTA, with time slices capped as documented).
-    pub kernel_response: f64,
-    /// Best response (lower bound).
-    pub r_best: f64,
-    /// Worst response of every job from its release (upper bound under the kernel RTA's
-    /// model; with a trigger that does not wait, its jobs' queueing behind each other
-    /// included); `null` when not proven (its trigger has no `R+`, or its jobs may queue
-    /// up without end).
-    pub r_worst: Option<f64>,
-    /// The release jitter of a GPU task nobody waits for (its trigger's `R+ - post- -
-    /// pre-`, 0 for a periodic GPU task); `null` when its trigger waits for it or has no
-    /// `R+`.
-    pub release_jitter: Option<f64>,
-    /// Where its kernels come from.
-    pub source: String,
-    /// Its time slice in ms (`null` unless the GPU is time-sliced).
-    pub time_slice: Option<f64>,
-    /// The GPU tasks whose share of the GPU its bound caps by their jobs' needs.
-    pub capped_by: Vec<String>,
+    pub tasks: Vec<Response>,
 }
 
 /// How the GPU was shared, for the report.
@@ -235,8 +165,8 @@ pub struct SystemReport {
     pub offload: OffloadMode,
     /// Per CPU core with tasks, in the model's order.
     pub cores: Vec<CoreRow>,
-    /// Per GPU task.
-    pub gpu: Vec<GpuRow>,
+    /// Per GPU task, with its bounds (`r_worst`, `release_jitter`).
+    pub gpu: Vec<GpuResponse>,
     /// The kernel RTA's guarantee for the GPU responses (`exact-monotone`, `envelope`,
     /// `tie-bound`; `null` without GPU tasks).
     pub gpu_bound: Option<crate::rta::report::Bound>,
@@ -342,7 +272,7 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
     };
     let proven = in_time(&bounds);
     let chains: Vec<ChainRow> = sys.chains.iter().map(|c| chain_row(sys, c, (&all, &gpu, &proven), opts)).collect();
-    let gpu_rows: Vec<GpuRow> = gpu.tasks.iter().map(|g| gpu_row(g, &bounds[&g.task])).collect();
+    let gpu_rows: Vec<GpuResponse> = gpu.tasks.iter().map(|g| gpu_row(g, &bounds[&g.task])).collect();
     let late = late_names(&proven);
     let schedulable = all.iter().all(|r| r.schedulable) && chains.iter().all(|c| c.meets_requirement != Some(false)) && late.is_empty();
     Ok(SystemReport {
@@ -408,48 +338,16 @@ fn analyse_cores(sys: &System, gpu: &GpuSide, opts: Options) -> Result<(Vec<Core
             frequency_ghz: unit.frequency.ghz(),
             priorities,
             utilization,
-            tasks: responses.iter().map(task_row).collect(),
+            tasks: responses.clone(),
         });
         all.extend(responses);
     }
     Ok((cores, all))
 }
 
-fn task_row(r: &Response) -> TaskRow {
-    let e = &r.entity;
-    TaskRow {
-        name: e.name.clone(),
-        tasks: e.tasks.clone(),
-        case: e.case,
-        priority: e.model_priority,
-        rank: r.rank,
-        period: ms(e.period),
-        deadline: ms(e.deadline),
-        c_best: ms(e.c.best),
-        c_worst: ms(e.c.worst),
-        suspension: ms(e.suspension.worst),
-        gpu_task: e.gpu_task.clone(),
-        r_best: r.best.map(ms),
-        r_worst: r.worst.map(ms),
-        schedulable: r.schedulable,
-    }
-}
-
-fn gpu_row(g: &super::gpu::GpuResponse, bound: &GpuBound) -> GpuRow {
-    GpuRow {
-        task: g.task.clone(),
-        triggered_by: g.triggered_by.clone(),
-        unit: g.unit.clone(),
-        kernels: g.kernels.clone(),
-        copies: ms(g.copies.worst),
-        kernel_response: ms(g.kernel_response),
-        r_best: ms(g.response.best),
-        r_worst: bound.worst.map(ms),
-        release_jitter: bound.jitter.map(ms),
-        source: g.source.clone(),
-        time_slice: g.time_slice.map(ms),
-        capped_by: g.capped_by.clone(),
-    }
+/// The GPU task's response with its bounds.
+fn gpu_row(g: &GpuResponse, bound: &GpuBound) -> GpuResponse {
+    GpuResponse { r_worst: bound.worst, release_jitter: bound.jitter, ..g.clone() }
 }
 
 /// The hop of a chain task: a CPU entity (by its name or a model task it stands for),

@@ -89,7 +89,7 @@ fn brute(bl: &Blocks) -> (u64, HashMap<Vec<usize>, u64>) {
 fn exact(bl: &Blocks) -> u64 {
     let s = solve_blocks(bl, &SolveOptions::default()).unwrap();
     assert!(s.exact(), "{}", bl.given());
-    s.upper
+    s.interval.upper()
 }
 
 #[test]
@@ -152,8 +152,9 @@ proptest! {
         let bl = blocks(&k, w, b, sl, sc);
         let opts = SolveOptions::default().with_budget(Budget::new(Some(std::time::Duration::from_millis(300)), 64 << 20)).with_max_states(2_000);
         let s = solve_blocks(&bl, &opts).unwrap();
-        prop_assert!(bl.lower_bound() <= s.lower, "{}: lower {} below the lower bound {}", bl.given(), s.lower, bl.lower_bound());
-        prop_assert!(s.lower <= s.upper && s.upper <= bl.horizon(), "{}: [{}, {}], horizon {}", bl.given(), s.lower, s.upper, bl.horizon());
+        let (lower, upper) = (s.interval.lower(), s.interval.upper());
+        prop_assert!(bl.lower_bound() <= lower, "{}: lower {} below the lower bound {}", bl.given(), lower, bl.lower_bound());
+        prop_assert!(upper <= bl.horizon(), "{}: [{}, {}], horizon {}", bl.given(), lower, upper, bl.horizon());
     }
 }
 

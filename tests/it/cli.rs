@@ -1102,3 +1102,30 @@ fn rta_reads_streams_placement_and_caching_and_refuses_partial_register_units() 
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("warp_placement"), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+/// Every record with a proven interval carries it once more as `interval` (`lower`,
+/// `upper`, `exact`), equal to its older fields, which stay (solve, barriers, several
+/// blocks, bound, approx).
+#[test]
+fn records_carry_the_interval_beside_their_old_fields() {
+    let same = |v: &serde_json::Value, lower: &str, upper: &str| {
+        let i = &v["interval"];
+        assert_eq!((&i["lower"], &i["upper"]), (&v[lower], &v[upper]), "{v}");
+        assert_eq!(i["exact"].as_bool().unwrap(), v[lower] == v[upper], "{v}");
+    };
+    let solved = json_of(&["solve", "--kernel", "LLC", "--warps", "4"]);
+    same(&solved, "makespan", "upper_bound");
+    assert_eq!(solved["exact"], solved["interval"]["exact"]);
+    let cut = json_of(&["solve", "--kernel", "LLCCLLCLLCCL", "--warps", "12", "--method", "heuristic"]);
+    same(&cut, "makespan", "upper_bound");
+    let phased = json_of(&["solve", "--kernel", "LLC|CL", "--warps", "3"]);
+    same(&phased, "makespan", "upper_bound");
+    same(&phased["phases"][0], "makespan", "upper_bound");
+    let blocks = json_of(&["solve", "--kernel", "LLC|CL", "--warps", "4", "--warps-per-block", "2"]);
+    same(&blocks, "makespan", "upper_bound");
+    same(&json_of(&["bound", "--kernel", "LLCLC", "--warps", "5"]), "lower_bound", "start_state_bound");
+    same(&json_of(&["bound", "--kernel", "LLC|CL", "--warps", "3"]), "lower_bound", "start_state_bound");
+    let approx = json_of(&["approx", "--kernel", "LLC", "--warps", "4", "--x", "2"]);
+    same(&approx, "lower_bound", "safe_upper_bound");
+    same(&approx["rows"][1], "makespan", "upper_bound");
+}

@@ -153,11 +153,11 @@ fn task_sets_never_panic_the_parser_or_the_analysis() {
     runner(budget("FUZZ_CASES", 300), "task_sets_never_panic_the_parser_or_the_analysis")
         .run(&input(seeds), |text| {
             if let Ok(w) = taskset::from_text(&text, "fuzz", None, &limits(), None) {
-                let _ = rta::analyse(&w, true);
+                let _ = rta::analyse(&w, rta::Timeline::Kept);
             }
             let window = Some(taskset::WindowRequest::Hyperperiod);
             if let Ok(w) = taskset::from_text(&text, "fuzz", None, &limits(), window) {
-                let _ = rta::analyse(&w, true);
+                let _ = rta::analyse(&w, rta::Timeline::Kept);
             }
             Ok(())
         })
@@ -170,7 +170,7 @@ fn examiner_configs_never_panic_the_parser_or_the_analysis() {
     runner(budget("FUZZ_CASES", 300), "examiner_configs_never_panic_the_parser_or_the_analysis")
         .run(&input(seeds), |text| {
             if let Ok(w) = examiner::from_text(&text, "fuzz", Profile::TX2, Some(Decimal { digits: 15, decimals: 0 })) {
-                let _ = rta::analyse(&w, true);
+                let _ = rta::analyse(&w, rta::Timeline::Kept);
             }
             Ok(())
         })

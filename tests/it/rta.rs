@@ -4,7 +4,7 @@
 //! the reported list schedule against the static-threshold one and the tie bound
 //! against the worst over every order. (The CLI's RTA tests are in tests/it/cli.rs.)
 
-use gpu_makespan::rta::analysis::analyse;
+use gpu_makespan::rta::analysis::{analyse, Timeline};
 use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::{sequence, Job, Sequence};
 use gpu_makespan::rta::list::{closed_form_equal_c, finishes, list_schedule, simulate_slots, slot_thresholds};
@@ -15,14 +15,19 @@ use gpu_makespan::rta::sms::simulate_sms;
 use gpu_makespan::rta::ties::bound_over_orders;
 use gpu_makespan::rta::time::Scale;
 use gpu_makespan::rta::time_slices::{run_slices, Sharing};
-use gpu_makespan::rta::workload::{demands, Task, Workload};
+use gpu_makespan::rta::workload::{demands, Task, Timing, Workload};
 use gpu_makespan::rta::workload::{Launch, Priority, Window};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 
 fn kernels(cs: &[u128], gs: &[u64], rs: &[u128]) -> Vec<Task> {
-    cs.iter().zip(gs).zip(rs).enumerate().map(|(i, ((&c, &g), &r))| Task::given(format!("K{i}"), 100, c, g, 512, r)).collect()
+    cs.iter()
+        .zip(gs)
+        .zip(rs)
+        .enumerate()
+        .map(|(i, ((&c, &g), &r))| Task::given(format!("K{i}"), Timing { period: 100, wcet: c, release: r }, g, 512))
+        .collect()
 }
 
 fn task_set() -> impl Strategy<Value = (Vec<Task>, u64)> {
@@ -61,7 +66,7 @@ fn mixed_task_set() -> impl Strategy<Value = Vec<Task>> {
                     shared_memory: smem,
                     registers_per_thread: regs.min(cap),
                     period: Some(period),
-                    ..Task::given(format!("K{i}"), 1000, c, g, b, r)
+                    ..Task::given(format!("K{i}"), Timing { period: 1000, wcet: c, release: r }, g, b)
                 }
             })
             .collect()
@@ -134,7 +139,7 @@ proptest! {
     #[test]
     fn one_block_size_is_exact((ks, _) in task_set(), seed in any::<u64>()) {
         let w = Workload { launch: Launch::FileOrder, ..workload(ks) };
-        let rep = analyse(&w, false).unwrap();
+        let rep = analyse(&w, Timeline::Omitted).unwrap();
         prop_assert_eq!(rep.bound, Bound::ExactMonotone);
         let seq = sequence_of(&w);
         let mut rng = SmallRng::seed_from_u64(seed);
@@ -148,8 +153,8 @@ proptest! {
 /// fit 12 warps per sub-partition, 48 per SM: 2 blocks, not the pooled 3.
 #[test]
 fn registers_are_allocated_per_sub_partition() {
-    let t = Task { registers_per_thread: 40, ..Task::given("K", 10, 1, 6, 544, 0) };
-    let rep = analyse(&workload(vec![t]), false).unwrap();
+    let t = Task { registers_per_thread: 40, ..Task::given("K", Timing { period: 10, wcet: 1, release: 0 }, 6, 544) };
+    let rep = analyse(&workload(vec![t]), Timeline::Omitted).unwrap();
     assert_eq!(rep.g_max, 4);
     assert_eq!(rep.kernels[0].finish, 2.0);
 }
@@ -163,11 +168,11 @@ fn periodic_jobs_report_their_worst() {
     // 1 + lcm(4, 8) = 9: A's jobs at 0, 4, 8; A's job at 8 enters the queue only at 9,
     // when its job at 4 ends, so B's job at 9 (after the window) may pass it and is
     // analysed too. Either goes first at 9: the other ends at 14.
-    let a = Task::given("A", 4, 2, 8, 1024, 0);
-    let b = Task { deadline: Some(3), ..Task::given("B", 8, 1, 1, 1024, 1) };
+    let a = Task::given("A", Timing { period: 4, wcet: 2, release: 0 }, 8, 1024);
+    let b = Task { deadline: Some(3), ..Task::given("B", Timing { period: 8, wcet: 1, release: 1 }, 1, 1024) };
     let mut w = workload(vec![a, b]);
     w.window = Window::Hyperperiod;
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     let b = rep.kernels.iter().find(|k| k.name == "B").unwrap();
     assert_eq!(b.jobs, 2);
     assert_eq!((b.worst_job, b.response), (1, 5.0));
@@ -192,10 +197,10 @@ fn response(rep: &gpu_makespan::rta::report::RtaReport, name: &str) -> f64 {
 /// 40: R = 35 (FIFO by release alone let it start at 10: 25).
 #[test]
 fn jobs_of_one_kernel_never_overlap() {
-    let a = Task { deadline: Some(100), ..Task::given("A", 5, 10, 5, 1024, 0) };
+    let a = Task { deadline: Some(100), ..Task::given("A", Timing { period: 5, wcet: 10, release: 0 }, 5, 1024) };
     let mut w = workload(vec![a]);
     w.window = Window::Until(10);
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "A"), 35.0);
 }
 
@@ -203,17 +208,20 @@ fn jobs_of_one_kernel_never_overlap() {
 /// the GPU has room: 11, not 1.
 #[test]
 fn kernels_of_one_stream_run_one_after_another() {
-    let k1 = Task { stream: Some("s".into()), ..Task::given("K1", 100, 10, 1, 256, 0) };
-    let k2 = Task { stream: Some("s".into()), ..Task::given("K2", 100, 1, 1, 256, 0) };
-    let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![k1, k2]) }, false).unwrap();
+    let k1 = Task { stream: Some("s".into()), ..Task::given("K1", Timing { period: 100, wcet: 10, release: 0 }, 1, 256) };
+    let k2 = Task { stream: Some("s".into()), ..Task::given("K2", Timing { period: 100, wcet: 1, release: 0 }, 1, 256) };
+    let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![k1, k2]) }, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K2"), 11.0);
     // Without a common stream they overlap.
     let rep = analyse(
         &Workload {
             launch: Launch::FileOrder,
-            ..workload(vec![Task::given("K1", 100, 10, 1, 256, 0), Task::given("K2", 100, 1, 1, 256, 0)])
+            ..workload(vec![
+                Task::given("K1", Timing { period: 100, wcet: 10, release: 0 }, 1, 256),
+                Task::given("K2", Timing { period: 100, wcet: 1, release: 0 }, 1, 256),
+            ])
         },
-        false,
+        Timeline::Omitted,
     )
     .unwrap();
     assert_eq!(response(&rep, "K2"), 1.0);
@@ -225,11 +233,11 @@ fn kernels_of_one_stream_run_one_after_another() {
 /// 11: 22.
 #[test]
 fn a_launch_overhead_can_reorder_close_releases() {
-    let k1 = Task::given("K1", 100, 1, 1, 256, 0);
-    let k2 = Task::given("K2", 100, 10, 4, 1024, 1);
+    let k1 = Task::given("K1", Timing { period: 100, wcet: 1, release: 0 }, 1, 256);
+    let k2 = Task::given("K2", Timing { period: 100, wcet: 10, release: 1 }, 4, 1024);
     let mut w = workload(vec![k1, k2]);
     w.launch_overhead = 10;
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K1"), 22.0);
     assert!(rep.ties.to_string().contains("launch orders"), "{}", rep.ties);
 }
@@ -239,13 +247,13 @@ fn a_launch_overhead_can_reorder_close_releases() {
 /// wave greedily, 2 with round robin; the placement is not documented, so 2.
 #[test]
 fn an_unknown_warp_placement_counts_the_round_robin_slots() {
-    let k = Task { registers_per_thread: 160, ..Task::given("K", 100, 1, 8, 96, 0) };
-    let rep = analyse(&workload(vec![k.clone()]), false).unwrap();
+    let k = Task { registers_per_thread: 160, ..Task::given("K", Timing { period: 100, wcet: 1, release: 0 }, 8, 96) };
+    let rep = analyse(&workload(vec![k.clone()]), Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K"), 2.0);
     assert_eq!(rep.bound, Bound::Envelope);
     let mut any = workload(vec![k]);
     any.platform.warp_placement = WarpPlacement::Any;
-    let rep = analyse(&any, false).unwrap();
+    let rep = analyse(&any, Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "K"), rep.bound), (1.0, Bound::ExactMonotone));
 }
 
@@ -253,12 +261,12 @@ fn an_unknown_warp_placement_counts_the_round_robin_slots() {
 /// SM, not 3; 6 blocks take 2 waves.
 #[test]
 fn partitioned_caching_halves_the_sm_for_a_block() {
-    let k = Task::given("K", 100, 1, 6, 544, 0);
-    assert_eq!(response(&analyse(&workload(vec![k.clone()]), false).unwrap(), "K"), 1.0);
+    let k = Task::given("K", Timing { period: 100, wcet: 1, release: 0 }, 6, 544);
+    assert_eq!(response(&analyse(&workload(vec![k.clone()]), Timeline::Omitted).unwrap(), "K"), 1.0);
     for caching in [GlobalCaching::Partitioned, GlobalCaching::Unknown] {
         let mut w = workload(vec![k.clone()]);
         w.platform.global_caching = caching;
-        assert!(response(&analyse(&w, false).unwrap(), "K") >= 2.0, "{caching:?}");
+        assert!(response(&analyse(&w, Timeline::Omitted).unwrap(), "K") >= 2.0, "{caching:?}");
     }
 }
 
@@ -338,7 +346,7 @@ proptest! {
         }
         // Refused: kernels of one stream released together with a free order (test below),
         // and windows the GPU does not keep up with (overload: no bound).
-        let rep = match analyse(&w, false) {
+        let rep = match analyse(&w, Timeline::Omitted) {
             Ok(rep) => rep,
             Err(e) => {
                 let overload = periodic && e.to_string().contains("keep up");
@@ -380,7 +388,7 @@ proptest! {
         if periodic {
             w.window = Window::Until(60);
         }
-        let rep = match analyse(&w, false) {
+        let rep = match analyse(&w, Timeline::Omitted) {
             Ok(rep) => rep,
             Err(e) => {
                 prop_assert!(periodic && e.to_string().contains("keep up"), "{}", e);
@@ -422,11 +430,11 @@ fn never_above_the_report(w: &Workload, rep: &gpu_makespan::rta::report::RtaRepo
 /// the stream: refused (before, the nominal order was taken: A reported 10, possible 20).
 #[test]
 fn tied_launches_into_one_stream_need_their_order() {
-    let a = Task { stream: Some("s".into()), ..Task::given("A", 100, 10, 1, 256, 0) };
-    let b = Task { stream: Some("s".into()), ..Task::given("B", 100, 10, 1, 256, 0) };
-    let e = analyse(&workload(vec![a.clone(), b.clone()]), false).unwrap_err();
+    let a = Task { stream: Some("s".into()), ..Task::given("A", Timing { period: 100, wcet: 10, release: 0 }, 1, 256) };
+    let b = Task { stream: Some("s".into()), ..Task::given("B", Timing { period: 100, wcet: 10, release: 0 }, 1, 256) };
+    let e = analyse(&workload(vec![a.clone(), b.clone()]), Timeline::Omitted).unwrap_err();
     assert!(e.to_string().contains("kernels[1].stream"), "{e}");
-    let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![a, b]) }, false).unwrap();
+    let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![a, b]) }, Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "A"), response(&rep, "B")), (10.0, 20.0));
 }
 
@@ -437,17 +445,17 @@ fn tied_launches_into_one_stream_need_their_order() {
 /// was 7).
 #[test]
 fn jobs_after_the_window_that_may_pass_are_analysed() {
-    let k = Task::given("K", 10, 5, 8, 512, 5);
-    let a = Task { deadline: Some(2), ..Task::given("A", 100, 1, 1, 512, 47) };
+    let k = Task::given("K", Timing { period: 10, wcet: 5, release: 5 }, 8, 512);
+    let a = Task { deadline: Some(2), ..Task::given("A", Timing { period: 100, wcet: 1, release: 47 }, 1, 512) };
     let mut w = workload(vec![k, a]);
     w.window = Window::Until(10);
-    assert_eq!(response(&analyse(&w, false).unwrap(), "A"), 4.0);
-    let k = Task::given("K", 10, 5, 8, 512, 0);
-    let a = Task { deadline: Some(8), ..Task::given("A", 100, 5, 8, 512, 9) };
+    assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 4.0);
+    let k = Task::given("K", Timing { period: 10, wcet: 5, release: 0 }, 8, 512);
+    let a = Task { deadline: Some(8), ..Task::given("A", Timing { period: 100, wcet: 5, release: 9 }, 8, 512) };
     let mut w = workload(vec![k, a]);
     w.window = Window::Until(10);
     w.launch_overhead = 2;
-    assert!(response(&analyse(&w, false).unwrap(), "A") >= 11.0);
+    assert!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A") >= 11.0);
 }
 
 /// Stream priorities (A1-A2): H (high, 8 blocks of 10, released at 5) goes ahead of the
@@ -456,10 +464,10 @@ fn jobs_after_the_window_that_may_pass_are_analysed() {
 /// L 30 (exact here), H 20 (its entry plus one low block, then its 8 blocks).
 #[test]
 fn a_high_priority_kernel_overtakes_a_low_one() {
-    let l = Task::given("L", 100, 10, 16, 512, 0);
-    let h = Task { priority: Priority::High, ..Task::given("H", 100, 10, 8, 512, 5) };
+    let l = Task::given("L", Timing { period: 100, wcet: 10, release: 0 }, 16, 512);
+    let h = Task { priority: Priority::High, ..Task::given("H", Timing { period: 100, wcet: 10, release: 5 }, 8, 512) };
     let w = workload(vec![l.clone(), h.clone()]);
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "L"), response(&rep, "H")), (30.0, 20.0));
     assert_eq!(rep.bound, Bound::Priorities);
     // The reference simulator with every block taking its C: L 30, H 15.
@@ -469,7 +477,7 @@ fn a_high_priority_kernel_overtakes_a_low_one() {
     let by_name = |n: &str| seq.jobs.iter().zip(&f).find(|(j, _)| w.tasks[j.task].name == n).map(|(j, &f)| f - j.release).unwrap();
     assert_eq!((by_name("L"), by_name("H")), (30, 15));
     // Both low: one FIFO, L 20.
-    let rep = analyse(&workload(vec![l, Task { priority: Priority::Low, ..h }]), false).unwrap();
+    let rep = analyse(&workload(vec![l, Task { priority: Priority::Low, ..h }]), Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "L"), 20.0);
 }
 
@@ -477,9 +485,13 @@ fn a_high_priority_kernel_overtakes_a_low_one() {
 /// are refused, naming the field.
 #[test]
 fn one_stream_has_one_priority() {
-    let a = Task { stream: Some("s".into()), ..Task::given("A", 100, 10, 1, 256, 0) };
-    let b = Task { stream: Some("s".into()), priority: Priority::High, ..Task::given("B", 100, 10, 1, 256, 1) };
-    let e = analyse(&workload(vec![a, b]), false).unwrap_err();
+    let a = Task { stream: Some("s".into()), ..Task::given("A", Timing { period: 100, wcet: 10, release: 0 }, 1, 256) };
+    let b = Task {
+        stream: Some("s".into()),
+        priority: Priority::High,
+        ..Task::given("B", Timing { period: 100, wcet: 10, release: 1 }, 1, 256)
+    };
+    let e = analyse(&workload(vec![a, b]), Timeline::Omitted).unwrap_err();
     assert!(e.to_string().contains("kernels[1].priority"), "{e}");
 }
 
@@ -492,13 +504,13 @@ fn high_streams_with_overheads_settle() {
     let k = |i: usize, r: u128, s: Option<&str>, high: bool| Task {
         stream: s.map(String::from),
         priority: if high { Priority::High } else { Priority::Low },
-        ..Task::given(format!("K{i}"), 1000, 1, 1, 64, r)
+        ..Task::given(format!("K{i}"), Timing { period: 1000, wcet: 1, release: r }, 1, 64)
     };
     let tasks =
         vec![k(0, 0, None, false), k(1, 2, Some("a"), true), k(2, 1, Some("a"), true), k(3, 0, Some("b"), true), k(4, 1, Some("b"), true)];
     let mut w = workload(tasks);
     w.launch_overhead = 1;
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(rep.bound, Bound::Priorities);
     never_above_the_report(&w, &rep, 7).unwrap();
 }
@@ -510,14 +522,14 @@ fn high_streams_with_overheads_settle() {
 /// B's job; the reference simulator with full times reaches the report.
 #[test]
 fn copies_share_one_copy_engine() {
-    let a = Task { copy_in: 5, ..Task::given("A", 100, 1, 1, 512, 0) };
-    let b = Task { copy_in: 5, ..Task::given("B", 100, 1, 1, 512, 0) };
-    let rep = analyse(&workload(vec![a.clone(), b.clone()]), false).unwrap();
+    let a = Task { copy_in: 5, ..Task::given("A", Timing { period: 100, wcet: 1, release: 0 }, 1, 512) };
+    let b = Task { copy_in: 5, ..Task::given("B", Timing { period: 100, wcet: 1, release: 0 }, 1, 512) };
+    let rep = analyse(&workload(vec![a.clone(), b.clone()]), Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "A"), response(&rep, "B")), (11.0, 11.0));
     assert_eq!(rep.bound, Bound::Copies);
     assert!(rep.assumptions.iter().any(|a| a.contains("copy engine")));
     let w = workload(vec![a, Task { copy_out: 3, ..b }]);
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     let row = rep.kernels.iter().find(|k| k.name == "B").unwrap();
     // B: its copy in second (10), its kernel (11), its copy out (14).
     assert_eq!((row.kernel_finish, row.response, row.copy_out), (11.0, 14.0, Some(3.0)));
@@ -534,10 +546,10 @@ fn copies_share_one_copy_engine() {
 /// released at 4 but starts its copy at 7 and ends at 14.
 #[test]
 fn a_stream_runs_its_copies_and_kernels_in_order() {
-    let k = Task { copy_in: 2, copy_out: 2, deadline: Some(100), ..Task::given("K", 4, 3, 1, 512, 0) };
+    let k = Task { copy_in: 2, copy_out: 2, deadline: Some(100), ..Task::given("K", Timing { period: 4, wcet: 3, release: 0 }, 1, 512) };
     let mut w = workload(vec![k]);
     w.window = Window::Until(5);
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K"), 10.0);
     assert_eq!(rep.kernels[0].jobs, 2);
 }
@@ -549,11 +561,11 @@ fn a_stream_runs_its_copies_and_kernels_in_order() {
 /// slice, cannot happen here: B has no work at 0).
 #[test]
 fn processes_share_the_gpu_by_time_slices() {
-    let a = Task { process: Some("a".into()), ..Task::given("A", 100, 10, 1, 1024, 0) };
-    let b = Task { process: Some("b".into()), ..Task::given("B", 100, 10, 1, 1024, 1) };
+    let a = Task { process: Some("a".into()), ..Task::given("A", Timing { period: 100, wcet: 10, release: 0 }, 1, 1024) };
+    let b = Task { process: Some("b".into()), ..Task::given("B", Timing { period: 100, wcet: 10, release: 1 }, 1, 1024) };
     let mut w = workload(vec![a.clone(), b.clone()]);
     (w.time_slice, w.context_switch) = (2, Some(0));
-    let rep = analyse(&w, false).unwrap();
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(rep.bound, Bound::TimeSliced);
     assert_eq!(response(&rep, "A"), 20.0);
     let seq = sequence_of(&w);
@@ -562,12 +574,12 @@ fn processes_share_the_gpu_by_time_slices() {
     assert_eq!(finish[0], 18);
     // Without a time slice in the profile, refused naming it.
     w.time_slice = 0;
-    assert!(analyse(&w, false).unwrap_err().to_string().contains("gpu.time_slice"));
+    assert!(analyse(&w, Timeline::Omitted).unwrap_err().to_string().contains("gpu.time_slice"));
     // A process's kernels in two streams are refused.
     let a2 = Task { name: "A2".into(), stream: Some("t".into()), ..a };
     let mut w = workload(vec![Task { stream: Some("s".into()), ..a2.clone() }, a2, b]);
     (w.time_slice, w.context_switch) = (2, Some(0));
-    assert!(analyse(&w, false).unwrap_err().to_string().contains("kernels[1].stream"));
+    assert!(analyse(&w, Timeline::Omitted).unwrap_err().to_string().contains("kernels[1].stream"));
 }
 
 proptest! {
@@ -610,7 +622,7 @@ proptest! {
         let present: Vec<usize> = (0..4).filter(|&p| w.tasks.iter().any(|t| t.process.as_ref() == Some(&names[p]))).collect();
         // One process only: no time slicing (one FIFO, tested above).
         prop_assume!(present.len() > 1);
-        let rep = analyse(&w, false).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let rep = analyse(&w, Timeline::Omitted).map_err(|e| TestCaseError::fail(e.to_string()))?;
         prop_assert_eq!(rep.bound, Bound::TimeSliced);
         let seq = sequence_of(&w);
         let process: Vec<usize> = seq.jobs.iter().map(|j| names.iter().position(|n| Some(n) == w.tasks[j.task].process.as_ref()).unwrap()).collect();

@@ -7,6 +7,7 @@ use crate::common;
 use common::cli::{input_error, json_of, makespan, temp_file};
 use gpu_makespan::system::cost::Cost;
 use gpu_makespan::system::cpu::{analyse_core, Case, Entity, OffloadMode};
+use gpu_makespan::system::model::ms;
 use gpu_makespan::system::report::{analyse, Options, Paradigm, SystemReport};
 use gpu_makespan::system::{model::System, read};
 use proptest::prelude::*;
@@ -27,8 +28,8 @@ fn close(a: f64, b: f64) -> bool {
 }
 
 /// The row of task `name` on any core.
-fn row<'a>(rep: &'a SystemReport, name: &str) -> &'a gpu_makespan::system::report::TaskRow {
-    rep.cores.iter().flat_map(|c| &c.tasks).find(|t| t.name == name).unwrap_or_else(|| panic!("no row {name}"))
+fn row<'a>(rep: &'a SystemReport, name: &str) -> &'a gpu_makespan::system::cpu::Response {
+    rep.cores.iter().flat_map(|c| &c.tasks).find(|t| t.entity.name == name).unwrap_or_else(|| panic!("no row {name}"))
 }
 
 #[test]
@@ -37,20 +38,20 @@ fn the_small_system_by_hand() {
     // implicit copy-out of x (20 more): C+ = 2 000 040 ns, C- = 1 000 040 ns.
     let rep = run(&small(), Paradigm::Implicit, OffloadMode::Model);
     let t1 = row(&rep, "T1");
-    assert!(close(t1.c_worst, 2.00004) && close(t1.c_best, 1.00004), "{t1:?}");
-    assert!(close(t1.r_worst.unwrap(), 2.00004) && close(t1.r_best.unwrap(), 1.00004));
+    assert!(close(ms(t1.entity.c.worst), 2.00004) && close(ms(t1.entity.c.best), 1.00004), "{t1:?}");
+    assert!(close(ms(t1.worst.unwrap()), 2.00004) && close(ms(t1.best.unwrap()), 1.00004));
     // T2: R2 = 0.5..1 M cycles, reads x (20), copy-in of x (20): C+ = 1.00004 ms.
     // R+ = C2 + ceil(R / 5) C1 = 1.00004 + 2.00004 = 3.00008 ms (rate-monotonic, T1 first).
     let t2 = row(&rep, "T2");
-    assert!(close(t2.c_worst, 1.00004) && close(t2.r_worst.unwrap(), 3.00008), "{t2:?}");
+    assert!(close(ms(t2.entity.c.worst), 1.00004) && close(ms(t2.worst.unwrap()), 3.00008), "{t2:?}");
     // Best case from R+: ceil0((3.00008 - 0 - 5) / 5) = 0 interferences: R- = C- = 0.50004.
-    assert!(close(t2.r_best.unwrap(), 0.50004), "{t2:?}");
+    assert!(close(ms(t2.best.unwrap()), 0.50004), "{t2:?}");
     // OFF offloads G (GPU ticks 2..3 M cycles, alone on the GPU: R_gpu = [2, 3] ms) and
     // waits actively: C = pre + post + R_gpu = [1 + 1 + 2, 1 + 1 + 3].
     let off = row(&rep, "OFF");
-    assert_eq!(off.case, Case::SyncOffload);
-    assert!(close(off.c_best, 4.0) && close(off.c_worst, 5.0) && close(off.r_worst.unwrap(), 5.0), "{off:?}");
-    assert!(close(rep.gpu[0].r_worst.unwrap(), 3.0) && close(rep.gpu[0].r_best, 2.0));
+    assert_eq!(off.entity.case, Case::SyncOffload);
+    assert!(close(ms(off.entity.c.best), 4.0) && close(ms(off.entity.c.worst), 5.0) && close(ms(off.worst.unwrap()), 5.0), "{off:?}");
+    assert!(close(ms(rep.gpu[0].r_worst.unwrap()), 3.0) && close(ms(rep.gpu[0].response.best), 2.0));
     // The chain T1 -> T2, implicit: worst reaction (5 + 2.00004) + (10 + 3.00008); best
     // R1- + C2- = 1.00004 + 0.50004; LET: 2 (5 + 10) and 5 + 10.
     let c = &rep.chains[0];
@@ -64,7 +65,7 @@ fn the_small_system_by_hand() {
     assert!(rep.schedulable);
     // Direct communication: no copies (C1+ = 2 000 020 ns).
     let direct = run(&small(), Paradigm::Direct, OffloadMode::Model);
-    assert!(close(row(&direct, "T1").c_worst, 2.00002));
+    assert!(close(ms(row(&direct, "T1").entity.c.worst), 2.00002));
     // LET verdict: 30 ms > the 25 ms requirement.
     let by_let = run(&small(), Paradigm::Let, OffloadMode::Model);
     assert_eq!(by_let.chains[0].meets_requirement, Some(false));
@@ -75,9 +76,14 @@ fn the_small_system_by_hand() {
 fn asynchronous_offloading_suspends_and_jitters() {
     let rep = run(&small(), Paradigm::Implicit, OffloadMode::Async);
     let off = row(&rep, "OFF");
-    assert_eq!(off.case, Case::AsyncOffload);
+    assert_eq!(off.entity.case, Case::AsyncOffload);
     // C = pre + post, suspension = R_gpu: R+ = 2 + 3, R- = 2 + 2.
-    assert!(close(off.c_worst, 2.0) && close(off.suspension, 3.0) && close(off.r_worst.unwrap(), 5.0) && close(off.r_best.unwrap(), 4.0));
+    assert!(
+        close(ms(off.entity.c.worst), 2.0)
+            && close(ms(off.entity.suspension.worst), 3.0)
+            && close(ms(off.worst.unwrap()), 5.0)
+            && close(ms(off.best.unwrap()), 4.0)
+    );
     // A lower-priority task LOW (T = 40, C = 16) on OFF's core sees OFF (T = 20, C = 2)
     // with the jitter R - C = 3: R = 16 + ceil((R + 3) / 20) 2: 16 -> 18 -> 20 -> 20
     // (18 without the jitter).
@@ -98,10 +104,10 @@ fn asynchronous_offloading_suspends_and_jitters() {
         ..Default::default()
     });
     let rep = run(&sys, Paradigm::Direct, OffloadMode::Async);
-    assert!(close(row(&rep, "LOW").r_worst.unwrap(), 20.0), "{:?}", row(&rep, "LOW"));
+    assert!(close(ms(row(&rep, "LOW").worst.unwrap()), 20.0), "{:?}", row(&rep, "LOW"));
     let sync = run(&sys, Paradigm::Direct, OffloadMode::Sync);
     // Synchronous: OFF's C is 5 and no jitter: R = 16 + ceil(R / 20) 5: 16 -> 21 -> 26 -> 26.
-    assert!(close(row(&sync, "LOW").r_worst.unwrap(), 26.0), "{:?}", row(&sync, "LOW"));
+    assert!(close(ms(row(&sync, "LOW").worst.unwrap()), 26.0), "{:?}", row(&sync, "LOW"));
 }
 
 #[test]
@@ -110,8 +116,8 @@ fn a_longer_gpu_response_moves_the_offloading_task_by_as_much() {
     let slower = read(&text.replace("GPU_def = [2000000, 3000000]", "GPU_def = [2000000, 4000000]"), "slower").unwrap();
     for mode in [OffloadMode::Sync, OffloadMode::Async] {
         let (a, b) = (run(&small(), Paradigm::Implicit, mode), run(&slower, Paradigm::Implicit, mode));
-        assert!(close(b.gpu[0].r_worst.unwrap() - a.gpu[0].r_worst.unwrap(), 1.0));
-        let (ra, rb) = (row(&a, "OFF").r_worst.unwrap(), row(&b, "OFF").r_worst.unwrap());
+        assert!(close(ms(b.gpu[0].r_worst.unwrap()) - ms(a.gpu[0].r_worst.unwrap()), 1.0));
+        let (ra, rb) = (ms(row(&a, "OFF").worst.unwrap()), ms(row(&b, "OFF").worst.unwrap()));
         assert!(close(rb - ra, 1.0), "{mode:?}: {ra} -> {rb}");
     }
 }
@@ -122,11 +128,11 @@ fn a_gpu_task_mapped_to_a_cpu_runs_with_its_trigger() {
     sys.map("G", "Core1", "--map").unwrap();
     let rep = run(&sys, Paradigm::Implicit, OffloadMode::Model);
     let g = row(&rep, "G");
-    assert_eq!(g.case, Case::GpuTaskOnCpu);
-    assert_eq!(g.tasks, vec!["OFF".to_string(), "G".to_string()]);
+    assert_eq!(g.entity.case, Case::GpuTaskOnCpu);
+    assert_eq!(g.entity.tasks, vec!["OFF".to_string(), "G".to_string()]);
     // pre + G's A57 ticks + post: [1 + 6 + 1, 1 + 8 + 1] ms at OFF's period.
-    assert!(close(g.c_best, 8.0) && close(g.c_worst, 10.0) && close(g.period, 20.0), "{g:?}");
-    assert!(rep.gpu.is_empty() && rep.cores.iter().flat_map(|c| &c.tasks).all(|t| t.name != "OFF"));
+    assert!(close(ms(g.entity.c.best), 8.0) && close(ms(g.entity.c.worst), 10.0) && close(ms(g.entity.period), 20.0), "{g:?}");
+    assert!(rep.gpu.is_empty() && rep.cores.iter().flat_map(|c| &c.tasks).all(|t| t.entity.name != "OFF"));
 }
 
 #[test]
@@ -415,12 +421,12 @@ fn the_best_case_lets_preemptions_overlap_the_wait() {
     for wait in ["active", "passive"] {
         let rep = run(&read(&waits_under_preemption(wait), "issue50").unwrap(), Paradigm::Direct, OffloadMode::Model);
         let l = row(&rep, "L");
-        assert!(close(l.r_best.unwrap(), 1.4), "{wait}: {l:?}");
+        assert!(close(ms(l.best.unwrap()), 1.4), "{wait}: {l:?}");
         // The chain's best reaction and initial reaction start from it: 1.4 + C-(H) = 2.4.
         let c = rep.chains[0].implicit.unwrap();
         assert!(close(c.reaction.best, 2.4) && close(c.initial_reaction.best, 2.4), "{wait}: {c:?}");
         // H keeps its own: 1 ms.
-        assert!(close(row(&rep, "H").r_best.unwrap(), 1.0));
+        assert!(close(ms(row(&rep, "H").best.unwrap()), 1.0));
     }
 }
 
@@ -434,8 +440,8 @@ fn a_task_below_a_synchronous_offloader_counts_only_its_time_on_the_core() {
     let text = crate::system_gpu::h_above_l(("3 ms", "1000000"), "3 ms", ("200000", "active", "200000"), "1000000", x);
     let rep = run(&read(&text, "below").unwrap(), Paradigm::Direct, OffloadMode::Model);
     let x = row(&rep, "X");
-    assert!(close(x.r_worst.unwrap(), 26.6), "{x:?}");
-    assert!(close(x.r_best.unwrap(), 9.2), "{x:?}");
+    assert!(close(ms(x.worst.unwrap()), 26.6), "{x:?}");
+    assert!(close(ms(x.best.unwrap()), 9.2), "{x:?}");
 }
 
 #[test]

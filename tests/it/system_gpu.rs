@@ -8,6 +8,7 @@ use crate::common;
 use common::cli::{input_error, json_of, temp_file};
 use gpu_makespan::system::cpu::OffloadMode;
 use gpu_makespan::system::gpu::{GpuOptions, Sharing};
+use gpu_makespan::system::model::ms;
 use gpu_makespan::system::read;
 use gpu_makespan::system::report::{analyse, Options, Paradigm, SystemReport};
 
@@ -76,7 +77,7 @@ fn analysed(text: &str, sharing: Sharing, switch_ms: Option<f64>) -> SystemRepor
     analyse(&sys, None, opts).unwrap()
 }
 
-fn gpu<'a>(rep: &'a SystemReport, name: &str) -> &'a gpu_makespan::system::report::GpuRow {
+fn gpu<'a>(rep: &'a SystemReport, name: &str) -> &'a gpu_makespan::system::gpu::GpuResponse {
     rep.gpu.iter().find(|g| g.task == name).unwrap()
 }
 
@@ -93,19 +94,19 @@ fn time_slices_by_hand() {
     let rep = analysed(&two_gpu_tasks(100, 10, Some(4), 2, 5), Sharing::Auto, Some(0.1));
     assert_eq!(rep.gpu_sharing.mode, "time-slices");
     let g1 = gpu(&rep, "G1");
-    assert!(close(g1.kernel_response, 14.6), "{g1:?}");
+    assert!(close(ms(g1.kernel_response), 14.6), "{g1:?}");
     assert_eq!(g1.capped_by, ["G2"]);
-    assert_eq!(g1.time_slice, Some(4.0));
+    assert_eq!(g1.time_slice.map(ms), Some(4.0));
     // G2: E = 2 ms in slices of 5: one wait of G1's slice (4) and 2 switches: 6.2 ms; G1's
     // cap (10 ms a job) does not bite.
     let g2 = gpu(&rep, "G2");
-    assert!(close(g2.kernel_response, 6.2), "{g2:?}");
+    assert!(close(ms(g2.kernel_response), 6.2), "{g2:?}");
     assert!(g2.capped_by.is_empty());
     assert_eq!(rep.verdict.as_str(), "proven");
     // FIFO instead: one job each, released together: G2 may wait for all of G1.
     let fifo = analysed(&two_gpu_tasks(100, 10, Some(4), 2, 5), Sharing::Fifo, Some(0.1));
     assert_eq!(fifo.gpu_sharing.mode, "fifo");
-    assert!(close(gpu(&fifo, "G2").kernel_response, 12.0), "{:?}", fifo.gpu);
+    assert!(close(ms(gpu(&fifo, "G2").kernel_response), 12.0), "{:?}", fifo.gpu);
 }
 
 #[test]
@@ -114,13 +115,13 @@ fn a_cap_needs_the_other_trigger_proven_within_its_period() {
     // 37.2 ms; G1 needs 3 ms a job, A's period 100: capped 12 + 2 x 3 + 1.2 = 19.2 ms.
     let rep = analysed(&two_gpu_tasks(100, 3, Some(4), 12, 2), Sharing::Auto, Some(0.1));
     let g2 = gpu(&rep, "G2");
-    assert!(close(g2.kernel_response, 19.2), "{g2:?}");
+    assert!(close(ms(g2.kernel_response), 19.2), "{g2:?}");
     assert_eq!(g2.capped_by, ["G1"]);
     // With A's period 3 ms, A (G1 takes 3 + 2 + 0.2 ms) is not proven within it: G2 loses
     // the cap.
     let rep = analysed(&two_gpu_tasks(3, 3, Some(4), 12, 2), Sharing::Auto, Some(0.1));
     let g2 = gpu(&rep, "G2");
-    assert!(close(g2.kernel_response, 37.2), "{g2:?}");
+    assert!(close(ms(g2.kernel_response), 37.2), "{g2:?}");
     assert!(g2.capped_by.is_empty());
     assert!(!rep.schedulable);
     // G1's jobs may overlap (its trigger A has no R+: the late trigger): no bound, named.
@@ -147,7 +148,7 @@ fn a_context_switch_not_given_makes_the_verdict_optimistic() {
     assert!(rep.assumptions.iter().any(|a| a.contains("context switches take no time")));
     assert_eq!(rep.gpu_sharing.given, Some(false));
     // G1 without switches: 10 + 4 = 14 ms.
-    assert!(close(gpu(&rep, "G1").kernel_response, 14.0));
+    assert!(close(ms(gpu(&rep, "G1").kernel_response), 14.0));
 }
 
 #[test]
@@ -290,7 +291,7 @@ fn a_gpu_task_nobody_waits_for_must_end_within_its_period() {
     // 10 + 2 = 12 ms > 11: its jobs may queue up without end: no bound.
     let text = two_gpu_tasks(11, 10, Some(4), 2, 5).replacen("wait = \"active\"", "wait = \"none\"", 1);
     let rep = analysed(&text, Sharing::Fifo, None);
-    assert!(close(gpu(&rep, "G1").kernel_response, 12.0), "{:?}", rep.gpu);
+    assert!(close(ms(gpu(&rep, "G1").kernel_response), 12.0), "{:?}", rep.gpu);
     assert_eq!(gpu(&rep, "G1").r_worst, None, "{:?}", rep.gpu);
     assert!(rep.cores.iter().flat_map(|c| &c.tasks).all(|t| t.schedulable));
     assert!(!rep.schedulable);
@@ -386,13 +387,13 @@ fn a_gpu_task_nobody_waits_for_queues_behind_its_jittered_jobs() {
     // period: not schedulable, named.
     let rep = analysed(&fire_and_forget("[1000, 4000000]"), Sharing::Auto, None);
     let g = gpu(&rep, "G");
-    assert!(close(g.r_worst.unwrap(), 12.0) && close(g.release_jitter.unwrap(), 4.0), "{g:?}");
+    assert!(close(ms(g.r_worst.unwrap()), 12.0) && close(ms(g.release_jitter.unwrap()), 4.0), "{g:?}");
     assert!(rep.cores.iter().flat_map(|c| &c.tasks).all(|t| t.schedulable));
     assert!(!rep.schedulable);
     assert!(rep.warnings.iter().any(|w| w.contains("not proven to end within") && w.ends_with(": G")), "{:?}", rep.warnings);
     // H at 0.4 ms at most: jitter 0.4, 9 + 0 = 9 ms, within the period.
     let calm = analysed(&fire_and_forget("400000"), Sharing::Auto, None);
-    assert!(close(gpu(&calm, "G").r_worst.unwrap(), 9.0), "{:?}", calm.gpu);
+    assert!(close(ms(gpu(&calm, "G").r_worst.unwrap()), 9.0), "{:?}", calm.gpu);
     assert!(calm.schedulable);
     // H at 4.95 ms: L needs 0.6 + 2 x 4.95 > 10 ms, no R+; G's jitter is unknown: no
     // bound, named late.

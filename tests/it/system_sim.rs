@@ -7,6 +7,7 @@
 //! simulated response may be below the reported `R-` or above the reported `R+`.
 
 use gpu_makespan::system::cpu::OffloadMode;
+use gpu_makespan::system::model::ms;
 use gpu_makespan::system::read;
 use gpu_makespan::system::report::{analyse, Options, Paradigm, SystemReport};
 use proptest::prelude::*;
@@ -225,12 +226,12 @@ proptest! {
         let horizon = 1200;
         let obs = simulate(&specs, &priorities, seed, horizon);
         for (i, jobs) in obs.cpu.iter().enumerate() {
-            let row = rep.cores.iter().flat_map(|c| &c.tasks).find(|t| t.name == format!("T{i}")).unwrap();
-            check(&format!("T{i}"), jobs, row.r_best, row.r_worst, horizon)?;
+            let row = rep.cores.iter().flat_map(|c| &c.tasks).find(|t| t.entity.name == format!("T{i}")).unwrap();
+            check(&format!("T{i}"), jobs, row.best.map(ms), row.worst.map(ms), horizon)?;
         }
         for g in &rep.gpu {
             let i: usize = g.task[1..].parse().unwrap();
-            check(&g.task, &obs.gpu[i], Some(g.r_best), g.r_worst, horizon)?;
+            check(&g.task, &obs.gpu[i], Some(ms(g.response.best)), g.r_worst.map(ms), horizon)?;
         }
     }
 }

@@ -425,7 +425,7 @@ pub(crate) struct SolverArgs {
     /// Exact method: `search` (combinatorial, default), `ilp` (paper's ILP with HiGHS),
     /// `both` (cross-check), `heuristic` (lower bound only; `solve` only: approx and
     /// converge need exact values).
-    #[arg(long, default_value = "search", value_parser = PossibleValuesParser::new(Method::NAMES).map(|s| s.parse::<Method>().expect("listed")))]
+    #[arg(long, default_value = "search", value_parser = PossibleValuesParser::new(Method::NAMES).try_map(|s| s.parse::<Method>()))]
     pub(crate) method: Method,
     /// ILP work-conserving constraints: short (eqs. 34/37, the default) or long (33/36);
     /// with --method ilp or both only.

@@ -105,7 +105,7 @@ fn bound(a: BoundArgs, cx: &Context) -> Result<(), Failure> {
             out(&report::phased_bounds_table(&program))
         };
     }
-    let inst = program.single("bound")?;
+    let inst = program.single()?;
     // The closed forms first, on the progress line, while the per-state bounds build.
     let watch = Arc::new(Watch::new());
     let shown = Budget::default().watched(watch.clone());
@@ -136,7 +136,7 @@ fn solve(a: SolveArgs, cx: &Context) -> Result<(), Failure> {
     if program.has_barriers() {
         return solve_phases(&program, &opts, &show);
     }
-    let inst = program.single("solve")?;
+    let inst = program.single()?;
     if a.schedule {
         report::check_schedule_size(&inst, lower_bound(&inst), a.json.json)?;
     }
@@ -343,7 +343,7 @@ fn rta(a: RtaArgs, cx: &Context) -> Result<(), Failure> {
     if a.svg.is_some() {
         plot::check_timeline(&w)?;
     }
-    let rep = rta::analyse(&w, a.svg.is_some())?;
+    let rep = rta::analyse(&w, if a.svg.is_some() { rta::Timeline::Kept } else { rta::Timeline::Omitted })?;
     svg(a.svg.as_deref(), |p| plot::rta_timeline(p, &rep))?;
     if a.json.json {
         out(&json(&rep))

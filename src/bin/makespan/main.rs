@@ -53,7 +53,7 @@ fn main() -> ExitCode {
     let (message, code) = match failure {
         Failure::Lib(e) => {
             let code = if e.is_input() { 2 } else { 1 };
-            (format!("error: {}", e.spell_option(terminal::flag)), code)
+            (format!("error: {}", terminal::command_wording(&e.spell_option(terminal::flag).to_string())), code)
         }
         Failure::Output(e) => (format!("error: cannot write standard output: {e}"), 2),
         Failure::Jobs(text) => (format!("error: {text}"), 1),

@@ -193,6 +193,15 @@ pub(crate) fn one_line(text: &str) -> String {
     }
 }
 
+/// A library error in the command line's words: where the library names the calls that
+/// take a kernel with barriers, the commands that do.
+pub(crate) fn command_wording(message: &str) -> String {
+    message.replace(
+        "an Instance is barrier-free: give a kernel with barriers as a Program (Program::build; exact::phases::solve_phases solves it phase by phase)",
+        "this command takes barrier-free kernels (solve, bound and rta analyse barrier kernels phase by phase)",
+    )
+}
+
 /// How the command line spells the library's option `name`: `--name`, with `-` for `_`.
 pub(crate) fn flag(name: &str) -> String {
     format!("--{}", name.replace('_', "-"))

@@ -4,10 +4,11 @@
 use gpu_makespan::bounds;
 use gpu_makespan::files::serde_word;
 use gpu_makespan::rta::Bound;
+use gpu_makespan::system::ms;
 use gpu_makespan::system::SystemReport;
 use gpu_makespan::Instance;
+use gpu_makespan::Solution;
 use gpu_makespan::Unit;
-use gpu_makespan::{Solution, Status};
 use std::fmt::Write;
 
 /// One line describing the instance as modelled.
@@ -35,18 +36,6 @@ fn eq5_label(inst: &Instance) -> &'static str {
         "[NOT a proven bound here]"
     } else {
         "[proven upper bound]"
-    }
-}
-
-/// A status as printed (as in `--json`).
-fn status_name(status: Status) -> &'static str {
-    match status {
-        Status::Optimal => "optimal",
-        Status::TimeLimit => "time_limit",
-        Status::MaxStates => "max_states",
-        Status::MaxMemory => "max_memory",
-        Status::LowerBound => "lower_bound",
-        Status::Interrupted => "interrupted",
     }
 }
 
@@ -80,7 +69,7 @@ pub fn solution_table(inst: &Instance, sol: &Solution) -> String {
         None => format!("{:?}", sol.method).to_lowercase(),
     };
     let _ = writeln!(s, "method       {method}");
-    let status = status_name(sol.status());
+    let status = sol.status().as_str();
     let _ = writeln!(s, "status       {status}{}", o.stop().stopped_by().map(|b| format!(" (stopped by {b})")).unwrap_or_default());
     let label = if sol.exact() { "[exact T^(W), schedule re-checked]" } else { "[lower bound: longest checked schedule found]" };
     let _ = writeln!(s, "makespan     {:>8}  {label}", o.lower_bound());
@@ -333,7 +322,7 @@ pub fn phased_table(p: &gpu_makespan::Program, sol: &gpu_makespan::PhasedSolutio
     s.push_str(&program_line(p));
     let _ = writeln!(s, "{:>5} {:>6} {:>9} {:>9}  {:<12} kernel", "phase", "I", "lower", "upper", "status");
     for (k, (inst, ph)) in p.phases.iter().zip(&sol.phases).enumerate() {
-        let status = if ph.exact() { "exact".to_string() } else { status_name(ph.status()).to_string() };
+        let status = if ph.exact() { "exact".to_string() } else { ph.status().to_string() };
         let _ = writeln!(
             s,
             "{:>5} {:>6} {:>9} {:>9}  {status:<12} {}",
@@ -446,16 +435,16 @@ pub fn blocks_table(b: &gpu_makespan::Blocks, sol: &gpu_makespan::BlockSolution)
         b.sigma(Unit::L),
         b.sigma(Unit::C)
     );
-    let status = if sol.exact() { "optimal" } else { status_name(sol.status) };
+    let status = if sol.exact() { "optimal" } else { sol.status.as_str() };
     let _ = writeln!(s, "status       {status}");
     let label = if sol.exact() {
         "[exact: every state of the blocks searched; schedule re-checked with each block's barriers]"
     } else {
         "[lower bound: the longest checked random schedule, re-checked with each block's barriers]"
     };
-    let _ = writeln!(s, "makespan     {:>8}  {label}", sol.lower);
+    let _ = writeln!(s, "makespan     {:>8}  {label}", sol.interval.lower());
     let how = if sol.exact() { "the search's value" } else { "the block horizon" };
-    let _ = writeln!(s, "upper bound  {:>8}  [proven: {how}]", sol.upper);
+    let _ = writeln!(s, "upper bound  {:>8}  [proven: {how}]", sol.interval.upper());
     let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound: the block horizon]", b.horizon());
     let _ = writeln!(s, "states       {:>8}", sol.states);
     let _ = writeln!(s, "time         {:.3} s", sol.seconds);
@@ -469,7 +458,7 @@ pub fn blocks_chart(b: &gpu_makespan::Blocks, sol: &gpu_makespan::BlockSolution)
     let kernel = gpu_makespan::Kernel::parse(&letters).expect("L and C only");
     format!(
         "\nworst-case schedule ({} cycles, checked with each block's barriers; warps 1-{} are block 1, and so on):\n{}",
-        sol.lower,
+        sol.interval.lower(),
         b.warps_per_block(),
         sol.schedule.chart(&kernel)
     )
@@ -537,10 +526,10 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
             "task", "prio", "T", "D", "C-", "C+", "S+", "R-", "R+", "case"
         );
         for t in &core.tasks {
-            let prio = t.priority.map_or(format!("#{}", t.rank), |p| p.to_string());
+            let prio = t.entity.model_priority.map_or(format!("#{}", t.rank), |p| p.to_string());
             let verdict = if t.schedulable {
                 "meets D"
-            } else if t.r_worst.is_none() {
+            } else if t.worst.is_none() {
                 "MISSES D (R+ > T: not analysed)"
             } else {
                 "MISSES D"
@@ -548,16 +537,16 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
             let _ = writeln!(
                 s,
                 "{:<28} {:>4} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9.3} {:>9} {:>9}  {:<15} {verdict}",
-                t.name,
+                t.entity.name,
                 prio,
-                t.period,
-                t.deadline,
-                t.c_best,
-                t.c_worst,
-                t.suspension,
-                opt(t.r_best),
-                opt(t.r_worst),
-                serde_word(&t.case)
+                ms(t.entity.period),
+                ms(t.entity.deadline),
+                ms(t.entity.c.best),
+                ms(t.entity.c.worst),
+                ms(t.entity.suspension.worst),
+                opt(t.best.map(ms)),
+                opt(t.worst.map(ms)),
+                serde_word(&t.entity.case)
             );
         }
     }
@@ -580,17 +569,17 @@ fn system_gpu(s: &mut String, rep: &SystemReport) {
             "task", "triggered by", "slice", "copies", "kernels", "R-", "R+"
         );
         for g in &rep.gpu {
-            let slice = g.time_slice.map_or("-".to_string(), |q| format!("{q:.3}"));
+            let slice = g.time_slice.map_or("-".to_string(), |q| format!("{:.3}", ms(q)));
             let _ = writeln!(
                 s,
                 "{:<20} {:<28} {:>9} {:>9.3} {:>9.3} {:>9.3} {:>9}  {}",
                 g.task,
                 g.triggered_by.as_deref().unwrap_or("-"),
                 slice,
-                g.copies,
-                g.kernel_response,
-                g.r_best,
-                g.r_worst.map_or("-".to_string(), |r| format!("{r:.3}")),
+                ms(g.copies.worst),
+                ms(g.kernel_response),
+                ms(g.response.best),
+                g.r_worst.map_or("-".to_string(), |r| format!("{:.3}", ms(r))),
                 g.source
             );
         }

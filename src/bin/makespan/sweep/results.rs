@@ -181,7 +181,7 @@ pub fn comparable(v: &Value) -> Value {
 }
 
 /// The first place where `a` and `b` differ, as `path: a vs b`, ignoring [`VOLATILE`]
-/// fields and the instance file a job was read from (`job.file`: not part of a job's
+/// fields, fields only one of them has, and the instance file a job was read from (`job.file`: not part of a job's
 /// identity, as in its id); `None` when they agree.
 pub fn difference(a: &Value, b: &Value) -> Option<String> {
     let without_file = |v: &Value| {
@@ -196,10 +196,9 @@ pub fn difference(a: &Value, b: &Value) -> Option<String> {
 
 fn diff_at(a: &Value, b: &Value, path: &str) -> Option<String> {
     match (a, b) {
-        (Value::Object(x), Value::Object(y)) => {
-            let keys: std::collections::BTreeSet<&String> = x.keys().chain(y.keys()).collect();
-            keys.into_iter().find_map(|k| diff_at(x.get(k).unwrap_or(&Value::Null), y.get(k).unwrap_or(&Value::Null), &join(path, k)))
-        }
+        // A field only one of them has (added after the other was written, e.g.
+        // `interval`) is no conflict; the fields both have must agree.
+        (Value::Object(x), Value::Object(y)) => x.iter().find_map(|(k, p)| y.get(k).and_then(|q| diff_at(p, q, &join(path, k)))),
         (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
             x.iter().zip(y).enumerate().find_map(|(i, (p, q))| diff_at(p, q, &format!("{path}[{i}]")))
         }
@@ -263,6 +262,17 @@ mod tests {
         assert_eq!(difference(&a, &c).unwrap(), "makespan: 5 vs 6");
         let d = json!({"id": "x", "makespan": 5, "rows": [{"y": 2}]});
         assert_eq!(difference(&a, &d).unwrap(), "rows[0].y: 1 vs 2");
+    }
+
+    /// A record written before a field existed does not conflict with one that has it;
+    /// a value both have still must agree.
+    #[test]
+    fn an_added_field_is_no_conflict() {
+        let old = serde_json::json!({"id": "solve-1", "result": {"makespan": 9, "upper_bound": 9}});
+        let new = serde_json::json!({"id": "solve-1", "result": {"makespan": 9, "upper_bound": 9, "interval": {"lower": 9, "upper": 9, "exact": true}}});
+        assert_eq!(difference(&old, &new), None);
+        let other = serde_json::json!({"id": "solve-1", "result": {"makespan": 9, "upper_bound": 10}});
+        assert_eq!(difference(&new, &other).unwrap(), "result.upper_bound: 9 vs 10");
     }
 }
 
