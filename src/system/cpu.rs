@@ -308,8 +308,11 @@ pub fn ranks(on_core: &[&Entity]) -> (Priorities, Vec<usize>) {
 /// Most iterations of a response-time recurrence before it is declared divergent.
 pub const MAX_ITERATIONS: usize = 1_000_000;
 
-/// Response times of the entities of one core (see the module docs).
-pub fn analyse_core(on_core: &[&Entity]) -> (Priorities, Vec<Response>) {
+/// Response times of the entities of one core (see the module docs): the worst case by
+/// [`worst_case`]; the best case `C- + S-` under this tool's rules ([`Reference::Proven`],
+/// proof in [`no_interference`]), the Redell-Sanfridson recurrence ([`best_case`]) under
+/// the GSoC document's ([`Reference::App4rta`]).
+pub fn analyse_core(on_core: &[&Entity], rules: Reference) -> (Priorities, Vec<Response>) {
     let (scheme, rank) = ranks(on_core);
     let mut order: Vec<usize> = (0..on_core.len()).collect();
     order.sort_by_key(|&i| rank[i]);
@@ -344,10 +347,13 @@ pub fn analyse_core(on_core: &[&Entity]) -> (Priorities, Vec<Response>) {
     let responses = (0..on_core.len())
         .map(|i| {
             let e = on_core[i];
-            let best = worst[i].map(|w| {
-                let hp: Vec<(Ps, Ps, Ps)> =
-                    (0..on_core.len()).filter(|&j| rank[j] < rank[i]).flat_map(|j| best_interferers(on_core[j], worst[j])).collect();
-                best_case(e, w, &hp)
+            let best = worst[i].map(|w| match rules {
+                Reference::Proven => no_interference(e),
+                Reference::App4rta => {
+                    let hp: Vec<(Ps, Ps, Ps)> =
+                        (0..on_core.len()).filter(|&j| rank[j] < rank[i]).flat_map(|j| best_interferers(on_core[j], worst[j])).collect();
+                    best_case(e, w, &hp)
+                }
             });
             Response { entity: e.clone(), rank: rank[i], worst: worst[i], best, schedulable: worst[i].is_some_and(|w| w <= e.deadline) }
         })
@@ -412,7 +418,26 @@ pub fn worst_case(e: &Entity, interferers: &[(Ps, Ps, Ps)]) -> Option<Ps> {
     None
 }
 
-/// A lower bound on the response of every job of `e`, from its worst case `from`, with
+/// A lower bound on the response of every job of `e` under this tool's rules: `C- + S-`,
+/// its own execution and suspension, no interference.
+///
+/// Proof: a job executes at least `C-` on the core after its release (its runnables and
+/// copies) and, offloading asynchronously, is suspended at least `S-` (its GPU job's best
+/// response) between its pre and post parts; these do not overlap, so it ends at least
+/// `C- + S-` after its release, whatever else runs. Interference is not counted: the
+/// model gives no phases, so a higher-priority task may not have been released yet when
+/// the job runs (at start-up, or behind a later offset). The Redell-Sanfridson
+/// recurrence ([`best_case`]) counts it and is then not a lower bound: `T0` (period 2 ms,
+/// offset 0, no wait, pre 0.4 ms, post 0.1 ms) below `T1` (period 1 ms, offset 0.5 ms,
+/// pre 0.4 ms, post 0.2 ms) got `R- = 1.1` ms, where its first job takes 0.5 ms before
+/// `T1` is first released (found by the simulator of `tests/it/system_sim.rs`; a too
+/// large `R-` made a chain's worst data age too small).
+pub fn no_interference(e: &Entity) -> Ps {
+    e.c.best + e.suspension.best
+}
+
+/// The Redell-Sanfridson best case of the GSoC document (reference mode), from the worst
+/// case `from`, with
 /// `hp` the `(T, C-, J)` of the code of strictly higher priority
 /// (`best_interferers`).
 ///
@@ -474,19 +499,35 @@ mod tests {
     fn the_textbook_example() {
         // (T, C) = (7, 3), (12, 3), (20, 5): R = 3, 6, 20 (Buttazzo's example of RTA).
         let (a, b, c) = (e("a", 7, 3), e("b", 12, 3), e("c", 20, 5));
-        let (scheme, r) = analyse_core(&[&c, &a, &b]);
+        let (scheme, r) = analyse_core(&[&c, &a, &b], Reference::Proven);
         assert_eq!(scheme, Priorities::RateMonotonic);
         let worst: Vec<Option<Ps>> = r.iter().map(|x| x.worst).collect();
         assert_eq!(worst, vec![Some(20), Some(3), Some(6)]);
         assert!(r.iter().all(|x| x.schedulable));
         let d = e("d", 20, 6);
-        let (_, r) = analyse_core(&[&a, &b, &d]);
+        let (_, r) = analyse_core(&[&a, &b, &d], Reference::Proven);
         assert_eq!(r[2].worst, None, "21 > T = 20: not analysed, not schedulable");
         assert!(!r[2].schedulable);
         let mut late = e("d", 20, 5);
         late.deadline = 15;
-        let (_, r) = analyse_core(&[&a, &b, &late]);
+        let (_, r) = analyse_core(&[&a, &b, &late], Reference::Proven);
         assert_eq!((r[2].worst, r[2].schedulable), (Some(20), false), "R = 20 <= T but > D = 15");
+    }
+
+    /// The simulator's counterexample to the recurrence as a lower bound: the low task's
+    /// first job runs before the high task's first release (a later offset), so its best
+    /// case is its own execution; the document's recurrence (reference mode) says more.
+    #[test]
+    fn the_best_case_counts_no_interference_under_the_tools_rules() {
+        let mut low = Entity::periodic("low", 20, Cost { best: 5, worst: 5 });
+        low.case = Case::NoWaitOffload;
+        let mut high = Entity::periodic("high", 10, Cost { best: 6, worst: 6 });
+        high.case = Case::NoWaitOffload;
+        (low.model_priority, high.model_priority) = (Some(1), Some(2));
+        let (_, proven) = analyse_core(&[&low, &high], Reference::Proven);
+        assert_eq!(proven[0].best, Some(5));
+        let (_, document) = analyse_core(&[&low, &high], Reference::App4rta);
+        assert_eq!(document[0].best, Some(11), "the recurrence: 5 + ceil0((17 - 10) / 10) 6");
     }
 
     #[test]
@@ -513,7 +554,7 @@ mod tests {
         let other = Entity::periodic("other", 20, Cost { best: 5, worst: 5 });
         // Equal periods: equal priority under rate-monotonic. For `other`, off has
         // J = D - C = 18: R = 5 + ceil((R + 18) / 20) 2: 7 -> 9 -> 9.
-        let (_, r) = analyse_core(&[&off, &other]);
+        let (_, r) = analyse_core(&[&off, &other], Reference::Proven);
         assert_eq!(r[1].worst, Some(9));
         // For `off`: R = 2 + 3 + ceil(R / 20) 5 = 10.
         assert_eq!(r[0].worst, Some(10));
@@ -526,7 +567,7 @@ mod tests {
         off.suspension = Cost { best: 9, worst: 9 };
         let low = Entity::periodic("low", 40, Cost { best: 1, worst: 1 });
         // off: R = 2 + 9 = 11 > T = 10: no R; low's jitter term would rest on it.
-        let (_, r) = analyse_core(&[&off, &low]);
+        let (_, r) = analyse_core(&[&off, &low], Reference::Proven);
         assert_eq!((r[0].worst, r[1].worst), (None, None));
         assert!(!r[1].schedulable);
     }
@@ -536,7 +577,7 @@ mod tests {
         let (mut a, mut b) = (e("a", 7, 3), e("b", 12, 3));
         a.model_priority = Some(1);
         b.model_priority = Some(2);
-        let (scheme, r) = analyse_core(&[&a, &b]);
+        let (scheme, r) = analyse_core(&[&a, &b], Reference::Proven);
         assert_eq!(scheme, Priorities::Model);
         assert_eq!((r[0].rank, r[1].rank), (1, 0));
         assert_eq!(r[1].worst, Some(3));

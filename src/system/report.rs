@@ -329,7 +329,7 @@ fn analyse_cores(sys: &System, gpu: &GpuSide, opts: Options) -> Result<(Vec<Core
         if on.is_empty() {
             continue;
         }
-        let (priorities, mut responses) = analyse_core(&on);
+        let (priorities, mut responses) = analyse_core(&on, opts.reference);
         responses.sort_by_key(|r| r.rank);
         let utilization = on.iter().map(|e| (e.c.worst + e.suspension.worst) as f64 / e.period as f64).sum();
         cores.push(CoreRow {
