@@ -358,7 +358,7 @@ fn serve(classes: &[Vec<(usize, usize, u16)>; 2], sigma: [u64; 2], mut rank: imp
 /// let program = Program::build("L|LC", |phase| Instance::new(phase, 2, 1, 1))?;
 /// let sol = solve_blocks(&Blocks::new(program, 2), &SolveOptions::default())?;
 /// assert!(sol.exact());
-/// assert_eq!(sol.upper, 9);
+/// assert_eq!(sol.interval.upper(), 9);
 /// # Ok::<(), gpu_makespan::Error>(())
 /// ```
 pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolution, Error> {

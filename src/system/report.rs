@@ -246,8 +246,8 @@ fn contention_row(c: &ContentionUsed) -> ContentionRow {
 /// let opts = Options::default().with_communication(Paradigm::Implicit).with_offload(OffloadMode::Model);
 /// let report = analyse(&sys, None, opts)?;
 /// for task in report.cores.iter().flat_map(|c| &c.tasks) {
-///     // R+ is a proven upper bound on the task's response time (ms), when it has one.
-///     assert!(task.r_worst.is_none_or(|r| r >= task.c_worst));
+///     // R+ is a proven upper bound on the response time (picoseconds), when it has one.
+///     assert!(task.worst.is_none_or(|r| r >= task.entity.c.worst));
 /// }
 /// # Ok::<(), gpu_makespan::Error>(())
 /// ```
