@@ -30,6 +30,7 @@ use std::time::{Duration, Instant};
 pub enum Method {
     /// The binary ILP of the paper, solved by HiGHS (feature `ilp`).
     #[cfg(feature = "ilp")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "ilp")))]
     Ilp,
     /// The exact combinatorial search (default).
     Search,
@@ -38,6 +39,7 @@ pub enum Method {
     Heuristic,
     /// ILP and search; fails loudly if they disagree (feature `ilp`).
     #[cfg(feature = "ilp")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "ilp")))]
     Both,
 }
 

@@ -216,6 +216,16 @@ struct Pending {
 /// Parses the text of a task-set file (from `origin`) and computes the WCETs it asks
 /// for. `profile`, from `--gpu`, supplies the GPU when the file has no `[gpu]` table;
 /// `window` asks for periodic jobs.
+///
+/// ```
+/// use gpu_makespan::rta::taskset;
+///
+/// let text = "[[kernels]]\nname = \"K1\"\nperiod = 10\nwcet = 2\nblocks = 4\nthreads_per_block = 256\n";
+/// let w = taskset::from_text(text, "set.toml", None, &Default::default(), None)?;
+/// let report = gpu_makespan::rta::analyse(&w, Default::default())?;
+/// assert_eq!(report.kernels[0].finish, 2.0); // 4 blocks fit at once on the TX2
+/// # Ok::<(), gpu_makespan::Error>(())
+/// ```
 pub fn from_text(
     text: &str,
     origin: &str,
