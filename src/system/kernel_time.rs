@@ -54,6 +54,7 @@ impl KernelClock {
     }
 
     /// `p` picoseconds in ticks of this clock, rounded up.
+    #[allow(clippy::wrong_self_convention)] // a conversion by this clock, named as its inverse `to_ps`
     pub fn from_ps(self, p: Ps) -> KernelTicks {
         KernelTicks((p * 10u128.pow(self.scale.decimals)).div_ceil(self.ps_per_unit))
     }
