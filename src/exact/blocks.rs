@@ -471,7 +471,7 @@ pub fn longest_from(blocks: &Blocks, issued: &[usize], budget: &Budget) -> Optio
 }
 
 /// `solve --json` for several blocks with barriers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct BlocksJson {
     /// Always `search` (the exhaustive search over block states).

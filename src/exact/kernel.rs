@@ -10,18 +10,20 @@ use crate::model::instance::Instance;
 use crate::model::interval::Interval;
 use crate::model::program::Program;
 
-/// The result of [`solve_kernel`], by the shape of the kernel: every variant carries a
-/// proven interval `[lower, upper]` on the worst-case makespan and a schedule that the
-/// independent checker accepted with makespan `lower`.
+/// The result of [`solve_kernel`], by the shape of the kernel, each with what was solved:
+/// every variant carries a proven interval `[lower, upper]` on the worst-case makespan and
+/// a schedule that the independent checker accepted with makespan `lower`. Serialises as
+/// the record `makespan solve --json` prints (without the schedule: [`KernelSolution::to_json`]
+/// gives it with one).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum KernelSolution {
     /// A kernel without barriers ([`solve`]).
-    Plain(Solution),
+    Plain(Instance, Solution),
     /// One block with barriers: its phases ([`solve_phases`]).
-    Phases(PhasedSolution),
+    Phases(Program, PhasedSolution),
     /// Several blocks with barriers ([`solve_blocks`]).
-    Blocks(BlockSolution),
+    Blocks(Blocks, BlockSolution),
 }
 
 impl KernelSolution {
@@ -29,9 +31,9 @@ impl KernelSolution {
     /// makespan, its upper end a proven bound.
     pub fn interval(&self) -> Interval {
         match self {
-            KernelSolution::Plain(s) => s.interval(),
-            KernelSolution::Phases(s) => s.interval(),
-            KernelSolution::Blocks(s) => s.interval,
+            KernelSolution::Plain(_, s) => s.interval(),
+            KernelSolution::Phases(_, s) => s.interval(),
+            KernelSolution::Blocks(_, s) => s.interval,
         }
     }
 
@@ -53,21 +55,27 @@ impl KernelSolution {
     /// `optimal` when exact, else why the method stopped short.
     pub fn status(&self) -> Status {
         match self {
-            KernelSolution::Plain(s) => s.status(),
-            KernelSolution::Phases(s) => s.status(),
-            KernelSolution::Blocks(s) => s.status,
+            KernelSolution::Plain(_, s) => s.status(),
+            KernelSolution::Phases(_, s) => s.status(),
+            KernelSolution::Blocks(_, s) => s.status,
         }
     }
 
-    /// The JSON record `makespan solve --json` prints for this solution of `kernel` (the
-    /// same [`Blocks`] it was solved from), with the schedule when `with_schedule`.
-    pub fn to_json(&self, kernel: &Blocks, with_schedule: bool) -> serde_json::Value {
+    /// The JSON record `makespan solve --json` prints for this solution, with the
+    /// schedule when `with_schedule`.
+    pub fn to_json(&self, with_schedule: bool) -> serde_json::Value {
         let value = match self {
-            KernelSolution::Plain(s) => kernel.program.phases.first().map(|inst| serde_json::to_value(s.record(inst, with_schedule))),
-            KernelSolution::Phases(s) => Some(serde_json::to_value(s.record(&kernel.program, with_schedule))),
-            KernelSolution::Blocks(s) => Some(serde_json::to_value(s.record(kernel, with_schedule))),
+            KernelSolution::Plain(inst, s) => serde_json::to_value(s.record(inst, with_schedule)),
+            KernelSolution::Phases(p, s) => serde_json::to_value(s.record(p, with_schedule)),
+            KernelSolution::Blocks(b, s) => serde_json::to_value(s.record(b, with_schedule)),
         };
-        value.and_then(Result::ok).unwrap_or(serde_json::Value::Null)
+        value.unwrap_or(serde_json::Value::Null)
+    }
+}
+
+impl serde::Serialize for KernelSolution {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.to_json(false).serialize(s)
     }
 }
 
@@ -86,7 +94,8 @@ impl KernelSolution {
 /// let sol = solve_kernel(&kernel, &SolveOptions::default())?;
 /// assert!(sol.exact());
 /// assert_eq!(sol.lower(), 9); // 8 loads on one load/store unit, and a barrier between
-/// assert_eq!(sol.to_json(&kernel, false)["exact"], true);
+/// assert_eq!(sol.to_json(false)["exact"], true);
+/// assert_eq!(serde_json::to_value(&sol).unwrap()["makespan"], 9);
 /// # Ok::<(), gpu_makespan::Error>(())
 /// ```
 pub fn solve_kernel(kernel: &Blocks, opts: &SolveOptions) -> Result<KernelSolution, Error> {
@@ -95,11 +104,11 @@ pub fn solve_kernel(kernel: &Blocks, opts: &SolveOptions) -> Result<KernelSoluti
             let method = format!("{:?}", opts.method).to_lowercase();
             return Err(InputError::new("method", method, "several blocks with barriers are solved by Method::Search only").into());
         }
-        return solve_blocks(kernel, opts).map(KernelSolution::Blocks);
+        return solve_blocks(kernel, opts).map(|s| KernelSolution::Blocks(kernel.clone(), s));
     }
     match kernel.program.phases.as_slice() {
-        [one] => solve(one, opts).map(KernelSolution::Plain),
-        _ => solve_phases(&kernel.program, opts).map(KernelSolution::Phases),
+        [one] => solve(one, opts).map(|s| KernelSolution::Plain(one.clone(), s)),
+        _ => solve_phases(&kernel.program, opts).map(|s| KernelSolution::Phases(kernel.program.clone(), s)),
     }
 }
 

@@ -166,7 +166,7 @@ fn shared_round(
 }
 
 /// `solve --json` for a kernel with barriers.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PhasedJson {
     /// The transformed kernel with its barriers (`|`).

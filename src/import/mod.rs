@@ -1,8 +1,9 @@
 //! Real kernels in: PTX (`nvcc -ptx`) and SASS (`cuobjdump -sass`, `nvdisasm`) read into
-//! the instruction string of the model, through a unit map that is data
-//! (`units`, `maps/*.toml`), with block barriers as `|` and loops unrolled by trip
-//! counts (`flow`). The result is an instance file every command reads, with its
-//! provenance.
+//! the instruction string of the model by [`import()`], through a unit map that is data
+//! ([`UnitMap`], `maps/*.toml`), with block barriers as `|` and loops unrolled by trip
+//! counts ([`Trip`], [`Request::with_trips`]; [`list_branches`] names every branch that
+//! needs one). The result, [`Imported`], names where every number came from
+//! ([`Provenance`]) and becomes an instance file every command reads ([`to_toml`]).
 
 internal! {
     mod branches;

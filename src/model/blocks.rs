@@ -183,7 +183,7 @@ impl Blocks {
 }
 
 /// The `bound --json` object of several blocks: the closed forms that hold for them.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct BlocksBounds {
     /// [`Blocks::given`].

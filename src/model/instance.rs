@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 /// Largest warp count accepted. Exact methods have their own, smaller, size limits.
-pub const MAX_WARPS: i64 = 1_000_000;
+pub const MAX_WARPS: i64 = Instance::MAX_WARPS;
 
 /// One problem: `W` identical warps running `kernel` on one SM with integral
 /// `sigma_l`, `sigma_c`. Guaranteed: `warps >= 1`, sigmas `>= 1`, kernel non-empty.
@@ -57,7 +57,7 @@ pub struct InstanceFile {
 
 impl Instance {
     /// The most warps an instance may have (larger counts are refused as input errors).
-    pub const MAX_WARPS: i64 = MAX_WARPS;
+    pub const MAX_WARPS: i64 = 1_000_000;
 }
 
 impl Instance {

@@ -1,13 +1,15 @@
-//! The kernel-level response-time analysis of the Jetson TX2 GPU scheduler, by role:
-//! what it takes in (`workload`, read from task-set files by [`taskset`] and from
-//! examiner configs by `examiner`), the analysis (`analysis` over `jobs`,
-//! `list`, `ties`, `priority`, `copies`, `queues` and `sms` with
-//! `copy_engine`; between processes `slicing`, simulated by `time_slices`), what
-//! it reports
-//! (`report`), GPU profiles (`gpu`), exact time (`time`) and per-block execution
-//! times from the warp model (`wcet`).
+//! The kernel-level response-time analysis of the Jetson TX2 GPU scheduler.
 //!
-//! Files depend on each other without a circle: `time`, `gpu` <- `workload` <- `jobs`
+//! In: a [`Workload`] of [`Task`]s (kernels: blocks, threads, `C` per block, period or
+//! release) on a [`Platform`] (GPU profile) with a time [`Scale`], built in code
+//! ([`Task::given`] with [`Timing`]) or read from task-set files ([`taskset`]). Out:
+//! [`analyse`] gives an [`RtaReport`]: per kernel a [`KernelRow`] (response, finish,
+//! deadline, verdict), the guarantee the responses carry ([`Bound`]) and whether every
+//! `C` they rest on is proven ([`Verdict`]). The model, its sources and its proofs are in
+//! `docs/rta-model.md`; the internal layout (jobs, list schedules, ties, priorities,
+//! copies, slicing) in `docs/architecture.md`.
+//!
+//! Internally, files depend on each other without a circle: `time`, `gpu` <- `workload` <- `jobs`
 //! <- `list` <- `ties` <- `priority`, `copies` <- `queues`, `copy_engine` <- `sms` <- `report` <- `analysis`;
 //! `slicing` and `time_slices` <- `analysis`;
 //! `taskset` and `examiner` build a `workload`.

@@ -95,7 +95,7 @@ impl BoundsReport {
 
 /// `bound --json` of a kernel with barriers: each phase's report and the sums (proven for
 /// one thread block, see `crate::model::program`).
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[non_exhaustive]
 pub struct PhasedBounds {
     /// The kernel as given, with its barriers.
@@ -128,5 +128,20 @@ impl PhasedBounds {
             interval: Interval::new(phases.iter().map(|r| r.lower_bound).sum(), phases.iter().map(|r| r.start_state_bound).sum()),
             phases,
         }
+    }
+    /// The bounds of a kernel with barriers: each phase's [`BoundsReport`] and the sums
+    /// (proven for one thread block: the phases' worst cases add up).
+    ///
+    /// ```
+    /// use gpu_makespan::{bounds::PhasedBounds, Instance, Program};
+    ///
+    /// let p = Program::build("LL|C", |phase| Instance::new(phase, 2, 1, 1))?;
+    /// let b = PhasedBounds::of_program(&p);
+    /// assert_eq!((b.barriers, b.lower_bound), (1, 6)); // 4 loads, then 2 computations
+    /// assert!(b.start_state_bound >= 6);
+    /// # Ok::<(), gpu_makespan::Error>(())
+    /// ```
+    pub fn of_program(p: &crate::model::program::Program) -> PhasedBounds {
+        PhasedBounds::of(&p.source_kernel, p.phases.iter().map(BoundsReport::of).collect())
     }
 }

@@ -1,14 +1,15 @@
 //! From kernels to systems: CPU tasks that offload work to the GPU, their response
-//! times per core, the GPU tasks' responses from the kernel-level RTA, and end-to-end
-//! latencies of cause-effect chains, after the APP4MC response-time analyser of Google
-//! Summer of Code 2019 (`docs/system-model.md` states the equations, the choices where
-//! that document is ambiguous, and what is not modelled).
+//! times per core, the GPU tasks' responses from the kernel-level RTA ([`crate::rta`]),
+//! and end-to-end latencies of cause-effect chains, after the APP4MC response-time
+//! analyser of Google Summer of Code 2019 (`docs/system-model.md` states the equations,
+//! the choices where that document is ambiguous, and what is not modelled).
 //!
-//! Layers, bottom up: `model` (the system), `amalthea` and `toml_form` (reading
-//! it; `event_chains` for the model's chains), `cost` (execution times), `gpu` (GPU tasks through [`crate::rta`]; `gpu_jobs` for
-//! successive jobs of one), `cpu`
-//! (execution-time cases and response times per core), `chains` (end-to-end
-//! latencies), `report` (all of it, as `makespan system` prints it).
+//! In: a [`System`] from [`read`] (an AMALTHEA model or its TOML form), chains from
+//! [`read_chains`], [`Options`]. Out: [`analyse`] gives a [`SystemReport`]: per core its
+//! tasks' [`TaskResponse`]s, per GPU task a [`GpuResponse`], per chain its latencies
+//! ([`ChainRow`]). Times are exact picoseconds ([`Ps`]); reports write milliseconds.
+//! Internal layers, bottom up: `model`, `amalthea` and `toml_form`, `cost`, `gpu`, `cpu`,
+//! `chains`, `report` (`docs/architecture.md`).
 
 internal! {
     mod amalthea;

@@ -98,12 +98,7 @@ fn bound(a: BoundArgs, cx: &Context) -> Result<(), Failure> {
     }
     let program = blocks.program;
     if program.has_barriers() {
-        let reports: Vec<_> = program.phases.iter().map(BoundsReport::of).collect();
-        return if a.json.json {
-            out(&json(&PhasedBounds::of(&program.source_kernel, reports)))
-        } else {
-            out(&report::phased_bounds_table(&program))
-        };
+        return if a.json.json { out(&json(&PhasedBounds::of_program(&program))) } else { out(&report::phased_bounds_table(&program)) };
     }
     let inst = program.single()?;
     // The closed forms first, on the progress line, while the per-state bounds build.
