@@ -31,6 +31,7 @@ internal! {
     mod ties;
     mod time;
     mod time_slices;
+    mod unit;
     mod wcet;
     mod workload;
 }
