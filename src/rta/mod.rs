@@ -4,10 +4,10 @@
 //! `list`, `ties`, `priority`, `copies`, `queues` and `sms` with
 //! `copy_engine`; between processes `slicing`, simulated by `time_slices`), what
 //! it reports
-//! (`report`), GPU profiles (`gpu`), exact time (`time`) and per-block execution
-//! times from the warp model (`wcet`).
+//! (`report`), GPU profiles (`gpu`), exact time (`time`, its unit types from `unit`) and
+//! per-block execution times from the warp model (`wcet`).
 //!
-//! Files depend on each other without a circle: `time`, `gpu` <- `workload` <- `jobs`
+//! Files depend on each other without a circle: `unit` <- `time`, `gpu` <- `workload` <- `jobs`
 //! <- `list` <- `ties` <- `priority`, `copies` <- `queues`, `copy_engine` <- `sms` <- `report` <- `analysis`;
 //! `slicing` and `time_slices` <- `analysis`;
 //! `taskset` and `examiner` build a `workload`.

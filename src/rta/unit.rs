@@ -65,11 +65,15 @@ macro_rules! time_unit {
                 $name(self.0.div_ceil(n))
             }
 
+            /// Whether `self` is a whole multiple of `t`.
+            pub fn is_multiple_of(self, t: $name) -> bool {
+                self.0.is_multiple_of(t.0)
+            }
+
             /// How many `t` it takes to cover `self` (`self / t` rounded up): a count.
             pub fn ceil_ratio(self, t: $name) -> u128 {
                 self.0.div_ceil(t.0)
             }
-
         }
 
         impl std::ops::Add for $name {
@@ -102,6 +106,13 @@ macro_rules! time_unit {
             type Output = $name;
             fn mul(self, n: u128) -> $name {
                 $name(self.0 * n)
+            }
+        }
+
+        impl std::ops::Mul<$name> for u128 {
+            type Output = $name;
+            fn mul(self, t: $name) -> $name {
+                $name(self * t.0)
             }
         }
 

@@ -196,7 +196,7 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     // The system's own kernel analysis runs in picoseconds.
     let in_ps = |t: Ticks| clock.to_ps(t);
     let platform = side.map_or(Platform::TX2, |w| w.platform);
-    let default_slice = side.map(|w| in_ps(w.time_slice)).filter(|&q| q > 0);
+    let default_slice = side.map(|w| in_ps(w.time_slice)).filter(|&q| q > Ps::ZERO);
     let mut kernels: Vec<Kernel> = Vec::new();
     let mut plans = Vec::new();
     let triggers = sys.triggers();
@@ -272,8 +272,8 @@ fn ticks_ps(t: Ticks) -> Ps {
 /// its first kernel's release to its last one's finish.
 fn chain_times(report: &RtaReport, w: &Workload, plans: &[Planned]) -> Vec<Ps> {
     let response = responses(report);
-    let finish = |k: usize| ticks_ps(w.tasks[k].release) + response.get(w.tasks[k].name.as_str()).copied().unwrap_or(0);
-    plans.iter().map(|p| p.kernels.iter().map(|&k| finish(k)).max().unwrap_or(0)).collect()
+    let finish = |k: usize| ticks_ps(w.tasks[k].release) + response.get(w.tasks[k].name.as_str()).copied().unwrap_or(Ps::ZERO);
+    plans.iter().map(|p| p.kernels.iter().map(|&k| finish(k)).max().unwrap_or(Ps::ZERO)).collect()
 }
 
 /// Each kernel's reported response in `report` (of the system's picosecond clock), by
@@ -310,14 +310,14 @@ fn fifo_times(w: &Workload, plans: &[Planned]) -> Result<(RtaReport, Vec<Ps>), E
     let mut times = Vec::new();
     for (c, p) in plans.iter().enumerate() {
         if let [k] = p.kernels[..] {
-            times.push(together.get(name(k)).copied().unwrap_or(0));
+            times.push(together.get(name(k)).copied().unwrap_or(Ps::ZERO));
             continue;
         }
         let others: Vec<usize> = plans.iter().enumerate().filter(|&(q, _)| q != c).flat_map(|(_, q)| q.kernels.iter().copied()).collect();
-        let mut sum = 0;
+        let mut sum = Ps::ZERO;
         for &k in &p.kernels {
             let tasks = std::iter::once(k).chain(others.iter().copied()).map(free).collect();
-            sum += responses(&analyse(&Workload { tasks, ..w.clone() }, Timeline::Omitted)?).get(name(k)).copied().unwrap_or(0);
+            sum += responses(&analyse(&Workload { tasks, ..w.clone() }, Timeline::Omitted)?).get(name(k)).copied().unwrap_or(Ps::ZERO);
         }
         times.push(sum);
     }
@@ -413,7 +413,7 @@ fn plan<'a>(
                 ..k.clone()
             });
         }
-        ("kernels file".to_string(), 0)
+        ("kernels file".to_string(), Ps::ZERO)
     };
     for (n, k) in kernels[first..].iter_mut().enumerate() {
         k.stream = Some(t.name.clone());
@@ -514,7 +514,7 @@ fn choose_sharing(
     }
     let from_file = side.and_then(|w| w.context_switch).map(in_ps);
     let given = opts.context_switch.or(from_file);
-    Ok((SharingUsed::TimeSlices { context_switch: given.unwrap_or(0), given: given.is_some() }, note))
+    Ok((SharingUsed::TimeSlices { context_switch: given.unwrap_or(Ps::ZERO), given: given.is_some() }, note))
 }
 
 /// With time slices, what the kernel RTA does not analyse together with them is refused,
@@ -553,7 +553,7 @@ fn cap_shares(
                 .filter(|t| t.offload.as_ref().is_some_and(|o| o.wait != Wait::None))
                 .and_then(|t| t.period)
                 .filter(|_| !uncapped.contains(&p.task.name));
-            Context { alone, slice: p.slice.unwrap_or(1), period }
+            Context { alone, slice: p.slice.unwrap_or(Ps::new(1)), period }
         })
         .collect();
     for (c, row) in rows.iter_mut().enumerate() {
@@ -577,7 +577,7 @@ fn cap_shares(
 /// threads of a block and the most shared memory of a block), each taking `c`.
 fn whole_gpu_kernel(name: &str, c: Ps, p: &Platform) -> Kernel {
     let sms = (p.max_threads / p.sm_threads.max(1)).max(1);
-    let mut k = Kernel::given(name, Timing { period: ps_ticks(c.max(1)), wcet: ps_ticks(c.max(1)), release: Ticks::ZERO }, sms, p.max_threads_per_block);
+    let mut k = Kernel::given(name, Timing { period: ps_ticks(c.max(Ps::new(1))), wcet: ps_ticks(c.max(Ps::new(1))), release: Ticks::ZERO }, sms, p.max_threads_per_block);
     k.shared_memory = p.shared_memory_per_block;
     k.deadline = None;
     k.period = None;

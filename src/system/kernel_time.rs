@@ -41,12 +41,12 @@ impl KernelClock {
 
     /// `t` in picoseconds, rounded up (never below the time `t` stands for).
     pub fn to_ps(self, t: Ticks) -> Ps {
-        (t.get() * self.ps_per_unit).div_ceil(10u128.pow(self.scale.decimals))
+        Ps::new((t.get() * self.ps_per_unit).div_ceil(10u128.pow(self.scale.decimals)))
     }
 
     /// `p` picoseconds in ticks of this clock, rounded up.
     pub fn from_ps(self, p: Ps) -> Ticks {
-        Ticks::new((p * 10u128.pow(self.scale.decimals)).div_ceil(self.ps_per_unit))
+        Ticks::new((p.get() * 10u128.pow(self.scale.decimals)).div_ceil(self.ps_per_unit))
     }
 }
 
@@ -58,12 +58,12 @@ mod tests {
     fn ticks_become_picoseconds_rounded_up() {
         // A task set in ms with 3 decimals: one tick is 1 us = 10^6 ps.
         let us = KernelClock { scale: Scale { decimals: 3 }, ps_per_unit: 10u128.pow(9) };
-        assert_eq!(us.to_ps(Ticks::new(7)), 7_000_000);
-        assert_eq!(us.from_ps(7_000_001), Ticks::new(8));
+        assert_eq!(us.to_ps(Ticks::new(7)), Ps::new(7_000_000));
+        assert_eq!(us.from_ps(Ps::new(7_000_001)), Ticks::new(8));
         // A task set in ns with 4 decimals: one tick is 0.1 ps, rounded up.
         let fine = KernelClock { scale: Scale { decimals: 4 }, ps_per_unit: 1000 };
-        assert_eq!(fine.to_ps(Ticks::new(11)), 2);
-        assert_eq!(KernelClock::PICOSECONDS.to_ps(Ticks::new(42)), 42);
-        assert_eq!(KernelClock::PICOSECONDS.from_ps(42), Ticks::new(42));
+        assert_eq!(fine.to_ps(Ticks::new(11)), Ps::new(2));
+        assert_eq!(KernelClock::PICOSECONDS.to_ps(Ticks::new(42)), Ps::new(42));
+        assert_eq!(KernelClock::PICOSECONDS.from_ps(Ps::new(42)), Ticks::new(42));
     }
 }
