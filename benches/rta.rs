@@ -10,7 +10,7 @@ use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::list::{finishes, list_schedule, simulate_slots};
 use gpu_makespan::rta::queues::worst_over_orders;
-use gpu_makespan::rta::time::Scale;
+use gpu_makespan::rta::time::{Scale, Ticks};
 use gpu_makespan::rta::workload::{demands, Task, Timing, Workload};
 use gpu_makespan::rta::workload::{Launch, Window};
 use std::hint::black_box;
@@ -34,7 +34,12 @@ fn task_set(n: usize, tied: bool) -> Vec<Task> {
             let wcet = (1 + next() % 50) as u128;
             let release = if tied { 0 } else { i as u128 * 3 };
             let blocks = if tied { 124 } else { 1 + next() % 64 };
-            Task::given(format!("K{i}"), Timing { period: 1_000_000_000, wcet, release }, blocks, sizes[(next() % 5) as usize])
+            Task::given(
+                format!("K{i}"),
+                Timing { period: Ticks::new(1_000_000_000), wcet: Ticks::new(wcet), release: Ticks::new(release) },
+                blocks,
+                sizes[(next() % 5) as usize],
+            )
         })
         .collect()
 }

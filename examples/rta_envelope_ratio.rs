@@ -8,7 +8,7 @@ use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::list::{finishes, simulate_slots, slot_thresholds};
 use gpu_makespan::rta::sms::{most_free_threads, simulate_sms};
-use gpu_makespan::rta::time::Scale;
+use gpu_makespan::rta::time::{Scale, Ticks};
 use gpu_makespan::rta::workload::{demands, Task, Timing, Workload};
 use gpu_makespan::rta::workload::{Launch, Window};
 use rand::rngs::SmallRng;
@@ -28,7 +28,11 @@ fn random_set(rng: &mut SmallRng) -> Vec<Task> {
                 registers_per_thread: if rng.random_bool(0.5) { rng.random_range(16..=64u64).min(cap) } else { 0 },
                 ..Task::given(
                     format!("K{i}"),
-                    Timing { period: 1_000_000, wcet: rng.random_range(1..100), release: rng.random_range(0..200) },
+                    Timing {
+                        period: Ticks::new(1_000_000),
+                        wcet: Ticks::new(rng.random_range(1..100)),
+                        release: Ticks::new(rng.random_range(0..200)),
+                    },
                     rng.random_range(1..64),
                     b,
                 )
@@ -53,7 +57,7 @@ fn main() {
         let demands: Vec<_> = seq.jobs.iter().map(|j| seq.classes[j.class].demand).collect();
         let (fixed, _) = simulate_slots(&ordered, &slot_thresholds(&demands, &w.platform), false);
         for (i, j) in seq.jobs.iter().enumerate() {
-            let response = |f: u128| (f - j.release) as f64;
+            let response = |f: Ticks| (f - j.release).get() as f64;
             before.push(response(fixed[i]) / response(nominal[i]));
             after.push(response(dynamic[i]) / response(nominal[i]));
         }

@@ -11,7 +11,7 @@ use gpu_makespan::rta::analysis::{analyse, Timeline};
 use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::simulator::{simulate, Hardware, Placement};
-use gpu_makespan::rta::time::Scale;
+use gpu_makespan::rta::time::{Scale, Ticks};
 use gpu_makespan::rta::workload::{demands, Priority, Task, Timing, Workload};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -27,10 +27,10 @@ fn random_set(rng: &mut SmallRng, mixed: bool) -> Vec<Task> {
             let b = if mixed { SIZES[rng.random_range(0..SIZES.len())] } else { size };
             let warps = b.div_ceil(32);
             let cap = 32_768 / (warps.div_ceil(4) * 4) / 256 * 256 / 32;
-            let release = if rng.random_bool(0.5) { 0 } else { rng.random_range(0..40) };
+            let release = Ticks::new(if rng.random_bool(0.5) { 0 } else { rng.random_range(0..40) });
             let task = Task::given(
                 format!("K{i}"),
-                Timing { period: 1_000_000, wcet: rng.random_range(1..30), release },
+                Timing { period: Ticks::new(1_000_000), wcet: Ticks::new(rng.random_range(1..30)), release },
                 rng.random_range(1..40),
                 b,
             );
@@ -71,13 +71,13 @@ fn main() {
             let w = Workload::new(tasks, Platform::TX2, Scale::default(), "t");
             let Ok(rep) = analyse(&w, Timeline::Omitted) else { continue };
             let seq = sequence(&w, &demands(&w).expect("analysed"), w.launch, w.window).expect("analysed");
-            let mut worst = vec![0u128; w.tasks.len()];
+            let mut worst = vec![Ticks::ZERO; w.tasks.len()];
             for _ in 0..RUNS {
                 let placement = [Placement::Greedy, Placement::RoundRobinFixed, Placement::RoundRobinRotating][rng.random_range(0..3)];
                 let hw = Hardware {
                     placement,
                     confined: vec![false; w.tasks.len()],
-                    launch_overhead: 0,
+                    launch_overhead: Ticks::ZERO,
                     full_blocks: rng.random_bool(0.8),
                     fixed_ties: false,
                 };
@@ -87,7 +87,7 @@ fn main() {
             }
             for k in &rep.kernels {
                 let i = w.tasks.iter().position(|t| t.name == k.name).expect("a kernel of the set");
-                ratios.push(k.response / worst[i] as f64);
+                ratios.push(k.response / worst[i].get() as f64);
             }
         }
         ratios.sort_by(f64::total_cmp);

@@ -132,18 +132,21 @@ fn analyse_sliced(w: &Workload, demands: &[Demand], timeline: bool) -> Result<Rt
         .jobs
         .iter()
         .map(|j| {
-            let alone = Job { id: 0, after: None, ready: 0, release: 0, ..*j };
+            let alone = Job { id: 0, after: None, ready: Ticks::ZERO, release: Ticks::ZERO, ..*j };
             simulate_sms(&[alone], &seq.classes, &w.platform, &mut |_, _| j.wcet, &mut most_free_threads, false).finish[0]
         })
         .collect();
     let ready: Vec<Ticks> = seq.jobs.iter().map(|j| j.ready).collect();
     let sharing =
         Sharing { process: &process, processes: slices.len(), service: &service, ready: &ready, time_slices: &slices, first: None };
-    let (simulated, slices) = run_slices(&seq.jobs, &sharing, &mut || w.context_switch.unwrap_or(0));
+    let (simulated, slices) = run_slices(&seq.jobs, &sharing, &mut || w.context_switch.unwrap_or(Ticks::ZERO));
     if let Some((j, (&s, &f))) = seq.jobs.iter().zip(simulated.iter().zip(&finish)).find(|(_, (s, f))| s > f) {
         return Err(Inconsistency::Disagreement(format!(
-            "{} (job {}): the nominal time-sliced run finishes at {s} ticks, the bound at {f}",
-            w.tasks[j.task].name, j.number
+            "{} (job {}): the nominal time-sliced run finishes at {} ticks, the bound at {}",
+            w.tasks[j.task].name,
+            j.number,
+            s.get(),
+            f.get()
         ))
         .into());
     }
@@ -156,7 +159,7 @@ fn analyse_sliced(w: &Workload, demands: &[Demand], timeline: bool) -> Result<Rt
         ties: Ties::None,
         jobs: seq.jobs.clone(),
         groups: Vec::new(),
-        reach: vec![0; n],
+        reach: vec![Ticks::ZERO; n],
         two_queues: false,
     };
     let run = SmsRun { finish: simulated, slices: if timeline { slices } else { Vec::new() }, ..SmsRun::default() };
@@ -187,16 +190,16 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
     let mut until = None;
     for _ in 0..MAX_WINDOW_ROUNDS {
         let seq = match sequence_until(w, demands, w.launch, w.window, until) {
-            Err(_) if until.is_some() => return Err(overload(until.unwrap_or(0)).into()),
+            Err(_) if until.is_some() => return Err(overload(until.unwrap_or(Ticks::ZERO)).into()),
             other => other?,
         };
         let worst = worst_over_orders(&seq, &w.platform)?;
         if !missing_may_pass(w, &seq, &worst.reach) {
             return Ok((seq, worst));
         }
-        until = Some(worst.reach.iter().copied().max().unwrap_or(0) + 1);
+        until = Some(worst.reach.iter().copied().max().unwrap_or(Ticks::ZERO) + Ticks::new(1));
     }
-    Err(overload(until.unwrap_or(0)).into())
+    Err(overload(until.unwrap_or(Ticks::ZERO)).into())
 }
 
 /// The nominal per-SM run never finishes a job after its reported finish, and equals
@@ -207,13 +210,16 @@ fn check(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], unifo
     for ((j, &f), &s) in worst.jobs.iter().zip(&worst.finish).zip(simulated) {
         if s > f || (uniform && fixed && s != f) {
             return Err(Inconsistency::Disagreement(format!(
-                "{} (job {}): per-SM simulation finishes at {s} ticks, the list schedule at {f}",
-                w.tasks[j.task].name, j.number
+                "{} (job {}): per-SM simulation finishes at {} ticks, the list schedule at {}",
+                w.tasks[j.task].name,
+                j.number,
+                s.get(),
+                f.get()
             )));
         }
     }
     let no_stream_waits = worst.jobs == seq.jobs;
-    if uniform && fixed && no_stream_waits && seq.window_end.is_none() && w.launch_overhead == 0 && w.block_overhead == 0 {
+    if uniform && fixed && no_stream_waits && seq.window_end.is_none() && w.launch_overhead == Ticks::ZERO && w.block_overhead == Ticks::ZERO {
         let tasks: Vec<Task> = seq.jobs.iter().map(|j| w.tasks[j.task].clone()).collect();
         let g = w.platform.sms() * crate::rta::room::fit(&w.platform, &seq.classes[0].demand);
         if list_schedule(&tasks, g) != worst.finish {
@@ -244,7 +250,7 @@ mod tests {
         [(4, 2), (6, 7), (6, 2), (5, 5)]
             .iter()
             .enumerate()
-            .map(|(i, &(c, g))| Task::given(format!("K{}", i + 1), Timing { period: 15, wcet: c, release: 0 }, g, 512))
+            .map(|(i, &(c, g))| Task::given(format!("K{}", i + 1), Timing { period: Ticks::new(15), wcet: Ticks::new(c), release: Ticks::ZERO }, g, 512))
             .collect()
     }
 
@@ -272,15 +278,16 @@ mod tests {
     #[test]
     fn closed_form_edge_cases_of_the_chapter() {
         // g_i = g_f (the chapter's sgn(0) gives alpha = 1/2) and g_i - g_f = g_max.
-        assert_eq!(closed_form_equal_c(&[8, 8], 8, 3), vec![3, 6]);
-        assert_eq!(closed_form_equal_c(&[2, 14, 1], 8, 3), vec![3, 6, 9]);
-        assert_eq!(closed_form_equal_c(&[2, 22, 1], 8, 1), vec![1, 3, 4]);
+        let closed = |g: &[u64], c: u128| closed_form_equal_c(g, 8, Ticks::new(c)).iter().map(|t| t.get()).collect::<Vec<_>>();
+        assert_eq!(closed(&[8, 8], 3), vec![3, 6]);
+        assert_eq!(closed(&[2, 14, 1], 3), vec![3, 6, 9]);
+        assert_eq!(closed(&[2, 22, 1], 1), vec![1, 3, 4]);
     }
 
     #[test]
     fn release_delays_dispatch() {
         let mut ks = chapter_example();
-        ks[1].release = 20;
+        ks[1].release = Ticks::new(20);
         let rep = analyse_all(&workload(ks, 0)).unwrap();
         let k2 = rep.kernels.iter().find(|k| k.name == "K2").unwrap();
         assert_eq!(k2.finish, 26.0);
@@ -290,7 +297,7 @@ mod tests {
     #[test]
     fn resident_block_limit_caps_the_slots() {
         // 100 blocks of 32 threads: 2 SMs x min(2048/32, 32) = 64 slots, so two waves.
-        let rep = analyse_all(&workload(vec![Task::given("K", Timing { period: 10, wcet: 1, release: 0 }, 100, 32)], 0)).unwrap();
+        let rep = analyse_all(&workload(vec![Task::given("K", Timing { period: Ticks::new(10), wcet: Ticks::new(1), release: Ticks::ZERO }, 100, 32)], 0)).unwrap();
         assert_eq!(rep.g_max, 64);
         assert_eq!(rep.kernels[0].finish, 2.0);
     }
@@ -300,8 +307,8 @@ mod tests {
         // A (2 blocks, released at 0.5) listed before B (8 blocks, released at 0): B
         // launches first and fills the 8 slots until 1, so A finishes at 2. (Tenths.)
         let ks = vec![
-            Task::given("A", Timing { period: 100, wcet: 10, release: 5 }, 2, 512),
-            Task::given("B", Timing { period: 100, wcet: 10, release: 0 }, 8, 512),
+            Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::new(5) }, 2, 512),
+            Task::given("B", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 8, 512),
         ];
         let rep = analyse_all(&workload(ks, 1)).unwrap();
         let a = rep.kernels.iter().find(|k| k.name == "A").unwrap();
@@ -314,7 +321,7 @@ mod tests {
     #[test]
     fn huge_release_time_is_exact() {
         let rep =
-            analyse_all(&workload(vec![Task::given("K", Timing { period: 10, wcet: 1, release: 10_000_000_000_000_000 }, 1, 512)], 0))
+            analyse_all(&workload(vec![Task::given("K", Timing { period: Ticks::new(10), wcet: Ticks::new(1), release: Ticks::new(10_000_000_000_000_000) }, 1, 512)], 0))
                 .unwrap();
         assert_eq!(rep.kernels[0].response, 1.0);
         assert_eq!(rep.kernels[0].finish_exact, "10000000000000001");

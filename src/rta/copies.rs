@@ -121,7 +121,7 @@ fn copies_of(jobs: &[Job], enter_in: &[Ticks], enter_out: &[Ticks]) -> Vec<Copy>
     let mut copies = Vec::new();
     for j in jobs {
         for (direction, time, latest) in [(Direction::In, j.copy_in, enter_in[j.id]), (Direction::Out, j.copy_out, enter_out[j.id])] {
-            if time > 0 {
+            if time > Ticks::ZERO {
                 copies.push(Copy { job: j.id, direction, earliest: j.release, latest, time });
             }
         }
@@ -144,20 +144,20 @@ fn busy_end(c: &Copy, own: usize, ahead: &mut [Ahead], budget: &mut u64) -> Opti
     ahead.sort_unstable_by_key(|k| std::cmp::Reverse(k.entry));
     // Per stream, the total and the longest time of its copies with `a_k >= h`.
     let mut streams: std::collections::HashMap<usize, (Ticks, Ticks)> = std::collections::HashMap::new();
-    let (mut i, mut end, mut h) = (0, 0, c.latest);
+    let (mut i, mut end, mut h) = (0, Ticks::ZERO, c.latest);
     loop {
         while i < ahead.len() && ahead[i].entry >= h {
-            let s = streams.entry(ahead[i].stream).or_insert((0, 0));
+            let s = streams.entry(ahead[i].stream).or_insert((Ticks::ZERO, Ticks::ZERO));
             *s = (s.0.saturating_add(ahead[i].time), s.1.max(ahead[i].time));
             i += 1;
         }
-        let l = ahead.get(i).map_or(0, |k| k.entry);
+        let l = ahead.get(i).map_or(Ticks::ZERO, |k| k.entry);
         *budget = budget.checked_sub(streams.len() as u64 + 1)?;
         let gap = c.latest - l;
         let others: Ticks = streams
             .iter()
             .map(|(&s, &(sum, most))| if s == own { sum.min(gap) } else { sum.min(gap.saturating_add(most)) })
-            .fold(0, Ticks::saturating_add);
+            .fold(Ticks::ZERO, Ticks::saturating_add);
         end = end.max(h.saturating_add(c.time).saturating_add(others));
         match ahead.get(i) {
             Some(k) => h = k.entry,
@@ -170,8 +170,8 @@ fn busy_end(c: &Copy, own: usize, ahead: &mut [Ahead], budget: &mut u64) -> Opti
 mod tests {
     use super::*;
 
-    fn copy(latest: Ticks, time: Ticks) -> Copy {
-        Copy { job: 0, direction: Direction::In, earliest: 0, latest, time }
+    fn copy(latest: u128, time: u128) -> Copy {
+        Copy { job: 0, direction: Direction::In, earliest: Ticks::ZERO, latest: Ticks::new(latest), time: Ticks::new(time) }
     }
 
     #[test]
@@ -179,14 +179,14 @@ mod tests {
         let ahead = |v: &[(Ticks, Ticks, usize)]| v.iter().map(|&(entry, time, stream)| Ahead { entry, time, stream }).collect::<Vec<_>>();
         let mut budget = 1000;
         // c (entry 5, time 1) behind copies of two other streams entering at 0: 0 + 3 + 4 + 1.
-        assert_eq!(busy_end(&copy(5, 1), 9, &mut ahead(&[(0, 3, 1), (0, 4, 2)]), &mut budget), Some(8));
+        assert_eq!(busy_end(&copy(5, 1), 9, &mut ahead(&[(Ticks::ZERO, Ticks::new(3), 1), (Ticks::ZERO, Ticks::new(4), 2)]), &mut budget), Some(Ticks::new(8)));
         // A gap: c alone from 10 on.
-        assert_eq!(busy_end(&copy(10, 1), 9, &mut ahead(&[(0, 2, 1)]), &mut budget), Some(11));
+        assert_eq!(busy_end(&copy(10, 1), 9, &mut ahead(&[(Ticks::ZERO, Ticks::new(2), 1)]), &mut budget), Some(Ticks::new(11)));
         // Two copies of one other stream ahead of c entering by 0: the first had to complete
         // before the second entered, by 0, so only the longest counts: 0 + 5 + 1.
-        assert_eq!(busy_end(&copy(0, 1), 9, &mut ahead(&[(0, 5, 1), (0, 3, 1)]), &mut budget), Some(6));
+        assert_eq!(busy_end(&copy(0, 1), 9, &mut ahead(&[(Ticks::ZERO, Ticks::new(5), 1), (Ticks::ZERO, Ticks::new(3), 1)]), &mut budget), Some(Ticks::new(6)));
         // c's own stream's copies completed before c entered (by 0): none counts.
-        assert_eq!(busy_end(&copy(0, 1), 1, &mut ahead(&[(0, 5, 1)]), &mut budget), Some(1));
-        assert_eq!(busy_end(&copy(0, 1), 1, &mut ahead(&[(0, 5, 1)]), &mut 0), None);
+        assert_eq!(busy_end(&copy(0, 1), 1, &mut ahead(&[(Ticks::ZERO, Ticks::new(5), 1)]), &mut budget), Some(Ticks::new(1)));
+        assert_eq!(busy_end(&copy(0, 1), 1, &mut ahead(&[(Ticks::ZERO, Ticks::new(5), 1)]), &mut 0), None);
     }
 }

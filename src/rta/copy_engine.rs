@@ -68,13 +68,13 @@ mod tests {
     #[test]
     fn copies_run_one_at_a_time_in_entry_order() {
         let mut ce = CopyEngine::default();
-        ce.enter(2, 0, 1, Direction::In, 3);
-        ce.enter(0, 0, 0, Direction::In, 4);
-        let runs: Vec<CopyRun> = std::iter::from_fn(|| ce.start_next(10)).collect();
-        assert_eq!(runs.iter().map(|r| (r.job, r.start, r.end)).collect::<Vec<_>>(), vec![(0, 0, 4), (1, 4, 7)]);
+        ce.enter(Ticks::new(2), 0, 1, Direction::In, Ticks::new(3));
+        ce.enter(Ticks::ZERO, 0, 0, Direction::In, Ticks::new(4));
+        let runs: Vec<CopyRun> = std::iter::from_fn(|| ce.start_next(Ticks::new(10))).collect();
+        assert_eq!(runs.iter().map(|r| (r.job, r.start.get(), r.end.get())).collect::<Vec<_>>(), vec![(0, 0, 4), (1, 4, 7)]);
         assert_eq!(ce.next_start(), None);
-        ce.enter(20, 0, 2, Direction::Out, 1);
-        assert!(ce.start_next(19).is_none());
-        assert_eq!(ce.next_start(), Some(20));
+        ce.enter(Ticks::new(20), 0, 2, Direction::Out, Ticks::new(1));
+        assert!(ce.start_next(Ticks::new(19)).is_none());
+        assert_eq!(ce.next_start(), Some(Ticks::new(20)));
     }
 }

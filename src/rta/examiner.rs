@@ -13,7 +13,7 @@
 
 use crate::error::{Error, InputError};
 use crate::rta::gpu::Profile;
-use crate::rta::time::{Decimal, Scale};
+use crate::rta::time::{Decimal, Scale, Ticks};
 use crate::rta::workload::{Priority, Task, Workload};
 use serde::Deserialize;
 use serde_json::Value;
@@ -185,7 +185,7 @@ pub fn from_text(text: &str, origin: &str, profile: Profile, deadline: Option<De
     let mut tasks = Vec::with_capacity(pending.len());
     for (i, (mut task, release)) in pending.into_iter().enumerate() {
         let field = |f: &str| format!("benchmarks[{i}].{f}");
-        task.wcet = scale.ticks(Decimal { digits: task.wcet, decimals: 9 }, &field("additional_info"))?;
+        task.wcet = scale.ticks(Decimal { digits: task.wcet.get(), decimals: 9 }, &field("additional_info"))?;
         task.release = scale.ticks(release, &field("release_time"))?;
         task.deadline = deadline.map(|d| scale.ticks(d, "deadline").map_err(InputError::as_option)).transpose()?;
         tasks.push(task);
@@ -260,19 +260,19 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
         name,
         deadline: None,
         period: None,
-        wcet: spin,
+        wcet: Ticks::new(spin),
         blocks,
         threads_per_block: threads,
         shared_memory: 0,
         registers_per_thread: 0,
-        release: 0,
+        release: Ticks::ZERO,
         launch_order: None,
         stream: None,
         priority,
         process: None,
         time_slice: None,
-        copy_in: 0,
-        copy_out: 0,
+        copy_in: Ticks::ZERO,
+        copy_out: Ticks::ZERO,
         wcet_source: format!(
             "timer_spin: {spin} ns per block (the spin time{}; launch and dispatch overheads only as the GPU profile's launch_overhead and block_overhead)",
             if matches!(&b.additional_info, None | Some(Value::Null)) || b.additional_info.as_ref().and_then(Value::as_str).is_some_and(|s| s.trim().is_empty()) {

@@ -51,7 +51,7 @@ pub struct Job {
 impl Job {
     /// Whether it has a copy in or a copy out.
     pub fn copies(&self) -> bool {
-        self.copy_in > 0 || self.copy_out > 0
+        self.copy_in > Ticks::ZERO || self.copy_out > Ticks::ZERO
     }
 }
 
@@ -220,7 +220,7 @@ fn check_stream_ties(jobs: &[Job], tasks: &[Task]) -> Result<(), InputError> {
 pub fn free_groups(jobs: &[Job], order: TieOrder, enters: &dyn Fn(&Job) -> Ticks) -> Vec<Range<usize>> {
     let mut groups = Vec::new();
     let mut start = 0;
-    let mut latest = 0;
+    let mut latest = Ticks::ZERO;
     let mut delayed = false;
     for i in 0..=jobs.len() {
         if i == jobs.len() || (i > start && jobs[i].release > latest) {
@@ -230,7 +230,7 @@ pub fn free_groups(jobs: &[Job], order: TieOrder, enters: &dyn Fn(&Job) -> Ticks
             if i == jobs.len() {
                 break;
             }
-            (start, latest, delayed) = (i, 0, false);
+            (start, latest, delayed) = (i, Ticks::ZERO, false);
         }
         let e = enters(&jobs[i]);
         latest = latest.max(e);
@@ -285,21 +285,21 @@ pub fn missing_may_pass(w: &Workload, seq: &Sequence, late: &[Ticks]) -> bool {
 fn window_end(w: &Workload, window: Window) -> Result<Option<Ticks>, InputError> {
     let period =
         |i: usize| w.tasks[i].period.ok_or_else(|| InputError::option("window", "", format!("kernel {:?} has no period", w.tasks[i].name)));
-    let last_release = w.tasks.iter().map(|t| t.release).max().unwrap_or(0);
+    let last_release = w.tasks.iter().map(|t| t.release).max().unwrap_or(Ticks::ZERO);
     match window {
         Window::OneJob => Ok(None),
         Window::Until(end) => {
             (0..w.tasks.len()).try_for_each(|i| period(i).map(drop))?;
-            if end == 0 {
+            if end == Ticks::ZERO {
                 return Err(InputError::option("window", 0, "must be positive"));
             }
             Ok(Some(end))
         }
         Window::Hyperperiod => {
-            let mut h: Ticks = 1;
+            let mut h: Ticks = Ticks::new(1);
             for i in 0..w.tasks.len() {
                 let p = period(i)?;
-                h = (h / gcd(h, p)).checked_mul(p).ok_or_else(|| {
+                h = p.checked_mul(h / gcd(h, p)).ok_or_else(|| {
                     InputError::option(
                         "window",
                         "hyperperiod",
@@ -313,7 +313,7 @@ fn window_end(w: &Workload, window: Window) -> Result<Option<Ticks>, InputError>
 }
 
 fn gcd(a: Ticks, b: Ticks) -> Ticks {
-    if b == 0 {
+    if b == Ticks::ZERO {
         a
     } else {
         gcd(b, a % b)
@@ -341,7 +341,7 @@ fn push_jobs(jobs: &mut Vec<Job>, i: usize, t: &Task, w: &Workload, end: Option<
             id: 0,
             after: None,
             priority: t.priority,
-            blocking: 0,
+            blocking: Ticks::ZERO,
             copy_in: t.copy_in,
             copy_out: t.copy_out,
         });
@@ -368,8 +368,8 @@ fn range_error(w: &Workload, i: usize, field: &str) -> InputError {
         format!("{:?}", w.tasks[i].name),
         format!(
             "with the other times, finish times could exceed the {} ticks of {} {} the analysis counts",
-            Ticks::MAX,
-            w.scale.format(1),
+            Ticks::MAX.get(),
+            w.scale.format(Ticks::new(1)),
             w.unit
         ),
     )
@@ -379,10 +379,10 @@ fn range_error(w: &Workload, i: usize, field: &str) -> InputError {
 /// included (one slot and the copy engine running them one after another); refuse inputs
 /// where that could overflow.
 fn check_range(jobs: &[Job], w: &Workload) -> Result<(), InputError> {
-    let mut total = jobs.iter().map(|j| j.ready).max().unwrap_or(0);
+    let mut total = jobs.iter().map(|j| j.ready).max().unwrap_or(Ticks::ZERO);
     for j in jobs {
-        total = (j.blocks as Ticks)
-            .checked_mul(j.wcet)
+        total = j.wcet
+            .checked_mul(j.blocks as u128)
             .and_then(|work| work.checked_add(j.copy_in)?.checked_add(j.copy_out))
             .and_then(|work| total.checked_add(work))
             .ok_or_else(|| range_error(w, j.task, "wcet"))?;
@@ -399,23 +399,23 @@ pub(crate) mod tests {
         Job {
             task: id,
             number: 0,
-            release: 0,
-            ready: 0,
-            wcet: 1,
+            release: Ticks::ZERO,
+            ready: Ticks::ZERO,
+            wcet: Ticks::new(1),
             blocks: 1,
             class: 0,
             id,
             after,
             priority: Default::default(),
-            blocking: 0,
-            copy_in: 0,
-            copy_out: 0,
+            blocking: Ticks::ZERO,
+            copy_in: Ticks::ZERO,
+            copy_out: Ticks::ZERO,
         }
     }
 
     #[test]
     fn gcd_and_lcm() {
-        assert_eq!(gcd(12, 18), 6);
-        assert_eq!(gcd(7, 0), 7);
+        assert_eq!(gcd(Ticks::new(12), Ticks::new(18)), Ticks::new(6));
+        assert_eq!(gcd(Ticks::new(7), Ticks::ZERO), Ticks::new(7));
     }
 }

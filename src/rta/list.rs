@@ -33,7 +33,7 @@ pub struct BlockRun {
 /// Returns `f_i` per task.
 pub fn list_schedule(tasks: &[Task], g_max: u64) -> Vec<Ticks> {
     let mut h: BTreeMap<Ticks, u64> = BTreeMap::new();
-    let (mut t_a, mut g_f) = (0, g_max);
+    let (mut t_a, mut g_f) = (Ticks::ZERO, g_max);
     let mut out = Vec::with_capacity(tasks.len());
     for k in tasks {
         if k.release > t_a {
@@ -75,16 +75,16 @@ pub fn list_schedule(tasks: &[Task], g_max: u64) -> Vec<Ticks> {
 pub fn simulate_slots(tasks: &[Task], slots: &[u64], timeline: bool) -> (Vec<Ticks>, Vec<BlockRun>) {
     let n_lanes = slots.iter().copied().max().unwrap_or(1) as usize;
     let mut lanes: BinaryHeap<Reverse<(Ticks, usize)>> =
-        if timeline { (0..n_lanes).map(|l| Reverse((0, l))).collect() } else { BinaryHeap::new() };
+        if timeline { (0..n_lanes).map(|l| Reverse((Ticks::ZERO, l))).collect() } else { BinaryHeap::new() };
     let mut ends: BinaryHeap<Reverse<Ticks>> = BinaryHeap::new();
-    let (mut runs, mut out, mut last) = (Vec::new(), Vec::with_capacity(tasks.len()), 0);
+    let (mut runs, mut out, mut last) = (Vec::new(), Vec::with_capacity(tasks.len()), Ticks::ZERO);
     let drop_until = |t: Ticks, ends: &mut BinaryHeap<Reverse<Ticks>>| {
         while ends.peek().is_some_and(|&Reverse(e)| e <= t) {
             ends.pop();
         }
     };
     for (ki, k) in tasks.iter().enumerate() {
-        let mut finish = 0;
+        let mut finish = Ticks::ZERO;
         for _ in 0..k.blocks {
             let mut t = k.release.max(last);
             drop_until(t, &mut ends);
@@ -133,7 +133,7 @@ pub fn slot_thresholds(demands: &[Demand], platform: &Platform) -> Vec<u64> {
 /// `g_i <= g_f`: `f_i = t_a + C`; otherwise `f_i = t_a + C (1 + ceil((g_i - g_f)/g_max))`.
 /// Returns `f_i` for each kernel's block count in `blocks`.
 pub fn closed_form_equal_c(blocks: &[u64], g_max: u64, c: Ticks) -> Vec<Ticks> {
-    let (mut t_a, mut g_f) = (0, g_max);
+    let (mut t_a, mut g_f) = (Ticks::ZERO, g_max);
     let mut out = Vec::with_capacity(blocks.len());
     for &g in blocks {
         if g <= g_f {
@@ -141,8 +141,8 @@ pub fn closed_form_equal_c(blocks: &[u64], g_max: u64, c: Ticks) -> Vec<Ticks> {
             g_f -= g;
         } else {
             let waves = (g - g_f).div_ceil(g_max);
-            out.push(t_a + c * (1 + waves) as Ticks);
-            t_a += c * waves as Ticks;
+            out.push(t_a + c * (1 + waves) as u128);
+            t_a += c * waves as u128;
             g_f = waves * g_max - (g - g_f);
         }
         if g_f == 0 {
@@ -221,11 +221,11 @@ impl Running {
 /// its entry.
 pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     let mut running = Running::new(classes.len());
-    let mut last = 0;
+    let mut last = Ticks::ZERO;
     let mut out = Vec::with_capacity(jobs.len());
     let mut done: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
     for j in jobs {
-        let mut finish = 0;
+        let mut finish = Ticks::ZERO;
         let ready = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f)) + j.blocking;
         for _ in 0..j.blocks {
             let mut t = ready.max(last);

@@ -110,7 +110,7 @@ pub fn worst_two_queues(
     highs: &mut Option<HighJobs>,
 ) -> Option<TwoQueues> {
     let n = jobs.len();
-    let high_late: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::High { late[i] } else { 0 }).collect();
+    let high_late: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::High { late[i] } else { Ticks::ZERO }).collect();
     if highs.as_ref().is_none_or(|h| h.late != high_late) {
         let work = highs.as_ref().map_or(4 * crate::rta::ties::MAX_ORDER_WORK, |h| h.work);
         *highs = Some(high_jobs(jobs, high_late, order, classes, p, work));
@@ -123,7 +123,7 @@ pub fn worst_two_queues(
     let quiet = pool.quiet_points()?;
     for &l in &lows {
         // The latest quiet point at or before l's release: the jobs released before it are done.
-        let q = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(0);
+        let q = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(Ticks::ZERO);
         let (f, d) = pool.low_job(&root, l, q)?;
         finish[l] = f;
         reach[l] = d;
@@ -140,7 +140,7 @@ pub fn worst_two_queues(
 /// `jobs`; nothing for low jobs).
 fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class], p: &Platform, mut work: u64) -> HighJobs {
     let n = jobs.len();
-    let (mut finish, mut orders, mut tied) = (vec![0; n], vec![None; n], vec![false; n]);
+    let (mut finish, mut orders, mut tied) = (vec![Ticks::ZERO; n], vec![None; n], vec![false; n]);
     let highs: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].priority == Priority::High).collect();
     let index = |i: usize| highs.iter().position(|&h| h == i);
     let sub_late: Vec<Ticks> = highs.iter().map(|&i| late[i]).collect();
@@ -167,7 +167,7 @@ fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class],
 fn blocking(jobs: &[Job], late: &[Ticks]) -> Vec<Ticks> {
     let mut lows: Vec<(Ticks, Ticks)> = jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| (j.release, j.wcet)).collect();
     lows.sort_unstable();
-    let (mut next, mut longest, mut entry) = (0, 0, 0);
+    let (mut next, mut longest, mut entry) = (0, Ticks::ZERO, Ticks::ZERO);
     late.iter()
         .map(|&e| {
             entry = entry.max(e);
@@ -198,7 +198,7 @@ impl Pool<'_> {
             // A low job ahead of l entered before it: by l's latest entry too.
             let entry = |k: usize| if jobs[k].priority == Priority::Low { late[k].min(late[l]) } else { late[k] };
             let (list, f) = self.pooled(&pool, &entry)?;
-            let last = f.last().copied().unwrap_or(0) - list[0].wcet;
+            let last = f.last().copied().unwrap_or(Ticks::ZERO) - list[0].wcet;
             let added = jobs.iter().any(|j| j.priority == Priority::High && j.release > d && j.release <= last);
             d = d.max(last);
             if !added {
@@ -226,7 +226,7 @@ impl Pool<'_> {
         by_release.sort_unstable();
         let latest: Vec<Ticks> = by_release
             .iter()
-            .scan(0, |m, &(_, e)| {
+            .scan(Ticks::ZERO, |m, &(_, e)| {
                 *m = e.max(*m);
                 Some(*m)
             })
@@ -235,7 +235,7 @@ impl Pool<'_> {
             let before = by_release.partition_point(|&(r, _)| r < q);
             before > 0 && latest[before - 1] >= q
         };
-        let mut done_by: Ticks = 0;
+        let mut done_by: Ticks = Ticks::ZERO;
         let mut out = Vec::new();
         for (k, j) in list.iter().enumerate() {
             if k > 0 && done_by <= j.ready && !in_flight(j.ready) {
@@ -257,20 +257,20 @@ impl Pool<'_> {
         let steps: u64 = pool.iter().map(|&k| jobs[k].blocks).sum();
         *self.budget = self.budget.checked_sub(steps)?;
         let Class { demand, exact } = Class::covering(pool.iter().map(|&k| &jobs[k]), classes);
-        let wcet = pool.iter().map(|&k| jobs[k].wcet).max().unwrap_or(0);
+        let wcet = pool.iter().map(|&k| jobs[k].wcet).max().unwrap_or(Ticks::ZERO);
         let mut list: Vec<Job> = pool.iter().map(|&k| Job { ready: entry(k), wcet, class: 0, after: None, ..jobs[k] }).collect();
         list.sort_by_key(|j| (j.ready, j.id));
         let k = if exact { room::fit(self.p, &demand) } else { room::beside(self.p, &demand, &demand) };
         let slots = self.p.sms().saturating_mul(k).max(1) as usize;
         let mut starts: std::collections::VecDeque<Ticks> = std::collections::VecDeque::with_capacity(slots);
-        let mut last = 0;
+        let mut last = Ticks::ZERO;
         let f = list
             .iter()
             .map(|j| {
                 for _ in 0..j.blocks {
                     let mut t = j.ready.max(last);
                     if starts.len() == slots {
-                        t = t.max(starts.pop_front().unwrap_or(0) + wcet);
+                        t = t.max(starts.pop_front().unwrap_or(Ticks::ZERO) + wcet);
                     }
                     starts.push_back(t);
                     last = t;

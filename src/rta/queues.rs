@@ -127,13 +127,13 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
         // finishes not monotone in the entries; a larger entry bound is still one).
         let behind = |j: &Job| j.after.map_or(j.ready, |a| j.ready.max(finish[a]));
         let next_in: Vec<Ticks> = seq.jobs.iter().map(|j| enter_in[j.id].max(behind(j))).collect();
-        let next: Vec<Ticks> = seq.jobs.iter().map(|j| late[j.id].max(behind(j)).max(copy_in(j).unwrap_or(0))).collect();
+        let next: Vec<Ticks> = seq.jobs.iter().map(|j| late[j.id].max(behind(j)).max(copy_in(j).unwrap_or(Ticks::ZERO))).collect();
         let next_gate: Vec<Ticks> = seq
             .jobs
             .iter()
             .map(|j| {
-                let pred_out = j.after.filter(|&a| seq.jobs[a].copy_out > 0).map_or(0, |a| finish[a]);
-                gate[j.id].max(copy_in(j).unwrap_or(0)).max(pred_out)
+                let pred_out = j.after.filter(|&a| seq.jobs[a].copy_out > Ticks::ZERO).map_or(Ticks::ZERO, |a| finish[a]);
+                gate[j.id].max(copy_in(j).unwrap_or(Ticks::ZERO)).max(pred_out)
             })
             .collect();
         let next_groups = free_groups(&seq.jobs, seq.order, &|j: &Job| next[j.id]);

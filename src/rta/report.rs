@@ -386,8 +386,8 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
                 priority: t.priority,
                 stream: t.stream.clone(),
                 process: t.process.clone(),
-                copy_in: (t.copy_in > 0).then(|| scale.to_f64(t.copy_in)),
-                copy_out: (t.copy_out > 0).then(|| scale.to_f64(t.copy_out)),
+                copy_in: (t.copy_in > Ticks::ZERO).then(|| scale.to_f64(t.copy_in)),
+                copy_out: (t.copy_out > Ticks::ZERO).then(|| scale.to_f64(t.copy_out)),
                 kernel_finish: scale.to_f64(worst.kernel_finish[i]),
             };
             (ti, row)
@@ -402,7 +402,7 @@ fn utilization(tasks: &[Task], p: &Platform, scale: Scale) -> f64 {
     tasks
         .iter()
         .map(|k| {
-            let t = k.period.or(k.deadline).unwrap_or(1);
+            let t = k.period.or(k.deadline).unwrap_or(Ticks::new(1));
             scale.to_f64(k.wcet) * (k.blocks * k.threads_per_block) as f64 / (scale.to_f64(t) * p.max_threads as f64)
         })
         .sum()
@@ -437,7 +437,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
                 "kernels of {} processes sharing the GPU by time slicing, round robin among those with work, slices of {} and switches of at most {} ({}), a process's blocks saved and resumed at a switch (compute preemption; restoring them, or draining blocks where the driver does that instead, counted in the switch), every process at the same interleave level (one slice per round), no GPU context outside the task set (e.g. a display); each process's kernels in one stream; a job's response is its kernel alone on the GPU, ceil(g / slots) C, plus, for each slice it needs, one wait of every other process's slice and the switches; a safe bound, not exact",
                 crate::rta::slicing::processes(w).len(),
                 crate::rta::slicing::slices(w).map_or("?".into(), |s| s.iter().map(|&q| w.scale.format(q)).collect::<Vec<_>>().join(", ")),
-                w.scale.format(w.context_switch.unwrap_or(0)),
+                w.scale.format(w.context_switch.unwrap_or(Ticks::ZERO)),
                 w.unit
             ),
             Bound::Copies => "one block demand, with copies: the kernels' part as for one demand, the copies bounded as below; a safe bound, not exact".into(),
@@ -458,7 +458,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
             w.unit
         ),
     ];
-    if w.tasks.iter().any(|t| t.copy_in > 0 || t.copy_out > 0) {
+    if w.tasks.iter().any(|t| t.copy_in > Ticks::ZERO || t.copy_out > Ticks::ZERO) {
         out.push("copies (copy_in before a job's kernel, copy_out after it, in its stream) through one copy engine serving one FIFO queue, one copy at a time (rules C1-C4); a copy enters the queue once the operation before it in its stream has completed (a copy in at most the launch overhead after its release), and a kernel with a copy in enters its EE queue once that copy has completed; the response runs to the end of the copy out. Each copy's completion is bounded by the copies that may be ahead of it in the queue (also safe with one engine per direction); the copy times bound the real ones".into());
     }
     if w.tasks.iter().any(|t| t.wcet_source.contains(crate::rta::wcet::OLDEST_FIRST)) {

@@ -174,31 +174,31 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
         .iter()
         .map(|j| {
             let kernel = draw(rng, hw.launch_overhead);
-            [kernel, if j.copy_in > 0 { draw(rng, hw.launch_overhead) } else { 0 }]
+            [kernel, if j.copy_in > Ticks::ZERO { draw(rng, hw.launch_overhead) } else { Ticks::ZERO }]
         })
         .collect();
     let mut sms: Vec<Sm> =
         (0..p.sms()).map(|_| Sm { threads: [0; 2], blocks: 0, shared_memory: 0, registers: [0; MAX_SUB_PARTITIONS], pointer: 0 }).collect();
     let mut ops = Ops { end: vec![None; n], copied_in: vec![None; n], copy_entered: vec![false; n], engine: CopyEngine::default() };
-    let mut last_end = vec![0; n];
+    let mut last_end = vec![Ticks::ZERO; n];
     let mut left: Vec<u64> = jobs.iter().map(|j| j.blocks).collect();
     let mut entered = vec![false; n];
     // The EE queues: high priority first (A1-A2).
     let mut queues: [VecDeque<(usize, u64)>; 2] = [VecDeque::new(), VecDeque::new()];
     let mut running: Vec<Running> = Vec::new();
-    let mut t: Ticks = 0;
+    let mut t: Ticks = Ticks::ZERO;
     // When a job's stream lets it go on (its predecessor has completed), if known.
-    let behind = |j: usize, end: &[Option<Ticks>]| jobs[j].after.map_or(Some(0), |a| end[a]);
+    let behind = |j: usize, end: &[Option<Ticks>]| jobs[j].after.map_or(Some(Ticks::ZERO), |a| end[a]);
     // When a job's copy in enters the CE queue, and when its kernel enters its EE queue, if known.
     let copy_entry = |j: usize, ops: &Ops| behind(j, &ops.end).map(|b| (jobs[j].release + overhead[j][1]).max(b));
     let kernel_entry = |j: usize, ops: &Ops| {
-        let before = if jobs[j].copy_in > 0 { ops.copied_in[j] } else { behind(j, &ops.end) }?;
+        let before = if jobs[j].copy_in > Ticks::ZERO { ops.copied_in[j] } else { behind(j, &ops.end) }?;
         Some((jobs[j].release + overhead[j][0]).max(before))
     };
     loop {
         // Copies entering now, then the copy engine up to now.
         let mut now: Vec<usize> =
-            (0..n).filter(|&j| jobs[j].copy_in > 0 && !ops.copy_entered[j] && copy_entry(j, &ops).is_some_and(|e| e <= t)).collect();
+            (0..n).filter(|&j| jobs[j].copy_in > Ticks::ZERO && !ops.copy_entered[j] && copy_entry(j, &ops).is_some_and(|e| e <= t)).collect();
         if !hw.fixed_ties {
             now.shuffle(rng);
         }
@@ -232,7 +232,7 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
             order.shuffle(rng);
             let started = order.into_iter().find_map(|s| try_start(&mut sms[s], &d, confined, p, hw.placement, rng).map(|w| (s, w)));
             let Some((sm, warps)) = started else { break };
-            let end = t + if hw.full_blocks { jobs[j].wcet.max(1) } else { block_time(rng, jobs[j].wcet.max(1)) };
+            let end = t + if hw.full_blocks { jobs[j].wcet.max(Ticks::new(1)) } else { block_time(rng, jobs[j].wcet.max(Ticks::new(1))) };
             running.push(Running { end, sm, job: j, demand: d, warps });
             queue.pop_front();
             if b + 1 < jobs[j].blocks {
@@ -244,7 +244,7 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
         let next_entry = (0..n)
             .filter(|&j| !entered[j])
             .filter_map(|j| kernel_entry(j, &ops))
-            .chain((0..n).filter(|&j| jobs[j].copy_in > 0 && !ops.copy_entered[j]).filter_map(|j| copy_entry(j, &ops)))
+            .chain((0..n).filter(|&j| jobs[j].copy_in > Ticks::ZERO && !ops.copy_entered[j]).filter_map(|j| copy_entry(j, &ops)))
             .filter(|&e| e > t)
             .min();
         let Some(next) = [next_end, next_entry, ops.engine.next_start()].into_iter().flatten().min() else { break };
@@ -270,11 +270,11 @@ pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rn
             false
         });
         // A kernel completed: its copy out enters the CE queue, or the job is done.
-        if !hw.fixed_ties && done_now.iter().any(|&j| jobs[j].copy_out > 0) {
+        if !hw.fixed_ties && done_now.iter().any(|&j| jobs[j].copy_out > Ticks::ZERO) {
             done_now.shuffle(rng);
         }
         for (k, j) in done_now.into_iter().enumerate() {
-            if jobs[j].copy_out > 0 {
+            if jobs[j].copy_out > Ticks::ZERO {
                 let tie = if hw.fixed_ties { j as u64 } else { k as u64 };
                 ops.engine.enter(t, tie, j, Direction::Out, copy_time(rng, hw, jobs[j].copy_out));
             } else {
@@ -310,16 +310,16 @@ fn copy_time(rng: &mut SmallRng, hw: &Hardware, x: Ticks) -> Ticks {
 fn block_time(rng: &mut SmallRng, c: Ticks) -> Ticks {
     match rng.random_range(0..4) {
         0 | 1 => c,
-        2 => 1,
-        _ => rng.random_range(1..=c),
+        2 => Ticks::new(1),
+        _ => Ticks::new(rng.random_range(1..=c.get())),
     }
 }
 
 /// A draw in `[0, max]`, at either end a third of the time each.
 fn draw(rng: &mut SmallRng, max: Ticks) -> Ticks {
     match rng.random_range(0..3) {
-        0 => 0,
+        0 => Ticks::ZERO,
         1 => max,
-        _ => rng.random_range(0..=max),
+        _ => Ticks::new(rng.random_range(0..=max.get())),
     }
 }

@@ -45,12 +45,12 @@ pub fn slices(w: &Workload) -> Result<Vec<Ticks>, InputError> {
         .map(|p| {
             let mine: Vec<usize> = (0..w.tasks.len()).filter(|&i| w.tasks[i].process.as_deref() == p).collect();
             let own: Vec<(usize, Ticks)> = mine.iter().filter_map(|&i| w.tasks[i].time_slice.map(|s| (i, s))).collect();
-            if let Some(&(i, s)) = own.iter().find(|(_, s)| *s != own[0].1 || *s == 0) {
-                let why = if s == 0 { "must be positive".to_string() } else { format!("kernels[{}] of the same process gives another", own[0].0) };
+            if let Some(&(i, s)) = own.iter().find(|(_, s)| *s != own[0].1 || *s == Ticks::ZERO) {
+                let why = if s == Ticks::ZERO { "must be positive".to_string() } else { format!("kernels[{}] of the same process gives another", own[0].0) };
                 return Err(InputError::new(format!("kernels[{i}].time_slice"), w.scale.format(s), why));
             }
             match own.first().map_or(w.time_slice, |&(_, s)| s) {
-                0 => Err(InputError::new(
+                Ticks::ZERO => Err(InputError::new(
                     "gpu.time_slice",
                     "",
                     "kernels of two processes or more share the GPU by time slicing: give the GPU profile's time_slice (and context_switch), or each process's kernels theirs",
@@ -111,8 +111,8 @@ pub fn refuse_unsliced_kernel(t: &Task, kernel: &str, scale: Scale) -> Result<()
             "stream priorities are not analysed together with time slicing between processes",
         ));
     }
-    if t.copy_in > 0 || t.copy_out > 0 {
-        let (field, time) = if t.copy_in > 0 { ("copy_in", t.copy_in) } else { ("copy_out", t.copy_out) };
+    if t.copy_in > Ticks::ZERO || t.copy_out > Ticks::ZERO {
+        let (field, time) = if t.copy_in > Ticks::ZERO { ("copy_in", t.copy_in) } else { ("copy_out", t.copy_out) };
         return Err(InputError::new(
             format!("{kernel}.{field}"),
             scale.format(time),
@@ -128,7 +128,7 @@ pub fn refuse_unsliced_kernel(t: &Task, kernel: &str, scale: Scale) -> Result<()
 /// processes.
 pub fn blackout(slices: &[Ticks], c: usize, context_switch: Ticks) -> Ticks {
     let others: Ticks = slices.iter().enumerate().filter(|&(p, _)| p != c).map(|(_, &q)| q).sum();
-    others + slices.len() as Ticks * context_switch
+    others + context_switch * slices.len() as u128
 }
 
 /// `E_j`: the time one job takes on a GPU its process has to itself, its kernel alone:
@@ -137,7 +137,7 @@ pub fn blackout(slices: &[Ticks], c: usize, context_switch: Ticks) -> Ticks {
 /// leaves open).
 pub fn alone(blocks: u64, wcet: Ticks, demand: &crate::rta::gpu::Demand, p: &Platform) -> Ticks {
     let slots = p.sms() * room::fit(p, demand);
-    blocks.div_ceil(slots.max(1)) as Ticks * wcet
+    wcet * blocks.div_ceil(slots.max(1)) as u128
 }
 
 /// Every job's finish under time slicing (`slices` from [`check_slicing`], `process`
@@ -167,12 +167,12 @@ pub fn alone(blocks: u64, wcet: Ticks, demand: &crate::rta::gpu::Demand, p: &Pla
 /// `k - 1 <= ceil((E_j - p1) / Q_c) <= ceil(E_j / Q_c)`. So
 /// `F_j <= a + E_j + ceil(E_j / Q_c) * B_c`.
 pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: &[usize]) -> Vec<Ticks> {
-    let mut finish: Vec<Ticks> = vec![0; seq.jobs.len()];
+    let mut finish: Vec<Ticks> = vec![Ticks::ZERO; seq.jobs.len()];
     for j in &seq.jobs {
         let c = process[j.id];
         let start = j.after.map_or(j.ready, |a| j.ready.max(finish[a]));
         let e = alone(j.blocks, j.wcet, &seq.classes[j.class].demand, &w.platform);
-        finish[j.id] = start + e + e.div_ceil(slices[c]) * blackout(slices, c, w.context_switch.unwrap_or(0));
+        finish[j.id] = start + e + blackout(slices, c, w.context_switch.unwrap_or(Ticks::ZERO)) * e.ceil_ratio(slices[c]);
     }
     finish
 }
@@ -188,18 +188,19 @@ mod tests {
         let tasks = (0..3)
             .map(|i| Task {
                 process: Some(format!("p{i}")),
-                ..Task::given(format!("K{i}"), Timing { period: 100, wcet: 1, release: 0 }, 1, 64)
+                ..Task::given(format!("K{i}"), Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 64)
             })
             .collect();
         let mut w = Workload::new(tasks, Platform::TX2, Scale::default(), "t");
-        (w.time_slice, w.context_switch) = (10, Some(1));
-        assert_eq!(check_slicing(&w).unwrap(), vec![10, 10, 10]);
-        assert_eq!(blackout(&[10, 10, 10], 0, 1), 2 * 10 + 3);
+        (w.time_slice, w.context_switch) = (Ticks::new(10), Some(Ticks::new(1)));
+        let slices = |w: &Workload| check_slicing(w).unwrap().iter().map(|t| t.get()).collect::<Vec<_>>();
+        assert_eq!(slices(&w), vec![10, 10, 10]);
+        assert_eq!(blackout(&[Ticks::new(10), Ticks::new(10), Ticks::new(10)], 0, Ticks::new(1)), Ticks::new(2 * 10 + 3));
         // A process with a slice of its own: the others wait for it.
-        w.tasks[1].time_slice = Some(4);
-        assert_eq!(check_slicing(&w).unwrap(), vec![10, 4, 10]);
-        assert_eq!(blackout(&[10, 4, 10], 0, 1), 4 + 10 + 3);
-        w.time_slice = 0;
+        w.tasks[1].time_slice = Some(Ticks::new(4));
+        assert_eq!(slices(&w), vec![10, 4, 10]);
+        assert_eq!(blackout(&[Ticks::new(10), Ticks::new(4), Ticks::new(10)], 0, Ticks::new(1)), Ticks::new(4 + 10 + 3));
+        w.time_slice = Ticks::ZERO;
         assert_eq!(check_slicing(&w).unwrap_err().field, "gpu.time_slice");
     }
 }

@@ -64,7 +64,7 @@ pub fn simulate_sms(
     let mut free = vec![platform.capacity(); n];
     let mut lanes: Vec<Vec<bool>> = vec![Vec::new(); n];
     let mut running: BinaryHeap<RunningBlock> = BinaryHeap::new();
-    let (mut t, mut run, mut room) = (0, SmsRun { finish: vec![0; jobs.len()], ..SmsRun::default() }, Vec::new());
+    let (mut t, mut run, mut room) = (Ticks::ZERO, SmsRun { finish: vec![Ticks::ZERO; jobs.len()], ..SmsRun::default() }, Vec::new());
     let complete = |until: Ticks, running: &mut BinaryHeap<RunningBlock>, free: &mut [Capacity], lanes: &mut [Vec<bool>]| {
         while let Some(&Reverse((end, sm, c, lane, placed))) = running.peek() {
             if end > until {
@@ -77,7 +77,7 @@ pub fn simulate_sms(
     };
     let mut streams = Streams::new(jobs);
     // Each EE queue's head (the high queue's, then the low queue's) and the blocks it has dispatched.
-    let (mut head, mut block, mut finish) = ([None::<(Ticks, usize)>; 2], [0u64; 2], vec![0; jobs.len()]);
+    let (mut head, mut block, mut finish) = ([None::<(Ticks, usize)>; 2], [0u64; 2], vec![Ticks::ZERO; jobs.len()]);
     loop {
         // The copy engine up to now: each copy's completion may let its stream go on.
         while let Some(copy) = streams.engine.start_next(t) {
@@ -172,7 +172,7 @@ impl<'a> Streams<'a> {
     /// or without one its kernel its EE queue.
     fn start(&mut self, i: usize, at: Ticks) {
         let j = &self.jobs[i];
-        if j.copy_in > 0 {
+        if j.copy_in > Ticks::ZERO {
             self.engine.enter(at.max(j.ready), i as u64, i, Direction::In, j.copy_in);
         } else {
             self.enter(i, at);
@@ -188,7 +188,7 @@ impl<'a> Streams<'a> {
     /// Job `i`'s kernel ends at `f` (its last block dispatched).
     fn kernel_done(&mut self, i: usize, f: Ticks, run: &mut SmsRun) {
         let j = &self.jobs[i];
-        if j.copy_out > 0 {
+        if j.copy_out > Ticks::ZERO {
             self.engine.enter(f, i as u64, i, Direction::Out, j.copy_out);
         } else {
             self.job_done(i, f, run);

@@ -11,7 +11,7 @@ use crate::model::program::Program;
 use crate::model::sm::SmCounts;
 use crate::rta::block_resources::{file_resources, Given, Stated};
 use crate::rta::gpu::{GpuSection, Profile};
-use crate::rta::time::{Decimal, Scale};
+use crate::rta::time::{Decimal, Scale, Ticks};
 use crate::rta::wcet::{self, Contention, WcetCache, TX2_SM};
 use crate::rta::workload::{Launch, Window};
 use crate::rta::workload::{Priority, Task, Workload};
@@ -317,7 +317,7 @@ struct Cycle {
 /// `gpu.cycle_time`, or one cycle of `gpu.clock` in the task set's `unit` (rounded up),
 /// or 1 (C in cycles).
 fn cycle_time(text: &str, gpu: &GpuSection, unit: Option<&str>) -> Result<Cycle, InputError> {
-    let format = |d: Decimal| Scale { decimals: d.decimals }.format(d.digits);
+    let format = |d: Decimal| Scale { decimals: d.decimals }.format(Ticks::new(d.digits));
     match (&gpu.cycle_time, &gpu.clock) {
         (Some(c), Some(clock)) => Err(InputError::new(
             "gpu.clock",
@@ -465,12 +465,12 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
         name: e.name.clone().unwrap_or_else(|| format!("K{}", i + 1)),
         deadline: None,
         period: None,
-        wcet: 0,
+        wcet: Ticks::ZERO,
         blocks,
         threads_per_block: b,
         shared_memory,
         registers_per_thread,
-        release: 0,
+        release: Ticks::ZERO,
         launch_order: e.launch_order,
         stream: e.stream.clone(),
         priority: e.priority.unwrap_or_default(),
@@ -479,8 +479,8 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             _ => e.process.clone(),
         },
         time_slice: None,
-        copy_in: 0,
-        copy_out: 0,
+        copy_in: Ticks::ZERO,
+        copy_out: Ticks::ZERO,
         wcet_source,
         wcet_optimistic: optimistic,
     };

@@ -167,7 +167,7 @@ fn hybrid(
             new_orders.push(orders[g].iter().map(|o| o.iter().map(|&k| k - r.start + base).collect()).collect::<Vec<Vec<usize>>>());
         } else {
             r.clone().for_each(|k| position[k] = collapsed.len());
-            collapsed.push(merge(&jobs[r.clone()], r.clone().map(|k| late[k]).max().unwrap_or(0), &mut classes));
+            collapsed.push(merge(&jobs[r.clone()], r.clone().map(|k| late[k]).max().unwrap_or(Ticks::ZERO), &mut classes));
         }
         i = r.end;
     }
@@ -232,7 +232,7 @@ fn every_order(
     for (g, r) in groups.iter().enumerate() {
         r.clone().for_each(|i| group_of[i] = Some(g));
     }
-    let (mut finish, mut best): (Vec<Ticks>, Vec<Option<Vec<usize>>>) = (vec![0; n], vec![None; n]);
+    let (mut finish, mut best): (Vec<Ticks>, Vec<Option<Vec<usize>>>) = (vec![Ticks::ZERO; n], vec![None; n]);
     let mut order: Vec<usize> = (0..n).collect();
     let mut run: Vec<Job> = jobs.to_vec();
     let mut pick = vec![0usize; groups.len()];
@@ -298,15 +298,15 @@ fn every_order(
 pub fn bound_over_orders(jobs: &[Job], late: &[Ticks], groups: &[Range<usize>], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     let waits = |g: &Range<usize>| jobs[g.clone()].iter().any(|j| j.after.is_some_and(|a| g.contains(&a)));
     let entering: Vec<Job> = jobs.iter().map(|j| Job { ready: late[j.id], ..*j }).collect();
-    let mut out = vec![0; jobs.len()];
-    let (mut start, mut floor, mut latest) = (0, 0, 0);
+    let mut out = vec![Ticks::ZERO; jobs.len()];
+    let (mut start, mut floor, mut latest) = (0, Ticks::ZERO, Ticks::ZERO);
     for g in groups.iter().filter(|g| waits(g)) {
         let before: Vec<Range<usize>> = groups.iter().filter(|r| r.start >= start && r.end <= g.start).cloned().collect();
         merged_finishes(&entering, start..g.start, &before, floor, classes, p, &mut out);
         latest = out[start..g.start].iter().copied().fold(latest, Ticks::max);
-        let entry = jobs[g.clone()].iter().map(|j| j.ready).max().unwrap_or(0);
+        let entry = jobs[g.clone()].iter().map(|j| j.ready).max().unwrap_or(Ticks::ZERO);
         // Each job's blocking (two queues) may hold the group up once, after its entry.
-        let work: Ticks = jobs[g.clone()].iter().map(|j| j.blocks as Ticks * j.wcet + j.blocking).sum();
+        let work: Ticks = jobs[g.clone()].iter().map(|j| j.wcet * j.blocks as u128 + j.blocking).sum();
         let serial = latest.max(entry).max(floor) + work;
         out[g.clone()].fill(serial);
         (start, floor, latest) = (g.end, serial, latest.max(serial));
@@ -322,8 +322,8 @@ pub fn bound_over_orders(jobs: &[Job], late: &[Ticks], groups: &[Range<usize>], 
 fn merge(members: &[Job], ready: Ticks, classes: &mut Vec<Class>) -> Job {
     classes.push(Class::covering(members, classes));
     Job {
-        wcet: members.iter().map(|j| j.wcet).max().unwrap_or(0),
-        blocking: members.iter().map(|j| j.blocking).max().unwrap_or(0),
+        wcet: members.iter().map(|j| j.wcet).max().unwrap_or(Ticks::ZERO),
+        blocking: members.iter().map(|j| j.blocking).max().unwrap_or(Ticks::ZERO),
         blocks: members.iter().map(|j| j.blocks).sum(),
         ready,
         class: classes.len() - 1,
@@ -352,7 +352,7 @@ fn merged_finishes(
         match groups.next_if(|g| g.start == i) {
             Some(g) => {
                 let members = &jobs[g.clone()];
-                merged.push(merge(members, members.iter().map(|j| j.ready).max().unwrap_or(0).max(floor), &mut classes));
+                merged.push(merge(members, members.iter().map(|j| j.ready).max().unwrap_or(Ticks::ZERO).max(floor), &mut classes));
                 position.extend(g.clone().map(|_| merged.len() - 1));
                 i = g.end;
             }
@@ -391,9 +391,9 @@ mod tests {
                 .collect();
             let jobs: Vec<Job> = (0..6)
                 .map(|i| Job {
-                    release: if i < 3 { 0 } else { 5 },
-                    ready: if i < 3 { 0 } else { 5 },
-                    wcet: rng.random_range(1..10),
+                    release: if i < 3 { Ticks::ZERO } else { Ticks::new(5) },
+                    ready: if i < 3 { Ticks::ZERO } else { Ticks::new(5) },
+                    wcet: Ticks::new(rng.random_range(1..10)),
                     blocks: rng.random_range(1..12),
                     class: i,
                     ..job(i, None)

@@ -9,8 +9,14 @@
 
 use crate::error::InputError;
 
-/// Ticks of the input's unit.
-pub type Ticks = u128;
+crate::rta::unit::time_unit! {
+    /// A time in *ticks*: `10^-decimals` of a task set's unit (its [`Scale`]). Ticks add
+    /// and subtract among themselves, scale by a count (`u128`) and divide into a count;
+    /// they do not mix with picoseconds (`system::Ps`) or bare numbers, since a tick's
+    /// length depends on the task set: converting needs its scale and unit
+    /// (`system::kernel_time`). `Ticks::new`/`get` take and give the raw number.
+    Ticks
+}
 
 /// Most decimal places accepted in one input value.
 pub const MAX_DECIMALS: u32 = 18;
@@ -239,12 +245,13 @@ impl Scale {
         let shift = 10u128.checked_pow(self.decimals - d.decimals.min(self.decimals));
         shift
             .and_then(|s| d.digits.checked_mul(s))
+            .map(Ticks::new)
             .ok_or_else(|| InputError::new(field, format_decimal(d.digits, d.decimals), "too large at the precision the other times need"))
     }
 
     /// `t` ticks as an exact decimal string in the input's unit (`1.5`, `12`).
     pub fn format(self, t: Ticks) -> String {
-        format_decimal(t, self.decimals)
+        format_decimal(t.get(), self.decimals)
     }
 
     /// `t` ticks as the nearest `f64` (JSON numbers; the exact value is [`Scale::format`]).
@@ -295,10 +302,10 @@ mod tests {
         assert!(Decimal::of_f64(-1.0, "x").is_err());
         assert!(Decimal::of_f64(f64::NAN, "x").is_err());
         let s = Scale { decimals: 2 };
-        assert_eq!(s.ticks(d, "x").unwrap(), 10);
-        assert_eq!(s.format(75), "0.75");
-        assert_eq!(s.format(1200), "12");
-        assert_eq!(s.format(5), "0.05");
+        assert_eq!(s.ticks(d, "x").unwrap(), Ticks::new(10));
+        assert_eq!(s.format(Ticks::new(75)), "0.75");
+        assert_eq!(s.format(Ticks::new(1200)), "12");
+        assert_eq!(s.format(Ticks::new(5)), "0.05");
     }
 
     #[test]
@@ -330,10 +337,10 @@ mod tests {
     fn huge_release_keeps_a_response_of_one() {
         let s = Scale::default();
         let release = s.ticks(Decimal::of_f64(1e16, "r").unwrap(), "r").unwrap();
-        let finish = release + 1;
+        let finish = release + Ticks::new(1);
         assert_eq!(s.format(finish - release), "1");
         assert_eq!(s.to_f64(finish - release), 1.0);
-        assert_eq!(Scale { decimals: 1 }.to_f64(3), 0.3);
-        assert_eq!(Scale { decimals: 2 }.to_f64(75), 0.75);
+        assert_eq!(Scale { decimals: 1 }.to_f64(Ticks::new(3)), 0.3);
+        assert_eq!(Scale { decimals: 2 }.to_f64(Ticks::new(75)), 0.75);
     }
 }

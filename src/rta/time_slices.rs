@@ -43,21 +43,21 @@ pub fn run_slices(jobs: &[Job], s: &Sharing, switch: &mut dyn FnMut() -> Ticks) 
     for (i, &p) in s.process.iter().enumerate() {
         queue[p].push_back(i);
     }
-    let (mut finish, mut left_of) = (vec![0; jobs.len()], s.service.to_vec());
+    let (mut finish, mut left_of) = (vec![Ticks::ZERO; jobs.len()], s.service.to_vec());
     let mut runs = Vec::new();
-    let (mut t, mut owner, mut slice) = (0, s.first.map(|f| f.0), s.first.map_or(0, |f| f.1));
+    let (mut t, mut owner, mut slice) = (Ticks::ZERO, s.first.map(|f| f.0), s.first.map_or(Ticks::ZERO, |f| f.1));
     loop {
         // When each process's next job enters: once ready and its predecessor is done.
         let entry = |p: usize, finish: &[Ticks]| queue[p].front().map(|&j| jobs[j].after.map_or(s.ready[j], |a| s.ready[j].max(finish[a])));
         let pending = |p: usize, t: Ticks, finish: &[Ticks]| entry(p, finish).is_some_and(|e| e <= t);
-        if let Some(o) = owner.filter(|&o| slice > 0 && pending(o, t, &finish)) {
+        if let Some(o) = owner.filter(|&o| slice > Ticks::ZERO && pending(o, t, &finish)) {
             let j = queue[o][0];
             let d = slice.min(left_of[j]);
-            if d > 0 {
+            if d > Ticks::ZERO {
                 runs.push(SliceRun { job: j, start: t, end: t + d });
             }
             (t, slice, left_of[j]) = (t + d, slice - d, left_of[j] - d);
-            if left_of[j] == 0 {
+            if left_of[j] == Ticks::ZERO {
                 finish[j] = t;
                 queue[o].pop_front();
             }
@@ -91,10 +91,10 @@ mod tests {
     #[test]
     fn processes_take_turns() {
         let jobs = [job(0, None), job(1, None)];
-        let sharing = Sharing { process: &[0, 1], processes: 2, service: &[25, 10], ready: &[0, 0], time_slices: &[10, 10], first: None };
-        let (finish, runs) = run_slices(&jobs, &sharing, &mut || 1);
-        assert_eq!(finish, vec![38, 22]);
-        let spans: Vec<(usize, Ticks, Ticks)> = runs.iter().map(|r| (r.job, r.start, r.end)).collect();
+        let sharing = Sharing { process: &[0, 1], processes: 2, service: &[Ticks::new(25), Ticks::new(10)], ready: &[Ticks::ZERO, Ticks::ZERO], time_slices: &[Ticks::new(10), Ticks::new(10)], first: None };
+        let (finish, runs) = run_slices(&jobs, &sharing, &mut || Ticks::new(1));
+        assert_eq!(finish, vec![Ticks::new(38), Ticks::new(22)]);
+        let spans: Vec<(usize, u128, u128)> = runs.iter().map(|r| (r.job, r.start.get(), r.end.get())).collect();
         assert_eq!(spans, vec![(0, 1, 11), (1, 12, 22), (0, 23, 33), (0, 33, 38)]);
     }
 }

@@ -62,10 +62,13 @@ pub struct Task {
 /// another's place, all in ticks of the workload's [`Scale`].
 ///
 /// ```
-/// use gpu_makespan::rta::{Task, Timing};
+/// use gpu_makespan::rta::{Task, Ticks, Timing};
 ///
-/// let k = Task::given("K1", Timing { period: 15, wcet: 4, release: 0 }, 2, 512);
-/// assert_eq!((k.period, k.deadline, k.wcet, k.release), (Some(15), Some(15), 4, 0));
+/// let timing = Timing { period: Ticks::new(15), wcet: Ticks::new(4), release: Ticks::ZERO };
+/// let k = Task::given("K1", timing, 2, 512);
+/// assert_eq!((k.period, k.deadline, k.wcet), (Some(Ticks::new(15)), Some(Ticks::new(15)), Ticks::new(4)));
+/// // Ticks add among themselves and scale by a count; they do not mix with other units.
+/// assert_eq!(k.wcet * 2 + Ticks::new(1), Ticks::new(9));
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Timing {
@@ -98,8 +101,8 @@ impl Task {
             priority: Priority::Low,
             process: None,
             time_slice: None,
-            copy_in: 0,
-            copy_out: 0,
+            copy_in: Ticks::ZERO,
+            copy_out: Ticks::ZERO,
             wcet_source: "given (wcet)".into(),
             wcet_optimistic: false,
         }
@@ -163,9 +166,9 @@ impl Workload {
             platform,
             scale,
             unit: unit.into(),
-            launch_overhead: 0,
-            block_overhead: 0,
-            time_slice: 0,
+            launch_overhead: Ticks::ZERO,
+            block_overhead: Ticks::ZERO,
+            time_slice: Ticks::ZERO,
             context_switch: None,
             launch: Launch::AnyOrder,
             window: Window::OneJob,
@@ -242,10 +245,10 @@ pub fn demands(w: &Workload) -> Result<Vec<Demand>, InputError> {
             if t.blocks == 0 {
                 return Err(InputError::new(format!("{kernel}.blocks"), 0, "a kernel has at least one block"));
             }
-            if t.wcet == 0 {
+            if t.wcet == Ticks::ZERO {
                 return Err(InputError::new(format!("{kernel}.wcet"), 0, "must be positive"));
             }
-            if t.deadline == Some(0) {
+            if t.deadline == Some(Ticks::ZERO) {
                 return Err(InputError::new(format!("{kernel}.period"), 0, "must be positive"));
             }
             let d = w.platform.demand(t.threads_per_block, t.shared_memory, t.registers_per_thread, &kernel)?;

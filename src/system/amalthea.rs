@@ -505,7 +505,7 @@ impl Reader {
             }
             let algo = schedulers.get(&scheduler).map_or("(undefined)", |(a, _)| a.as_str());
             if let (Some(q), Some(&(_, (lo, hi)))) = (t.time_slice, schedulers.get(&scheduler)) {
-                let clamped = q.max(lo.unwrap_or(0)).min(hi.unwrap_or(q));
+                let clamped = q.max(lo.unwrap_or(Ps::ZERO)).min(hi.unwrap_or(q));
                 if clamped != q {
                     t.time_slice = Some(clamped);
                     self.sys.warnings.push(format!(

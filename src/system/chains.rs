@@ -69,9 +69,9 @@ pub struct Latencies {
 pub fn implicit(hops: &[Hop]) -> Option<Latencies> {
     let worst: Vec<Ps> = hops.iter().map(|h| h.r_worst).collect::<Option<_>>()?;
     let (first, rest) = hops.split_first()?;
-    let reaction_worst: Ps = hops.iter().zip(&worst).map(|(h, r)| h.period + r).sum();
+    let reaction_worst: Ps = hops.iter().zip(&worst).map(|(h, &r)| h.period + r).sum();
     let reaction_best = first.r_best + rest.iter().map(|h| h.c_best).sum::<Ps>();
-    let initial_worst = worst[0] + rest.iter().zip(&worst[1..]).map(|(h, r)| h.period + r).sum::<Ps>();
+    let initial_worst = worst[0] + rest.iter().zip(&worst[1..]).map(|(h, &r)| h.period + r).sum::<Ps>();
     let initial = Range { best: reaction_best, worst: initial_worst };
     Some(Latencies {
         reaction: Range { best: reaction_best, worst: reaction_worst },
@@ -109,16 +109,16 @@ mod tests {
     #[test]
     fn hand_computed_chain() {
         // T = 10, 20; C- = 1, 2; R- = 1, 3; R+ = 4, 9.
-        let hops = [hop(10, 1, 1, 4), hop(20, 2, 3, 9)];
+        let hops = [hop(Ps::new(10), Ps::new(1), Ps::new(1), Ps::new(4)), hop(Ps::new(20), Ps::new(2), Ps::new(3), Ps::new(9))];
         let i = implicit(&hops).unwrap();
-        assert_eq!(i.reaction, Range { best: 1 + 2, worst: 10 + 4 + 20 + 9 });
-        assert_eq!(i.initial_reaction, Range { best: 3, worst: 4 + 20 + 9 });
-        assert_eq!(i.age, Range { best: 0, worst: 10 + 33 - 3 });
+        assert_eq!(i.reaction, Range { best: Ps::new(1 + 2), worst: Ps::new(10 + 4 + 20 + 9) });
+        assert_eq!(i.initial_reaction, Range { best: Ps::new(3), worst: Ps::new(4 + 20 + 9) });
+        assert_eq!(i.age, Range { best: Ps::ZERO, worst: Ps::new(10 + 33 - 3) });
         let l = let_(&hops).unwrap();
-        assert_eq!(l.reaction, Range { best: 30, worst: 60 });
-        assert_eq!(l.initial_reaction, Range { best: 30, worst: 10 + 40 });
-        assert_eq!(l.age, Range { best: 20, worst: 10 + 50 - 30 });
-        let late = [hop(10, 1, 1, 11), hop(20, 2, 3, 9)];
+        assert_eq!(l.reaction, Range { best: Ps::new(30), worst: Ps::new(60) });
+        assert_eq!(l.initial_reaction, Range { best: Ps::new(30), worst: Ps::new(10 + 40) });
+        assert_eq!(l.age, Range { best: Ps::new(20), worst: Ps::new(10 + 50 - 30) });
+        let late = [hop(Ps::new(10), Ps::new(1), Ps::new(1), Ps::new(11)), hop(Ps::new(20), Ps::new(2), Ps::new(3), Ps::new(9))];
         assert!(let_(&late).is_none() && implicit(&late).is_some());
         assert!(implicit(&[Hop { r_worst: None, ..hops[0] }]).is_none());
     }

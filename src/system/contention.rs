@@ -102,7 +102,7 @@ mod tests {
         // cycles at 2 GHz = 20 ns = 20 of its cycles; the idle unit has no task.
         assert_eq!(with.units[0].contention, 20);
         assert_eq!(with.units[1].contention, 20);
-        assert_eq!(used, ContentionUsed::RoundRobin(vec![("a".into(), 10_000), ("b".into(), 20_000)]));
+        assert_eq!(used, ContentionUsed::RoundRobin(vec![("a".into(), Ps::new(10_000)), ("b".into(), Ps::new(20_000))]));
         let (off, _) = with_contention(&sys, ContentionMode::Off);
         assert!(off.units.iter().all(|u| u.contention == 0));
         sys.interconnect.as_mut().unwrap().policy = "PriorityBased".into();

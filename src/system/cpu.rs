@@ -195,7 +195,7 @@ pub fn entities(sys: &System, gpu: &GpuSide, comm: Communication, mode: OffloadM
         if longest > MAX_TIME {
             return Err(InputError::new(
                 format!("tasks.{}", e.name),
-                format!("{longest} ps"),
+                format!("{} ps", longest.get()),
                 "a period, deadline or C + S above 2^50 ps (about 18 minutes) is too large to analyse",
             ));
         }
@@ -297,7 +297,7 @@ pub enum Priorities {
 pub fn ranks(on_core: &[&Entity]) -> (Priorities, Vec<usize>) {
     let given: Vec<i64> = on_core.iter().filter_map(|e| e.model_priority).collect();
     let model = given.len() == on_core.len() && given.iter().any(|&p| p != given[0]);
-    let key = |e: &Entity| if model { -(e.model_priority.unwrap_or(0) as i128) } else { e.period as i128 };
+    let key = |e: &Entity| if model { -(e.model_priority.unwrap_or(0) as i128) } else { e.period.get() as i128 };
     let mut keys: Vec<i128> = on_core.iter().map(|e| key(e)).collect();
     keys.sort_unstable();
     keys.dedup();
@@ -365,7 +365,7 @@ pub fn analyse_core(on_core: &[&Entity], rules: Reference) -> (Priorities, Vec<R
 /// whose `R` is known, `D - C` otherwise; zero for a task that does not suspend.
 fn jitter(e: &Entity, worst: Option<Ps>) -> Ps {
     if e.case != Case::AsyncOffload {
-        return 0;
+        return Ps::ZERO;
     }
     worst.unwrap_or(e.deadline).saturating_sub(e.c.worst)
 }
@@ -386,12 +386,12 @@ fn jitter(e: &Entity, worst: Option<Ps>) -> Ps {
 ///   (fewer interferers: still a lower bound).
 fn best_interferers(e: &Entity, worst: Option<Ps>) -> Vec<(Ps, Ps, Ps)> {
     match e.case {
-        Case::SyncOffload => vec![(e.period, e.c.best - e.wait.best, 0)],
+        Case::SyncOffload => vec![(e.period, e.c.best - e.wait.best, Ps::ZERO)],
         Case::AsyncOffload => {
             let post = worst.map(|r| (e.period, e.post.best, r.saturating_sub(e.post.best + e.pre.best + e.suspension.best)));
-            std::iter::once((e.period, e.pre.best, 0)).chain(post).collect()
+            std::iter::once((e.period, e.pre.best, Ps::ZERO)).chain(post).collect()
         }
-        Case::Ticks | Case::NoWaitOffload | Case::GpuTaskOnCpu => vec![(e.period, e.c.best, 0)],
+        Case::Ticks | Case::NoWaitOffload | Case::GpuTaskOnCpu => vec![(e.period, e.c.best, Ps::ZERO)],
     }
 }
 
@@ -409,7 +409,7 @@ pub fn worst_case(e: &Entity, interferers: &[(Ps, Ps, Ps)]) -> Option<Ps> {
         if r > limit {
             return None;
         }
-        let next = own + interferers.iter().map(|&(t, c, j)| (r + j).div_ceil(t) * c).sum::<Ps>();
+        let next = own + interferers.iter().map(|&(t, c, j)| c * (r + j).ceil_ratio(t)).sum::<Ps>();
         if next == r {
             return Some(r);
         }
@@ -469,7 +469,7 @@ pub fn best_case(e: &Entity, from: Ps, hp: &[(Ps, Ps, Ps)]) -> Ps {
     }
     let mut r = from;
     for _ in 0..MAX_ITERATIONS {
-        let next = own + hp.iter().map(|&(t, c, j)| ceil0(r as i128 - j as i128 - t as i128, t) * c).sum::<Ps>();
+        let next = own + hp.iter().map(|&(t, c, j)| c * ceil0(r.get() as i128 - j.get() as i128 - t.get() as i128, t)).sum::<Ps>();
         if next == r {
             return r;
         }
@@ -478,12 +478,12 @@ pub fn best_case(e: &Entity, from: Ps, hp: &[(Ps, Ps, Ps)]) -> Ps {
     own
 }
 
-/// `max(0, ceil(x / t))`.
-fn ceil0(x: i128, t: Ps) -> Ps {
+/// `max(0, ceil(x / t))` for `x` picoseconds (signed): a count.
+fn ceil0(x: i128, t: Ps) -> u128 {
     if x <= 0 {
         0
     } else {
-        (x as u128).div_ceil(t)
+        (x as u128).div_ceil(t.get())
     }
 }
 
@@ -498,20 +498,20 @@ mod tests {
     #[test]
     fn the_textbook_example() {
         // (T, C) = (7, 3), (12, 3), (20, 5): R = 3, 6, 20 (Buttazzo's example of RTA).
-        let (a, b, c) = (e("a", 7, 3), e("b", 12, 3), e("c", 20, 5));
+        let (a, b, c) = (e("a", Ps::new(7), Ps::new(3)), e("b", Ps::new(12), Ps::new(3)), e("c", Ps::new(20), Ps::new(5)));
         let (scheme, r) = analyse_core(&[&c, &a, &b], Reference::Proven);
         assert_eq!(scheme, Priorities::RateMonotonic);
         let worst: Vec<Option<Ps>> = r.iter().map(|x| x.worst).collect();
-        assert_eq!(worst, vec![Some(20), Some(3), Some(6)]);
+        assert_eq!(worst, vec![Some(Ps::new(20)), Some(Ps::new(3)), Some(Ps::new(6))]);
         assert!(r.iter().all(|x| x.schedulable));
-        let d = e("d", 20, 6);
+        let d = e("d", Ps::new(20), Ps::new(6));
         let (_, r) = analyse_core(&[&a, &b, &d], Reference::Proven);
         assert_eq!(r[2].worst, None, "21 > T = 20: not analysed, not schedulable");
         assert!(!r[2].schedulable);
-        let mut late = e("d", 20, 5);
-        late.deadline = 15;
+        let mut late = e("d", Ps::new(20), Ps::new(5));
+        late.deadline = Ps::new(15);
         let (_, r) = analyse_core(&[&a, &b, &late], Reference::Proven);
-        assert_eq!((r[2].worst, r[2].schedulable), (Some(20), false), "R = 20 <= T but > D = 15");
+        assert_eq!((r[2].worst, r[2].schedulable), (Some(Ps::new(20)), false), "R = 20 <= T but > D = 15");
     }
 
     /// The simulator's counterexample to the recurrence as a lower bound: the low task's
@@ -519,53 +519,53 @@ mod tests {
     /// case is its own execution; the document's recurrence (reference mode) says more.
     #[test]
     fn the_best_case_counts_no_interference_under_the_tools_rules() {
-        let mut low = Entity::periodic("low", 20, Cost { best: 5, worst: 5 });
+        let mut low = Entity::periodic("low", Ps::new(20), Cost { best: Ps::new(5), worst: Ps::new(5) });
         low.case = Case::NoWaitOffload;
-        let mut high = Entity::periodic("high", 10, Cost { best: 6, worst: 6 });
+        let mut high = Entity::periodic("high", Ps::new(10), Cost { best: Ps::new(6), worst: Ps::new(6) });
         high.case = Case::NoWaitOffload;
         (low.model_priority, high.model_priority) = (Some(1), Some(2));
         let (_, proven) = analyse_core(&[&low, &high], Reference::Proven);
-        assert_eq!(proven[0].best, Some(5));
+        assert_eq!(proven[0].best, Some(Ps::new(5)));
         let (_, document) = analyse_core(&[&low, &high], Reference::App4rta);
-        assert_eq!(document[0].best, Some(11), "the recurrence: 5 + ceil0((17 - 10) / 10) 6");
+        assert_eq!(document[0].best, Some(Ps::new(11)), "the recurrence: 5 + ceil0((17 - 10) / 10) 6");
     }
 
     #[test]
     fn the_best_case_recurrence_by_hand() {
         // hp: T = 5, C- = 1. From R+ = 12 with C- = 3: 3 + ceil0((12 - 5) / 5) 1 = 5, then
         // 3 + ceil0(0) = 3, then 3.
-        let hp = [(5, 1, 0)];
-        let me = Entity::periodic("me", 40, Cost { best: 3, worst: 6 });
-        assert_eq!(best_case(&me, 12, &hp), 3);
+        let hp = [(Ps::new(5), Ps::new(1), Ps::ZERO)];
+        let me = Entity::periodic("me", Ps::new(40), Cost { best: Ps::new(3), worst: Ps::new(6) });
+        assert_eq!(best_case(&me, Ps::new(12), &hp), Ps::new(3));
         // From 30: 3 + ceil(25 / 5) = 8; 3 + ceil(3 / 5) = 4; 3 + 0 = 3.
-        assert_eq!(best_case(&me, 30, &hp), 3);
+        assert_eq!(best_case(&me, Ps::new(30), &hp), Ps::new(3));
         // A jitter shifts it: J = 4 from 30: 3 + ceil(21 / 5) = 8, 3 + 0 = 3.
-        assert_eq!(best_case(&me, 30, &[(5, 1, 4)]), 3);
+        assert_eq!(best_case(&me, Ps::new(30), &[(Ps::new(5), Ps::new(1), Ps::new(4))]), Ps::new(3));
         // An interferer whose release the window must hold: T = 2, from 20:
         // 3 + ceil(18 / 2) = 12, 3 + 5 = 8, 3 + 3 = 6, 3 + 2 = 5, 3 + 2 = 5.
-        assert_eq!(best_case(&me, 20, &[(2, 1, 0)]), 5);
+        assert_eq!(best_case(&me, Ps::new(20), &[(Ps::new(2), Ps::new(1), Ps::ZERO)]), Ps::new(5));
     }
 
     #[test]
     fn an_equal_priority_suspending_task_jitters_by_d_minus_c() {
-        let mut off = Entity::periodic("off", 20, Cost { best: 2, worst: 2 });
+        let mut off = Entity::periodic("off", Ps::new(20), Cost { best: Ps::new(2), worst: Ps::new(2) });
         off.case = Case::AsyncOffload;
-        off.suspension = Cost { best: 3, worst: 3 };
-        let other = Entity::periodic("other", 20, Cost { best: 5, worst: 5 });
+        off.suspension = Cost { best: Ps::new(3), worst: Ps::new(3) };
+        let other = Entity::periodic("other", Ps::new(20), Cost { best: Ps::new(5), worst: Ps::new(5) });
         // Equal periods: equal priority under rate-monotonic. For `other`, off has
         // J = D - C = 18: R = 5 + ceil((R + 18) / 20) 2: 7 -> 9 -> 9.
         let (_, r) = analyse_core(&[&off, &other], Reference::Proven);
-        assert_eq!(r[1].worst, Some(9));
+        assert_eq!(r[1].worst, Some(Ps::new(9)));
         // For `off`: R = 2 + 3 + ceil(R / 20) 5 = 10.
-        assert_eq!(r[0].worst, Some(10));
+        assert_eq!(r[0].worst, Some(Ps::new(10)));
     }
 
     #[test]
     fn a_suspending_task_without_a_response_leaves_lower_ones_unanalysed() {
-        let mut off = Entity::periodic("off", 10, Cost { best: 2, worst: 2 });
+        let mut off = Entity::periodic("off", Ps::new(10), Cost { best: Ps::new(2), worst: Ps::new(2) });
         off.case = Case::AsyncOffload;
-        off.suspension = Cost { best: 9, worst: 9 };
-        let low = Entity::periodic("low", 40, Cost { best: 1, worst: 1 });
+        off.suspension = Cost { best: Ps::new(9), worst: Ps::new(9) };
+        let low = Entity::periodic("low", Ps::new(40), Cost { best: Ps::new(1), worst: Ps::new(1) });
         // off: R = 2 + 9 = 11 > T = 10: no R; low's jitter term would rest on it.
         let (_, r) = analyse_core(&[&off, &low], Reference::Proven);
         assert_eq!((r[0].worst, r[1].worst), (None, None));
@@ -574,13 +574,13 @@ mod tests {
 
     #[test]
     fn model_priorities_are_used_when_they_differ() {
-        let (mut a, mut b) = (e("a", 7, 3), e("b", 12, 3));
+        let (mut a, mut b) = (e("a", Ps::new(7), Ps::new(3)), e("b", Ps::new(12), Ps::new(3)));
         a.model_priority = Some(1);
         b.model_priority = Some(2);
         let (scheme, r) = analyse_core(&[&a, &b], Reference::Proven);
         assert_eq!(scheme, Priorities::Model);
         assert_eq!((r[0].rank, r[1].rank), (1, 0));
-        assert_eq!(r[1].worst, Some(3));
-        assert_eq!(r[0].worst, Some(6));
+        assert_eq!(r[1].worst, Some(Ps::new(3)));
+        assert_eq!(r[0].worst, Some(Ps::new(6)));
     }
 }

@@ -14,7 +14,7 @@
 //! Requirements: an `EventChainLatencyConstraint` on the chain with `type = "Reaction"`
 //! (or no type) gives its `maximum` as the chain's requirement.
 
-use super::model::{time_of, Chain, System};
+use super::model::{time_of, Chain, Ps, System};
 use super::xml::{refs, xsi_type};
 use crate::error::InputError;
 use roxmltree::Node;
@@ -95,7 +95,7 @@ fn collect(chain: Node, events: &BTreeMap<String, Result<String, String>>, out: 
 }
 
 /// Chain name -> required maximum reaction.
-fn reaction_limits(constraints: Node) -> Result<BTreeMap<String, u128>, InputError> {
+fn reaction_limits(constraints: Node) -> Result<BTreeMap<String, Ps>, InputError> {
     let mut out = BTreeMap::new();
     for t in constraints.children().filter(|x| x.has_tag_name("timingConstraints") && xsi_type(*x) == "EventChainLatencyConstraint") {
         // `type` without a namespace (roxmltree's `attribute("type")` also finds `xsi:type`).

@@ -32,7 +32,7 @@
 
 use super::cost::{runnable_cycles, runnables, time, Cost};
 use super::gpu_sharing::{sliced_response, Context};
-use super::kernel_time::{KernelClock, KernelTicks};
+use super::kernel_time::KernelClock;
 use super::model::{serialize_ms, serialize_ms_option, Ps, System, Task, Unit, Wait};
 use crate::error::{Error, InputError};
 use crate::rta::analysis::{analyse, Timeline};
@@ -194,9 +194,9 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     }
     let clock = side.map(KernelClock::of).transpose()?.unwrap_or(KernelClock::PICOSECONDS);
     // The system's own kernel analysis runs in picoseconds.
-    let in_ps = |t: Ticks| clock.onto(KernelClock::PICOSECONDS, KernelTicks(t)).0;
+    let in_ps = |t: Ticks| clock.to_ps(t);
     let platform = side.map_or(Platform::TX2, |w| w.platform);
-    let default_slice = side.map(|w| in_ps(w.time_slice)).filter(|&q| q > 0);
+    let default_slice = side.map(|w| in_ps(w.time_slice)).filter(|&q| q > Ps::ZERO);
     let mut kernels: Vec<Kernel> = Vec::new();
     let mut plans = Vec::new();
     let triggers = sys.triggers();
@@ -210,17 +210,17 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
             refuse_with_slices(side, p, &kernels)?;
             for &k in &p.kernels {
                 kernels[k].process = Some(p.task.name.clone());
-                kernels[k].time_slice = p.slice;
+                kernels[k].time_slice = p.slice.map(ps_ticks);
             }
         }
     }
     let mut w = Workload::new(kernels, platform, KernelClock::PICOSECONDS.scale(), "ps");
     if let Some(s) = side {
-        w.launch_overhead = in_ps(s.launch_overhead);
-        w.block_overhead = in_ps(s.block_overhead);
+        w.launch_overhead = ps_ticks(in_ps(s.launch_overhead));
+        w.block_overhead = ps_ticks(in_ps(s.block_overhead));
     }
     if let SharingUsed::TimeSlices { context_switch, .. } = sharing {
-        w.context_switch = Some(context_switch);
+        w.context_switch = Some(ps_ticks(context_switch));
     }
     let (report, times) = match sharing {
         SharingUsed::Fifo => fifo_times(&w, &plans)?,
@@ -257,18 +257,29 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     Ok(GpuSide { tasks: rows, report: Some(report), unclaimed, sharing, note })
 }
 
+/// `p` picoseconds in ticks of the system's own kernel analysis (one tick is one
+/// picosecond, [`KernelClock::PICOSECONDS`]).
+fn ps_ticks(p: Ps) -> Ticks {
+    KernelClock::PICOSECONDS.from_ps(p)
+}
+
+/// `t` ticks of the system's own kernel analysis in picoseconds.
+fn ticks_ps(t: Ticks) -> Ps {
+    KernelClock::PICOSECONDS.to_ps(t)
+}
+
 /// Each GPU task's kernel time from a report in which its kernels are one stream: from
 /// its first kernel's release to its last one's finish.
 fn chain_times(report: &RtaReport, w: &Workload, plans: &[Planned]) -> Vec<Ps> {
     let response = responses(report);
-    let finish = |k: usize| w.tasks[k].release + response.get(w.tasks[k].name.as_str()).copied().unwrap_or(0);
-    plans.iter().map(|p| p.kernels.iter().map(|&k| finish(k)).max().unwrap_or(0)).collect()
+    let finish = |k: usize| ticks_ps(w.tasks[k].release) + response.get(w.tasks[k].name.as_str()).copied().unwrap_or(Ps::ZERO);
+    plans.iter().map(|p| p.kernels.iter().map(|&k| finish(k)).max().unwrap_or(Ps::ZERO)).collect()
 }
 
 /// Each kernel's reported response in `report` (of the system's picosecond clock), by
 /// name.
 fn responses(report: &RtaReport) -> std::collections::HashMap<&str, Ps> {
-    report.kernels.iter().map(|r| (r.name.as_str(), KernelClock::PICOSECONDS.to_ps(KernelTicks(r.response_ticks)))).collect()
+    report.kernels.iter().map(|r| (r.name.as_str(), ticks_ps(r.response_ticks))).collect()
 }
 
 /// One FIFO context: each kernel of a GPU task may find, when it enters the queue, one
@@ -291,7 +302,7 @@ fn responses(report: &RtaReport) -> std::collections::HashMap<&str, Ps> {
 /// order of tied releases (its `gpu_bound`). `c`'s own earlier jobs are
 /// [`super::gpu_jobs`]'.
 fn fifo_times(w: &Workload, plans: &[Planned]) -> Result<(RtaReport, Vec<Ps>), Error> {
-    let free = |k: usize| Kernel { stream: None, release: 0, ..w.tasks[k].clone() };
+    let free = |k: usize| Kernel { stream: None, release: Ticks::ZERO, ..w.tasks[k].clone() };
     let all = Workload { tasks: (0..w.tasks.len()).map(free).collect(), ..w.clone() };
     let report = analyse(&all, Timeline::Omitted)?;
     let together = responses(&report);
@@ -299,14 +310,14 @@ fn fifo_times(w: &Workload, plans: &[Planned]) -> Result<(RtaReport, Vec<Ps>), E
     let mut times = Vec::new();
     for (c, p) in plans.iter().enumerate() {
         if let [k] = p.kernels[..] {
-            times.push(together.get(name(k)).copied().unwrap_or(0));
+            times.push(together.get(name(k)).copied().unwrap_or(Ps::ZERO));
             continue;
         }
         let others: Vec<usize> = plans.iter().enumerate().filter(|&(q, _)| q != c).flat_map(|(_, q)| q.kernels.iter().copied()).collect();
-        let mut sum = 0;
+        let mut sum = Ps::ZERO;
         for &k in &p.kernels {
             let tasks = std::iter::once(k).chain(others.iter().copied()).map(free).collect();
-            sum += responses(&analyse(&Workload { tasks, ..w.clone() }, Timeline::Omitted)?).get(name(k)).copied().unwrap_or(0);
+            sum += responses(&analyse(&Workload { tasks, ..w.clone() }, Timeline::Omitted)?).get(name(k)).copied().unwrap_or(Ps::ZERO);
         }
         times.push(sum);
     }
@@ -393,8 +404,8 @@ fn plan<'a>(
             }
             let period = None;
             kernels.push(Kernel {
-                wcet: in_ps(k.wcet),
-                release: 0,
+                wcet: ps_ticks(in_ps(k.wcet)),
+                release: Ticks::ZERO,
                 period,
                 deadline: None,
                 launch_order: None,
@@ -402,11 +413,11 @@ fn plan<'a>(
                 ..k.clone()
             });
         }
-        ("kernels file".to_string(), 0)
+        ("kernels file".to_string(), Ps::ZERO)
     };
     for (n, k) in kernels[first..].iter_mut().enumerate() {
         k.stream = Some(t.name.clone());
-        k.release = n as Ticks;
+        k.release = Ticks::new(n as u128);
     }
     Ok(Planned {
         task: t,
@@ -428,7 +439,7 @@ fn plan<'a>(
 fn honour(i: usize, k: &Kernel, trigger_period: Option<Ps>, in_ps: &dyn Fn(Ticks) -> Ps) -> Result<(), InputError> {
     let field = |f: &str| format!("kernels[{i}].{f}");
     let ms = |t: Ticks| format!("{} ms", super::model::ms(in_ps(t)));
-    if k.release != 0 {
+    if k.release != Ticks::ZERO {
         return Err(InputError::new(field("release"), ms(k.release), "a GPU task's kernels are released by its trigger; give no release"));
     }
     if let Some(p) = k.period {
@@ -442,7 +453,7 @@ fn honour(i: usize, k: &Kernel, trigger_period: Option<Ps>, in_ps: &dyn Fn(Ticks
     if k.deadline.is_some() && k.deadline != k.period {
         return Err(InputError::new(
             field("deadline"),
-            ms(k.deadline.unwrap_or(0)),
+            ms(k.deadline.unwrap_or(Ticks::ZERO)),
             "the offloading task's deadline is checked, not a kernel's; give none",
         ));
     }
@@ -503,7 +514,7 @@ fn choose_sharing(
     }
     let from_file = side.and_then(|w| w.context_switch).map(in_ps);
     let given = opts.context_switch.or(from_file);
-    Ok((SharingUsed::TimeSlices { context_switch: given.unwrap_or(0), given: given.is_some() }, note))
+    Ok((SharingUsed::TimeSlices { context_switch: given.unwrap_or(Ps::ZERO), given: given.is_some() }, note))
 }
 
 /// With time slices, what the kernel RTA does not analyse together with them is refused,
@@ -535,18 +546,18 @@ fn cap_shares(
             let alone = p
                 .kernels
                 .iter()
-                .map(|&k| crate::rta::slicing::alone(w.tasks[k].blocks, w.tasks[k].wcet + w.block_overhead, &d[k], &w.platform))
+                .map(|&k| ticks_ps(crate::rta::slicing::alone(w.tasks[k].blocks, w.tasks[k].wcet + w.block_overhead, &d[k], &w.platform)))
                 .collect();
             let period = p
                 .trigger
                 .filter(|t| t.offload.as_ref().is_some_and(|o| o.wait != Wait::None))
                 .and_then(|t| t.period)
                 .filter(|_| !uncapped.contains(&p.task.name));
-            Context { alone, slice: p.slice.unwrap_or(1), period }
+            Context { alone, slice: p.slice.unwrap_or(Ps::new(1)), period }
         })
         .collect();
     for (c, row) in rows.iter_mut().enumerate() {
-        let capped = sliced_response(&contexts, c, w.launch_overhead, switch);
+        let capped = sliced_response(&contexts, c, ticks_ps(w.launch_overhead), switch);
         if capped < row.kernel_response {
             row.kernel_response = capped;
             row.response.worst = row.copies.worst + capped;
@@ -566,7 +577,7 @@ fn cap_shares(
 /// threads of a block and the most shared memory of a block), each taking `c`.
 fn whole_gpu_kernel(name: &str, c: Ps, p: &Platform) -> Kernel {
     let sms = (p.max_threads / p.sm_threads.max(1)).max(1);
-    let mut k = Kernel::given(name, Timing { period: c.max(1), wcet: c.max(1), release: 0 }, sms, p.max_threads_per_block);
+    let mut k = Kernel::given(name, Timing { period: ps_ticks(c.max(Ps::new(1))), wcet: ps_ticks(c.max(Ps::new(1))), release: Ticks::ZERO }, sms, p.max_threads_per_block);
     k.shared_memory = p.shared_memory_per_block;
     k.deadline = None;
     k.period = None;

@@ -93,7 +93,7 @@ pub fn gpu_bounds(sys: &System, gpu: &GpuSide, all: &[Response]) -> BTreeMap<Str
                 }
                 None => {
                     let period = sys.task(&g.task).and_then(|t| t.period);
-                    GpuBound { worst: period.and_then(|t| queued_response(w, t, 0)), jitter: Some(0), period }
+                    GpuBound { worst: period.and_then(|t| queued_response(w, t, Ps::ZERO)), jitter: Some(Ps::ZERO), period }
                 }
             };
             (g.task.clone(), bound)
@@ -108,12 +108,12 @@ mod tests {
     #[test]
     fn queued_jobs_by_hand() {
         // Issue 50: W = 9, T = 10, J = 4: 9 + (13 - 10) = 12.
-        assert_eq!(queued_response(9, 10, 4), Some(12));
+        assert_eq!(queued_response(Ps::new(9), Ps::new(10), Ps::new(4)), Some(Ps::new(12)));
         // No jitter, or room enough: W.
-        assert_eq!(queued_response(9, 10, 0), Some(9));
-        assert_eq!(queued_response(5, 10, 5), Some(5));
+        assert_eq!(queued_response(Ps::new(9), Ps::new(10), Ps::ZERO), Some(Ps::new(9)));
+        assert_eq!(queued_response(Ps::new(5), Ps::new(10), Ps::new(5)), Some(Ps::new(5)));
         // W = T: every job may wait for the one before: W + J.
-        assert_eq!(queued_response(10, 10, 3), Some(13));
-        assert_eq!(queued_response(11, 10, 0), None);
+        assert_eq!(queued_response(Ps::new(10), Ps::new(10), Ps::new(3)), Some(Ps::new(13)));
+        assert_eq!(queued_response(Ps::new(11), Ps::new(10), Ps::ZERO), None);
     }
 }

@@ -29,7 +29,7 @@ impl Context {
 
     /// `k = sum_k ceil(E_k / Q)`: the most waits one job goes through.
     pub fn waits(&self) -> u128 {
-        self.alone.iter().map(|e| e.div_ceil(self.slice.max(1))).sum()
+        self.alone.iter().map(|e| e.ceil_ratio(self.slice.max(Ps::new(1)))).sum()
     }
 }
 
@@ -81,7 +81,7 @@ pub fn sliced_response(contexts: &[Context], c: usize, launch: Ps, switch: Ps) -
     let interference = |r: Ps| -> Ps {
         others()
             .map(|p| match p.period {
-                Some(t) => (k * p.slice).min((r.div_ceil(t) + 1) * p.work()),
+                Some(t) => (k * p.slice).min((r.ceil_ratio(t) + 1) * p.work()),
                 None => k * p.slice,
             })
             .sum()
@@ -110,25 +110,25 @@ mod tests {
     #[test]
     fn without_periods_every_other_context_holds_a_slice_at_every_wait() {
         // E = 10 in slices of 4: 3 waits; the other holds 5 each time, 2 switches of 1.
-        let cs = [ctx(&[10], 4, None), ctx(&[100], 5, None)];
-        assert_eq!(sliced_response(&cs, 0, 0, 1), 10 + 3 * 5 + 3 * 2);
+        let cs = [ctx(&[Ps::new(10)], Ps::new(4), None), ctx(&[Ps::new(100)], Ps::new(5), None)];
+        assert_eq!(sliced_response(&cs, 0, Ps::ZERO, Ps::new(1)), Ps::new(10 + 3 * 5 + 3 * 2));
     }
 
     #[test]
     fn a_periodic_context_holds_no_more_than_its_jobs_need() {
         // The other needs 2 per job, one job per 1000: at most 2 jobs in the window.
-        let cs = [ctx(&[10], 4, None), ctx(&[2], 5, Some(1000))];
-        assert_eq!(sliced_response(&cs, 0, 0, 1), 10 + 2 * 2 + 3 * 2);
+        let cs = [ctx(&[Ps::new(10)], Ps::new(4), None), ctx(&[Ps::new(2)], Ps::new(5), Some(Ps::new(1000)))];
+        assert_eq!(sliced_response(&cs, 0, Ps::ZERO, Ps::new(1)), Ps::new(10 + 2 * 2 + 3 * 2));
         // Periods short enough that the cap does not bite: the uncapped bound.
-        let busy = [ctx(&[10], 4, None), ctx(&[2], 5, Some(1))];
-        assert_eq!(sliced_response(&busy, 0, 0, 1), 10 + 3 * 5 + 3 * 2);
+        let busy = [ctx(&[Ps::new(10)], Ps::new(4), None), ctx(&[Ps::new(2)], Ps::new(5), Some(Ps::new(1)))];
+        assert_eq!(sliced_response(&busy, 0, Ps::ZERO, Ps::new(1)), Ps::new(10 + 3 * 5 + 3 * 2));
     }
 
     #[test]
     fn each_kernel_counts_its_own_waits() {
         // Two kernels of 3 in slices of 4: one wait each (2), not ceil(6 / 4) = 2 either way;
         // two kernels of 5: 2 waits each (4) where one job of 10 would have 3.
-        assert_eq!(ctx(&[5, 5], 4, None).waits(), 4);
-        assert_eq!(ctx(&[10], 4, None).waits(), 3);
+        assert_eq!(ctx(&[Ps::new(5), Ps::new(5)], Ps::new(4), None).waits(), 4);
+        assert_eq!(ctx(&[Ps::new(10)], Ps::new(4), None).waits(), 3);
     }
 }

@@ -1,5 +1,5 @@
 //! Where the kernel RTA meets the system, as types: the RTA counts time in ticks of a
-//! task set's time base ([`KernelTicks`]: its unit divided by `10^decimals`), the system
+//! task set's time base ([`Ticks`]: its unit divided by `10^decimals`), the system
 //! in picoseconds ([`Ps`]). A [`KernelClock`] is the one place a tick becomes a
 //! picosecond (rounded up, so a bound stays a bound) or back.
 
@@ -7,10 +7,6 @@ use super::model::{ps_digits, Ps};
 use crate::error::InputError;
 use crate::rta::time::{Scale, Ticks};
 use crate::rta::workload::Workload;
-
-/// A time of the kernel RTA, in ticks of some [`KernelClock`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub struct KernelTicks(pub Ticks);
 
 /// A time base of the kernel RTA: the scale of its ticks and how many picoseconds one
 /// unit of its input is.
@@ -44,19 +40,14 @@ impl KernelClock {
     }
 
     /// `t` in picoseconds, rounded up (never below the time `t` stands for).
-    pub fn to_ps(self, t: KernelTicks) -> Ps {
-        (t.0 * self.ps_per_unit).div_ceil(10u128.pow(self.scale.decimals))
-    }
-
-    /// `t` of this clock in ticks of `other`, rounded up (through picoseconds).
-    pub fn onto(self, other: KernelClock, t: KernelTicks) -> KernelTicks {
-        other.from_ps(self.to_ps(t))
+    pub fn to_ps(self, t: Ticks) -> Ps {
+        Ps::new((t.get() * self.ps_per_unit).div_ceil(10u128.pow(self.scale.decimals)))
     }
 
     /// `p` picoseconds in ticks of this clock, rounded up.
     #[allow(clippy::wrong_self_convention)] // a conversion by this clock, named as its inverse `to_ps`
-    pub fn from_ps(self, p: Ps) -> KernelTicks {
-        KernelTicks((p * 10u128.pow(self.scale.decimals)).div_ceil(self.ps_per_unit))
+    pub fn from_ps(self, p: Ps) -> Ticks {
+        Ticks::new((p.get() * 10u128.pow(self.scale.decimals)).div_ceil(self.ps_per_unit))
     }
 }
 
@@ -68,12 +59,12 @@ mod tests {
     fn ticks_become_picoseconds_rounded_up() {
         // A task set in ms with 3 decimals: one tick is 1 us = 10^6 ps.
         let us = KernelClock { scale: Scale { decimals: 3 }, ps_per_unit: 10u128.pow(9) };
-        assert_eq!(us.to_ps(KernelTicks(7)), 7_000_000);
-        assert_eq!(us.from_ps(7_000_001), KernelTicks(8));
+        assert_eq!(us.to_ps(Ticks::new(7)), Ps::new(7_000_000));
+        assert_eq!(us.from_ps(Ps::new(7_000_001)), Ticks::new(8));
         // A task set in ns with 4 decimals: one tick is 0.1 ps, rounded up.
         let fine = KernelClock { scale: Scale { decimals: 4 }, ps_per_unit: 1000 };
-        assert_eq!(fine.to_ps(KernelTicks(11)), 2);
-        assert_eq!(KernelClock::PICOSECONDS.to_ps(KernelTicks(42)), 42);
-        assert_eq!(KernelClock::PICOSECONDS.from_ps(42), KernelTicks(42));
+        assert_eq!(fine.to_ps(Ticks::new(11)), Ps::new(2));
+        assert_eq!(KernelClock::PICOSECONDS.to_ps(Ticks::new(42)), Ps::new(42));
+        assert_eq!(KernelClock::PICOSECONDS.from_ps(Ps::new(42)), Ticks::new(42));
     }
 }

@@ -11,19 +11,26 @@ use crate::error::InputError;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// A time in picoseconds.
-pub type Ps = u128;
+crate::rta::unit::time_unit! {
+    /// A time in picoseconds, the system analysis's one unit of time. Picoseconds add and
+    /// subtract among themselves, scale by a count (`u128`) and divide into a count; they
+    /// do not mix with the kernel RTA's ticks (`rta::Ticks`, whose length depends on a task
+    /// set: `system::kernel_time` converts, rounding up) or with bare numbers such as
+    /// cycles (a clock frequency converts those). `Ps::new`/`get` take and give the raw
+    /// number.
+    Ps
+}
 
 /// The longest time a task's period, deadline, execution time or suspension may be:
 /// 2^50 ps (about 18.8 minutes), so that the response-time sums cannot overflow.
-pub const MAX_TIME: Ps = 1 << 50;
+pub const MAX_TIME: Ps = Ps::new(1 << 50);
 
 /// Picoseconds per millisecond.
 pub const PS_PER_MS: u128 = 1_000_000_000;
 
 /// `t` in milliseconds, for reports (exact to the picosecond up to about 2^53 ps).
 pub fn ms(t: Ps) -> f64 {
-    t as f64 / PS_PER_MS as f64
+    t.get() as f64 / PS_PER_MS as f64
 }
 
 /// Serialises a time of picoseconds as milliseconds (`serialize_with`), as the reports
@@ -53,18 +60,18 @@ impl Frequency {
     /// `cycles` at this frequency, rounded up to the picosecond (for worst cases);
     /// `None` if it does not fit in 128 bits.
     pub fn time_up(self, cycles: u128) -> Option<Ps> {
-        Some(cycles.checked_mul(1_000_000_000_000)?.checked_mul(self.den)?.div_ceil(self.num))
+        Some(Ps::new(cycles.checked_mul(1_000_000_000_000)?.checked_mul(self.den)?.div_ceil(self.num)))
     }
 
     /// `cycles` at this frequency, rounded down to the picosecond (for best cases);
     /// `None` if it does not fit in 128 bits.
     pub fn time_down(self, cycles: u128) -> Option<Ps> {
-        Some(cycles.checked_mul(1_000_000_000_000)?.checked_mul(self.den)? / self.num)
+        Some(Ps::new(cycles.checked_mul(1_000_000_000_000)?.checked_mul(self.den)? / self.num))
     }
 
     /// How many cycles at this frequency `t` picoseconds are, rounded up.
     pub fn cycles_up(self, t: Ps) -> u128 {
-        (t * self.num).div_ceil(self.den * 1_000_000_000_000)
+        (t.get() * self.num).div_ceil(self.den * 1_000_000_000_000)
     }
 
     /// In GHz, for reports.
@@ -427,7 +434,7 @@ impl System {
         if t.pre.is_empty() && t.post.is_empty() && t.offload.is_none() && by.is_empty() {
             return Err(InputError::new(field("runnables"), "[]", "the task calls no runnable and offloads nothing: nothing to analyse"));
         }
-        if t.deadline == Some(0) {
+        if t.deadline == Some(Ps::ZERO) {
             return Err(InputError::new(field("deadline"), 0, "must be positive"));
         }
         if by.len() > 1 {
@@ -438,8 +445,8 @@ impl System {
             ));
         }
         match (t.period, by.first()) {
-            (Some(0), _) => return Err(InputError::new(field("period"), 0, "must be positive")),
-            _ if t.time_slice == Some(0) => return Err(InputError::new(field("time_slice"), 0, "must be positive")),
+            (Some(Ps::ZERO), _) => return Err(InputError::new(field("period"), 0, "must be positive")),
+            _ if t.time_slice == Some(Ps::ZERO) => return Err(InputError::new(field("time_slice"), 0, "must be positive")),
             (None, None) => {
                 return Err(InputError::new(field("period"), "", "the task has no periodic activation and no trigger starts it"))
             }
@@ -555,6 +562,7 @@ pub fn time_of(value: &str, unit: &str, field: &str) -> Result<Ps, InputError> {
     10u128
         .checked_pow(exp - d.decimals)
         .and_then(|m| d.digits.checked_mul(m))
+        .map(Ps::new)
         .ok_or_else(|| InputError::new(field, format!("{value} {unit}"), "too large"))
 }
 
@@ -589,15 +597,15 @@ mod tests {
         assert_eq!(bytes_of("2", "MiB", "x").unwrap(), 2 << 20);
         assert_eq!(bytes_of("9", "bit", "x").unwrap(), 2);
         assert!(bytes_of("1", "parsec", "x").is_err());
-        assert_eq!(time_of("5", "ms", "x").unwrap(), 5 * PS_PER_MS);
-        assert_eq!(time_of("7200", "µs", "x").unwrap(), 7200 * 1_000_000);
-        assert_eq!(time_of("0.5", "ns", "x").unwrap(), 500);
+        assert_eq!(time_of("5", "ms", "x").unwrap(), Ps::new(5 * PS_PER_MS));
+        assert_eq!(time_of("7200", "µs", "x").unwrap(), Ps::new(7200 * 1_000_000));
+        assert_eq!(time_of("0.5", "ns", "x").unwrap(), Ps::new(500));
         assert!(time_of("0.0001", "ns", "x").is_err());
         let f = frequency_of("1.5", "GHz", "x").unwrap();
-        assert_eq!(f.time_up(3), Some(2000));
-        assert_eq!(f.time_up(1), Some(667));
-        assert_eq!(f.time_down(1), Some(666));
+        assert_eq!(f.time_up(3), Some(Ps::new(2000)));
+        assert_eq!(f.time_up(1), Some(Ps::new(667)));
+        assert_eq!(f.time_down(1), Some(Ps::new(666)));
         assert_eq!(f.time_up(u128::MAX / 2), None);
-        assert_eq!(frequency_of("2.0", "GHz", "x").unwrap().time_up(100_000_000), Some(50 * PS_PER_MS));
+        assert_eq!(frequency_of("2.0", "GHz", "x").unwrap().time_up(100_000_000), Some(Ps::new(50 * PS_PER_MS)));
     }
 }

@@ -223,7 +223,7 @@ fn contention_row(c: &ContentionUsed) -> ContentionRow {
         ContentionUsed::RoundRobin(waits) => ContentionRow {
             mode: "round-robin",
             why: None,
-            units: waits.iter().map(|(u, w)| UnitWait { unit: u.clone(), wait_ns: *w as f64 / 1000.0 }).collect(),
+            units: waits.iter().map(|(u, w)| UnitWait { unit: u.clone(), wait_ns: w.get() as f64 / 1000.0 }).collect(),
         },
         ContentionUsed::None(why) | ContentionUsed::Ignored(why) => {
             ContentionRow { mode: "none", why: Some(why.clone()), units: Vec::new() }
@@ -331,7 +331,7 @@ fn analyse_cores(sys: &System, gpu: &GpuSide, opts: Options) -> Result<(Vec<Core
         }
         let (priorities, mut responses) = analyse_core(&on, opts.reference);
         responses.sort_by_key(|r| r.rank);
-        let utilization = on.iter().map(|e| (e.c.worst + e.suspension.worst) as f64 / e.period as f64).sum();
+        let utilization = on.iter().map(|e| (e.c.worst + e.suspension.worst).get() as f64 / e.period.get() as f64).sum();
         cores.push(CoreRow {
             unit: unit.name.clone(),
             kind: unit.kind.clone(),
@@ -409,7 +409,7 @@ fn chain_row(
         .iter()
         .zip(&c.tasks)
         .map(|(h, name)| {
-            let response = if paradigm == Paradigm::Let { h.period } else { h.r_worst.unwrap_or(0) };
+            let response = if paradigm == Paradigm::Let { h.period } else { h.r_worst.unwrap_or(Ps::ZERO) };
             (name.clone(), h.period, response)
         })
         .collect();

@@ -4,7 +4,7 @@
 //! (`"2 GHz"`), label sizes a number of bytes or a string with a unit (`"1.5 MB"` is not
 //! allowed: whole numbers only, `"1500 kB"`).
 
-use super::model::{bytes_of, frequency_of, time_of, Chain, Interconnect, Offload, Runnable, System, Task, TickRange, Unit, Wait};
+use super::model::{bytes_of, frequency_of, time_of, Chain, Interconnect, Offload, Ps, Runnable, System, Task, TickRange, Unit, Wait};
 use crate::error::InputError;
 use crate::files::parse_toml;
 use serde::Deserialize;
@@ -121,7 +121,7 @@ fn value_unit<'a>(text: &'a str, field: &str, reason: &str) -> Result<(&'a str, 
 }
 
 /// A time given as `"<value> <unit>"`.
-fn time(text: &str, field: &str) -> Result<u128, InputError> {
+fn time(text: &str, field: &str) -> Result<Ps, InputError> {
     let (v, u) = value_unit(text, field, "a time is a number and a unit, e.g. \"10 ms\"")?;
     time_of(v, u, field)
 }
@@ -220,7 +220,9 @@ fn chain(c: ChainEntry) -> Result<Chain, InputError> {
 ///     "chains.toml",
 /// )?;
 /// assert_eq!((chains[0].name.as_str(), chains[0].tasks.len()), ("a-to-b", 2));
-/// assert_eq!(chains[0].requirement, Some(100_000_000_000)); // picoseconds
+/// use gpu_makespan::system::Ps;
+/// assert_eq!(chains[0].requirement, Some(Ps::new(100_000_000_000)));
+/// assert_eq!(chains[0].requirement.map(gpu_makespan::system::ms), Some(100.0));
 /// # Ok::<(), gpu_makespan::Error>(())
 /// ```
 pub fn read_chains(text: &str, origin: &str) -> Result<Vec<Chain>, InputError> {

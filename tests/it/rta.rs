@@ -13,7 +13,7 @@ use gpu_makespan::rta::report::Bound;
 use gpu_makespan::rta::slicing::sliced_finishes;
 use gpu_makespan::rta::sms::simulate_sms;
 use gpu_makespan::rta::ties::bound_over_orders;
-use gpu_makespan::rta::time::Scale;
+use gpu_makespan::rta::time::{Scale, Ticks};
 use gpu_makespan::rta::time_slices::{run_slices, Sharing};
 use gpu_makespan::rta::workload::{demands, Task, Timing, Workload};
 use gpu_makespan::rta::workload::{Launch, Priority, Window};
@@ -26,7 +26,9 @@ fn kernels(cs: &[u128], gs: &[u64], rs: &[u128]) -> Vec<Task> {
         .zip(gs)
         .zip(rs)
         .enumerate()
-        .map(|(i, ((&c, &g), &r))| Task::given(format!("K{i}"), Timing { period: 100, wcet: c, release: r }, g, 512))
+        .map(|(i, ((&c, &g), &r))| {
+            Task::given(format!("K{i}"), Timing { period: Ticks::new(100), wcet: Ticks::new(c), release: Ticks::new(r) }, g, 512)
+        })
         .collect()
 }
 
@@ -65,8 +67,8 @@ fn mixed_task_set() -> impl Strategy<Value = Vec<Task>> {
                 Task {
                     shared_memory: smem,
                     registers_per_thread: regs.min(cap),
-                    period: Some(period),
-                    ..Task::given(format!("K{i}"), Timing { period: 1000, wcet: c, release: r }, g, b)
+                    period: Some(Ticks::new(period)),
+                    ..Task::given(format!("K{i}"), Timing { period: Ticks::new(1000), wcet: Ticks::new(c), release: Ticks::new(r) }, g, b)
                 }
             })
             .collect()
@@ -92,7 +94,7 @@ proptest! {
     #[test]
     fn closed_form_matches_list_schedule_on_equal_c(gs in proptest::collection::vec(1u64..40, 1..12), g_max in 1u64..=16, c in 1u128..20) {
         let ks = kernels(&vec![c; gs.len()], &gs, &vec![0; gs.len()]);
-        prop_assert_eq!(closed_form_equal_c(&gs, g_max, c), list_schedule(&ks, g_max));
+        prop_assert_eq!(closed_form_equal_c(&gs, g_max, Ticks::new(c)), list_schedule(&ks, g_max));
     }
 
     #[test]
@@ -100,10 +102,10 @@ proptest! {
         let before = list_schedule(&ks, g_max);
         let mut grown = ks.clone();
         let i = pick.index(grown.len());
-        grown[i].wcet += extra;
+        grown[i].wcet += Ticks::new(extra);
         let after = list_schedule(&grown, g_max);
         for ((a, b), k) in after.iter().zip(&before).zip(&ks) {
-            prop_assert!(a >= b, "{}: finish {} < {}", k.name, a, b);
+            prop_assert!(a >= b, "{}: finish {:?} < {:?}", k.name, a, b);
         }
     }
 
@@ -118,7 +120,7 @@ proptest! {
         let demands: Vec<_> = seq.jobs.iter().map(|j| seq.classes[j.class].demand).collect();
         let (fixed, _) = simulate_slots(&ordered, &slot_thresholds(&demands, &w.platform), false);
         for ((d, s), t) in dynamic.iter().zip(&fixed).zip(&ordered) {
-            prop_assert!(d <= s, "{}: {} > {}", t.name, d, s);
+            prop_assert!(d <= s, "{}: {:?} > {:?}", t.name, d, s);
         }
     }
 
@@ -130,7 +132,7 @@ proptest! {
         let worst = worst_over_orders(&seq, &w.platform).unwrap();
         let bound = bound_over_orders(&seq.jobs, &seq.jobs.iter().map(|j| j.ready).collect::<Vec<_>>(), &seq.free_ties, &seq.classes, &w.platform);
         for ((j, b), f) in seq.jobs.iter().zip(&bound).zip(&worst.finish) {
-            prop_assert!(b >= f, "{}: bound {} < worst {}", w.tasks[j.task].name, b, f);
+            prop_assert!(b >= f, "{}: bound {:?} < worst {:?}", w.tasks[j.task].name, b, f);
         }
     }
 
@@ -145,7 +147,7 @@ proptest! {
         let mut rng = SmallRng::seed_from_u64(seed);
         let sim = simulate_sms(&seq.jobs, &seq.classes, &w.platform, &mut |j, _| seq.jobs[j].wcet, &mut |room, _| room[rng.random_range(0..room.len())], false).finish;
         let reported: Vec<f64> = rep.kernels.iter().map(|k| k.finish).collect();
-        prop_assert_eq!(sim.iter().map(|&s| s as f64).collect::<Vec<_>>(), reported);
+        prop_assert_eq!(sim.iter().map(|&s| s.get() as f64).collect::<Vec<_>>(), reported);
     }
 }
 
@@ -153,7 +155,10 @@ proptest! {
 /// fit 12 warps per sub-partition, 48 per SM: 2 blocks, not the pooled 3.
 #[test]
 fn registers_are_allocated_per_sub_partition() {
-    let t = Task { registers_per_thread: 40, ..Task::given("K", Timing { period: 10, wcet: 1, release: 0 }, 6, 544) };
+    let t = Task {
+        registers_per_thread: 40,
+        ..Task::given("K", Timing { period: Ticks::new(10), wcet: Ticks::new(1), release: Ticks::ZERO }, 6, 544)
+    };
     let rep = analyse(&workload(vec![t]), Timeline::Omitted).unwrap();
     assert_eq!(rep.g_max, 4);
     assert_eq!(rep.kernels[0].finish, 2.0);
@@ -168,8 +173,11 @@ fn periodic_jobs_report_their_worst() {
     // 1 + lcm(4, 8) = 9: A's jobs at 0, 4, 8; A's job at 8 enters the queue only at 9,
     // when its job at 4 ends, so B's job at 9 (after the window) may pass it and is
     // analysed too. Either goes first at 9: the other ends at 14.
-    let a = Task::given("A", Timing { period: 4, wcet: 2, release: 0 }, 8, 1024);
-    let b = Task { deadline: Some(3), ..Task::given("B", Timing { period: 8, wcet: 1, release: 1 }, 1, 1024) };
+    let a = Task::given("A", Timing { period: Ticks::new(4), wcet: Ticks::new(2), release: Ticks::ZERO }, 8, 1024);
+    let b = Task {
+        deadline: Some(Ticks::new(3)),
+        ..Task::given("B", Timing { period: Ticks::new(8), wcet: Ticks::new(1), release: Ticks::new(1) }, 1, 1024)
+    };
     let mut w = workload(vec![a, b]);
     w.window = Window::Hyperperiod;
     let rep = analyse(&w, Timeline::Omitted).unwrap();
@@ -187,6 +195,12 @@ fn periodic_jobs_report_their_worst() {
 use gpu_makespan::rta::gpu::{GlobalCaching, WarpPlacement};
 use gpu_makespan::rta::simulator::{simulate, Hardware, Placement};
 
+/// The reference simulator's hardware with every block taking its C, greedy placement
+/// and ties in a fixed order (two kernels).
+fn every_block_its_c() -> Hardware {
+    Hardware { placement: Placement::Greedy, confined: vec![false; 2], launch_overhead: Ticks::ZERO, full_blocks: true, fixed_ties: true }
+}
+
 fn response(rep: &gpu_makespan::rta::report::RtaReport, name: &str) -> f64 {
     rep.kernels.iter().find(|k| k.name == name).unwrap().response
 }
@@ -197,19 +211,28 @@ fn response(rep: &gpu_makespan::rta::report::RtaReport, name: &str) -> f64 {
 /// 40: R = 35 (FIFO by release alone let it start at 10: 25).
 #[test]
 fn jobs_of_one_kernel_never_overlap() {
-    let a = Task { deadline: Some(100), ..Task::given("A", Timing { period: 5, wcet: 10, release: 0 }, 5, 1024) };
+    let a = Task {
+        deadline: Some(Ticks::new(100)),
+        ..Task::given("A", Timing { period: Ticks::new(5), wcet: Ticks::new(10), release: Ticks::ZERO }, 5, 1024)
+    };
     let mut w = workload(vec![a]);
-    w.window = Window::Until(10);
+    w.window = Window::Until(Ticks::new(10));
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "A"), 35.0);
+}
+
+/// A kernel of one block of 256 threads in stream `s`, period 100, released at 0.
+fn in_stream_s(name: &str, wcet: u128) -> Task {
+    let timing = Timing { period: Ticks::new(100), wcet: Ticks::new(wcet), release: Ticks::ZERO };
+    Task { stream: Some("s".into()), ..Task::given(name, timing, 1, 256) }
 }
 
 /// Kernels launched into one stream run one after another: K2 waits for K1 (10) although
 /// the GPU has room: 11, not 1.
 #[test]
 fn kernels_of_one_stream_run_one_after_another() {
-    let k1 = Task { stream: Some("s".into()), ..Task::given("K1", Timing { period: 100, wcet: 10, release: 0 }, 1, 256) };
-    let k2 = Task { stream: Some("s".into()), ..Task::given("K2", Timing { period: 100, wcet: 1, release: 0 }, 1, 256) };
+    let k1 = in_stream_s("K1", 10);
+    let k2 = in_stream_s("K2", 1);
     let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![k1, k2]) }, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K2"), 11.0);
     // Without a common stream they overlap.
@@ -217,8 +240,8 @@ fn kernels_of_one_stream_run_one_after_another() {
         &Workload {
             launch: Launch::FileOrder,
             ..workload(vec![
-                Task::given("K1", Timing { period: 100, wcet: 10, release: 0 }, 1, 256),
-                Task::given("K2", Timing { period: 100, wcet: 1, release: 0 }, 1, 256),
+                Task::given("K1", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 256),
+                Task::given("K2", Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 256),
             ])
         },
         Timeline::Omitted,
@@ -233,10 +256,10 @@ fn kernels_of_one_stream_run_one_after_another() {
 /// 11: 22.
 #[test]
 fn a_launch_overhead_can_reorder_close_releases() {
-    let k1 = Task::given("K1", Timing { period: 100, wcet: 1, release: 0 }, 1, 256);
-    let k2 = Task::given("K2", Timing { period: 100, wcet: 10, release: 1 }, 4, 1024);
+    let k1 = Task::given("K1", Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 256);
+    let k2 = Task::given("K2", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::new(1) }, 4, 1024);
     let mut w = workload(vec![k1, k2]);
-    w.launch_overhead = 10;
+    w.launch_overhead = Ticks::new(10);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K1"), 22.0);
     assert!(rep.ties.to_string().contains("launch orders"), "{}", rep.ties);
@@ -247,7 +270,10 @@ fn a_launch_overhead_can_reorder_close_releases() {
 /// wave greedily, 2 with round robin; the placement is not documented, so 2.
 #[test]
 fn an_unknown_warp_placement_counts_the_round_robin_slots() {
-    let k = Task { registers_per_thread: 160, ..Task::given("K", Timing { period: 100, wcet: 1, release: 0 }, 8, 96) };
+    let k = Task {
+        registers_per_thread: 160,
+        ..Task::given("K", Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::ZERO }, 8, 96)
+    };
     let rep = analyse(&workload(vec![k.clone()]), Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K"), 2.0);
     assert_eq!(rep.bound, Bound::Envelope);
@@ -261,7 +287,7 @@ fn an_unknown_warp_placement_counts_the_round_robin_slots() {
 /// SM, not 3; 6 blocks take 2 waves.
 #[test]
 fn partitioned_caching_halves_the_sm_for_a_block() {
-    let k = Task::given("K", Timing { period: 100, wcet: 1, release: 0 }, 6, 544);
+    let k = Task::given("K", Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::ZERO }, 6, 544);
     assert_eq!(response(&analyse(&workload(vec![k.clone()]), Timeline::Omitted).unwrap(), "K"), 1.0);
     for caching in [GlobalCaching::Partitioned, GlobalCaching::Unknown] {
         let mut w = workload(vec![k.clone()]);
@@ -325,24 +351,24 @@ proptest! {
             .zip(&streams)
             .enumerate()
             .map(|(i, (t, &s))| Task {
-                copy_in: copies[i].0,
-                copy_out: copies[i].1,
+                copy_in: Ticks::new(copies[i].0),
+                copy_out: Ticks::new(copies[i].1),
                 stream: (s > 0).then(|| format!("s{s}")),
-                period: t.period.map(|p| p * 2 / 3 + 1),
+                period: t.period.map(|p| p * 2 / 3 + Ticks::new(1)),
                 // A priority per stream (kernels of one stream share it).
                 priority: if high[if s > 0 { s } else { 4 + i % 4 }] { Priority::High } else { Priority::Low },
                 ..t
             })
             .collect();
         let mut w = workload(tasks);
-        w.launch_overhead = overhead;
+        w.launch_overhead = Ticks::new(overhead);
         w.platform.warp_placement = [WarpPlacement::Any, WarpPlacement::RoundRobin, WarpPlacement::Unknown][placement];
         w.platform.global_caching = [GlobalCaching::Off, GlobalCaching::Partitioned, GlobalCaching::Unknown][caching];
         if file_order {
             w.launch = Launch::FileOrder;
         }
         if periodic {
-            w.window = Window::Until(40);
+            w.window = Window::Until(Ticks::new(40));
         }
         // Refused: kernels of one stream released together with a free order (test below),
         // and windows the GPU does not keep up with (overload: no bound).
@@ -379,14 +405,14 @@ proptest! {
             .map(|(i, t)| Task {
                 // At least one of each when there are two kernels or more.
                 priority: if i == 0 || (i + 1 < n && high[i]) { Priority::High } else { Priority::Low },
-                period: t.period.map(|p| p * 4 + 20),
+                period: t.period.map(|p| p * 4 + Ticks::new(20)),
                 ..t
             })
             .collect();
         let mut w = workload(tasks);
-        w.launch_overhead = overhead;
+        w.launch_overhead = Ticks::new(overhead);
         if periodic {
-            w.window = Window::Until(60);
+            w.window = Window::Until(Ticks::new(60));
         }
         let rep = match analyse(&w, Timeline::Omitted) {
             Ok(rep) => rep,
@@ -406,7 +432,8 @@ proptest! {
 fn never_above_the_report(w: &Workload, rep: &gpu_makespan::rta::report::RtaReport, seed: u64) -> Result<(), TestCaseError> {
     let periodic = w.window != Window::OneJob;
     // (Its jobs linked in file order where kernels of one stream tie after the window.)
-    let long = Workload { window: if periodic { Window::Until(120) } else { Window::OneJob }, launch: Launch::FileOrder, ..w.clone() };
+    let long =
+        Workload { window: if periodic { Window::Until(Ticks::new(120)) } else { Window::OneJob }, launch: Launch::FileOrder, ..w.clone() };
     let seq = sequence_of(&long);
     let reported: std::collections::HashMap<&str, (f64, u64)> =
         rep.kernels.iter().map(|k| (k.name.as_str(), (k.response, k.jobs))).collect();
@@ -418,7 +445,7 @@ fn never_above_the_report(w: &Workload, rep: &gpu_makespan::rta::report::RtaRepo
             let name = w.tasks[j.task].name.as_str();
             let (response, jobs) = reported[name];
             if j.number < jobs {
-                let r = (f - j.release) as f64;
+                let r = (f - j.release).get() as f64;
                 prop_assert!(r <= response, "{} job {}: simulated response {} > reported {} ({:?})", name, j.number, r, response, hw);
             }
         }
@@ -430,8 +457,8 @@ fn never_above_the_report(w: &Workload, rep: &gpu_makespan::rta::report::RtaRepo
 /// the stream: refused (before, the nominal order was taken: A reported 10, possible 20).
 #[test]
 fn tied_launches_into_one_stream_need_their_order() {
-    let a = Task { stream: Some("s".into()), ..Task::given("A", Timing { period: 100, wcet: 10, release: 0 }, 1, 256) };
-    let b = Task { stream: Some("s".into()), ..Task::given("B", Timing { period: 100, wcet: 10, release: 0 }, 1, 256) };
+    let a = in_stream_s("A", 10);
+    let b = in_stream_s("B", 10);
     let e = analyse(&workload(vec![a.clone(), b.clone()]), Timeline::Omitted).unwrap_err();
     assert!(e.to_string().contains("kernels[1].stream"), "{e}");
     let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![a, b]) }, Timeline::Omitted).unwrap();
@@ -445,16 +472,22 @@ fn tied_launches_into_one_stream_need_their_order() {
 /// was 7).
 #[test]
 fn jobs_after_the_window_that_may_pass_are_analysed() {
-    let k = Task::given("K", Timing { period: 10, wcet: 5, release: 5 }, 8, 512);
-    let a = Task { deadline: Some(2), ..Task::given("A", Timing { period: 100, wcet: 1, release: 47 }, 1, 512) };
+    let k = Task::given("K", Timing { period: Ticks::new(10), wcet: Ticks::new(5), release: Ticks::new(5) }, 8, 512);
+    let a = Task {
+        deadline: Some(Ticks::new(2)),
+        ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::new(47) }, 1, 512)
+    };
     let mut w = workload(vec![k, a]);
-    w.window = Window::Until(10);
+    w.window = Window::Until(Ticks::new(10));
     assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 4.0);
-    let k = Task::given("K", Timing { period: 10, wcet: 5, release: 0 }, 8, 512);
-    let a = Task { deadline: Some(8), ..Task::given("A", Timing { period: 100, wcet: 5, release: 9 }, 8, 512) };
+    let k = Task::given("K", Timing { period: Ticks::new(10), wcet: Ticks::new(5), release: Ticks::ZERO }, 8, 512);
+    let a = Task {
+        deadline: Some(Ticks::new(8)),
+        ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(5), release: Ticks::new(9) }, 8, 512)
+    };
     let mut w = workload(vec![k, a]);
-    w.window = Window::Until(10);
-    w.launch_overhead = 2;
+    w.window = Window::Until(Ticks::new(10));
+    w.launch_overhead = Ticks::new(2);
     assert!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A") >= 11.0);
 }
 
@@ -464,18 +497,20 @@ fn jobs_after_the_window_that_may_pass_are_analysed() {
 /// L 30 (exact here), H 20 (its entry plus one low block, then its 8 blocks).
 #[test]
 fn a_high_priority_kernel_overtakes_a_low_one() {
-    let l = Task::given("L", Timing { period: 100, wcet: 10, release: 0 }, 16, 512);
-    let h = Task { priority: Priority::High, ..Task::given("H", Timing { period: 100, wcet: 10, release: 5 }, 8, 512) };
+    let l = Task::given("L", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 16, 512);
+    let h = Task {
+        priority: Priority::High,
+        ..Task::given("H", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::new(5) }, 8, 512)
+    };
     let w = workload(vec![l.clone(), h.clone()]);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "L"), response(&rep, "H")), (30.0, 20.0));
     assert_eq!(rep.bound, Bound::Priorities);
     // The reference simulator with every block taking its C: L 30, H 15.
     let seq = sequence_of(&w);
-    let hw = Hardware { placement: Placement::Greedy, confined: vec![false; 2], launch_overhead: 0, full_blocks: true, fixed_ties: true };
-    let f = simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut SmallRng::seed_from_u64(1));
+    let f = simulate(&seq.jobs, &seq.classes, &w.platform, &every_block_its_c(), &mut SmallRng::seed_from_u64(1));
     let by_name = |n: &str| seq.jobs.iter().zip(&f).find(|(j, _)| w.tasks[j.task].name == n).map(|(j, &f)| f - j.release).unwrap();
-    assert_eq!((by_name("L"), by_name("H")), (30, 15));
+    assert_eq!((by_name("L"), by_name("H")), (Ticks::new(30), Ticks::new(15)));
     // Both low: one FIFO, L 20.
     let rep = analyse(&workload(vec![l, Task { priority: Priority::Low, ..h }]), Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "L"), 20.0);
@@ -485,11 +520,11 @@ fn a_high_priority_kernel_overtakes_a_low_one() {
 /// are refused, naming the field.
 #[test]
 fn one_stream_has_one_priority() {
-    let a = Task { stream: Some("s".into()), ..Task::given("A", Timing { period: 100, wcet: 10, release: 0 }, 1, 256) };
+    let a = in_stream_s("A", 10);
     let b = Task {
         stream: Some("s".into()),
         priority: Priority::High,
-        ..Task::given("B", Timing { period: 100, wcet: 10, release: 1 }, 1, 256)
+        ..Task::given("B", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::new(1) }, 1, 256)
     };
     let e = analyse(&workload(vec![a, b]), Timeline::Omitted).unwrap_err();
     assert!(e.to_string().contains("kernels[1].priority"), "{e}");
@@ -504,12 +539,12 @@ fn high_streams_with_overheads_settle() {
     let k = |i: usize, r: u128, s: Option<&str>, high: bool| Task {
         stream: s.map(String::from),
         priority: if high { Priority::High } else { Priority::Low },
-        ..Task::given(format!("K{i}"), Timing { period: 1000, wcet: 1, release: r }, 1, 64)
+        ..Task::given(format!("K{i}"), Timing { period: Ticks::new(1000), wcet: Ticks::new(1), release: Ticks::new(r) }, 1, 64)
     };
     let tasks =
         vec![k(0, 0, None, false), k(1, 2, Some("a"), true), k(2, 1, Some("a"), true), k(3, 0, Some("b"), true), k(4, 1, Some("b"), true)];
     let mut w = workload(tasks);
-    w.launch_overhead = 1;
+    w.launch_overhead = Ticks::new(1);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(rep.bound, Bound::Priorities);
     never_above_the_report(&w, &rep, 7).unwrap();
@@ -522,22 +557,27 @@ fn high_streams_with_overheads_settle() {
 /// B's job; the reference simulator with full times reaches the report.
 #[test]
 fn copies_share_one_copy_engine() {
-    let a = Task { copy_in: 5, ..Task::given("A", Timing { period: 100, wcet: 1, release: 0 }, 1, 512) };
-    let b = Task { copy_in: 5, ..Task::given("B", Timing { period: 100, wcet: 1, release: 0 }, 1, 512) };
+    let a = Task {
+        copy_in: Ticks::new(5),
+        ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 512)
+    };
+    let b = Task {
+        copy_in: Ticks::new(5),
+        ..Task::given("B", Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 512)
+    };
     let rep = analyse(&workload(vec![a.clone(), b.clone()]), Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "A"), response(&rep, "B")), (11.0, 11.0));
     assert_eq!(rep.bound, Bound::Copies);
     assert!(rep.assumptions.iter().any(|a| a.contains("copy engine")));
-    let w = workload(vec![a, Task { copy_out: 3, ..b }]);
+    let w = workload(vec![a, Task { copy_out: Ticks::new(3), ..b }]);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     let row = rep.kernels.iter().find(|k| k.name == "B").unwrap();
     // B: its copy in second (10), its kernel (11), its copy out (14).
     assert_eq!((row.kernel_finish, row.response, row.copy_out), (11.0, 14.0, Some(3.0)));
     let seq = sequence_of(&w);
-    let hw = Hardware { placement: Placement::Greedy, confined: vec![false; 2], launch_overhead: 0, full_blocks: true, fixed_ties: true };
-    let f = simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut SmallRng::seed_from_u64(1));
+    let f = simulate(&seq.jobs, &seq.classes, &w.platform, &every_block_its_c(), &mut SmallRng::seed_from_u64(1));
     // In the file order: A's copy first, so A ends at 6 and B at 14.
-    assert_eq!(f, vec![6, 14]);
+    assert_eq!(f, vec![Ticks::new(6), Ticks::new(14)]);
     never_above_the_report(&w, &rep, 3).unwrap();
 }
 
@@ -546,9 +586,14 @@ fn copies_share_one_copy_engine() {
 /// released at 4 but starts its copy at 7 and ends at 14.
 #[test]
 fn a_stream_runs_its_copies_and_kernels_in_order() {
-    let k = Task { copy_in: 2, copy_out: 2, deadline: Some(100), ..Task::given("K", Timing { period: 4, wcet: 3, release: 0 }, 1, 512) };
+    let k = Task {
+        copy_in: Ticks::new(2),
+        copy_out: Ticks::new(2),
+        deadline: Some(Ticks::new(100)),
+        ..Task::given("K", Timing { period: Ticks::new(4), wcet: Ticks::new(3), release: Ticks::ZERO }, 1, 512)
+    };
     let mut w = workload(vec![k]);
-    w.window = Window::Until(5);
+    w.window = Window::Until(Ticks::new(5));
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K"), 10.0);
     assert_eq!(rep.kernels[0].jobs, 2);
@@ -561,24 +606,37 @@ fn a_stream_runs_its_copies_and_kernels_in_order() {
 /// slice, cannot happen here: B has no work at 0).
 #[test]
 fn processes_share_the_gpu_by_time_slices() {
-    let a = Task { process: Some("a".into()), ..Task::given("A", Timing { period: 100, wcet: 10, release: 0 }, 1, 1024) };
-    let b = Task { process: Some("b".into()), ..Task::given("B", Timing { period: 100, wcet: 10, release: 1 }, 1, 1024) };
+    let a = Task {
+        process: Some("a".into()),
+        ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 1024)
+    };
+    let b = Task {
+        process: Some("b".into()),
+        ..Task::given("B", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::new(1) }, 1, 1024)
+    };
     let mut w = workload(vec![a.clone(), b.clone()]);
-    (w.time_slice, w.context_switch) = (2, Some(0));
+    (w.time_slice, w.context_switch) = (Ticks::new(2), Some(Ticks::ZERO));
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(rep.bound, Bound::TimeSliced);
     assert_eq!(response(&rep, "A"), 20.0);
     let seq = sequence_of(&w);
-    let sharing = Sharing { process: &[0, 1], processes: 2, service: &[10, 10], ready: &[0, 1], time_slices: &[2, 2], first: None };
-    let (finish, _) = run_slices(&seq.jobs, &sharing, &mut || 0);
-    assert_eq!(finish[0], 18);
+    let sharing = Sharing {
+        process: &[0, 1],
+        processes: 2,
+        service: &[Ticks::new(10), Ticks::new(10)],
+        ready: &[Ticks::ZERO, Ticks::new(1)],
+        time_slices: &[Ticks::new(2), Ticks::new(2)],
+        first: None,
+    };
+    let (finish, _) = run_slices(&seq.jobs, &sharing, &mut || Ticks::ZERO);
+    assert_eq!(finish[0], Ticks::new(18));
     // Without a time slice in the profile, refused naming it.
-    w.time_slice = 0;
+    w.time_slice = Ticks::ZERO;
     assert!(analyse(&w, Timeline::Omitted).unwrap_err().to_string().contains("gpu.time_slice"));
     // A process's kernels in two streams are refused.
     let a2 = Task { name: "A2".into(), stream: Some("t".into()), ..a };
     let mut w = workload(vec![Task { stream: Some("s".into()), ..a2.clone() }, a2, b]);
-    (w.time_slice, w.context_switch) = (2, Some(0));
+    (w.time_slice, w.context_switch) = (Ticks::new(2), Some(Ticks::ZERO));
     assert!(analyse(&w, Timeline::Omitted).unwrap_err().to_string().contains("kernels[1].stream"));
 }
 
@@ -595,8 +653,8 @@ proptest! {
     fn time_sliced_processes_never_exceed_the_report(
         tasks in mixed_task_set(),
         process in proptest::collection::vec(0usize..4, 7),
-        slice in 1u128..8,
-        own in proptest::collection::vec(prop_oneof![2 => Just(None), 1 => (1u128..8).prop_map(Some)], 4),
+        slice in (1u128..8).prop_map(Ticks::new),
+        own in proptest::collection::vec(prop_oneof![2 => Just(None), 1 => (1u128..8).prop_map(|n| Some(Ticks::new(n)))], 4),
         switch in 0u128..3,
         overhead in prop_oneof![Just(0u128), 1u128..4],
         periodic in any::<bool>(),
@@ -609,14 +667,14 @@ proptest! {
                 process: Some(format!("p{}", process[i])),
                 stream: Some(format!("s{}", process[i])),
                 time_slice: own[process[i]],
-                period: t.period.map(|p| p * 3 + 10),
+                period: t.period.map(|p| p * 3 + Ticks::new(10)),
                 ..t
             })
             .collect();
         let mut w = workload(tasks);
-        (w.time_slice, w.context_switch, w.launch_overhead, w.launch) = (slice, Some(switch), overhead, Launch::FileOrder);
+        (w.time_slice, w.context_switch, w.launch_overhead, w.launch) = (slice, Some(Ticks::new(switch)), Ticks::new(overhead), Launch::FileOrder);
         if periodic {
-            w.window = Window::Until(60);
+            w.window = Window::Until(Ticks::new(60));
         }
         let names: Vec<String> = (0..4).map(|p| format!("p{p}")).collect();
         let present: Vec<usize> = (0..4).filter(|&p| w.tasks.iter().any(|t| t.process.as_ref() == Some(&names[p]))).collect();
@@ -628,34 +686,34 @@ proptest! {
         let process: Vec<usize> = seq.jobs.iter().map(|j| names.iter().position(|n| Some(n) == w.tasks[j.task].process.as_ref()).unwrap()).collect();
         let reported: std::collections::HashMap<&str, f64> = rep.kernels.iter().map(|k| (k.name.as_str(), k.response)).collect();
         // Each job against its own bound, too (a kernel's report is its worst job's).
-        let all: Vec<u128> = (0..4).map(|p| own[p].unwrap_or(slice)).collect();
-        let slices: Vec<u128> = present.iter().map(|&p| all[p]).collect();
+        let all: Vec<Ticks> = (0..4).map(|p| own[p].unwrap_or(slice)).collect();
+        let slices: Vec<Ticks> = present.iter().map(|&p| all[p]).collect();
         let dense: Vec<usize> = process.iter().map(|p| present.iter().position(|q| q == p).unwrap()).collect();
         let per_job = sliced_finishes(&seq, &w, &slices, &dense);
         let mut rng = SmallRng::seed_from_u64(seed);
         for _ in 0..6 {
-            let hw = Hardware { launch_overhead: 0, ..random_hardware(&w, &mut rng) };
-            let service: Vec<u128> = seq
+            let hw = Hardware { launch_overhead: Ticks::ZERO, ..random_hardware(&w, &mut rng) };
+            let service: Vec<Ticks> = seq
                 .jobs
                 .iter()
                 .map(|j| {
-                    let alone = Job { id: 0, after: None, release: 0, ready: 0, ..*j };
+                    let alone = Job { id: 0, after: None, release: Ticks::ZERO, ready: Ticks::ZERO, ..*j };
                     simulate(&[alone], &seq.classes, &w.platform, &hw, &mut rng)[0]
                 })
                 .collect();
-            let ready: Vec<u128> = seq.jobs.iter().map(|j| j.release + rng.random_range(0..=overhead)).collect();
-            let slices: Vec<u128> = (0..4).map(|p| own[p].unwrap_or(slice)).collect();
+            let ready: Vec<Ticks> = seq.jobs.iter().map(|j| j.release + Ticks::new(rng.random_range(0..=overhead))).collect();
+            let slices: Vec<Ticks> = (0..4).map(|p| own[p].unwrap_or(slice)).collect();
             let holder = present[rng.random_range(0..present.len())];
-            let first = Some((holder, rng.random_range(0..=slices[holder])));
+            let first = Some((holder, Ticks::new(rng.random_range(0..=slices[holder].get()))));
             let sharing = Sharing { process: &process, processes: 4, service: &service, ready: &ready, time_slices: &slices, first };
             // Switches at their longest half of the time (full waits of B are then common).
             let longest = rng.random_bool(0.5);
-            let (finish, _) = run_slices(&seq.jobs, &sharing, &mut || if longest { switch } else { rng.random_range(0..=switch) });
+            let (finish, _) = run_slices(&seq.jobs, &sharing, &mut || if longest { Ticks::new(switch) } else { Ticks::new(rng.random_range(0..=switch)) });
             for ((j, &f), &bound) in seq.jobs.iter().zip(&finish).zip(&per_job) {
                 let name = w.tasks[j.task].name.as_str();
-                let r = (f - j.release) as f64;
+                let r = (f - j.release).get() as f64;
                 prop_assert!(r <= reported[name], "{} job {}: simulated response {} > reported {}", name, j.number, r, reported[name]);
-                prop_assert!(f <= bound, "{} job {}: simulated finish {} > its bound {}", name, j.number, f, bound);
+                prop_assert!(f <= bound, "{} job {}: simulated finish {:?} > its bound {:?}", name, j.number, f, bound);
             }
         }
     }

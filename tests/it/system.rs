@@ -9,6 +9,7 @@ use gpu_makespan::system::cost::Cost;
 use gpu_makespan::system::cpu::{analyse_core, Case, Entity, OffloadMode};
 use gpu_makespan::system::model::ms;
 use gpu_makespan::system::report::{analyse, Options, Paradigm, SystemReport};
+use gpu_makespan::system::Ps;
 use gpu_makespan::system::{model::System, read};
 use proptest::prelude::*;
 
@@ -98,7 +99,7 @@ fn asynchronous_offloading_suspends_and_jitters() {
     );
     sys.tasks.push(gpu_makespan::system::model::Task {
         name: "LOW".into(),
-        period: Some(40 * 1_000_000_000),
+        period: Some(Ps::new(40 * 1_000_000_000)),
         unit: Some("Core1".into()),
         pre: vec!["long".into()],
         ..Default::default()
@@ -170,7 +171,7 @@ fn the_waters_2019_model_is_read_with_its_counts() {
     assert_eq!(sys.stimuli.len(), 12);
     assert_eq!(sys.stimuli.values().filter(|p| p.is_some()).count(), 8);
     assert_eq!(sys.tasks.iter().filter(|t| t.deadline.is_some()).count(), 9);
-    let periods: Vec<u128> = sys.tasks.iter().filter_map(|t| t.period).collect();
+    let periods: Vec<u128> = sys.tasks.iter().filter_map(|t| t.period).map(Ps::get).collect();
     assert_eq!(periods.iter().min(), Some(&5_000_000_000));
     assert_eq!(periods.iter().max(), Some(&400_000_000_000));
     assert_eq!(sys.units.iter().filter(|u| !u.gpu).count(), 6);
@@ -243,7 +244,7 @@ fn bad_system_input_names_the_field() {
 }
 
 fn entity(period: u128, c: u128) -> Entity {
-    Entity::periodic(&format!("t{period}-{c}"), period, Cost { best: c / 2, worst: c })
+    Entity::periodic(&format!("t{period}-{c}"), Ps::new(period), Cost { best: Ps::new(c / 2), worst: Ps::new(c) })
 }
 
 proptest! {
@@ -256,12 +257,12 @@ proptest! {
         let ents: Vec<Entity> = tasks.iter().map(|&(t, c)| entity(t * 10, c)).collect();
         let mut longer = ents.clone();
         let k = which % ents.len();
-        longer[k].c.worst += more;
+        longer[k].c.worst += Ps::new(more);
         let (_, a) = analyse_core(&ents.iter().collect::<Vec<_>>(), gpu_makespan::system::Reference::Proven);
         let (_, b) = analyse_core(&longer.iter().collect::<Vec<_>>(), gpu_makespan::system::Reference::Proven);
         for (x, y) in a.iter().zip(&b) {
             match (x.worst, y.worst) {
-                (Some(rx), Some(ry)) => prop_assert!(ry >= rx, "{} -> {}", rx, ry),
+                (Some(rx), Some(ry)) => prop_assert!(ry >= rx, "{:?} -> {:?}", rx, ry),
                 (None, Some(_)) => prop_assert!(false, "a longer C made an unanalysable task analysable"),
                 _ => {}
             }
@@ -296,7 +297,7 @@ fn the_models_event_chains_become_chains() {
     assert_eq!(sys.chains.len(), 1, "{:?}", sys.chains);
     assert_eq!(sys.chains[0].name, "EC1");
     assert_eq!(sys.chains[0].tasks, vec!["Lidar_Grabber".to_string(), "Planner".to_string(), "DASM".to_string()]);
-    assert_eq!(sys.chains[0].requirement, Some(100 * 1_000_000_000));
+    assert_eq!(sys.chains[0].requirement, Some(Ps::new(100 * 1_000_000_000)));
     assert!(sys.warnings.iter().any(|w| w.contains("event chain EC2 left out") && w.contains("LabelEvent")), "{:?}", sys.warnings);
     // Without contention every task of the chain has its R+ (with it, Planner passes its
     // period on Core3).

@@ -11,6 +11,7 @@ use gpu_makespan::system::gpu::{GpuOptions, Sharing};
 use gpu_makespan::system::model::ms;
 use gpu_makespan::system::read;
 use gpu_makespan::system::report::{analyse, Options, Paradigm, SystemReport};
+use gpu_makespan::system::Ps;
 
 const SMALL: &str = "instances/system/small.toml";
 
@@ -69,7 +70,7 @@ time_slice = "{q2} ms"
 
 fn analysed(text: &str, sharing: Sharing, switch_ms: Option<f64>) -> SystemReport {
     let sys = read(text, "test").unwrap();
-    let context_switch = switch_ms.map(|m| (m * 1e9).round() as u128);
+    let context_switch = switch_ms.map(|m| Ps::new((m * 1e9).round() as u128));
     let opts = Options::default()
         .with_communication(Paradigm::Direct)
         .with_offload(OffloadMode::Model)
@@ -256,12 +257,12 @@ proptest::proptest! {
         proptest::prop_assume!(within);
         let contexts: Vec<Context> = ctx
             .iter()
-            .map(|&(w, q, period, ..)| Context { alone: vec![w as u128], slice: q as u128, period: Some(period as u128) })
+            .map(|&(w, q, period, ..)| Context { alone: vec![Ps::new(w as u128)], slice: Ps::new(q as u128), period: Some(Ps::new(period as u128)) })
             .collect();
         for (c, jobs) in done.iter().enumerate() {
-            let bound = sliced_response(&contexts, c, 0, switch as u128);
+            let bound = sliced_response(&contexts, c, Ps::ZERO, Ps::new(switch as u128));
             for &(r, f) in jobs {
-                proptest::prop_assert!(u128::from(f - r) <= bound, "context {c}: job released at {r} ends at {f}, bound {bound}");
+                proptest::prop_assert!(Ps::new(u128::from(f - r)) <= bound, "context {c}: job released at {r} ends at {f}, bound {bound:?}");
             }
         }
     }

@@ -3,6 +3,7 @@
 use gpu_makespan::bounds;
 use gpu_makespan::rta::Priority;
 use gpu_makespan::rta::RtaReport;
+use gpu_makespan::rta::Ticks;
 use gpu_makespan::Instance;
 use plotters::prelude::*;
 use std::path::Path;
@@ -160,7 +161,7 @@ fn extra_row<DB: DrawingBackend>(
     label: &FontDesc,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let time = |t| rep.scale.to_f64(t);
-    let (name, spans): (&str, Vec<(usize, u128, u128)>) = if rep.slices.is_empty() {
+    let (name, spans): (&str, Vec<(usize, Ticks, Ticks)>) = if rep.slices.is_empty() {
         ("copy engine", rep.copies.iter().map(|c| (c.job, c.start, c.end)).collect())
     } else {
         ("GPU time slices (process holding the GPU)", rep.slices.iter().map(|c| (c.job, c.start, c.end)).collect())
