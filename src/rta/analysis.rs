@@ -79,12 +79,15 @@ pub enum Timeline {
 /// together, times in seconds, `C` given per block):
 ///
 /// ```
-/// use gpu_makespan::rta::{self, Launch, Platform, Scale, Task, Timeline, Timing, Workload};
+/// use gpu_makespan::rta::{self, Launch, Platform, Scale, Task, Ticks, Timeline, Timing, Workload};
 ///
 /// let tasks = [(4, 2), (6, 7), (6, 2), (5, 5)]
 ///     .iter()
 ///     .enumerate()
-///     .map(|(i, &(c, g))| Task::given(format!("K{}", i + 1), Timing { period: 15, wcet: c, release: 0 }, g, 512))
+///     .map(|(i, &(c, g))| {
+///         let timing = Timing { period: Ticks::new(15), wcet: Ticks::new(c), release: Ticks::ZERO };
+///         Task::given(format!("K{}", i + 1), timing, g, 512)
+///     })
 ///     .collect();
 /// let mut w = Workload::new(tasks, Platform::TX2, Scale { decimals: 0 }, "s");
 /// w.launch = Launch::FileOrder;
