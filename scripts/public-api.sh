@@ -7,7 +7,7 @@
 # has 150 entries or more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --lib --quiet
+RUSTDOCFLAGS="-D warnings" cargo doc --release --no-deps --lib --quiet
 doc=target/doc/gpu_makespan
 list() {
   # Modules: every documented module page.
