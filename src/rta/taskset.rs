@@ -12,7 +12,7 @@ use crate::model::sm::SmCounts;
 use crate::rta::block_resources::{file_resources, Given, Stated};
 use crate::rta::gpu::{GpuSection, Profile};
 use crate::rta::time::{Decimal, Scale, Ticks};
-use crate::rta::wcet::{self, Contention, WcetCache, TX2_SM};
+use crate::rta::wcet::{self, Contention, WcetCache};
 use crate::rta::workload::{Launch, Window};
 use crate::rta::workload::{Priority, Task, Workload};
 use serde::Deserialize;
@@ -427,7 +427,7 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             (d, "given (wcet)".to_string())
         }
         (None, Some(instr)) => {
-            let sm = e.sm.or(gpu.sm).unwrap_or(TX2_SM);
+            let sm = e.sm.or(gpu.sm).unwrap_or(SmCounts::TX2);
             let contention = e.contention.unwrap_or(Contention::FullSm);
             let warp_size = positive(sm.warp_size, &field("sm.warp_size"))?;
             let block = |warps: u64| {
@@ -523,7 +523,7 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
         units,
         arch: e.arch.clone(),
         warps: 1,
-        sm: TX2_SM,
+        sm: SmCounts::TX2,
         block_threads: None,
         dynamic_shared_memory: None,
     };

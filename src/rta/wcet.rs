@@ -8,7 +8,6 @@ use crate::model::blocks::{turnover_bound, Blocks, Interference};
 use crate::model::bounds::safe_horizon;
 use crate::model::instance::Instance;
 use crate::model::program::Program;
-use crate::model::sm::SmCounts;
 use crate::rta::gpu::{Arbitration, Platform};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -54,9 +53,6 @@ impl Contention {
 
 /// The words every `wcet_source` resting on [`Arbitration::OldestFirst`] contains.
 pub const OLDEST_FIRST: &str = "oldest-first warp arbitration";
-
-/// The Jetson TX2 SM: 32 load/store units, 128 CUDA cores, warp size 32.
-pub const TX2_SM: SmCounts = SmCounts::TX2;
 
 /// Per-block cycle counts already computed, keyed by instance (same kernel, warps, SM).
 #[derive(Debug, Default)]
