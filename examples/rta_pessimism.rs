@@ -87,7 +87,7 @@ fn main() {
             }
             for k in &rep.kernels {
                 let i = w.tasks.iter().position(|t| t.name == k.name).expect("a kernel of the set");
-                ratios.push(k.response / worst[i].get() as f64);
+                ratios.push(k.response.get() as f64 / worst[i].get() as f64);
             }
         }
         ratios.sort_by(f64::total_cmp);

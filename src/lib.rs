@@ -87,7 +87,7 @@
 //! let text = std::fs::read_to_string("instances/rta-chapter-example.toml").unwrap();
 //! let w = taskset::from_text(&text, "example", None, &Default::default(), None)?;
 //! let report = rta::analyse(&w, rta::Timeline::Omitted)?;
-//! let finish: Vec<f64> = report.kernels.iter().map(|k| k.finish).collect();
+//! let finish: Vec<f64> = report.kernels.iter().map(|k| report.in_unit(k.finish)).collect();
 //! assert_eq!(finish, [4.0, 10.0, 12.0, 11.0]);
 //! assert_eq!((report.bound, report.verdict), (Bound::ExactMonotone, Verdict::Proven));
 //! assert_eq!(report.schedulable, Some(true));

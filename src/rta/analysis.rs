@@ -92,8 +92,8 @@ pub enum Timeline {
 /// let mut w = Workload::new(tasks, Platform::TX2, Scale { decimals: 0 }, "s");
 /// w.launch = Launch::FileOrder;
 /// let report = rta::analyse(&w, Timeline::Omitted)?;
-/// let finish: Vec<f64> = report.kernels.iter().map(|k| k.finish).collect();
-/// assert_eq!(finish, [4.0, 10.0, 12.0, 11.0]);
+/// let finish: Vec<Ticks> = report.kernels.iter().map(|k| k.finish).collect();
+/// assert_eq!(finish, [4, 10, 12, 11].map(Ticks::new));
 /// assert_eq!(report.schedulable, Some(true));
 /// // The report serialises (`makespan rta --json`) and reads back.
 /// let back: rta::RtaReport = serde_json::from_str(&serde_json::to_string(&report).unwrap()).unwrap();
@@ -261,7 +261,7 @@ mod tests {
     fn chapter_worked_example() {
         let rep = analyse_all(&workload(chapter_example(), 0)).unwrap();
         assert_eq!(rep.g_max, 8);
-        let f: Vec<f64> = rep.kernels.iter().map(|r| r.finish).collect();
+        let f: Vec<f64> = rep.kernels.iter().map(|r| r.in_unit(r.finish)).collect();
         assert_eq!(f, vec![4.0, 10.0, 12.0, 11.0]);
         assert_eq!(rep.schedulable, Some(true));
         assert_eq!(rep.bound, Bound::ExactMonotone);
@@ -272,7 +272,7 @@ mod tests {
     fn tied_releases_take_the_worst_order() {
         let w = Workload::new(chapter_example(), Platform::TX2, Scale::default(), "s");
         let rep = analyse_all(&w).unwrap();
-        let f: Vec<f64> = rep.kernels.iter().map(|r| r.finish).collect();
+        let f: Vec<f64> = rep.kernels.iter().map(|r| r.in_unit(r.finish)).collect();
         assert_eq!(f, vec![10.0, 12.0, 12.0, 11.0]);
         assert_eq!(rep.ties, Ties::AllOrders(24));
         assert_eq!(rep.bound, Bound::ExactMonotone);
@@ -293,8 +293,8 @@ mod tests {
         ks[1].release = Ticks::new(20);
         let rep = analyse_all(&workload(ks, 0)).unwrap();
         let k2 = rep.kernels.iter().find(|k| k.name == "K2").unwrap();
-        assert_eq!(k2.finish, 26.0);
-        assert_eq!(k2.response, 6.0);
+        assert_eq!(k2.in_unit(k2.finish), 26.0);
+        assert_eq!(k2.in_unit(k2.response), 6.0);
     }
 
     #[test]
@@ -302,7 +302,7 @@ mod tests {
         // 100 blocks of 32 threads: 2 SMs x min(2048/32, 32) = 64 slots, so two waves.
         let rep = analyse_all(&workload(vec![Task::given("K", Timing { period: Ticks::new(10), wcet: Ticks::new(1), release: Ticks::ZERO }, 100, 32)], 0)).unwrap();
         assert_eq!(rep.g_max, 64);
-        assert_eq!(rep.kernels[0].finish, 2.0);
+        assert_eq!(rep.in_unit(rep.kernels[0].finish), 2.0);
     }
 
     #[test]
@@ -315,8 +315,8 @@ mod tests {
         ];
         let rep = analyse_all(&workload(ks, 1)).unwrap();
         let a = rep.kernels.iter().find(|k| k.name == "A").unwrap();
-        assert_eq!(a.response, 1.5);
-        assert_eq!(a.response_exact, "1.5");
+        assert_eq!(a.in_unit(a.response), 1.5);
+        assert_eq!(a.exact(a.response), "1.5");
         assert_eq!(rep.kernels[0].name, "B");
         assert!(rep.assumptions.iter().any(|n| n.contains("release order")));
     }
@@ -326,8 +326,8 @@ mod tests {
         let rep =
             analyse_all(&workload(vec![Task::given("K", Timing { period: Ticks::new(10), wcet: Ticks::new(1), release: Ticks::new(10_000_000_000_000_000) }, 1, 512)], 0))
                 .unwrap();
-        assert_eq!(rep.kernels[0].response, 1.0);
-        assert_eq!(rep.kernels[0].finish_exact, "10000000000000001");
+        assert_eq!(rep.in_unit(rep.kernels[0].response), 1.0);
+        assert_eq!(rep.kernels[0].exact(rep.kernels[0].finish), "10000000000000001");
     }
 
     #[test]
@@ -365,6 +365,11 @@ mod tests {
             let back: RtaReport = serde_json::from_value(json.clone()).unwrap();
             assert_eq!(serde_json::to_value(&back).unwrap(), json, "{file}");
             assert_eq!((back.bound, back.verdict, back.kernels.len()), (report.bound, report.verdict, report.kernels.len()));
+            // One scale for every row, at most as fine as the analysis's, the same times.
+            assert!(back.kernels.iter().all(|k| k.scale == back.scale) && back.scale.decimals <= report.scale.decimals, "{file}");
+            for (b, k) in back.kernels.iter().zip(&report.kernels) {
+                assert_eq!((b.exact(b.response), b.exact(b.kernel_finish)), (k.exact(k.response), k.exact(k.kernel_finish)), "{file}");
+            }
         }
     }
 }

@@ -13,7 +13,10 @@ use crate::rta::ties::Ties;
 use crate::rta::time::{Scale, Ticks};
 use crate::rta::time_slices::SliceRun;
 use crate::rta::workload::{launch_order, Priority, Task, Workload};
+use json::{KernelRowJson, RtaReportJson};
 use serde::{Deserialize, Serialize, Serializer};
+
+mod json;
 use std::fmt;
 
 /// One job of the nominal run, for drawing.
@@ -76,23 +79,27 @@ impl fmt::Display for Bound {
 }
 
 /// One row of the RTA report (`--json`: `kernels[]`), in launch order of first jobs.
+/// Every time is held once, in [`Ticks`] of the row's [`Scale`] (the task set's unit
+/// divided into ticks); the JSON writes each as a number in the unit (`finish`) and, as
+/// it always has, the exact ones also as decimals (`finish_exact`).
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(into = "KernelRowJson", try_from = "KernelRowJson")]
 #[non_exhaustive]
 pub struct KernelRow {
     /// Name.
     pub name: String,
-    /// `f`, the reported (safe) finish of the job with the worst response, in the input's unit.
-    pub finish: f64,
+    /// `f`, the reported (safe) finish of the job with the worst response.
+    pub finish: Ticks,
     /// `R = f - r`, the reported (safe) worst response time over the kernel's jobs.
-    pub response: f64,
+    pub response: Ticks,
     /// Relative deadline (`null` if none was given).
-    pub deadline: Option<f64>,
+    pub deadline: Option<Ticks>,
     /// `R <= deadline` for every job, computed exactly (`null` without a deadline).
     pub schedulable: Option<bool>,
     /// `r` of the job with the worst response.
-    pub release: f64,
+    pub release: Ticks,
     /// `C_i` used (without the block overhead).
-    pub wcet: f64,
+    pub wcet: Ticks,
     /// Where `C_i` comes from and what it assumes.
     pub wcet_source: String,
     /// `g_i`.
@@ -103,26 +110,13 @@ pub struct KernelRow {
     pub shared_memory: u64,
     /// Registers per thread.
     pub registers_per_thread: u64,
-    /// `f` as an exact decimal.
-    pub finish_exact: String,
-    /// `R` as an exact decimal.
-    pub response_exact: String,
-    /// `r` as an exact decimal.
-    pub release_exact: String,
-    /// `C_i` as an exact decimal.
-    pub wcet_exact: String,
-    /// The relative deadline as an exact decimal (`null` if none was given).
-    pub deadline_exact: Option<String>,
-    /// `R` in ticks of the workload's scale (not serialised).
-    #[serde(skip)]
-    pub response_ticks: Ticks,
     /// `f` of the per-SM simulation of the dispatch rules with block times `C`, the
     /// nominal launch order and SM choice (never above `finish`).
-    pub simulated_finish: f64,
+    pub simulated_finish: Ticks,
     /// Block slots of the kernel alone: `#SMs * fit(d)`.
     pub slots: u64,
     /// Period (`null` if none).
-    pub period: Option<f64>,
+    pub period: Option<Ticks>,
     /// Jobs of this kernel analysed (1 without a window).
     pub jobs: u64,
     /// The job (0-based) whose response is reported.
@@ -143,18 +137,35 @@ pub struct KernelRow {
     /// The process (CUDA context) that launches it (`null`: the default process).
     pub process: Option<String>,
     /// Time of each job's copy in (`null`: none).
-    pub copy_in: Option<f64>,
+    pub copy_in: Option<Ticks>,
     /// Time of each job's copy out (`null`: none).
-    pub copy_out: Option<f64>,
+    pub copy_out: Option<Ticks>,
     /// The reported finish of the worst job's kernel (its last block), before its copy
     /// out; equal to `finish` without one.
-    pub kernel_finish: f64,
+    pub kernel_finish: Ticks,
+    /// Ticks per unit of the times above (not serialised: the JSON gives the times in
+    /// the unit).
+    pub scale: Scale,
 }
 
-/// The whole RTA result (`makespan rta --json`). Reads back with serde; the fields
-/// that are not serialised (the nominal run, `sms`, `scale`, `response_ticks`) read
-/// back empty or zero.
+impl KernelRow {
+    /// `t` (one of this row's times) in the task set's unit, as the nearest `f64`.
+    pub fn in_unit(&self, t: Ticks) -> f64 {
+        self.scale.to_f64(t)
+    }
+
+    /// `t` (one of this row's times) in the task set's unit as an exact decimal.
+    pub fn exact(&self, t: Ticks) -> String {
+        self.scale.format(t)
+    }
+}
+
+/// The whole RTA result (`makespan rta --json`). Every time is in [`Ticks`] of
+/// [`RtaReport::scale`]. Reads back with serde (the scale then the finest the written
+/// times need); the fields that are not serialised (the nominal run, `sms`) read back
+/// empty or zero.
 #[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(into = "RtaReportJson", try_from = "RtaReportJson")]
 #[non_exhaustive]
 pub struct RtaReport {
     /// Per kernel, in launch order of first jobs.
@@ -179,32 +190,33 @@ pub struct RtaReport {
     /// every launch order`).
     pub ties: Ties,
     /// End of the analysis window (`null`: one job per kernel).
-    pub window: Option<f64>,
+    pub window: Option<Ticks>,
     /// Launch overhead (from the GPU profile).
-    pub launch_overhead: f64,
+    pub launch_overhead: Ticks,
     /// Block overhead added to every block's `C` (from the GPU profile).
-    pub block_overhead: f64,
+    pub block_overhead: Ticks,
     /// What the analysis assumes.
     pub assumptions: Vec<String>,
     /// The nominal per-SM run, when asked for (not serialised).
-    #[serde(skip)]
     pub runs: Vec<SmRun>,
     /// The copies of the nominal run, when asked for (not serialised).
-    #[serde(skip)]
     pub copies: Vec<CopyRun>,
     /// With time slicing, who held the GPU when in the nominal run (not serialised).
-    #[serde(skip)]
     pub slices: Vec<SliceRun>,
     /// Every job of the nominal run (indices of `runs[].job`): its kernel row, release
     /// and absolute deadline (not serialised).
-    #[serde(skip)]
     pub jobs: Vec<JobMark>,
     /// SMs of the GPU (not serialised).
-    #[serde(skip)]
     pub sms: usize,
-    /// Ticks per unit (not serialised).
-    #[serde(skip)]
+    /// Ticks per unit of every time in the report (not serialised).
     pub scale: Scale,
+}
+
+impl RtaReport {
+    /// `t` (one of this report's times) in the task set's unit, as the nearest `f64`.
+    pub fn in_unit(&self, t: Ticks) -> f64 {
+        self.scale.to_f64(t)
+    }
 }
 
 /// Whether the responses are proven: every `C` bounds its block's time, or some `C` is
@@ -306,9 +318,9 @@ pub(crate) fn report(w: &Workload, seq: &Sequence, worst: &Worst, demands: &[Dem
         verdict: Verdict::of(w.tasks.iter().map(|t| t.wcet_optimistic)),
         launch: seq.order,
         ties: worst.ties,
-        window: seq.window_end.map(|e| w.scale.to_f64(e)),
-        launch_overhead: w.scale.to_f64(w.launch_overhead),
-        block_overhead: w.scale.to_f64(w.block_overhead),
+        window: seq.window_end,
+        launch_overhead: w.launch_overhead,
+        block_overhead: w.block_overhead,
         jobs,
         runs: run.blocks,
         copies: run.copies,
@@ -321,7 +333,6 @@ pub(crate) fn report(w: &Workload, seq: &Sequence, worst: &Worst, demands: &[Dem
 /// One row per kernel (with the task index), in launch order of first jobs: the job
 /// with the worst response.
 fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demands: &[Demand]) -> Vec<(usize, KernelRow)> {
-    let scale = w.scale;
     let mut first_seen = Vec::new();
     let mut best: Vec<Option<usize>> = vec![None; w.tasks.len()];
     let mut jobs = vec![0u64; w.tasks.len()];
@@ -354,26 +365,20 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
             };
             let row = KernelRow {
                 name: t.name.clone(),
-                finish: scale.to_f64(f),
-                response: scale.to_f64(response),
-                deadline: t.deadline.map(|d| scale.to_f64(d)),
+                finish: f,
+                response,
+                deadline: t.deadline,
                 schedulable: t.deadline.map(|_| all_meet[ti]),
-                release: scale.to_f64(j.release),
-                wcet: scale.to_f64(t.wcet),
+                release: j.release,
+                wcet: t.wcet,
                 wcet_source: t.wcet_source.clone(),
                 blocks: t.blocks,
                 threads_per_block: t.threads_per_block,
                 shared_memory: t.shared_memory,
                 registers_per_thread: t.registers_per_thread,
-                finish_exact: scale.format(f),
-                response_exact: scale.format(response),
-                release_exact: scale.format(j.release),
-                wcet_exact: scale.format(t.wcet),
-                deadline_exact: t.deadline.map(|d| scale.format(d)),
-                response_ticks: response,
-                simulated_finish: scale.to_f64(simulated[i]),
+                simulated_finish: simulated[i],
                 slots: w.platform.sms() * crate::rta::room::fit(&w.platform, &demands[ti]),
-                period: t.period.map(|p| scale.to_f64(p)),
+                period: t.period,
                 jobs: jobs[ti],
                 worst_job: j.number,
                 ties,
@@ -386,9 +391,10 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
                 priority: t.priority,
                 stream: t.stream.clone(),
                 process: t.process.clone(),
-                copy_in: (t.copy_in > Ticks::ZERO).then(|| scale.to_f64(t.copy_in)),
-                copy_out: (t.copy_out > Ticks::ZERO).then(|| scale.to_f64(t.copy_out)),
-                kernel_finish: scale.to_f64(worst.kernel_finish[i]),
+                copy_in: (t.copy_in > Ticks::ZERO).then_some(t.copy_in),
+                copy_out: (t.copy_out > Ticks::ZERO).then_some(t.copy_out),
+                kernel_finish: worst.kernel_finish[i],
+                scale: w.scale,
             };
             (ti, row)
         })

@@ -223,7 +223,8 @@ struct Pending {
 /// let text = "[[kernels]]\nname = \"K1\"\nperiod = 10\nwcet = 2\nblocks = 4\nthreads_per_block = 256\n";
 /// let w = taskset::from_text(text, "set.toml", None, &Default::default(), None)?;
 /// let report = gpu_makespan::rta::analyse(&w, Default::default())?;
-/// assert_eq!(report.kernels[0].finish, 2.0); // 4 blocks fit at once on the TX2
+/// let k = &report.kernels[0];
+/// assert_eq!(k.in_unit(k.finish), 2.0); // 4 blocks fit at once on the TX2
 /// # Ok::<(), gpu_makespan::Error>(())
 /// ```
 pub fn from_text(

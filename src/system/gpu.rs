@@ -279,7 +279,7 @@ fn chain_times(report: &RtaReport, w: &Workload, plans: &[Planned]) -> Vec<Ps> {
 /// Each kernel's reported response in `report` (of the system's picosecond clock), by
 /// name.
 fn responses(report: &RtaReport) -> std::collections::HashMap<&str, Ps> {
-    report.kernels.iter().map(|r| (r.name.as_str(), ticks_ps(r.response_ticks))).collect()
+    report.kernels.iter().map(|r| (r.name.as_str(), ticks_ps(r.response))).collect()
 }
 
 /// One FIFO context: each kernel of a GPU task may find, when it enters the queue, one

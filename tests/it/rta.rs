@@ -146,7 +146,7 @@ proptest! {
         let seq = sequence_of(&w);
         let mut rng = SmallRng::seed_from_u64(seed);
         let sim = simulate_sms(&seq.jobs, &seq.classes, &w.platform, &mut |j, _| seq.jobs[j].wcet, &mut |room, _| room[rng.random_range(0..room.len())], false).finish;
-        let reported: Vec<f64> = rep.kernels.iter().map(|k| k.finish).collect();
+        let reported: Vec<f64> = rep.kernels.iter().map(|k| k.in_unit(k.finish)).collect();
         prop_assert_eq!(sim.iter().map(|&s| s.get() as f64).collect::<Vec<_>>(), reported);
     }
 }
@@ -161,7 +161,7 @@ fn registers_are_allocated_per_sub_partition() {
     };
     let rep = analyse(&workload(vec![t]), Timeline::Omitted).unwrap();
     assert_eq!(rep.g_max, 4);
-    assert_eq!(rep.kernels[0].finish, 2.0);
+    assert_eq!(rep.in_unit(rep.kernels[0].finish), 2.0);
 }
 
 /// Periodic jobs: deadline apart from the period, the worst job reported.
@@ -183,11 +183,11 @@ fn periodic_jobs_report_their_worst() {
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     let b = rep.kernels.iter().find(|k| k.name == "B").unwrap();
     assert_eq!(b.jobs, 2);
-    assert_eq!((b.worst_job, b.response), (1, 5.0));
+    assert_eq!((b.worst_job, b.in_unit(b.response)), (1, 5.0));
     assert_eq!(b.schedulable, Some(false));
     let a = rep.kernels.iter().find(|k| k.name == "A").unwrap();
     assert_eq!(a.jobs, 3);
-    assert_eq!((a.worst_job, a.response), (2, 6.0));
+    assert_eq!((a.worst_job, a.in_unit(a.response)), (2, 6.0));
 }
 
 // --- The GPU scheduler's unsafe cases of issue 38, each with its reproducer. ---
@@ -202,7 +202,8 @@ fn every_block_its_c() -> Hardware {
 }
 
 fn response(rep: &gpu_makespan::rta::report::RtaReport, name: &str) -> f64 {
-    rep.kernels.iter().find(|k| k.name == name).unwrap().response
+    let k = rep.kernels.iter().find(|k| k.name == name).unwrap();
+    k.in_unit(k.response)
 }
 
 /// One stream runs in order: a job whose predecessor is still running enters the queue
@@ -436,7 +437,7 @@ fn never_above_the_report(w: &Workload, rep: &gpu_makespan::rta::report::RtaRepo
         Workload { window: if periodic { Window::Until(Ticks::new(120)) } else { Window::OneJob }, launch: Launch::FileOrder, ..w.clone() };
     let seq = sequence_of(&long);
     let reported: std::collections::HashMap<&str, (f64, u64)> =
-        rep.kernels.iter().map(|k| (k.name.as_str(), (k.response, k.jobs))).collect();
+        rep.kernels.iter().map(|k| (k.name.as_str(), (k.in_unit(k.response), k.jobs))).collect();
     let mut rng = SmallRng::seed_from_u64(seed);
     for _ in 0..6 {
         let hw = random_hardware(w, &mut rng);
@@ -573,7 +574,7 @@ fn copies_share_one_copy_engine() {
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     let row = rep.kernels.iter().find(|k| k.name == "B").unwrap();
     // B: its copy in second (10), its kernel (11), its copy out (14).
-    assert_eq!((row.kernel_finish, row.response, row.copy_out), (11.0, 14.0, Some(3.0)));
+    assert_eq!((row.in_unit(row.kernel_finish), row.in_unit(row.response), row.copy_out.map(|c| row.in_unit(c))), (11.0, 14.0, Some(3.0)));
     let seq = sequence_of(&w);
     let f = simulate(&seq.jobs, &seq.classes, &w.platform, &every_block_its_c(), &mut SmallRng::seed_from_u64(1));
     // In the file order: A's copy first, so A ends at 6 and B at 14.
@@ -684,7 +685,7 @@ proptest! {
         prop_assert_eq!(rep.bound, Bound::TimeSliced);
         let seq = sequence_of(&w);
         let process: Vec<usize> = seq.jobs.iter().map(|j| names.iter().position(|n| Some(n) == w.tasks[j.task].process.as_ref()).unwrap()).collect();
-        let reported: std::collections::HashMap<&str, f64> = rep.kernels.iter().map(|k| (k.name.as_str(), k.response)).collect();
+        let reported: std::collections::HashMap<&str, f64> = rep.kernels.iter().map(|k| (k.name.as_str(), k.in_unit(k.response))).collect();
         // Each job against its own bound, too (a kernel's report is its worst job's).
         let all: Vec<Ticks> = (0..4).map(|p| own[p].unwrap_or(slice)).collect();
         let slices: Vec<Ticks> = present.iter().map(|&p| all[p]).collect();

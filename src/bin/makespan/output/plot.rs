@@ -188,14 +188,14 @@ fn legend<DB: DrawingBackend>(
     for (i, k) in rep.kernels.iter().take(shown).enumerate() {
         let y = 60 + LEGEND_ROW as i32 * i as i32;
         area.draw(&Rectangle::new([(10, y), (24, y + 12)], colour(i).filled()))?;
-        let d = k.deadline.map_or("-".to_string(), |d| d.to_string());
+        let d = k.deadline.map_or("-".to_string(), |d| k.exact(d));
         let queue = match (&k.stream, k.priority) {
             (None, Priority::Low) => String::new(),
             (None, Priority::High) => " [high]".into(),
             (Some(s), Priority::Low) => format!(" [{s}]"),
             (Some(s), Priority::High) => format!(" [{s}, high]"),
         };
-        area.draw(&Text::new(format!("{}{queue}: {} ({d})", k.name, k.response_exact), (30, y), style.clone()))?;
+        area.draw(&Text::new(format!("{}{queue}: {} ({d})", k.name, k.exact(k.response)), (30, y), style.clone()))?;
     }
     if shown < rep.kernels.len() {
         let y = 60 + LEGEND_ROW as i32 * shown as i32;

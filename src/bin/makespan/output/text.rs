@@ -199,7 +199,7 @@ fn rta_row(rep: &gpu_makespan::rta::RtaReport, k: &gpu_makespan::rta::KernelRow,
         Some(false) => "MISSES DEADLINE",
         None => "-",
     };
-    let deadline = k.deadline_exact.as_deref().map_or("-".to_string(), round_up);
+    let deadline = k.deadline.map_or("-".to_string(), |d| round_up(&k.exact(d)));
     let label = if k.wcet_optimistic {
         "[OPTIMISTIC]"
     } else if rep.verdict == Verdict::Optimistic {
@@ -217,12 +217,12 @@ fn rta_row(rep: &gpu_makespan::rta::RtaReport, k: &gpu_makespan::rta::KernelRow,
     format!(
         "{:<12} {:>9} {:>9} {:>7} {:>6} {:>10} {:>10} {:>10}  {:<16} {label} {verdict}{job}\n",
         k.name,
-        round_up(&k.release_exact),
-        round_up(&k.wcet_exact),
+        round_up(&k.exact(k.release)),
+        round_up(&k.exact(k.wcet)),
         k.blocks,
         k.threads_per_block,
-        round_up(&k.finish_exact),
-        round_up(&k.response_exact),
+        round_up(&k.exact(k.finish)),
+        round_up(&k.exact(k.response)),
         deadline,
         launch
     )
