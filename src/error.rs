@@ -62,7 +62,7 @@ impl InputError {
 }
 
 /// `n` and the word, plural unless `n` is 1: `1 barrier`, `3 barriers`.
-pub fn plural(n: impl Into<u64>, word: &str) -> String {
+pub(crate) fn plural(n: impl Into<u64>, word: &str) -> String {
     let n = n.into();
     if n == 1 {
         format!("1 {word}")
@@ -198,7 +198,7 @@ impl Error {
 pub(crate) const MAX_ECHO: usize = 60;
 
 /// `text` itself if short, else its start, `...` and its length; always one line.
-pub fn shorten(text: &str) -> String {
+pub(crate) fn shorten(text: &str) -> String {
     let one_line = text.replace(['\n', '\r'], " ");
     let n = one_line.chars().count();
     if n <= MAX_ECHO {
@@ -208,6 +208,6 @@ pub fn shorten(text: &str) -> String {
 }
 
 /// `value` as a positive integer, or an [`InputError`] on `field`.
-pub fn positive(value: i64, field: &str) -> Result<u64, InputError> {
+pub(crate) fn positive(value: i64, field: &str) -> Result<u64, InputError> {
     u64::try_from(value).ok().filter(|&v| v > 0).ok_or_else(|| InputError::new(field, value, "must be a positive integer"))
 }

@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::Path;
 
 /// Largest input file read (instance files, task sets, configs): 16 MiB.
-pub const MAX_INPUT_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_INPUT_BYTES: u64 = 16 << 20;
 
 /// The word a unit variant has in input files and `--json` (its serde name:
 /// `round-robin`, `high`, `rate-monotonic`).
@@ -27,7 +27,7 @@ pub fn origin(path: &Path) -> String {
     }
 }
 
-/// Reads a file (or standard input for `-`) as UTF-8 text, at most [`MAX_INPUT_BYTES`];
+/// Reads a file (or standard input for `-`) as UTF-8 text, at most 16 MiB;
 /// a missing, unreadable, oversized or non-UTF-8 input is an [`InputError`] on `file`.
 pub fn read_text(path: &Path) -> Result<String, InputError> {
     let fail = |why: String| InputError::new("file", origin(path), why);

@@ -194,6 +194,9 @@ pub use import::import;
 pub use model::blocks::Blocks;
 pub use model::instance::Instance;
 pub use model::kernel::{Kernel, Unit};
+pub use model::latency::{Latencies, LatencyRange};
+pub use model::scheduler::Scheduler;
+pub use model::simulate::Simulation;
 // One proven interval for every result (issue 51, item 3).
 pub use model::interval::Interval;
 pub use model::program::Program;

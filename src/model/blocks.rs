@@ -280,6 +280,8 @@ mod tests {
             description: None,
             warps_per_block: per_block,
             provenance: None,
+            latency: None,
+            scheduler: None,
         }
     }
 

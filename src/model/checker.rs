@@ -62,10 +62,21 @@ pub fn check_phases(phases: &[Instance], s: &Schedule) -> Result<u64, Violation>
 /// after the last phase-`k` issue of its own block (the barrier), and it is ready from
 /// the cycle after that issue, so rule 4 holds from there. Returns the makespan.
 pub fn check_blocks(blocks: &Blocks, s: &Schedule) -> Result<u64, Violation> {
-    check_block_rules(blocks, s).map_err(Violation)
+    check_blocks_with(blocks, &vec![1; blocks.len()], s)
 }
 
-fn check_block_rules(blocks: &Blocks, s: &Schedule) -> Result<u64, String> {
+/// [`check_blocks`] with instruction latencies ([`crate::model::latency`]):
+/// `latencies[i]` is instruction `i`'s (all phases in order). A warp's instruction
+/// issues at least `latencies[i - 1]` cycles after its previous one and is ready from
+/// then; a block's barrier releases it in the cycle after the last result of its warps'
+/// instructions before the barrier (`issue + latency - 1`); rules 1, 3 and 4 as in
+/// [`check`]. Returns the makespan: the latest `issue + latency - 1`. With every latency
+/// 1 this is [`check_blocks`].
+pub fn check_blocks_with(blocks: &Blocks, latencies: &[u32], s: &Schedule) -> Result<u64, Violation> {
+    check_block_rules(blocks, latencies, s).map_err(Violation)
+}
+
+fn check_block_rules(blocks: &Blocks, lat: &[u32], s: &Schedule) -> Result<u64, String> {
     let units = blocks.units();
     let per_block = blocks.warps_per_block() as usize;
     let ends = blocks.program.phase_ends();
@@ -73,18 +84,24 @@ fn check_block_rules(blocks: &Blocks, s: &Schedule) -> Result<u64, String> {
     if s.cycles.len() != blocks.warps() as usize {
         return Err(format!("{} warps scheduled, {} expected", s.cycles.len(), blocks.warps()));
     }
+    if lat.len() != units.len() || lat.contains(&0) {
+        return Err(format!("{} latencies of at least 1 needed, {} given", units.len(), lat.len()));
+    }
+    // done(r, i): the last cycle before instruction i's result is there.
+    let done = |r: &[u64], i: usize| r[i] + lat[i] as u64 - 1;
     for (w, row) in s.cycles.iter().enumerate() {
         if row.len() != units.len() {
             return Err(format!("warp {} has {} instructions, {} expected", w + 1, row.len(), units.len()));
         }
-        if let Some(i) = (0..row.len()).find(|&i| row[i] <= if i == 0 { 0 } else { row[i - 1] }) {
+        if let Some(i) = (0..row.len()).find(|&i| row[i] <= if i == 0 { 0 } else { done(row, i - 1) }) {
             return Err(format!("warp {} instruction {} at cycle {} does not follow the previous one", w + 1, i + 1, row[i]));
         }
     }
-    // barrier[b][k]: the last issue of phase k by a warp of block b.
+    // barrier[b][k]: the last result of phase k of a warp of block b.
     let barrier: Vec<Vec<u64>> =
-        s.cycles.chunks(per_block).map(|rows| ends.iter().map(|&e| rows.iter().map(|r| r[e - 1]).max().unwrap_or(0)).collect()).collect();
+        s.cycles.chunks(per_block).map(|rows| ends.iter().map(|&e| rows.iter().map(|r| done(r, e - 1)).max().unwrap_or(0)).collect()).collect();
     let horizon = s.makespan() as usize;
+    let makespan = s.cycles.iter().map(|r| done(r, r.len() - 1)).max().unwrap_or(0);
     let mut used = [vec![0u32; horizon + 1], vec![0u32; horizon + 1]];
     for row in &s.cycles {
         for (i, &t) in row.iter().enumerate() {
@@ -110,7 +127,7 @@ fn check_block_rules(blocks: &Blocks, s: &Schedule) -> Result<u64, String> {
                     }
                     m + 1
                 }
-                None => row[i - 1] + 1,
+                None => done(row, i - 1) + 1,
             };
             let x = (units[i] == Unit::C) as usize;
             if let Some(idle) = (ready..t).find(|&c| used[x][c as usize] < sigma[x]) {
@@ -125,7 +142,7 @@ fn check_block_rules(blocks: &Blocks, s: &Schedule) -> Result<u64, String> {
             }
         }
     }
-    Ok(horizon as u64)
+    Ok(makespan)
 }
 
 fn check_rules(inst: &Instance, s: &Schedule) -> Result<u64, String> {

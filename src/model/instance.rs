@@ -4,6 +4,8 @@
 use crate::error::InputError;
 use crate::files::{origin, parse_toml, read_text};
 use crate::model::kernel::{Kernel, Unit};
+use crate::model::latency::{Latencies, LatencyFile};
+use crate::model::scheduler::Scheduler;
 use crate::model::sm::{SigmaModel, SmCounts};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -53,6 +55,37 @@ pub struct InstanceFile {
     pub warps_per_block: Option<i64>,
     /// Where the kernel came from (`makespan import`), ignored by the model.
     pub provenance: Option<toml::Value>,
+    /// Instruction latencies (`latency = { L = [5, 400], C = 4 }`; default 1: the
+    /// paper's model). Only `makespan simulate` takes others so far.
+    pub latency: Option<LatencyFile>,
+    /// The warp scheduler (`any`, the default, `gto`, `lrr`, `oldest-first`). Only
+    /// `makespan simulate` takes a deterministic one so far.
+    pub scheduler: Option<String>,
+}
+
+impl InstanceFile {
+    /// The latencies and scheduler the file states (latency 1 and `any` when it states
+    /// none), checked.
+    pub fn warp_model(&self) -> Result<(Latencies, Scheduler), InputError> {
+        let latency = self.latency.as_ref().map_or(Ok(Latencies::ONE), LatencyFile::latencies)?;
+        let scheduler = self.scheduler.as_deref().map_or(Ok(Scheduler::Any), |s| Scheduler::parse(s, "scheduler"))?;
+        Ok((latency, scheduler))
+    }
+
+    /// Refuses a latency other than 1 or a scheduler other than `any`: what every
+    /// command but `simulate` computes is the paper's model (the worst case over every
+    /// work-conserving choice, latency 1), and silently dropping either would print a
+    /// number for another model.
+    fn paper_model_only(&self) -> Result<(), InputError> {
+        let (latency, scheduler) = self.warp_model()?;
+        if !latency.is_one() {
+            return Err(InputError::new("latency", latency, "latencies other than 1 are simulated only so far (makespan simulate); this command computes the paper's model (latency 1)"));
+        }
+        if scheduler != Scheduler::Any {
+            return Err(InputError::new("scheduler", scheduler, "one scheduler's time is a simulation (makespan simulate); this command computes the worst case over every scheduler (`any`)"));
+        }
+        Ok(())
+    }
 }
 
 impl Instance {
@@ -92,6 +125,7 @@ impl Instance {
 
     /// Builds an instance from a parsed file, checking that the SM is given one way only.
     pub fn from_file_data(f: &InstanceFile) -> Result<Instance, InputError> {
+        f.paper_model_only()?;
         match (&f.sm, f.sigma_l, f.sigma_c) {
             (Some(sm), None, None) => Instance::from_counts(&f.kernel, f.warps, sm),
             (Some(_), l, c) => Err(InputError::new(

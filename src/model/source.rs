@@ -6,7 +6,9 @@ use crate::error::InputError;
 use crate::files::{origin, parse_toml, read_text};
 use crate::model::blocks::Blocks;
 use crate::model::instance::{check_warps, Instance, InstanceFile};
+use crate::model::latency::Latencies;
 use crate::model::program::Program;
+use crate::model::scheduler::Scheduler;
 
 /// Where an instance comes from, as a user gives it: a file (with an optional warp
 /// count overriding the file's), or an instruction string with `W` and integral sigmas.
@@ -97,10 +99,28 @@ impl InstanceSource {
     /// or the command line (a warp count given with a file and no `warps_per_block`
     /// makes the warps one block, as in `load_program`).
     pub fn load_blocks(&self) -> Result<Blocks, InputError> {
+        self.load_blocks_with(|_| Ok(()))
+    }
+
+    /// [`InstanceSource::load_blocks`] with the file's latencies and scheduler (latency
+    /// 1 and `any` for a kernel string or a file without them), for a simulation.
+    pub fn load_simulation(&self) -> Result<(Blocks, Latencies, Scheduler), InputError> {
+        let mut model = (Latencies::ONE, Scheduler::Any);
+        let blocks = self.load_blocks_with(|f| {
+            model = f.warp_model()?;
+            (f.latency, f.scheduler) = (None, None);
+            Ok(())
+        })?;
+        Ok((blocks, model.0, model.1))
+    }
+
+    /// [`InstanceSource::load_blocks`], with `file` applied to the file's data first.
+    fn load_blocks_with(&self, mut file: impl FnMut(&mut InstanceFile) -> Result<(), InputError>) -> Result<Blocks, InputError> {
         let plain = InstanceSource { warps_per_block: None, ..self.clone() };
         match (&self.file, &self.kernel) {
             (Some(path), None) if self.sigma_l.or(self.sigma_c).is_none() => {
                 let mut f = self.file_data(path)?;
+                file(&mut f)?;
                 if let Some(w) = self.warps_per_block {
                     f.warps_per_block = Some(w);
                 }
@@ -118,6 +138,8 @@ impl InstanceSource {
                     description: None,
                     warps_per_block: self.warps_per_block,
                     provenance: None,
+                    latency: None,
+                    scheduler: None,
                 };
                 Blocks::from_file_data(&f).map_err(|e| if e.field.starts_with("warps") { e.as_option() } else { e })
             }

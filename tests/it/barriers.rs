@@ -118,6 +118,8 @@ fn barriers_across_blocks_are_refused() {
         description: None,
         warps_per_block: Some(4),
         provenance: None,
+        latency: None,
+        scheduler: None,
     };
     let e = Program::from_file_data(&file("LC|C")).unwrap_err();
     assert_eq!(e.field, "warps_per_block");

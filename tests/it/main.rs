@@ -13,6 +13,7 @@ mod fuzz;
 mod hardening;
 mod ilp;
 mod import;
+mod latency;
 mod messages;
 mod rta;
 mod search;

@@ -29,6 +29,9 @@ pub(crate) enum Command {
     Bound(BoundArgs),
     /// Compute the exact worst-case makespan T^(W) and a worst-case schedule.
     Solve(SolveArgs),
+    /// One run of a deterministic warp scheduler (gto, lrr, oldest-first) with fixed
+    /// instruction latencies: the cycle-level schedule, re-checked, and its makespan.
+    Simulate(SimulateArgs),
     /// The paper's estimate min_y ceil(W/y) T^(y) (eqs. 42-43), with a proven bound beside it.
     Approx(ApproxArgs),
     /// Convergence of T^(W,x) and T_approx(x) with x (paper Figs. 6-7), as CSV and SVG.
@@ -78,6 +81,34 @@ pub(crate) struct SolveArgs {
     /// Print the worst-case schedule (chart, or `schedule` array with --json).
     #[arg(long)]
     pub(crate) schedule: bool,
+    #[command(flatten)]
+    pub(crate) json: JsonArg,
+}
+
+/// `makespan simulate`.
+#[derive(Args)]
+pub(crate) struct SimulateArgs {
+    #[command(flatten)]
+    pub(crate) instance: InstanceArgs,
+    /// Warp scheduler: gto (greedy-then-oldest), lrr (loose round robin) or oldest-first
+    /// (overrides the file's `scheduler`; default gto).
+    #[arg(long)]
+    pub(crate) scheduler: Option<String>,
+    /// Latency of L (load/store) instructions in cycles (overrides the file's
+    /// `latency.L`; default 1).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) latency_l: Option<String>,
+    /// Latency of C (CUDA-core) instructions in cycles (overrides the file's
+    /// `latency.C`; default 1).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) latency_c: Option<String>,
+    /// Print the cycle-by-warp chart (`-` while a warp waits for a result), or the
+    /// `schedule` array with --json.
+    #[arg(long)]
+    pub(crate) schedule: bool,
+    /// Write the schedule as SVG.
+    #[arg(long)]
+    pub(crate) svg: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) json: JsonArg,
 }

@@ -1,16 +1,17 @@
 //! Each subcommand, one function each: load its input, call the library, print.
 
 use crate::args::{
-    ApproxArgs, BenchSuiteArgs, BoundArgs, Cli, Command, CompareArgs, ConvergeArgs, ImportArgs, InstanceArgs, PlotArgs, RtaArgs, SolveArgs,
-    SystemArgs, ThreadsArg,
+    ApproxArgs, BenchSuiteArgs, BoundArgs, Cli, Command, CompareArgs, ConvergeArgs, ImportArgs, InstanceArgs, PlotArgs, RtaArgs,
+    SimulateArgs, SolveArgs, SystemArgs, ThreadsArg,
 };
 use crate::files::write_text;
 use crate::options::{budget, max_states as positive_states, rta_request, with_total};
-use crate::output::{plot, text as report};
+use crate::output::{plot, simulation, text as report};
 use crate::sweep::command::sweep;
 use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
 use clap::CommandFactory;
 use gpu_makespan::bounds::{BoundsReport, PhasedBounds};
+use gpu_makespan::error::InputError;
 use gpu_makespan::experiments;
 use gpu_makespan::rta::{self, taskset};
 use gpu_makespan::{lower_bound, safe_horizon, BlockSolution, Blocks, Budget, Error, Horizon, Instance, Method, PhasedSolution, Program};
@@ -32,6 +33,7 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
     match cli.command {
         Command::Bound(a) => bound(a, &cx),
         Command::Solve(a) => solve(a, &cx),
+        Command::Simulate(a) => simulate(a),
         Command::Approx(a) => approx(a, &cx),
         Command::Converge(a) => converge(a, &cx),
         Command::CompareConstraints(a) => compare_constraints(a, &cx),
@@ -272,6 +274,32 @@ fn solve_blocks(blocks: &Blocks, opts: &SolveOptions, show: &Shown) -> Result<()
     note_horizon(show.progress, opts);
     let pb = show.progress.spinner(&format!("searching the states of {} blocks", blocks.blocks));
     finish_solve(show, pb, || gpu_makespan::solve_blocks(blocks, opts).map(|sol| (blocks, sol)))
+}
+
+fn simulate(a: SimulateArgs) -> Result<(), Failure> {
+    let inputs: Vec<&Path> = a.instance.file.as_deref().into_iter().collect();
+    prepare(&[(&a.svg, "--svg")], &inputs)?;
+    let (blocks, latency, scheduler) = a.instance.load_simulation(&a)?;
+    // A value refused by the simulation came from its flag when one was given.
+    let flags = [
+        ("latency.L", "latency_l", a.latency_l.is_some()),
+        ("latency.C", "latency_c", a.latency_c.is_some()),
+        ("scheduler", "scheduler", a.scheduler.is_some()),
+    ];
+    let run = blocks.simulate(&latency, scheduler).map_err(|e| match e {
+        Error::Input(i) => match flags.iter().find(|&&(field, _, given)| given && i.field == field) {
+            Some(&(_, flag, _)) => Error::Input(InputError::option(flag, i.value, i.reason)),
+            None => Error::Input(i),
+        },
+        e => e,
+    })?;
+    let text = if a.json.json {
+        simulation::simulation_json(&blocks, &run, a.schedule)?
+    } else {
+        simulation::simulation_table(&blocks, &run, a.schedule)?
+    };
+    svg(a.svg.as_deref(), |p| simulation::simulation(p, &blocks, &run))?;
+    out(&text)
 }
 
 fn approx(a: ApproxArgs, cx: &Context) -> Result<(), Failure> {

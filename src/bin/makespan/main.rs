@@ -11,6 +11,7 @@ mod options;
 mod output;
 mod sweep;
 mod terminal;
+mod wording;
 
 use args::Cli;
 use clap::Parser;

@@ -31,6 +31,27 @@ impl InstanceArgs {
         self.source().load_blocks()
     }
 
+    /// The blocks, latencies and scheduler of `simulate`: the file's, overridden by
+    /// `--latency-l`, `--latency-c` and `--scheduler` (default `gto` when neither
+    /// gives one).
+    pub(crate) fn load_simulation(
+        &self,
+        a: &crate::args::SimulateArgs,
+    ) -> Result<(gpu_makespan::Blocks, gpu_makespan::Latencies, gpu_makespan::Scheduler), InputError> {
+        use gpu_makespan::{LatencyRange, Scheduler};
+        let (blocks, mut latency, mut scheduler) = self.source().load_simulation()?;
+        let flag =
+            |v: &Option<String>, name: &str| v.as_deref().map(|t| LatencyRange::parse(t, name).map_err(InputError::as_option)).transpose();
+        latency.l = flag(&a.latency_l, "latency_l")?.unwrap_or(latency.l);
+        latency.c = flag(&a.latency_c, "latency_c")?.unwrap_or(latency.c);
+        if let Some(s) = &a.scheduler {
+            scheduler = Scheduler::parse(s, "scheduler").map_err(InputError::as_option)?;
+        } else if scheduler == Scheduler::Any {
+            scheduler = Scheduler::Gto;
+        }
+        Ok((blocks, latency, scheduler))
+    }
+
     /// A barrier-free instance.
     pub(crate) fn load(&self) -> Result<Instance, InputError> {
         self.source().load()

@@ -1,7 +1,7 @@
 //! `import --list-branches`: every branch that needs a trip count, and the `--trip`
 //! options to paste (quoted for the shell).
 
-use gpu_makespan::error::plural;
+use crate::wording::plural;
 use gpu_makespan::import::{Branch, BranchKind as Kind};
 
 /// `--trip 'TARGET=N'` (or `TARGET=N1,N2,...` per visit) for each branch's proposal, in

@@ -4,4 +4,5 @@
 
 pub mod branches;
 pub mod plot;
+pub mod simulation;
 pub mod text;

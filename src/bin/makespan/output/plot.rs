@@ -20,7 +20,7 @@ const PALETTE: [RGBColor; 8] = [
 ];
 
 /// Colour of series `i`: the 8 colours of the palette, then evenly spread hues.
-fn colour(i: usize) -> RGBColor {
+pub(crate) fn colour(i: usize) -> RGBColor {
     if i < PALETTE.len() {
         return PALETTE[i];
     }
@@ -204,7 +204,7 @@ fn legend<DB: DrawingBackend>(
     Ok(())
 }
 
-fn io_err(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> String + '_ {
+pub(crate) fn io_err(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> String + '_ {
     move |e| format!("cannot write {}: {e}", path.display())
 }
 

@@ -306,8 +306,8 @@ fn program_line(p: &gpu_makespan::Program) -> String {
     let first = &p.phases[0];
     format!(
         "instance     kernel {} with {} (|), I = {}, W = {} warps of one block, sigma_L = {}, sigma_C = {}\n",
-        gpu_makespan::error::shorten(&p.kernel()),
-        gpu_makespan::error::plural(p.phases.len() as u64 - 1, "barrier"),
+        crate::wording::shorten(&p.kernel()),
+        crate::wording::plural(p.phases.len() as u64 - 1, "barrier"),
         p.len(),
         p.warps(),
         first.sigma_l,
@@ -330,7 +330,7 @@ pub fn phased_table(p: &gpu_makespan::Program, sol: &gpu_makespan::PhasedSolutio
             inst.len(),
             ph.outcome.lower_bound(),
             ph.outcome.upper_bound(),
-            gpu_makespan::error::shorten(&inst.kernel.to_string())
+            crate::wording::shorten(&inst.kernel.to_string())
         );
     }
     let label = if sol.exact() {
@@ -392,7 +392,7 @@ pub fn phased_bounds_table(p: &gpu_makespan::Program) -> String {
             states[k],
             bounds::safe_horizon(inst),
             bounds::pessimistic(inst),
-            gpu_makespan::error::shorten(&inst.kernel.to_string())
+            crate::wording::shorten(&inst.kernel.to_string())
         );
     }
     let sum = |f: fn(&Instance) -> u64| p.phases.iter().map(f).sum::<u64>();
@@ -426,8 +426,8 @@ pub fn blocks_table(b: &gpu_makespan::Blocks, sol: &gpu_makespan::BlockSolution)
     let _ = writeln!(
         s,
         "instance     kernel {} with {} (|), I = {}, {} blocks of W = {} warps ({} warps), sigma_L = {}, sigma_C = {}",
-        gpu_makespan::error::shorten(&b.program.kernel()),
-        gpu_makespan::error::plural(b.program.phases.len() as u64 - 1, "barrier"),
+        crate::wording::shorten(&b.program.kernel()),
+        crate::wording::plural(b.program.phases.len() as u64 - 1, "barrier"),
         b.len(),
         b.blocks,
         b.warps_per_block(),

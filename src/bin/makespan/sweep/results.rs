@@ -206,8 +206,8 @@ fn diff_at(a: &Value, b: &Value, path: &str) -> Option<String> {
         _ => Some(format!(
             "{}: {} vs {}",
             if path.is_empty() { "record" } else { path },
-            gpu_makespan::error::shorten(&a.to_string()),
-            gpu_makespan::error::shorten(&b.to_string())
+            crate::wording::shorten(&a.to_string()),
+            crate::wording::shorten(&b.to_string())
         )),
     }
 }

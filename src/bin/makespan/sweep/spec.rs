@@ -16,7 +16,8 @@
 
 use super::job::{Job, JobParams, Settings, SweepCommand};
 use crate::files::{bytes, seconds};
-use gpu_makespan::error::{positive, InputError};
+use crate::wording::positive;
+use gpu_makespan::error::InputError;
 use gpu_makespan::files::{origin, parse_toml, read_text};
 use gpu_makespan::Instance;
 use gpu_makespan::Method;

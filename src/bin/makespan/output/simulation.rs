@@ -1,0 +1,125 @@
+//! What `makespan simulate` prints: the table, the cycle-by-warp chart with the cycles
+//! each warp waits for a result, the JSON (the library's `Simulation` plus, when asked,
+//! the issues) and the SVG of the schedule.
+
+use super::plot::{colour, io_err};
+use super::text::{MAX_CHART_CELLS, MAX_JSON_ISSUES};
+use gpu_makespan::error::InputError;
+use gpu_makespan::{Blocks, Simulation, Unit};
+use plotters::prelude::*;
+use std::fmt::Write;
+use std::path::Path;
+
+/// The most warps x cycles an SVG draws.
+const MAX_SVG_CELLS: u64 = 2_000_000;
+
+/// The table: what ran, the makespan and what it means; the chart with `--schedule`.
+pub fn simulation_table(blocks: &Blocks, run: &Simulation, schedule: bool) -> Result<String, InputError> {
+    let mut s = String::new();
+    let per = if blocks.blocks > 1 { format!(" ({} blocks of {} warps)", blocks.blocks, run.warps_per_block) } else { String::new() };
+    let _ = writeln!(s, "kernel       {}, W = {}{per}", crate::wording::shorten(&run.kernel), run.warps);
+    let _ = writeln!(
+        s,
+        "sm           sigma_L = {}, sigma_C = {}",
+        blocks.program.phases[0].sigma_given(Unit::L),
+        blocks.program.phases[0].sigma_given(Unit::C)
+    );
+    let _ = writeln!(s, "scheduler    {}", run.scheduler);
+    let _ = writeln!(s, "latency      {} (each instruction waits for its predecessor's result)", run.latency);
+    let _ = writeln!(s, "makespan     {:>8}  [exact for this scheduler and these latencies; schedule re-checked]", run.makespan);
+    let _ = writeln!(s, "not          a worst case over schedulers or latency ranges (solve: the worst case at latency 1)");
+    if schedule {
+        cap(run.warps as u64 * run.makespan, MAX_CHART_CELLS, "chart cells (warps x cycles)")?;
+        let _ = write!(s, "\nschedule ({} cycles, checked; `-`: waiting for a result):\n{}", run.makespan, chart(blocks, run));
+    }
+    Ok(s)
+}
+
+/// `--json`: the library's [`Simulation`], with `schedule` (every issue, 1-based) when asked.
+pub fn simulation_json(blocks: &Blocks, run: &Simulation, schedule: bool) -> Result<String, InputError> {
+    let mut v = serde_json::to_value(run).expect("a simulation serialises");
+    if schedule {
+        cap(run.warps as u64 * blocks.len() as u64, MAX_JSON_ISSUES, "issued instructions")?;
+        let issues = run.schedule.issues_of_units(&blocks.units());
+        v["schedule"] = serde_json::to_value(issues).expect("issues serialise");
+    }
+    Ok(crate::terminal::json(&v))
+}
+
+fn cap(size: u64, cap: u64, what: &str) -> Result<(), InputError> {
+    if size > cap {
+        return Err(InputError::option(
+            "schedule",
+            format!("{size} {what}"),
+            format!("more than the cap of {cap}; leave out the schedule (it is still checked)"),
+        ));
+    }
+    Ok(())
+}
+
+/// One row per warp, one column per cycle: the unit's letter where the warp issues, `-`
+/// while it waits for that instruction's result, `.` otherwise.
+fn chart(blocks: &Blocks, run: &Simulation) -> String {
+    let units = blocks.units();
+    let t_max = run.makespan as usize;
+    let width = t_max.to_string().len();
+    let label = format!("warp {}", run.warps).len();
+    let mut s = format!("{:label$} ", "cycle");
+    for t in 1..=t_max {
+        s.push_str(&format!("{:>width$}", if t % 5 == 0 || t == 1 { t.to_string() } else { String::new() }));
+    }
+    s.push('\n');
+    for (w, row) in run.schedule.cycles.iter().enumerate() {
+        let mut line = vec!['.'; t_max];
+        for (i, &t) in row.iter().enumerate() {
+            let t = t as usize - 1;
+            line[t] = units[i].letter();
+            line[t + 1..t + run.latencies[i] as usize].fill('-');
+        }
+        s.push_str(&format!("{:label$} ", format!("warp {}", w + 1)));
+        line.iter().for_each(|ch| s.push_str(&format!("{ch:>width$}")));
+        s.push('\n');
+    }
+    s
+}
+
+/// The schedule as SVG: one lane per warp, each instruction a box from its issue to its
+/// result (darker in its issue cycle), coloured by block.
+pub fn simulation(path: &Path, blocks: &Blocks, run: &Simulation) -> Result<(), String> {
+    let err = io_err(path);
+    if run.warps as u64 * run.makespan > MAX_SVG_CELLS {
+        return Err(format!(
+            "{} warps x {} cycles is more than the {MAX_SVG_CELLS} an SVG draws; leave out --svg",
+            run.warps, run.makespan
+        ));
+    }
+    let units = blocks.units();
+    let height = (80 + 22 * run.warps).min(4000);
+    let root = SVGBackend::new(path, (1000, height)).into_drawing_area();
+    root.fill(&WHITE).map_err(|e| err(&e))?;
+    let t_end = run.makespan as f64 + 1.0;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("{} under {}, latency {}: {} cycles", crate::wording::shorten(&run.kernel), run.scheduler, run.latency, run.makespan),
+            ("sans-serif", 16),
+        )
+        .margin(10)
+        .x_label_area_size(30)
+        .y_label_area_size(60)
+        .build_cartesian_2d(1.0..t_end, run.warps as f64..0.0)
+        .map_err(|e| err(&e))?;
+    chart.configure_mesh().disable_y_mesh().x_desc("cycle").y_desc("warp").draw().map_err(|e| err(&e))?;
+    for (w, row) in run.schedule.cycles.iter().enumerate() {
+        let c = colour(w / run.warps_per_block as usize);
+        let y = w as f64;
+        for (i, &t) in row.iter().enumerate() {
+            let (t, done) = (t as f64, (t + run.latencies[i] as u64) as f64);
+            let fill = if units[i] == Unit::L { c.filled() } else { c.mix(0.6).filled() };
+            chart.draw_series([Rectangle::new([(t, y + 0.15), (t + 1.0, y + 0.85)], fill)]).map_err(|e| err(&e))?;
+            if done > t + 1.0 {
+                chart.draw_series([Rectangle::new([(t + 1.0, y + 0.35), (done, y + 0.65)], c.mix(0.2).filled())]).map_err(|e| err(&e))?;
+            }
+        }
+    }
+    root.present().map_err(|e| err(&e))
+}
