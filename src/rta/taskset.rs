@@ -6,6 +6,7 @@
 use crate::error::{positive, Error, InputError};
 use crate::exact::solve::SolveOptions;
 use crate::files::{origin, parse_toml, read_text};
+use crate::model::cycles::Cycles;
 use crate::model::instance::Instance;
 use crate::model::program::Program;
 use crate::model::sm::SmCounts;
@@ -314,6 +315,15 @@ struct Cycle {
     missing: Option<String>,
 }
 
+impl Cycle {
+    /// `c` cycles in the task set's unit: `c` times the time of one cycle, exactly (a
+    /// cycle time derived from `gpu.clock` is rounded up, so this is never below the
+    /// time `c` stands for); an error naming `field` when the product is too large.
+    fn time_of(&self, c: Cycles, field: &str) -> Result<Decimal, InputError> {
+        self.time.times(c.get(), field)
+    }
+}
+
 /// `gpu.cycle_time`, or one cycle of `gpu.clock` in the task set's `unit` (rounded up),
 /// or 1 (C in cycles).
 fn cycle_time(text: &str, gpu: &GpuSection, unit: Option<&str>) -> Result<Cycle, InputError> {
@@ -452,9 +462,9 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                 )
                 .into());
             }
-            let wcet = cx.cycle.time.times(c.cycles as u128, &field("instructions"))?;
+            let wcet = cx.cycle.time_of(c.cycles, &field("instructions"))?;
             let res = resources.map_or(String::new(), |r| format!("; block resources: {r}"));
-            (wcet, format!("{} cycles {}: {}{res}", c.cycles, cx.cycle.label, c.how))
+            (wcet, format!("{} cycles {}: {}{res}", c.cycles.get(), cx.cycle.label, c.how))
         }
         (Some(_), Some(_)) => {
             return Err(InputError::new(field("wcet"), "", "give either wcet or instructions (or kernel_file), not both").into())

@@ -9,7 +9,7 @@
 
 use crate::error::InputError;
 
-crate::rta::unit::time_unit! {
+crate::time_unit::time_unit! {
     /// A time in *ticks*: `10^-decimals` of a task set's unit (its [`Scale`]). Ticks add
     /// and subtract among themselves, scale by a count (`u128`) and divide into a count;
     /// they do not mix with picoseconds (`system::Ps`) or bare numbers, since a tick's
