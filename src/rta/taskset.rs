@@ -558,3 +558,17 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
         .map_err(|reason| InputError::new(field("resource_usage"), u, reason))?;
     Ok((imp.kernel, Stated::new(p.resources, format, Some((usage, u)))))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycles_become_the_task_sets_unit_by_its_cycle_time_exactly() {
+        // 0.00077 units per cycle (1.3 GHz in us, rounded up).
+        let cycle = Cycle { time: Decimal { digits: 77, decimals: 5 }, label: String::new(), missing: None };
+        assert_eq!(cycle.time_of(Cycles::new(13), "k").unwrap(), Decimal { digits: 1001, decimals: 5 });
+        assert_eq!(cycle.time_of(Cycles::ZERO, "k").unwrap(), Decimal { digits: 0, decimals: 5 });
+        assert_eq!(cycle.time_of(Cycles::MAX, "k").unwrap_err().field, "k");
+    }
+}

@@ -16,9 +16,9 @@ crate::time_unit::time_unit! {
     /// A time in picoseconds, the system analysis's one unit of time. Picoseconds add and
     /// subtract among themselves, scale by a count (`u128`) and divide into a count; they
     /// do not mix with the kernel RTA's ticks (`rta::Ticks`, whose length depends on a task
-    /// set: `system::kernel_time` converts, rounding up) or with bare numbers such as
-    /// cycles (a clock frequency converts those). `Ps::new`/`get` take and give the raw
-    /// number.
+    /// set: `system::kernel_time` converts, rounding up), with cycles (`Cycles`: a unit's
+    /// frequency converts them, rounding up or down) or with bare numbers. `Ps::new`/`get`
+    /// take and give the raw number.
     Ps
 }
 
