@@ -165,6 +165,7 @@ internal! {
     mod state_bounds;
     mod watch;
 }
+mod time_unit;
 /// Proven bounds on `T^(W)` without a search: the closed forms, the per-state bound of
 /// the start state and their reports, and the paper's eq. 5 (not a bound: see
 /// [`pessimistic_unproven`](bounds::pessimistic_unproven)).
@@ -192,6 +193,8 @@ pub use exact::record::SolutionJson;
 pub use exact::solve::{solve, Horizon, Method, Solution, SolveOptions, Status};
 pub use import::import;
 pub use model::blocks::Blocks;
+// Cycles as a type where they meet ticks or picoseconds (issue 51, item 2).
+pub use model::cycles::Cycles;
 pub use model::instance::Instance;
 pub use model::kernel::{Kernel, Unit};
 pub use model::latency::{Latencies, LatencyRange};

@@ -5,6 +5,7 @@
 pub mod blocks;
 pub mod bounds;
 pub mod checker;
+pub mod cycles;
 pub mod instance;
 pub mod interval;
 pub mod kernel;

@@ -9,7 +9,7 @@
 //! `docs/rta-model.md`; the internal layout (jobs, list schedules, ties, priorities,
 //! copies, slicing) in `docs/architecture.md`.
 //!
-//! Internally, files depend on each other without a circle: `unit` <- `time`, `gpu` <- `workload` <- `jobs`
+//! Internally, files depend on each other without a circle: `gpu` <- `workload` <- `jobs`
 //! <- `list` <- `ties` <- `priority`, `copies` <- `queues`, `copy_engine` <- `sms` <- `report` <- `analysis`;
 //! `slicing` and `time_slices` <- `analysis`;
 //! `taskset` and `examiner` build a `workload`.
@@ -33,7 +33,6 @@ internal! {
     mod ties;
     mod time;
     mod time_slices;
-    mod unit;
     mod wcet;
     mod workload;
 }

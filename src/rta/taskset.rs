@@ -6,6 +6,7 @@
 use crate::error::{positive, Error, InputError};
 use crate::exact::solve::SolveOptions;
 use crate::files::{origin, parse_toml, read_text};
+use crate::model::cycles::Cycles;
 use crate::model::instance::Instance;
 use crate::model::program::Program;
 use crate::model::sm::SmCounts;
@@ -315,6 +316,15 @@ struct Cycle {
     missing: Option<String>,
 }
 
+impl Cycle {
+    /// `c` cycles in the task set's unit: `c` times the time of one cycle, exactly (a
+    /// cycle time derived from `gpu.clock` is rounded up, so this is never below the
+    /// time `c` stands for); an error naming `field` when the product is too large.
+    fn time_of(&self, c: Cycles, field: &str) -> Result<Decimal, InputError> {
+        self.time.times(c.get(), field)
+    }
+}
+
 /// `gpu.cycle_time`, or one cycle of `gpu.clock` in the task set's `unit` (rounded up),
 /// or 1 (C in cycles).
 fn cycle_time(text: &str, gpu: &GpuSection, unit: Option<&str>) -> Result<Cycle, InputError> {
@@ -453,9 +463,9 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                 )
                 .into());
             }
-            let wcet = cx.cycle.time.times(c.cycles as u128, &field("instructions"))?;
+            let wcet = cx.cycle.time_of(c.cycles, &field("instructions"))?;
             let res = resources.map_or(String::new(), |r| format!("; block resources: {r}"));
-            (wcet, format!("{} cycles {}: {}{res}", c.cycles, cx.cycle.label, c.how))
+            (wcet, format!("{} cycles {}: {}{res}", c.cycles.get(), cx.cycle.label, c.how))
         }
         (Some(_), Some(_)) => {
             return Err(InputError::new(field("wcet"), "", "give either wcet or instructions (or kernel_file), not both").into())
@@ -548,4 +558,18 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
     let usage = crate::import::resources::over_usage(&text, &p.entry, Default::default())
         .map_err(|reason| InputError::new(field("resource_usage"), u, reason))?;
     Ok((imp.kernel, Stated::new(p.resources, format, Some((usage, u)))))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cycles_become_the_task_sets_unit_by_its_cycle_time_exactly() {
+        // 0.00077 units per cycle (1.3 GHz in us, rounded up).
+        let cycle = Cycle { time: Decimal { digits: 77, decimals: 5 }, label: String::new(), missing: None };
+        assert_eq!(cycle.time_of(Cycles::new(13), "k").unwrap(), Decimal { digits: 1001, decimals: 5 });
+        assert_eq!(cycle.time_of(Cycles::ZERO, "k").unwrap(), Decimal { digits: 0, decimals: 5 });
+        assert_eq!(cycle.time_of(Cycles::MAX, "k").unwrap_err().field, "k");
+    }
 }

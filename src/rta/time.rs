@@ -9,12 +9,13 @@
 
 use crate::error::InputError;
 
-crate::rta::unit::time_unit! {
+crate::time_unit::time_unit! {
     /// A time in *ticks*: `10^-decimals` of a task set's unit (its [`Scale`]). Ticks add
     /// and subtract among themselves, scale by a count (`u128`) and divide into a count;
-    /// they do not mix with picoseconds (`system::Ps`) or bare numbers, since a tick's
-    /// length depends on the task set: converting needs its scale and unit
-    /// (`system::kernel_time`). `Ticks::new`/`get` take and give the raw number.
+    /// they do not mix with picoseconds (`system::Ps`), cycles (`Cycles`) or bare numbers,
+    /// since a tick's length depends on the task set: converting needs its scale and unit
+    /// (`system::kernel_time`; cycles become the task set's unit by its cycle time, in
+    /// `rta::taskset`). `Ticks::new`/`get` take and give the raw number.
     Ticks
 }
 

@@ -6,6 +6,7 @@ use crate::exact::blocks::solve_blocks;
 use crate::exact::solve::{solve, Method, SolveOptions};
 use crate::model::blocks::{turnover_bound, Blocks, Interference};
 use crate::model::bounds::safe_horizon;
+use crate::model::cycles::Cycles;
 use crate::model::instance::Instance;
 use crate::model::program::Program;
 use crate::rta::gpu::{Arbitration, Platform};
@@ -57,7 +58,7 @@ pub const OLDEST_FIRST: &str = "oldest-first warp arbitration";
 /// Per-block cycle counts already computed, keyed by instance (same kernel, warps, SM).
 #[derive(Debug, Default)]
 pub struct WcetCache {
-    known: HashMap<Instance, (u64, String)>,
+    known: HashMap<Instance, (Cycles, String)>,
 }
 
 impl WcetCache {
@@ -67,7 +68,7 @@ impl WcetCache {
     /// `limits` are those of this solve (its time limit restarts here; the method is
     /// always the search): the phases of one kernel share one deadline (see
     /// `phases_cycles`).
-    pub fn block_cycles(&mut self, inst: &Instance, limits: &SolveOptions) -> Result<(u64, String), Error> {
+    pub fn block_cycles(&mut self, inst: &Instance, limits: &SolveOptions) -> Result<(Cycles, String), Error> {
         if let Some(v) = self.known.get(inst) {
             return Ok(v.clone());
         }
@@ -79,7 +80,7 @@ impl WcetCache {
 
 /// The proven upper bound on a block's cycles of a kernel that may have barriers: the
 /// sum over its phases (one block; see [`crate::model::program`]), and what it rests on.
-fn phases_cycles(p: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> Result<(u64, String), Error> {
+fn phases_cycles(p: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> Result<(Cycles, String), Error> {
     if !p.has_barriers() {
         return cache.block_cycles(&p.phases[0], limits);
     }
@@ -90,13 +91,13 @@ fn phases_cycles(p: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> R
     let kernel = limits.budget.with_overall_limit(limits.budget.time_limit());
     let (distinct, index) = p.distinct();
     let order = crate::exact::phases::smallest_first(&distinct);
-    let mut values = vec![(0, String::new()); distinct.len()];
+    let mut values = vec![(Cycles::ZERO, String::new()); distinct.len()];
     for (k, &i) in order.iter().enumerate() {
         let share = kernel.time_left().map(|left| left / (order.len() - k) as u32);
         let phase_limits = SolveOptions { budget: kernel.with_time_limit(share), ..limits.clone() };
         values[i] = cache.block_cycles(distinct[i], &phase_limits)?;
     }
-    let total: u64 = index.iter().map(|&i| values[i].0).sum();
+    let total: Cycles = index.iter().map(|&i| values[i].0).sum();
     let exact = index.iter().filter(|&&i| values[i].1.starts_with("exact")).count();
     Ok((
         total,
@@ -112,8 +113,8 @@ fn phases_cycles(p: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> R
 /// time in every case the RTA covers.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Computed {
-    /// Cycles.
-    pub cycles: u64,
+    /// Cycles (of the SM's clock): the task set's cycle time makes them its unit.
+    pub cycles: Cycles,
     /// Which bound it is and what it rests on, for `wcet_source`.
     pub how: String,
     /// Known not to bound every block's time (no proven verdict rests on it).
@@ -149,7 +150,7 @@ pub fn full_sm(
             // Any other resident warps, of any block size: the SM's other warp room.
             let r = sm_warps.saturating_sub(w);
             Ok(Computed {
-                cycles: turnover_bound(one, Interference { warps: r, most_l, most_c }),
+                cycles: Cycles::from(turnover_bound(one, Interference { warps: r, most_l, most_c })),
                 how: format!(
                     "proven bound covering block turnover under {OLDEST_FIRST} (gpu.warp_arbitration): one block of {w} warps beside at most {r} other resident warps of at most {most_l} L and {most_c} C instructions each (the task set's heaviest), any arrival pattern"
                 ),
@@ -182,7 +183,7 @@ fn together(one: &Program, p: &Platform, cache: &mut WcetCache, limits: &SolveOp
     let sol = solve_blocks(&blocks, &opts)?;
     let what = if sol.exact() { "exact worst case" } else { "proven upper bound (search stopped; the block horizon)" };
     Ok(Computed {
-        cycles: sol.interval.upper(),
+        cycles: Cycles::from(sol.interval.upper()),
         how: format!(
             "{what} of {b} blocks of {w} warps with their barriers starting together (full-sm: a full SM of this kernel's blocks)"
         ),
@@ -190,15 +191,15 @@ fn together(one: &Program, p: &Platform, cache: &mut WcetCache, limits: &SolveOp
     })
 }
 
-fn block_cycles(inst: &Instance, limits: &SolveOptions) -> Result<(u64, String), Error> {
+fn block_cycles(inst: &Instance, limits: &SolveOptions) -> Result<(Cycles, String), Error> {
     let opts = SolveOptions { method: Method::Search, budget: limits.budget.restarted().unwatched(), ..limits.clone() };
     match solve(inst, &opts).map(|s| s.outcome) {
-        Ok(o) if o.exact() => Ok((o.upper_bound(), format!("exact T^({}) of {}", inst.warps, inst.kernel))),
+        Ok(o) if o.exact() => Ok((Cycles::from(o.upper_bound()), format!("exact T^({}) of {}", inst.warps, inst.kernel))),
         Ok(o) => {
-            Ok((o.upper_bound(), format!("proven upper bound on T^({}) (search stopped; exact value >= {})", inst.warps, o.lower_bound())))
+            Ok((Cycles::from(o.upper_bound()), format!("proven upper bound on T^({}) (search stopped; exact value >= {})", inst.warps, o.lower_bound())))
         }
         Err(Error::TooLarge(_)) => {
-            Ok((safe_horizon(inst), format!("safe horizon of T^({}) (proven; too large for the exact search)", inst.warps)))
+            Ok((Cycles::from(safe_horizon(inst)), format!("safe horizon of T^({}) (proven; too large for the exact search)", inst.warps)))
         }
         Err(e) => Err(e),
     }

@@ -18,6 +18,7 @@
 //! say so (`docs/system-model.md`).
 
 use super::model::{Ps, System};
+use crate::model::cycles::Cycles;
 
 /// Whether label accesses pay for contention.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
@@ -70,11 +71,11 @@ pub fn with_contention(sys: &System, mode: ContentionMode) -> (System, Contentio
     let active: Vec<bool> = sys.units.iter().map(|u| sys.tasks.iter().any(|t| t.unit.as_deref() == Some(u.name.as_str()))).collect();
     // One line transfer of each unit, at its own clock, rounded up.
     let transfer: Vec<Ps> =
-        sys.units.iter().map(|u| u.frequency.time_up(u.read_latency.max(u.write_latency) as u128).unwrap_or(Ps::MAX / 4)).collect();
+        sys.units.iter().map(|u| u.frequency.time_up(Cycles::from(u.read_latency.max(u.write_latency))).unwrap_or(Ps::MAX / 4)).collect();
     let mut waits = Vec::new();
     for (i, unit) in out.units.iter_mut().enumerate() {
         let wait: Ps = (0..transfer.len()).filter(|&j| j != i && active[j]).map(|j| transfer[j]).sum();
-        unit.contention = u64::try_from(unit.frequency.cycles_up(wait)).unwrap_or(u64::MAX / 4);
+        unit.contention = u64::try_from(unit.frequency.cycles_up(wait).get()).unwrap_or(u64::MAX / 4);
         if active[i] {
             waits.push((unit.name.clone(), wait));
         }

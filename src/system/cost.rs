@@ -15,6 +15,7 @@
 
 use super::model::{Frequency, Ps, Runnable, System, TickRange, Unit, MAX_TIME};
 use crate::error::InputError;
+use crate::model::cycles::Cycles;
 use serde::Serialize;
 use std::collections::BTreeSet;
 
@@ -46,25 +47,25 @@ pub enum Communication {
 
 /// Cycles of the 64-byte lines of `label` at `latency` cycles each, best and worst: the
 /// worst adds the unit's `contention` per line (at most 2^58 x 2^65: no overflow).
-fn access_cycles(sys: &System, label: &str, latency: u64, unit: &Unit) -> (u128, u128) {
+fn access_cycles(sys: &System, label: &str, latency: u64, unit: &Unit) -> (Cycles, Cycles) {
     let lines = (sys.labels.get(label).copied().unwrap_or(0) as u128).div_ceil(64);
-    (lines * latency as u128, lines * (latency as u128 + unit.contention as u128))
+    (lines * Cycles::from(latency), lines * (Cycles::from(latency) + Cycles::from(unit.contention)))
 }
 
 /// `a + b` for best and worst cycle counts (see [`add`]).
-fn add2(a: (u128, u128), b: (u128, u128), what: &str) -> Result<(u128, u128), InputError> {
+fn add2(a: (Cycles, Cycles), b: (Cycles, Cycles), what: &str) -> Result<(Cycles, Cycles), InputError> {
     Ok((add(a.0, b.0, what)?, add(a.1, b.1, what)?))
 }
 
 /// `a + b`, or an error naming `what` when the sum does not fit.
-fn add(a: u128, b: u128, what: &str) -> Result<u128, InputError> {
+fn add(a: Cycles, b: Cycles, what: &str) -> Result<Cycles, InputError> {
     a.checked_add(b).ok_or_else(|| InputError::new(what, "(sum)", "too many cycles to add up"))
 }
 
 /// Cycles of one runnable on `unit`: lower and upper, label accesses included. A
 /// runnable without ticks for the unit's kind is an error naming both, except a copy
 /// runnable (no ticks at all), which costs its accesses only.
-pub fn runnable_cycles(sys: &System, r: &Runnable, unit: &Unit, task: &str) -> Result<(u128, u128), InputError> {
+pub fn runnable_cycles(sys: &System, r: &Runnable, unit: &Unit, task: &str) -> Result<(Cycles, Cycles), InputError> {
     let ticks = match r.ticks_on(&unit.kind) {
         Some(t) => t,
         None if r.is_copy() => TickRange { lower: 0, upper: 0 },
@@ -77,23 +78,23 @@ pub fn runnable_cycles(sys: &System, r: &Runnable, unit: &Unit, task: &str) -> R
         }
     };
     let field = format!("runnables.{}", r.name);
-    let mut memory = (0u128, 0u128);
+    let mut memory = (Cycles::ZERO, Cycles::ZERO);
     for l in &r.reads {
         memory = add2(memory, access_cycles(sys, l, unit.read_latency, unit), &field)?;
     }
     for l in &r.writes {
         memory = add2(memory, access_cycles(sys, l, unit.write_latency, unit), &field)?;
     }
-    Ok((add(ticks.lower as u128, memory.0, &field)?, add(ticks.upper as u128, memory.1, &field)?))
+    Ok((add(Cycles::from(ticks.lower), memory.0, &field)?, add(Cycles::from(ticks.upper), memory.1, &field)?))
 }
 
 /// Cycles of the implicit copy-in (every label read by `runnables`, once) and copy-out
 /// (every label written, once) on `unit`, best and worst.
-pub fn copy_cycles(sys: &System, runnables: &[&Runnable], unit: &Unit, task: &str) -> Result<(u128, u128), InputError> {
+pub fn copy_cycles(sys: &System, runnables: &[&Runnable], unit: &Unit, task: &str) -> Result<(Cycles, Cycles), InputError> {
     let reads: BTreeSet<&String> = runnables.iter().flat_map(|r| &r.reads).collect();
     let writes: BTreeSet<&String> = runnables.iter().flat_map(|r| &r.writes).collect();
     let field = format!("tasks.{task}");
-    let mut total = (0u128, 0u128);
+    let mut total = (Cycles::ZERO, Cycles::ZERO);
     for l in reads {
         total = add2(total, access_cycles(sys, l, unit.read_latency, unit), &field)?;
     }
@@ -110,7 +111,7 @@ pub fn runnables<'a>(sys: &'a System, names: &[String]) -> Vec<&'a Runnable> {
 
 /// Execution time of `rs` on `unit`, plus `extra_cycles` (e.g. implicit copies; best
 /// and worst).
-pub fn cost(sys: &System, rs: &[&Runnable], unit: &Unit, task: &str, extra_cycles: (u128, u128)) -> Result<Cost, InputError> {
+pub fn cost(sys: &System, rs: &[&Runnable], unit: &Unit, task: &str, extra_cycles: (Cycles, Cycles)) -> Result<Cost, InputError> {
     let (mut lower, mut upper) = extra_cycles;
     let field = format!("tasks.{task}");
     for r in rs {
@@ -123,9 +124,9 @@ pub fn cost(sys: &System, rs: &[&Runnable], unit: &Unit, task: &str, extra_cycle
 
 /// Cycles as a [`Cost`]: the lower count rounded down, the upper rounded up; an error
 /// naming `field` when it is longer than [`MAX_TIME`].
-pub fn time(f: Frequency, lower: u128, upper: u128, field: &str) -> Result<Cost, InputError> {
+pub fn time(f: Frequency, lower: Cycles, upper: Cycles, field: &str) -> Result<Cost, InputError> {
     match (f.time_down(lower), f.time_up(upper)) {
         (Some(best), Some(worst)) if worst <= MAX_TIME => Ok(Cost { best, worst }),
-        _ => Err(InputError::new(field, format!("{upper} cycles"), "longer than 2^50 ps (about 18 minutes): too large to analyse")),
+        _ => Err(InputError::new(field, format!("{} cycles", upper.get()), "longer than 2^50 ps (about 18 minutes): too large to analyse")),
     }
 }

@@ -48,6 +48,7 @@ use super::gpu::GpuSide;
 use super::model::{ms, Ps, System, Task, Unit, Wait, MAX_TIME};
 use super::reference::{labels_only, Reference};
 use crate::error::InputError;
+use crate::model::cycles::Cycles;
 use serde::Serialize;
 
 /// How offloading tasks wait, whatever the model says (the GSoC analyser's switch).
@@ -265,8 +266,8 @@ fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, how: (Communicatio
     };
     let base = Entity {
         gpu_task: Some(target.name.clone()),
-        pre: cost(sys, &runnables(sys, &t.pre), unit, &t.name, (0, 0))?,
-        post: cost(sys, &runnables(sys, &t.post), unit, &t.name, (0, 0))?,
+        pre: cost(sys, &runnables(sys, &t.pre), unit, &t.name, (Cycles::ZERO, Cycles::ZERO))?,
+        post: cost(sys, &runnables(sys, &t.post), unit, &t.name, (Cycles::ZERO, Cycles::ZERO))?,
         ..base
     };
     Ok(match wait {
@@ -276,9 +277,9 @@ fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, how: (Communicatio
     })
 }
 
-fn copies(sys: &System, rs: &[&super::model::Runnable], unit: &Unit, comm: Communication, task: &str) -> Result<(u128, u128), InputError> {
+fn copies(sys: &System, rs: &[&super::model::Runnable], unit: &Unit, comm: Communication, task: &str) -> Result<(Cycles, Cycles), InputError> {
     match comm {
-        Communication::Direct => Ok((0, 0)),
+        Communication::Direct => Ok((Cycles::ZERO, Cycles::ZERO)),
         Communication::Implicit => copy_cycles(sys, rs, unit, task),
     }
 }

@@ -35,6 +35,7 @@ use super::gpu_sharing::{sliced_response, Context};
 use super::kernel_time::KernelClock;
 use super::model::{serialize_ms, serialize_ms_option, Ps, System, Task, Unit, Wait};
 use crate::error::{Error, InputError};
+use crate::model::cycles::Cycles;
 use crate::rta::analysis::{analyse, Timeline};
 use crate::rta::gpu::Platform;
 use crate::rta::report::RtaReport;
@@ -357,7 +358,7 @@ fn plan<'a>(
     default_slice: Option<Ps>,
 ) -> Result<Planned<'a>, Error> {
     let rs = runnables(sys, &t.pre);
-    let (mut copy, mut work) = ((0u128, 0u128), (0u128, 0u128));
+    let (mut copy, mut work) = ((Cycles::ZERO, Cycles::ZERO), (Cycles::ZERO, Cycles::ZERO));
     for r in &rs {
         let (l, u) = runnable_cycles(sys, r, unit, &t.name)?;
         let slot = if r.is_copy() { &mut copy } else { &mut work };

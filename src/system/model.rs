@@ -8,16 +8,17 @@
 //! cases ([`Frequency::time_up`], [`Frequency::time_down`]).
 
 use crate::error::InputError;
+use crate::model::cycles::Cycles;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-crate::rta::unit::time_unit! {
+crate::time_unit::time_unit! {
     /// A time in picoseconds, the system analysis's one unit of time. Picoseconds add and
     /// subtract among themselves, scale by a count (`u128`) and divide into a count; they
     /// do not mix with the kernel RTA's ticks (`rta::Ticks`, whose length depends on a task
-    /// set: `system::kernel_time` converts, rounding up) or with bare numbers such as
-    /// cycles (a clock frequency converts those). `Ps::new`/`get` take and give the raw
-    /// number.
+    /// set: `system::kernel_time` converts, rounding up), with cycles (`Cycles`: a unit's
+    /// frequency converts them, rounding up or down) or with bare numbers. `Ps::new`/`get`
+    /// take and give the raw number.
     Ps
 }
 
@@ -59,19 +60,19 @@ pub struct Frequency {
 impl Frequency {
     /// `cycles` at this frequency, rounded up to the picosecond (for worst cases);
     /// `None` if it does not fit in 128 bits.
-    pub fn time_up(self, cycles: u128) -> Option<Ps> {
-        Some(Ps::new(cycles.checked_mul(1_000_000_000_000)?.checked_mul(self.den)?.div_ceil(self.num)))
+    pub fn time_up(self, cycles: Cycles) -> Option<Ps> {
+        Some(Ps::new(cycles.get().checked_mul(1_000_000_000_000)?.checked_mul(self.den)?.div_ceil(self.num)))
     }
 
     /// `cycles` at this frequency, rounded down to the picosecond (for best cases);
     /// `None` if it does not fit in 128 bits.
-    pub fn time_down(self, cycles: u128) -> Option<Ps> {
-        Some(Ps::new(cycles.checked_mul(1_000_000_000_000)?.checked_mul(self.den)? / self.num))
+    pub fn time_down(self, cycles: Cycles) -> Option<Ps> {
+        Some(Ps::new(cycles.get().checked_mul(1_000_000_000_000)?.checked_mul(self.den)? / self.num))
     }
 
     /// How many cycles at this frequency `t` picoseconds are, rounded up.
-    pub fn cycles_up(self, t: Ps) -> u128 {
-        (t.get() * self.num).div_ceil(self.den * 1_000_000_000_000)
+    pub fn cycles_up(self, t: Ps) -> Cycles {
+        Cycles::new((t.get() * self.num).div_ceil(self.den * 1_000_000_000_000))
     }
 
     /// In GHz, for reports.
@@ -602,10 +603,11 @@ mod tests {
         assert_eq!(time_of("0.5", "ns", "x").unwrap(), Ps::new(500));
         assert!(time_of("0.0001", "ns", "x").is_err());
         let f = frequency_of("1.5", "GHz", "x").unwrap();
-        assert_eq!(f.time_up(3), Some(Ps::new(2000)));
-        assert_eq!(f.time_up(1), Some(Ps::new(667)));
-        assert_eq!(f.time_down(1), Some(Ps::new(666)));
-        assert_eq!(f.time_up(u128::MAX / 2), None);
-        assert_eq!(frequency_of("2.0", "GHz", "x").unwrap().time_up(100_000_000), Some(Ps::new(50 * PS_PER_MS)));
+        assert_eq!(f.time_up(Cycles::new(3)), Some(Ps::new(2000)));
+        assert_eq!(f.time_up(Cycles::new(1)), Some(Ps::new(667)));
+        assert_eq!(f.time_down(Cycles::new(1)), Some(Ps::new(666)));
+        assert_eq!(f.time_up(Cycles::MAX / 2), None);
+        assert_eq!(f.cycles_up(Ps::new(667)), Cycles::new(2));
+        assert_eq!(frequency_of("2.0", "GHz", "x").unwrap().time_up(Cycles::new(100_000_000)), Some(Ps::new(50 * PS_PER_MS)));
     }
 }

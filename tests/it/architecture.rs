@@ -7,8 +7,22 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// The top-level modules of `src/`, lowest layer first.
-const LAYERS: &[&str] =
-    &["error", "watch", "budget", "files", "model", "import", "state", "state_bounds", "exact", "experiments", "rta", "system", "sweep"];
+const LAYERS: &[&str] = &[
+    "error",
+    "watch",
+    "time_unit",
+    "budget",
+    "files",
+    "model",
+    "import",
+    "state",
+    "state_bounds",
+    "exact",
+    "experiments",
+    "rta",
+    "system",
+    "sweep",
+];
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {

@@ -1,8 +1,9 @@
 //! Time units as types: [`time_unit!`] declares a newtype over `u128` for one unit of
-//! time (the RTA's ticks, the system's picoseconds), so that two units cannot meet by
-//! accident. Values of the same unit add and subtract; a count (`u128`) scales them;
-//! two values of the same unit divide into a count. Nothing crosses units: a conversion
-//! is a named function that says how it rounds.
+//! time (the warp model's cycles, the RTA's ticks, the system's picoseconds), so that two
+//! units cannot meet by accident. Values of the same unit add and subtract; a count
+//! (`u128`) scales them; two values of the same unit divide into a count. Nothing
+//! crosses units: a conversion is a named function that says how it rounds. This file
+//! uses no other module, so every layer may declare its unit with it.
 
 /// Declares `$name`, a time in one unit: a `u128` newtype (serialised as the bare
 /// number, `#[serde(transparent)]`) with the arithmetic of one unit and none across
