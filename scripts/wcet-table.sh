@@ -2,7 +2,7 @@
 # The per-block WCET table of the real kernels (instances/real/, TX2 SM: sigma_L 1,
 # sigma_C 4): for each kernel and W, one block of W warps solved with a time limit, the
 # proven interval, its gap and the wall-clock seconds. Writes the CSV of every solve to
-# docs/wcet-table.csv and prints the Markdown table that README.md and docs/bounds.md show.
+# docs/wcet-table.csv and prints the Markdown table that docs/wcet-table.md shows.
 # Usage: scripts/wcet-table.sh [TIME_LIMIT_S] [W ...]   (defaults: 10 and 4 8 16 32 64)
 set -euo pipefail
 cd "$(dirname "$0")/.."
