@@ -1,16 +1,19 @@
-//! One run of a deterministic warp scheduler with fixed latencies (`makespan
-//! simulate`): the cycle-level schedule of [`Blocks`] (one kernel, one or several
-//! blocks, with barriers) under the latency model of [`crate::model::latency`] and a
-//! [`Scheduler`] of [`crate::model::scheduler`]. With fixed latencies and a fixed
-//! choice the time is this one run: no search. The schedule passes the independent
-//! checker ([`crate::model::checker::check_blocks_with`]) before it is returned, and its
-//! makespan is the checker's.
+//! Runs of warp schedulers with latencies (`makespan simulate`): the cycle-level
+//! schedule of [`Blocks`] (one kernel, one or several blocks, with barriers) under the
+//! latency model of [`crate::model::latency`] and a [`Scheduler`] of
+//! [`crate::model::scheduler`]. With fixed latencies and a deterministic scheduler the
+//! time is one run: exact, no search. With `any` or latency ranges the worst case is
+//! bracketed by a proven interval: the longest of several runs (each a schedule the
+//! open choices allow) and [`latency_horizon`]. Every schedule returned passes the
+//! independent checker ([`crate::model::checker::check_blocks_with`]) and its makespan
+//! is the checker's.
 
-use crate::error::{Error, Inconsistency, InputError};
+use crate::error::{Error, Inconsistency};
 use crate::model::blocks::Blocks;
 use crate::model::checker::check_blocks_with;
 use crate::model::kernel::Unit;
-use crate::model::latency::Latencies;
+use crate::model::interval::Interval;
+use crate::model::latency::{Latencies, LatencyRange};
 use crate::model::schedule::Schedule;
 use crate::model::scheduler::{Priority, Scheduler};
 use serde::Serialize;
@@ -27,14 +30,22 @@ pub struct Simulation {
     pub warps: u32,
     /// Warps per block, `W`.
     pub warps_per_block: u32,
-    /// The scheduler simulated.
+    /// The scheduler asked for (`any`: every work-conserving choice).
     pub scheduler: Scheduler,
-    /// The latency of each class.
+    /// The latency of each class asked for (a range: every value in it).
     pub latency: Latencies,
-    /// The last cycle of the run: the latest `issue + latency - 1`, re-checked by the
-    /// independent checker. Exact for this scheduler and these latencies; not a worst
-    /// case over other schedulers or latencies.
+    /// The worst case over what `scheduler` and `latency` leave open, proven: exact (the
+    /// one run) for a deterministic scheduler with fixed latencies; otherwise from the
+    /// longest run below to the latency horizon (the block horizon plus each
+    /// instruction's longest wait, proven in `docs/latency.md`).
+    pub interval: Interval,
+    /// The last cycle of the run shown: the latest `issue + latency - 1`, re-checked by
+    /// the independent checker (`interval`'s lower end).
     pub makespan: u64,
+    /// The scheduler of the run shown.
+    pub run_scheduler: Scheduler,
+    /// The (fixed) latencies of the run shown.
+    pub run_latency: Latencies,
     /// Always true: the schedule passed the checker (a failure is an error).
     pub checked: bool,
     /// Issue cycle of every instruction of every warp (row `w`: warp `w` of block
@@ -47,11 +58,13 @@ pub struct Simulation {
 }
 
 impl Blocks {
-    /// Runs the blocks under `scheduler` with the (fixed) `latency` of each class: the
-    /// cycle-level schedule, re-checked by the independent checker, and its makespan.
-    /// Refuses `any` (the worst case over every choice is `solve`'s) and latency ranges
-    /// (their worst case is a search); an [`Error::Inconsistent`] if the run fails the
-    /// checker, which would be a bug.
+    /// Runs the blocks under `scheduler` with the `latency` of each class. With a
+    /// deterministic scheduler and fixed latencies: the cycle-level schedule, re-checked
+    /// by the independent checker, and its makespan, exact. With `any` or a latency
+    /// range: the proven interval on the worst case (the longest run of every
+    /// deterministic scheduler the choice allows, at the shortest and the longest
+    /// latencies of each class, up to the latency horizon) and that run. An
+    /// [`Error::Inconsistent`] if a run fails the checker, which would be a bug.
     ///
     /// ```
     /// use gpu_makespan::{Blocks, Latencies, LatencyRange, Program, Scheduler};
@@ -69,21 +82,85 @@ impl Blocks {
 }
 
 fn simulate(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Result<Simulation, Error> {
-    if !scheduler.is_deterministic() {
-        return Err(InputError::new("scheduler", "any", "a simulation needs one choice rule: gto, lrr or oldest-first (`any` is the worst case: solve)").into());
-    }
-    for (u, field) in [(Unit::L, "latency.L"), (Unit::C, "latency.C")] {
-        if latency.of(u).fixed().is_none() {
-            return Err(InputError::new(field, latency.of(u), "a simulation needs one latency per class; the worst case over a range is not computed yet").into());
+    let schedulers: Vec<Scheduler> = match scheduler {
+        Scheduler::Any => Scheduler::ALL.into_iter().filter(|s| s.is_deterministic()).collect(),
+        s => vec![s],
+    };
+    let mut best: Option<(u64, Schedule, Vec<u32>, Scheduler, Latencies)> = None;
+    for s in schedulers {
+        for pick in fixed_picks(latency) {
+            let (schedule, lat, makespan) = checked_run(blocks, &pick, s)?;
+            if best.as_ref().is_none_or(|b| makespan > b.0) {
+                best = Some((makespan, schedule, lat, s, pick));
+            }
         }
     }
+    let (makespan, schedule, latencies, run_scheduler, run_latency) = best.expect("at least one run");
+    let open = !scheduler.is_deterministic() || fixed_picks(latency).len() > 1;
+    let upper = if open { latency_horizon(blocks, latency) } else { makespan };
+    let interval = Interval::new(makespan, upper).ok_or_else(|| Inconsistency::Disagreement(format!("a run of {makespan} cycles exceeds the latency horizon {upper}")))?;
+    let (kernel, warps, warps_per_block) = (blocks.program.kernel(), blocks.warps(), blocks.warps_per_block());
+    Ok(Simulation {
+        kernel,
+        warps,
+        warps_per_block,
+        scheduler,
+        latency: *latency,
+        interval,
+        makespan,
+        run_scheduler,
+        run_latency,
+        checked: true,
+        schedule,
+        latencies,
+    })
+}
+
+/// The fixed latencies to run for `latency`: itself when fixed, else each class at its
+/// shortest and its longest (2 or 4 picks).
+fn fixed_picks(latency: &Latencies) -> Vec<Latencies> {
+    let ends = |r: LatencyRange| if r.min == r.max { vec![r] } else { vec![LatencyRange { min: r.min, max: r.min }, LatencyRange { min: r.max, max: r.max }] };
+    ends(latency.l).into_iter().flat_map(|l| ends(latency.c).into_iter().map(move |c| Latencies { l, c })).collect()
+}
+
+/// One run with fixed latencies, re-checked: its schedule, each instruction's latency and
+/// its makespan.
+fn checked_run(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Result<(Schedule, Vec<u32>, u64), Error> {
     let copies = (blocks.program.phases[0].copies_l, blocks.program.phases[0].copies_c);
     let latencies = latency.per_instruction(&blocks.units(), copies, |r| r.max);
     let schedule = run(blocks, &latencies, scheduler);
     let makespan = check_blocks_with(blocks, &latencies, &schedule)
         .map_err(|violation| Inconsistency::Rejected { method: format!("{scheduler} simulation"), violation })?;
-    let (kernel, warps, warps_per_block) = (blocks.program.kernel(), blocks.warps(), blocks.warps_per_block());
-    Ok(Simulation { kernel, warps, warps_per_block, scheduler, latency: *latency, makespan, checked: true, schedule, latencies })
+    Ok((schedule, latencies, makespan))
+}
+
+/// The **latency horizon**, a proven upper bound on the makespan of every
+/// work-conserving schedule of `blocks` (all `B` blocks starting together, barriers per
+/// block) with every instruction's latency in its class's range:
+/// `T <= I + sum_i (lambda_i^max - 1) + floor((B W - 1) I_L / sigma_L) + floor((B W - 1) I_C / sigma_C)`,
+/// the block horizon plus each instruction's longest wait (sums over one warp's
+/// instructions after the 1/n transformation, whose copies but the last have latency 1).
+///
+/// **Proof.** Let block `b` hold the last result, in cycle `T`, and let its phase `k` run
+/// from `s_k` (the cycle its warps are ready for it) to `e_k` (the cycle the last result
+/// of a phase-`k` instruction of a warp of `b` is there); `s_{k+1} = e_k + 1` and
+/// `e_K = T`, so `T = sum_k (e_k - s_k + 1)`. Let `w_k` be a warp of `b` whose last
+/// phase-`k` result is there at `e_k`. In every cycle of `[s_k, e_k]`, `w_k` is not at
+/// the barrier (its own result is not there before `e_k`), so it (a) issues one of its
+/// phase-`k` instructions, (b) waits for the result of one it issued (at most
+/// `lambda_i - 1` cycles after instruction `i`), or (c) is ready for an `X` instruction
+/// and does not issue it, and then, by work conservation, all `sigma_X` `X` units issue
+/// instructions of other warps: phase-`k` instructions of the `W - 1` other warps of `b`
+/// (no warp of `b` is in another phase in that interval) or instructions of the `B - 1`
+/// other blocks. Over all `k`, (a) counts `w`'s `I` instructions once, (b) at most
+/// `sum_i (lambda_i^max - 1)` cycles, and each instruction of another warp is issued in
+/// one cycle only, so the (c) cycles for `X` are at most
+/// `floor(((W - 1) I_X + (B - 1) W I_X) / sigma_X)`. Summing gives the bound. With
+/// latency 1 it is [`Blocks::horizon`].
+pub fn latency_horizon(blocks: &Blocks, latency: &Latencies) -> u64 {
+    let copies = (blocks.program.phases[0].copies_l, blocks.program.phases[0].copies_c);
+    let waits: u64 = latency.per_instruction(&blocks.units(), copies, |r| r.max).iter().map(|&l| l as u64 - 1).sum();
+    blocks.horizon() + waits
 }
 
 /// Where each warp is: its next instruction and the cycle from which it may issue it
@@ -185,10 +262,17 @@ mod tests {
     }
 
     #[test]
-    fn refuses_any_and_ranges() {
+    fn any_and_ranges_give_a_proven_interval() {
         let b = blocks("LC", 2, 1, (1, 1));
-        assert!(simulate(&b, &Latencies::ONE, Scheduler::Any).is_err());
+        // Latency 1, any scheduler: every deterministic run takes 3; the horizon is 4.
+        let any = simulate(&b, &Latencies::ONE, Scheduler::Any).unwrap();
+        assert_eq!((any.interval, any.makespan), (Interval::new(3, 4).unwrap(), 3));
+        // L in 5..400: the longest run is at 400 (L at 1 and 2, C at 401 and 402); the
+        // horizon adds 399 waiting cycles to 4.
         let range = Latencies { l: LatencyRange { min: 5, max: 400 }, c: LatencyRange::ONE };
-        assert!(simulate(&b, &range, Scheduler::Gto).is_err());
+        let r = simulate(&b, &range, Scheduler::Gto).unwrap();
+        assert_eq!((r.interval, r.run_latency.l.max, r.run_scheduler), (Interval::new(402, 403).unwrap(), 400, Scheduler::Gto));
+        // A deterministic scheduler with fixed latencies is exact.
+        assert!(simulate(&b, &lat(5, 1), Scheduler::Lrr).unwrap().interval.exact());
     }
 }

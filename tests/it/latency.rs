@@ -6,6 +6,7 @@
 //! the paper's checker and stays within the exact worst case.
 
 use gpu_makespan::model::checker::check_blocks;
+use gpu_makespan::model::simulate::latency_horizon;
 use gpu_makespan::{Blocks, Instance, Latencies, LatencyRange, Program, Scheduler, SmCounts, SolveOptions};
 use proptest::prelude::*;
 
@@ -168,4 +169,172 @@ fn hand_computed_runs() {
     // greedy, stalls in turn, and warp 1 issues: 1, 3 / 2, 4.
     let run = |s| blocks("CC", 2).simulate(&latencies(1, 2), s).unwrap().schedule.cycles;
     assert_eq!(run(Scheduler::Gto), vec![vec![1, 3], vec![2, 4]]);
+}
+
+/// The brute force of the worst case with latency ranges: every work-conserving choice
+/// (exactly `min(sigma_X, ready_X)` `X` issues per cycle, any such subset) and every
+/// latency in its range for every issue, by a memoised search over per-warp states
+/// written from `docs/latency.md` (no code of the library's). Sigma is integral here.
+/// A warp in the brute force: next instruction, cycles until ready (or until its last
+/// result is there), parked at a barrier.
+type WarpState = (usize, u32, bool);
+
+struct Brute {
+    /// Per instruction of a warp: (is a load, shortest latency, longest latency).
+    program: Vec<(bool, u32, u32)>,
+    /// Instruction counts after which a barrier holds the block.
+    barriers: Vec<usize>,
+    per_block: usize,
+    sigma: [usize; 2],
+    memo: std::collections::HashMap<(Vec<WarpState>, Vec<u32>), u64>,
+}
+
+impl Brute {
+    /// Cycles from now until the last result is there. `warps[w]` = (next instruction,
+    /// cycles until ready or until its last result is there, parked at a barrier);
+    /// `done[b]` = cycles until the last result of block `b`'s parked warps is there.
+    fn worst(&mut self, warps: Vec<WarpState>, done: Vec<u32>) -> u64 {
+        let len = self.program.len();
+        if warps.iter().all(|&(i, _, _)| i == len) {
+            return warps.iter().map(|&(_, w, _)| w as u64).max().unwrap_or(0);
+        }
+        if let Some(&v) = self.memo.get(&(warps.clone(), done.clone())) {
+            return v;
+        }
+        let ready = |x: usize| -> Vec<usize> {
+            (0..warps.len())
+                .filter(|&w| warps[w].0 < len && warps[w].1 == 0 && !warps[w].2 && usize::from(!self.program[warps[w].0].0) == x)
+                .collect()
+        };
+        let (rl, rc) = (ready(0), ready(1));
+        let mut best = 0;
+        for l in subsets(&rl, self.sigma[0].min(rl.len())) {
+            for c in subsets(&rc, self.sigma[1].min(rc.len())) {
+                let issued: Vec<usize> = l.iter().chain(&c).copied().collect();
+                for lats in latency_choices(&issued.iter().map(|&w| self.program[warps[w].0]).collect::<Vec<_>>()) {
+                    let (next, next_done) = self.step(&warps, &done, &issued, &lats);
+                    best = best.max(1 + self.worst(next, next_done));
+                }
+            }
+        }
+        self.memo.insert((warps, done), best);
+        best
+    }
+
+    /// The state at the next cycle after `issued` issue with latencies `lats`.
+    fn step(&self, warps: &[WarpState], done: &[u32], issued: &[usize], lats: &[u32]) -> (Vec<WarpState>, Vec<u32>) {
+        let mut next: Vec<WarpState> = warps.iter().map(|&(i, w, p)| (i, w.saturating_sub(1), p)).collect();
+        let mut next_done: Vec<u32> = done.iter().map(|d| d.saturating_sub(1)).collect();
+        for (&w, &lat) in issued.iter().zip(lats) {
+            next[w] = (warps[w].0 + 1, lat - 1, false);
+            if self.barriers.contains(&next[w].0) {
+                next[w].2 = true;
+                next_done[w / self.per_block] = next_done[w / self.per_block].max(lat - 1);
+            }
+        }
+        for (b, d) in next_done.iter_mut().enumerate() {
+            let block = b * self.per_block..(b + 1) * self.per_block;
+            if block.clone().all(|w| next[w].2) {
+                block.for_each(|w| next[w] = (next[w].0, *d, false));
+                *d = 0;
+            }
+        }
+        (next, next_done)
+    }
+}
+
+/// Every `k`-subset of `items`.
+fn subsets(items: &[usize], k: usize) -> Vec<Vec<usize>> {
+    (0u32..1 << items.len())
+        .filter(|m| m.count_ones() as usize == k)
+        .map(|m| (0..items.len()).filter(|&i| m >> i & 1 == 1).map(|i| items[i]).collect())
+        .collect()
+}
+
+/// Every choice of one latency in its range per issued instruction.
+fn latency_choices(ranges: &[(bool, u32, u32)]) -> Vec<Vec<u32>> {
+    ranges.iter().fold(vec![Vec::new()], |acc, &(_, lo, hi)| {
+        acc.iter().flat_map(|a| (lo..=hi).map(move |l| [a.clone(), vec![l]].concat())).collect()
+    })
+}
+
+/// A tiny random case for the brute force: 1-2 phases of 1-3 instructions, 1-2 warps per
+/// block, 1-2 blocks, sigma 1-2, L latency in a range within 1-4, C within 1-2, a scheduler.
+/// Phases, warps per block, blocks, sigmas, (L min, L spread, C min, C spread), scheduler.
+type Tiny = (Vec<String>, u32, u32, (i64, i64), (u32, u32, u32, u32), Scheduler);
+
+fn tiny() -> impl Strategy<Value = Tiny> {
+    let phase = proptest::collection::vec(prop_oneof![Just('L'), Just('C')], 1..=3).prop_map(|v| v.into_iter().collect::<String>());
+    let scheduler = prop_oneof![Just(Scheduler::Any), Just(Scheduler::Gto), Just(Scheduler::Lrr), Just(Scheduler::OldestFirst)];
+    (proptest::collection::vec(phase, 1..=2), 1u32..=2, 1u32..=2, (1i64..=2, 1i64..=2), (1u32..=4, 0u32..=2, 1u32..=2, 0u32..=1), scheduler)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    /// The brute force's worst case over every work-conserving choice and every latency
+    /// in the ranges lies between the longest run `simulate` finds (a schedule the
+    /// adversary may pick) and the latency horizon (the proven upper end).
+    #[test]
+    fn the_interval_holds_the_brute_force_worst_case((phases, warps, blocks, sigma, (l, dl, c, dc), scheduler) in tiny()) {
+        let program = Program::build(&phases.join("|"), |k| Instance::new(k, warps as i64, sigma.0, sigma.1)).unwrap();
+        let b = Blocks::new(program, blocks);
+        let range = |lo: u32, d: u32| LatencyRange::new(lo as i64, (lo + d) as i64, "latency").unwrap();
+        let latency = Latencies { l: range(l, dl), c: range(c, dc) };
+        let run = b.simulate(&latency, scheduler).unwrap();
+        let mut program = Vec::new();
+        let mut barriers = Vec::new();
+        for (p, phase) in phases.iter().enumerate() {
+            program.extend(phase.chars().map(|ch| if ch == 'L' { (true, l, l + dl) } else { (false, c, c + dc) }));
+            if p + 1 < phases.len() {
+                barriers.push(program.len());
+            }
+        }
+        let n = (warps * blocks) as usize;
+        let mut brute = Brute { program, barriers, per_block: warps as usize, sigma: [sigma.0 as usize, sigma.1 as usize], memo: Default::default() };
+        let truth = brute.worst(vec![(0, 0, false); n], vec![0; blocks as usize]);
+        // The run is one schedule the adversary may pick; the horizon bounds them all.
+        let horizon = latency_horizon(&b, &latency);
+        prop_assert!(run.makespan <= truth && truth <= horizon, "{:?} {} {:?}: truth {} outside [{}, {}]", phases, warps, latency, truth, run.makespan, horizon);
+        // What is open (`any`, a range) is reported as that interval; a deterministic
+        // scheduler with fixed latencies as its one run.
+        let open = scheduler == Scheduler::Any || dl + dc > 0;
+        prop_assert_eq!(run.interval.upper(), if open { horizon } else { run.makespan });
+    }
+}
+
+/// `makespan simulate` on the real binary: the table, the JSON contract, the chart, and
+/// files with latencies refused by every command that computes the paper's model.
+#[test]
+fn simulate_on_the_command_line() {
+    use crate::common::cli::{assert_stdout, input_error, json_of, temp_file};
+    assert_stdout(
+        &["simulate", "--kernel", "LC", "--warps", "2", "--latency-l", "5"],
+        &["scheduler    gto", "makespan            7  [exact"],
+    );
+    let v = json_of(&["simulate", "--kernel", "LC", "--warps", "2", "--latency-l", "5..400", "--scheduler", "any", "--schedule"]);
+    assert_eq!(
+        (v["interval"]["lower"].as_u64(), v["interval"]["upper"].as_u64(), v["interval"]["exact"].as_bool()),
+        (Some(402), Some(403), Some(false))
+    );
+    assert_eq!(
+        (v["makespan"].as_u64(), v["run_latency"]["L"]["max"].as_u64(), v["scheduler"].as_str()),
+        (Some(402), Some(400), Some("any"))
+    );
+    assert_eq!(v["schedule"].as_array().map(Vec::len), Some(4));
+    assert_stdout(
+        &["simulate", "--kernel", "L|C", "--warps", "2", "--latency-l", "4", "--scheduler", "oldest-first", "--schedule"],
+        &["warp 1 L---.C.", "warp 2 .L---.C"],
+    );
+    input_error(&["simulate", "--kernel", "LC", "--warps", "2", "--latency-l", "0"], "--latency-l");
+    input_error(&["simulate", "--kernel", "LC", "--warps", "2", "--scheduler", "fifo"], "--scheduler");
+    let dir = tempfile::tempdir().unwrap();
+    let file = temp_file(&dir, "lat.toml", "kernel = \"LC\"\nwarps = 2\nlatency = { L = [5, 400], C = 4 }\nscheduler = \"lrr\"\n");
+    assert_stdout(&["simulate", &file], &["scheduler    lrr", "worst case   [405, 406]"]);
+    for command in ["solve", "bound", "approx"] {
+        let args: Vec<&str> = if command == "approx" { vec![command, &file, "--x", "1"] } else { vec![command, &file] };
+        input_error(&args, "latency");
+    }
+    let file = temp_file(&dir, "gto.toml", "kernel = \"LC\"\nwarps = 2\nscheduler = \"gto\"\n");
+    input_error(&["solve", &file], "scheduler");
 }

@@ -29,8 +29,8 @@ pub(crate) enum Command {
     Bound(BoundArgs),
     /// Compute the exact worst-case makespan T^(W) and a worst-case schedule.
     Solve(SolveArgs),
-    /// One run of a deterministic warp scheduler (gto, lrr, oldest-first) with fixed
-    /// instruction latencies: the cycle-level schedule, re-checked, and its makespan.
+    /// A warp scheduler (gto, lrr, oldest-first) with instruction latencies: one exact
+    /// run, re-checked; with `any` or latency ranges, the worst case as a proven interval.
     Simulate(SimulateArgs),
     /// The paper's estimate min_y ceil(W/y) T^(y) (eqs. 42-43), with a proven bound beside it.
     Approx(ApproxArgs),
@@ -90,16 +90,17 @@ pub(crate) struct SolveArgs {
 pub(crate) struct SimulateArgs {
     #[command(flatten)]
     pub(crate) instance: InstanceArgs,
-    /// Warp scheduler: gto (greedy-then-oldest), lrr (loose round robin) or oldest-first
+    /// Warp scheduler: gto (greedy-then-oldest), lrr (loose round robin), oldest-first,
+    /// or any (the worst case over every work-conserving choice, as a proven interval)
     /// (overrides the file's `scheduler`; default gto).
     #[arg(long)]
     pub(crate) scheduler: Option<String>,
-    /// Latency of L (load/store) instructions in cycles (overrides the file's
-    /// `latency.L`; default 1).
+    /// Latency of L (load/store) instructions in cycles, `N` or a range `MIN..MAX`
+    /// (overrides the file's `latency.L`; default 1).
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) latency_l: Option<String>,
-    /// Latency of C (CUDA-core) instructions in cycles (overrides the file's
-    /// `latency.C`; default 1).
+    /// Latency of C (CUDA-core) instructions in cycles, `N` or `MIN..MAX` (overrides the
+    /// file's `latency.C`; default 1).
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) latency_c: Option<String>,
     /// Print the cycle-by-warp chart (`-` while a warp waits for a result), or the

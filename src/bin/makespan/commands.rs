@@ -11,7 +11,6 @@ use crate::sweep::command::sweep;
 use crate::terminal::{json, out, pool, prepare, svg, Failure, Progress};
 use clap::CommandFactory;
 use gpu_makespan::bounds::{BoundsReport, PhasedBounds};
-use gpu_makespan::error::InputError;
 use gpu_makespan::experiments;
 use gpu_makespan::rta::{self, taskset};
 use gpu_makespan::{lower_bound, safe_horizon, BlockSolution, Blocks, Budget, Error, Horizon, Instance, Method, PhasedSolution, Program};
@@ -281,18 +280,7 @@ fn simulate(a: SimulateArgs) -> Result<(), Failure> {
     prepare(&[(&a.svg, "--svg")], &inputs)?;
     let (blocks, latency, scheduler) = a.instance.load_simulation(&a)?;
     // A value refused by the simulation came from its flag when one was given.
-    let flags = [
-        ("latency.L", "latency_l", a.latency_l.is_some()),
-        ("latency.C", "latency_c", a.latency_c.is_some()),
-        ("scheduler", "scheduler", a.scheduler.is_some()),
-    ];
-    let run = blocks.simulate(&latency, scheduler).map_err(|e| match e {
-        Error::Input(i) => match flags.iter().find(|&&(field, _, given)| given && i.field == field) {
-            Some(&(_, flag, _)) => Error::Input(InputError::option(flag, i.value, i.reason)),
-            None => Error::Input(i),
-        },
-        e => e,
-    })?;
+    let run = blocks.simulate(&latency, scheduler)?;
     let text = if a.json.json {
         simulation::simulation_json(&blocks, &run, a.schedule)?
     } else {

@@ -26,11 +26,24 @@ pub fn simulation_table(blocks: &Blocks, run: &Simulation, schedule: bool) -> Re
     );
     let _ = writeln!(s, "scheduler    {}", run.scheduler);
     let _ = writeln!(s, "latency      {} (each instruction waits for its predecessor's result)", run.latency);
-    let _ = writeln!(s, "makespan     {:>8}  [exact for this scheduler and these latencies; schedule re-checked]", run.makespan);
-    let _ = writeln!(s, "not          a worst case over schedulers or latency ranges (solve: the worst case at latency 1)");
+    if run.interval.exact() {
+        let _ = writeln!(s, "makespan     {:>8}  [exact for this scheduler and these latencies; schedule re-checked]", run.makespan);
+    } else {
+        let open =
+            if run.scheduler.is_deterministic() { "every latency in its range" } else { "every scheduler and every latency in its range" };
+        let _ = writeln!(s, "worst case   {:>8}  [proven, over {open}]", run.interval.to_string());
+        let _ = writeln!(s, "longest run  {:>8}  [{}, latency {}; schedule re-checked]", run.makespan, run.run_scheduler, run.run_latency);
+        let _ = writeln!(s, "upper end    latency horizon: block horizon + each instruction's longest wait [proven]");
+    }
     if schedule {
         cap(run.warps as u64 * run.makespan, MAX_CHART_CELLS, "chart cells (warps x cycles)")?;
-        let _ = write!(s, "\nschedule ({} cycles, checked; `-`: waiting for a result):\n{}", run.makespan, chart(blocks, run));
+        let _ = write!(
+            s,
+            "\nschedule ({} cycles, {}, checked; `-`: waiting for a result):\n{}",
+            run.makespan,
+            run.run_scheduler,
+            chart(blocks, run)
+        );
     }
     Ok(s)
 }
@@ -100,7 +113,13 @@ pub fn simulation(path: &Path, blocks: &Blocks, run: &Simulation) -> Result<(), 
     let t_end = run.makespan as f64 + 1.0;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            format!("{} under {}, latency {}: {} cycles", crate::wording::shorten(&run.kernel), run.scheduler, run.latency, run.makespan),
+            format!(
+                "{} under {}, latency {}: {} cycles",
+                crate::wording::shorten(&run.kernel),
+                run.run_scheduler,
+                run.run_latency,
+                run.makespan
+            ),
             ("sans-serif", 16),
         )
         .margin(10)
