@@ -39,6 +39,7 @@
 use crate::error::InputError;
 use crate::model::instance::{Instance, InstanceFile};
 use crate::model::kernel::Unit;
+use crate::model::latency::Latencies;
 use crate::model::program::Program;
 
 /// Largest total warp count `B W` of a several-block kernel with barriers.
@@ -259,6 +260,22 @@ pub struct Interference {
 /// `C <= I + sum_X floor(((W - 1) I_X + others.warps most_X) / sigma_X)`.
 /// Without an arbitration rule no such bound exists: a work-conserving scheduler may
 /// serve newly arrived warps for as long as they keep arriving.
+///
+/// **With latencies** ([`crate::model::latency`]: every instruction waits for its
+/// predecessor's result, a barrier for its block's results) the bound grows by
+/// `latency.waits(..)`, each instruction's longest wait, `sum_i (lambda_i^max - 1)`:
+/// take `[s_k, e_k]` to end at the last result of phase `k` of a warp of `b` and `w_k`
+/// the warp it belongs to; in each cycle `w_k` issues, waits for one of its own results
+/// (at most `lambda_i - 1` cycles after instruction `i`, over all phases at most that
+/// sum) or is ready and blocked as above, by warps no younger than `b` (the rule is
+/// about ready warps and holds whatever they wait for otherwise). The counts of the
+/// other two kinds of cycle are unchanged. With latency 1 it is [`turnover_bound`].
+pub fn turnover_bound_with(program: &Program, others: Interference, latency: &Latencies) -> u64 {
+    let units: Vec<Unit> = program.phases.iter().flat_map(|p| p.kernel.units().iter().copied()).collect();
+    turnover_bound(program, others) + latency.waits(&units, program.copies())
+}
+
+/// [`turnover_bound_with`] at latency 1 (the paper's model).
 pub fn turnover_bound(program: &Program, others: Interference) -> u64 {
     let w1 = program.warps() as u64 - 1;
     let sigma = |u: Unit| program.phases[0].sigma(u) as u64;

@@ -138,6 +138,15 @@ impl Latencies {
     }
 }
 
+impl Latencies {
+    /// `sum_i (lambda_i^max - 1)` over one warp's instructions `units` (transformed, made
+    /// with `copies`): the most cycles a warp can spend waiting for its own results. 0 at
+    /// latency 1.
+    pub fn waits(&self, units: &[Unit], copies: (u32, u32)) -> u64 {
+        self.per_instruction(units, copies, |r| r.max).iter().map(|&l| l as u64 - 1).sum()
+    }
+}
+
 /// `L = 400, C = 4` (ranges as `5..400`).
 impl fmt::Display for Latencies {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {

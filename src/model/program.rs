@@ -106,6 +106,11 @@ impl Program {
         self.phases.len() > 1
     }
 
+    /// `(copies_L, copies_C)` of the sigma = 1/n transformation (the same in every phase).
+    pub fn copies(&self) -> (u32, u32) {
+        (self.phases[0].copies_l, self.phases[0].copies_c)
+    }
+
     /// `W`.
     pub fn warps(&self) -> u32 {
         self.phases[0].warps

@@ -126,8 +126,7 @@ fn fixed_picks(latency: &Latencies) -> Vec<Latencies> {
 /// One run with fixed latencies, re-checked: its schedule, each instruction's latency and
 /// its makespan.
 fn checked_run(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Result<(Schedule, Vec<u32>, u64), Error> {
-    let copies = (blocks.program.phases[0].copies_l, blocks.program.phases[0].copies_c);
-    let latencies = latency.per_instruction(&blocks.units(), copies, |r| r.max);
+    let latencies = latency.per_instruction(&blocks.units(), blocks.program.copies(), |r| r.max);
     let schedule = run(blocks, &latencies, scheduler);
     let makespan = check_blocks_with(blocks, &latencies, &schedule)
         .map_err(|violation| Inconsistency::Rejected { method: format!("{scheduler} simulation"), violation })?;
@@ -158,9 +157,7 @@ fn checked_run(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Re
 /// `floor(((W - 1) I_X + (B - 1) W I_X) / sigma_X)`. Summing gives the bound. With
 /// latency 1 it is [`Blocks::horizon`].
 pub fn latency_horizon(blocks: &Blocks, latency: &Latencies) -> u64 {
-    let copies = (blocks.program.phases[0].copies_l, blocks.program.phases[0].copies_c);
-    let waits: u64 = latency.per_instruction(&blocks.units(), copies, |r| r.max).iter().map(|&l| l as u64 - 1).sum();
-    blocks.horizon() + waits
+    blocks.horizon() + latency.waits(&blocks.units(), blocks.program.copies())
 }
 
 /// Where each warp is: its next instruction and the cycle from which it may issue it

@@ -483,6 +483,10 @@ pub struct GpuSection {
     /// How an SM's units choose among ready warps, for `C` computed from instructions:
     /// `oldest-first` or `unknown` (default; see [`Arbitration`]).
     pub warp_arbitration: Option<String>,
+    /// Instruction latencies for `C` computed from instructions (`latency = { L = [5,
+    /// 400], C = 4 }`; default 1, the paper's model, which is not a bound on real
+    /// hardware; `docs/latency.md`).
+    pub latency: Option<crate::model::latency::LatencyFile>,
     /// A name for the profile, ignored by the model.
     pub name: Option<String>,
 }
@@ -521,6 +525,9 @@ pub struct Profile {
     pub context_switch: Option<Decimal>,
     /// The warp arbitration `C` computed from instructions may rest on.
     pub arbitration: Arbitration,
+    /// The instruction latencies `C` computed from instructions rests on (latency 1:
+    /// the paper's model).
+    pub latency: crate::model::latency::Latencies,
 }
 
 impl Profile {
@@ -539,6 +546,7 @@ impl Profile {
         time_slice: Decimal::ZERO,
         context_switch: None,
         arbitration: Arbitration::Unknown,
+        latency: crate::model::latency::Latencies::ONE,
     };
 }
 
@@ -559,6 +567,13 @@ impl GpuSection {
             },
             context_switch: self.context_switch.as_ref().map(|v| Decimal::of_toml(text, v, "gpu.context_switch")).transpose()?,
             arbitration: word(&self.warp_arbitration, "gpu.warp_arbitration", &["oldest-first", "unknown"])?.unwrap_or_default(),
+            latency: match &self.latency {
+                None => crate::model::latency::Latencies::ONE,
+                Some(f) => f.latencies().map_err(|e| {
+                    let field = format!("gpu.{}", e.field);
+                    e.in_field(field)
+                })?,
+            },
         })
     }
 

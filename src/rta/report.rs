@@ -414,6 +414,21 @@ fn utilization(tasks: &[Task], p: &Platform, scale: Scale) -> f64 {
         .sum()
 }
 
+/// The latency model every `C` computed from instructions rests on, one line per model
+/// used (`docs/latency.md`).
+fn latency_assumptions(w: &Workload, out: &mut Vec<String>) {
+    use crate::rta::wcet::{NO_LATENCIES, WITH_LATENCIES};
+    let names = |marker: &str| w.tasks.iter().filter(|t| t.wcet_source.contains(marker)).map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ");
+    let zero = names(NO_LATENCIES);
+    if !zero.is_empty() {
+        out.push(format!("no latencies: the C of {zero} is computed in the paper's zero-latency model (every instruction's result the next cycle): not a bound on real hardware, where a global load takes hundreds of cycles; gpu.latency gives C with latencies (docs/latency.md)"));
+    }
+    let with = names(WITH_LATENCIES);
+    if !with.is_empty() {
+        out.push(format!("latencies: the C of {with} is computed with the profile's instruction latencies (gpu.latency; see wcet_source), each instruction waiting for its predecessor's result and each barrier for its block's results; the latencies are the profile's assumption, not measured here"));
+    }
+}
+
 fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, ties: Ties) -> Vec<String> {
     let p = &w.platform;
     let limits = format!(
@@ -470,6 +485,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
     if w.tasks.iter().any(|t| t.wcet_source.contains(crate::rta::wcet::OLDEST_FIRST)) {
         out.push("warp arbitration oldest-first (gpu.warp_arbitration): among ready warps each unit serves the block that arrived on its SM first, as GPGPU-Sim's greedy-then-oldest does after a stall (Rogers et al., MICRO 2012); an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it".into());
     }
+    latency_assumptions(w, &mut out);
     if w.tasks.iter().any(|t| t.wcet_optimistic) {
         let names: Vec<&str> = w.tasks.iter().filter(|t| t.wcet_optimistic).map(|t| t.name.as_str()).collect();
         out.push(format!(

@@ -449,10 +449,15 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             };
             let one_block = block(b.div_ceil(warp_size))?;
             let c = match contention {
-                Contention::Isolated => wcet::Computed::isolated(&one_block, cache, limits)?,
-                Contention::FullSm => {
-                    wcet::full_sm(&one_block, &profile.platform, profile.arbitration, others(cx.set, &sm), cache, limits)?
-                }
+                Contention::Isolated => wcet::Computed::isolated(&one_block, &profile.latency, cache, limits)?,
+                Contention::FullSm => wcet::full_sm(
+                    &one_block,
+                    &profile.platform,
+                    (profile.arbitration, &profile.latency),
+                    others(cx.set, &sm),
+                    cache,
+                    limits,
+                )?,
             };
             optimistic = c.optimistic;
             if let Some(u) = &cx.cycle.missing {

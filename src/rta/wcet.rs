@@ -4,7 +4,9 @@
 use crate::error::Error;
 use crate::exact::blocks::solve_blocks;
 use crate::exact::solve::{solve, Method, SolveOptions};
-use crate::model::blocks::{turnover_bound, Blocks, Interference};
+use crate::model::blocks::{turnover_bound_with, Blocks, Interference};
+use crate::model::latency::Latencies;
+use crate::model::simulate::latency_horizon;
 use crate::model::bounds::safe_horizon;
 use crate::model::cycles::Cycles;
 use crate::model::instance::Instance;
@@ -54,6 +56,33 @@ impl Contention {
 
 /// The words every `wcet_source` resting on [`Arbitration::OldestFirst`] contains.
 pub const OLDEST_FIRST: &str = "oldest-first warp arbitration";
+
+/// The words every `wcet_source` of a `C` computed in the paper's zero-latency model
+/// contains.
+pub const NO_LATENCIES: &str = "no latencies (latency 1, the paper's model): not a bound on real hardware";
+
+/// The words every `wcet_source` of a `C` computed with instruction latencies contains.
+pub const WITH_LATENCIES: &str = "with instruction latencies (gpu.latency)";
+
+/// What a `C` computed with `latency` rests on, for `wcet_source`.
+fn latency_model(latency: &Latencies) -> String {
+    if latency.is_one() {
+        NO_LATENCIES.to_string()
+    } else {
+        format!("{WITH_LATENCIES} {latency}, each instruction waiting for its predecessor's result")
+    }
+}
+
+/// The latency horizon of `blocks` (proven for every work-conserving scheduler and every
+/// latency up to the longest; `crate::model::simulate::latency_horizon`) as a computed
+/// `C`, reported optimistic (it covers blocks starting together only).
+fn horizon_with(blocks: &Blocks, latency: &Latencies, what: &str) -> Computed {
+    Computed {
+        cycles: Cycles::from(latency_horizon(blocks, latency)),
+        how: format!("latency horizon (proven for any work-conserving scheduler) of {what}; {}", latency_model(latency)),
+        optimistic: true,
+    }
+}
 
 /// Per-block cycle counts already computed, keyed by instance (same kernel, warps, SM).
 #[derive(Debug, Default)]
@@ -122,10 +151,16 @@ pub struct Computed {
 }
 
 impl Computed {
-    /// `contention = "isolated"`: one block alone (optimistic).
-    pub fn isolated(one: &Program, cache: &mut WcetCache, limits: &SolveOptions) -> Result<Computed, Error> {
+    /// `contention = "isolated"`: one block alone (optimistic); with latencies its
+    /// latency horizon.
+    pub fn isolated(one: &Program, latency: &Latencies, cache: &mut WcetCache, limits: &SolveOptions) -> Result<Computed, Error> {
+        let assumption = Contention::Isolated.assumption(one.warps());
+        if !latency.is_one() {
+            let c = horizon_with(&Blocks::new(one.clone(), 1), latency, &format!("one block of {} warps", one.warps()));
+            return Ok(Computed { how: format!("{}; {assumption}", c.how), ..c });
+        }
         let (cycles, how) = phases_cycles(one, cache, limits)?;
-        Ok(Computed { cycles, how: format!("{how}; {}", Contention::Isolated.assumption(one.warps())), optimistic: true })
+        Ok(Computed { cycles, how: format!("{how}; {assumption}; {NO_LATENCIES}"), optimistic: true })
     }
 }
 
@@ -138,7 +173,7 @@ impl Computed {
 pub fn full_sm(
     one: &Program,
     p: &Platform,
-    arbitration: Arbitration,
+    (arbitration, latency): (Arbitration, &Latencies),
     heaviest: Option<(u64, u64)>,
     cache: &mut WcetCache,
     limits: &SolveOptions,
@@ -150,19 +185,20 @@ pub fn full_sm(
             // Any other resident warps, of any block size: the SM's other warp room.
             let r = sm_warps.saturating_sub(w);
             Ok(Computed {
-                cycles: Cycles::from(turnover_bound(one, Interference { warps: r, most_l, most_c })),
+                cycles: Cycles::from(turnover_bound_with(one, Interference { warps: r, most_l, most_c }, latency)),
                 how: format!(
-                    "proven bound covering block turnover under {OLDEST_FIRST} (gpu.warp_arbitration): one block of {w} warps beside at most {r} other resident warps of at most {most_l} L and {most_c} C instructions each (the task set's heaviest), any arrival pattern"
+                    "proven bound covering block turnover under {OLDEST_FIRST} (gpu.warp_arbitration): one block of {w} warps beside at most {r} other resident warps of at most {most_l} L and {most_c} C instructions each (the task set's heaviest), any arrival pattern; {}",
+                    latency_model(latency)
                 ),
                 optimistic: false,
             })
         }
         (Arbitration::OldestFirst, None) => {
-            let c = together(one, p, cache, limits)?;
+            let c = together(one, p, latency, cache, limits)?;
             Ok(Computed { how: format!("{}; a kernel given by wcet may share the SM and its warps' instructions are unknown, so no bound covers block turnover", c.how), ..c })
         }
         (Arbitration::Unknown, _) => {
-            let c = together(one, p, cache, limits)?;
+            let c = together(one, p, latency, cache, limits)?;
             Ok(Computed { how: format!("{}; no warp arbitration assumed (gpu.warp_arbitration = \"unknown\"): blocks that start while others are mid-way are not covered; set gpu.warp_arbitration = \"oldest-first\" for a C that covers them", c.how), ..c })
         }
     }
@@ -170,14 +206,26 @@ pub fn full_sm(
 
 /// The worst case of a full SM of warps starting together: `T^(sm warps)` without
 /// barriers, `B` blocks of `W` warps with them. Optimistic: it covers no turnover.
-fn together(one: &Program, p: &Platform, cache: &mut WcetCache, limits: &SolveOptions) -> Result<Computed, Error> {
+fn together(one: &Program, p: &Platform, latency: &Latencies, cache: &mut WcetCache, limits: &SolveOptions) -> Result<Computed, Error> {
     let w = one.warps() as u64;
     let sm_warps = (p.sm_threads / p.warp_size).max(1);
+    let b = (sm_warps / w).clamp(1, p.max_blocks_per_sm);
+    if !latency.is_one() {
+        let (blocks, what) = match one.has_barriers() {
+            false => (Blocks::new(one.with_warps(sm_warps as u32), 1), format!("{sm_warps} warps of a full SM starting together")),
+            true => (Blocks::new(one.clone(), b as u32), format!("{b} blocks of {w} warps with their barriers starting together")),
+        };
+        let c = horizon_with(&blocks, latency, &what);
+        return Ok(Computed { how: format!("{} (full-sm: a full SM of this kernel's blocks)", c.how), ..c });
+    }
     if !one.has_barriers() {
         let (cycles, how) = cache.block_cycles(&one.phases[0].with_warps(sm_warps as u32), limits)?;
-        return Ok(Computed { cycles, how: format!("{how}; {}", Contention::FullSm.assumption(sm_warps as u32)), optimistic: true });
+        return Ok(Computed {
+            cycles,
+            how: format!("{how}; {}; {NO_LATENCIES}", Contention::FullSm.assumption(sm_warps as u32)),
+            optimistic: true,
+        });
     }
-    let b = (sm_warps / w).clamp(1, p.max_blocks_per_sm);
     let blocks = Blocks::new(one.clone(), b as u32);
     let opts = SolveOptions { budget: limits.budget.restarted().unwatched(), ..limits.clone() };
     let sol = solve_blocks(&blocks, &opts)?;
@@ -185,7 +233,7 @@ fn together(one: &Program, p: &Platform, cache: &mut WcetCache, limits: &SolveOp
     Ok(Computed {
         cycles: Cycles::from(sol.interval.upper()),
         how: format!(
-            "{what} of {b} blocks of {w} warps with their barriers starting together (full-sm: a full SM of this kernel's blocks)"
+            "{what} of {b} blocks of {w} warps with their barriers starting together (full-sm: a full SM of this kernel's blocks); {NO_LATENCIES}"
         ),
         optimistic: true,
     })

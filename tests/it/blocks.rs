@@ -7,10 +7,11 @@ use gpu_makespan::budget::Budget;
 use gpu_makespan::exact::blocks::{longest_from, solve_blocks};
 use gpu_makespan::exact::phases::solve_phases;
 use gpu_makespan::exact::solve::SolveOptions;
-use gpu_makespan::model::blocks::{turnover_bound, Blocks, Interference};
+use gpu_makespan::model::blocks::{turnover_bound, turnover_bound_with, Blocks, Interference};
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::model::kernel::Unit;
 use gpu_makespan::model::program::Program;
+use gpu_makespan::{Latencies, LatencyRange};
 use proptest::prelude::*;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
@@ -165,14 +166,23 @@ struct Resident {
     /// A random rank among blocks of the same arrival (the rule leaves their order open).
     tie: u64,
     issued: Vec<usize>,
+    /// Per warp: the cycle from which it may issue again (its last result is there).
+    ready: Vec<u64>,
+    /// Per warp: the cycle its last issued instruction's result is there.
+    done: Vec<u64>,
+    /// The last barrier (instruction count) the block has passed.
+    released: usize,
 }
 
 /// Blocks of the `programs` (same `W`, same SM) arrive one after another, each when the
 /// SM has room for it (at most `capacity` warps) and a random delay has passed, so they
 /// start while others are mid-way and replace finished ones. Each cycle every unit
 /// serves ready warps oldest block first, choosing at random among warps of blocks of
-/// the same age. Returns each block's time from arrival to its last issue, and its kernel.
-fn staggered(programs: &[Program], capacity: usize, count: usize, rng: &mut SmallRng) -> Vec<(usize, u64)> {
+/// the same age. Every issue draws its latency from `latency[x]` (`(1, 1)`: the paper's
+/// model, no draw): the warp is ready again that many cycles later, and a barrier
+/// releases its block once every warp reached it and its results are there. Returns
+/// each block's time from arrival to its last result, and its kernel.
+fn staggered(programs: &[Program], capacity: usize, count: usize, latency: [(u64, u64); 2], rng: &mut SmallRng) -> Vec<(usize, u64)> {
     let w = programs[0].warps() as usize;
     let units: Vec<Vec<Unit>> = programs.iter().map(|p| p.phases.iter().flat_map(|ph| ph.kernel.units().to_vec()).collect()).collect();
     let ends: Vec<Vec<usize>> =
@@ -184,15 +194,32 @@ fn staggered(programs: &[Program], capacity: usize, count: usize, rng: &mut Smal
         t += 1;
         while started < count && t >= next_arrival && (resident.len() + 1) * w <= capacity {
             let kernel = rng.random_range(0..programs.len());
-            resident.push(Resident { kernel, arrival: t, tie: rng.random(), issued: vec![0; w] });
+            resident.push(Resident {
+                kernel,
+                arrival: t,
+                tie: rng.random(),
+                issued: vec![0; w],
+                ready: vec![t; w],
+                done: vec![0; w],
+                released: 0,
+            });
             started += 1;
             next_arrival = t + rng.random_range(0..4u64);
         }
+        for r in resident.iter_mut() {
+            let least = *r.issued.iter().min().unwrap();
+            if let Some(&e) = ends[r.kernel].iter().find(|&&e| e > r.released && e < units[r.kernel].len()) {
+                if least >= e && r.done.iter().all(|&d| d < t) {
+                    r.released = e;
+                    r.ready.iter_mut().for_each(|c| *c = (*c).max(t));
+                }
+            }
+        }
         let mut ready: [Vec<(u64, u64, usize, usize)>; 2] = [Vec::new(), Vec::new()];
         for (bi, r) in resident.iter().enumerate() {
-            let least = *r.issued.iter().min().unwrap();
             for (wi, &p) in r.issued.iter().enumerate() {
-                if p < units[r.kernel].len() && (!ends[r.kernel].contains(&p) || least >= p) {
+                let at_barrier = ends[r.kernel].contains(&p) && p > r.released;
+                if p < units[r.kernel].len() && !at_barrier && r.ready[wi] <= t {
                     let x = (units[r.kernel][p] == Unit::C) as usize;
                     ready[x].push((r.arrival, r.tie, bi, wi));
                 }
@@ -208,15 +235,21 @@ fn staggered(programs: &[Program], capacity: usize, count: usize, rng: &mut Smal
                 list.sort_by_key(|&(a, _, _, _)| a);
             }
             for &(_, _, bi, wi) in list.iter().take(sigma[x]) {
-                resident[bi].issued[wi] += 1;
+                let (lo, hi) = latency[x];
+                let lambda = if lo == hi { lo } else { rng.random_range(lo..=hi) };
+                let r = &mut resident[bi];
+                r.issued[wi] += 1;
+                r.ready[wi] = t + lambda;
+                r.done[wi] = t + lambda - 1;
             }
         }
         resident.retain(|r| {
-            let done = r.issued.iter().all(|&p| p == units[r.kernel].len());
-            if done {
-                times.push((r.kernel, t + 1 - r.arrival));
+            let last = *r.done.iter().max().unwrap();
+            let finished = r.issued.iter().all(|&p| p == units[r.kernel].len()) && last <= t;
+            if finished {
+                times.push((r.kernel, last + 1 - r.arrival));
             }
-            !done
+            !finished
         });
     }
     times
@@ -236,8 +269,27 @@ proptest! {
         let most = |u: Unit| programs.iter().map(|p| p.phases.iter().map(|ph| ph.kernel.count(u) as u64).sum::<u64>()).max().unwrap();
         let others = Interference { warps: (capacity - w as usize) as u64, most_l: most(Unit::L), most_c: most(Unit::C) };
         let mut rng = SmallRng::seed_from_u64(seed);
-        for (kernel, time) in staggered(&programs, capacity, 12, &mut rng) {
+        for (kernel, time) in staggered(&programs, capacity, 12, [(1, 1), (1, 1)], &mut rng) {
             let bound = turnover_bound(&programs[kernel], others);
+            prop_assert!(time <= bound, "kernel {} took {} > {}", kernel, time, bound);
+        }
+    }
+
+    /// With latencies drawn at random in their ranges, no block takes longer than its
+    /// turnover bound with latencies (each instruction's longest wait added).
+    #[test]
+    fn turnover_with_latencies_never_exceeds_the_bound(k1 in kernel_with_barriers(), k2 in kernel_with_barriers(), w in 1i64..4,
+                                                       room in 1usize..4, sl in 1i64..3, sc in 1i64..5,
+                                                       (l, dl, c, dc) in (1u64..6, 0u64..20, 1u64..4, 0u64..3), seed: u64) {
+        let programs: Vec<Program> = [k1, k2].iter().map(|k| Program::build(k, |p| Instance::new(p, w, sl, sc)).unwrap()).collect();
+        let capacity = room * w as usize;
+        let most = |u: Unit| programs.iter().map(|p| p.phases.iter().map(|ph| ph.kernel.count(u) as u64).sum::<u64>()).max().unwrap();
+        let others = Interference { warps: (capacity - w as usize) as u64, most_l: most(Unit::L), most_c: most(Unit::C) };
+        let range = |lo: u64, d: u64| LatencyRange::new(lo as i64, (lo + d) as i64, "latency").unwrap();
+        let latency = Latencies { l: range(l, dl), c: range(c, dc) };
+        let mut rng = SmallRng::seed_from_u64(seed);
+        for (kernel, time) in staggered(&programs, capacity, 12, [(l, l + dl), (c, c + dc)], &mut rng) {
+            let bound = turnover_bound_with(&programs[kernel], others, &latency);
             prop_assert!(time <= bound, "kernel {} took {} > {}", kernel, time, bound);
         }
     }

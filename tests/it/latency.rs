@@ -338,3 +338,36 @@ fn simulate_on_the_command_line() {
     let file = temp_file(&dir, "gto.toml", "kernel = \"LC\"\nwarps = 2\nscheduler = \"gto\"\n");
     input_error(&["solve", &file], "scheduler");
 }
+
+/// `rta` with `gpu.latency`: every C computed from instructions says which model it rests
+/// on; with latencies the turnover bound grows by each instruction's longest wait, and
+/// the isolated C is the latency horizon of one block.
+#[test]
+fn rta_states_the_latency_model_of_every_c() {
+    use gpu_makespan::rta::{analyse, taskset, Timeline};
+    let set = |gpu: &str| {
+        format!(
+            "unit = \"us\"\n[gpu]\ncycle_time = 1\nwarp_arbitration = \"oldest-first\"\n{gpu}\n[[kernels]]\nname = \"K\"\nperiod = 100000\ninstructions = \"LLC|CC\"\nblocks = 1\nthreads_per_block = 64\n[[kernels]]\nname = \"I\"\nperiod = 100000\ninstructions = \"LC\"\nblocks = 1\nthreads_per_block = 32\ncontention = \"isolated\"\n"
+        )
+    };
+    let c = |gpu: &str| {
+        let w = taskset::from_text(&set(gpu), "set.toml", None, &SolveOptions::default(), None).unwrap();
+        let rep = analyse(&w, Timeline::Omitted).unwrap();
+        rep.kernels.iter().map(|k| (k.in_unit(k.wcet) as u64, k.wcet_source.clone(), rep.assumptions.join("\n"))).collect::<Vec<_>>()
+    };
+    let zero = c("");
+    assert!(
+        zero.iter().all(|(_, source, assumes)| source.contains("no latencies") && assumes.contains("no latencies: the C of K, I")),
+        "{zero:?}"
+    );
+    let lat = c("latency = { L = [5, 400], C = 4 }");
+    assert!(
+        lat.iter()
+            .all(|(_, source, assumes)| source.contains("with instruction latencies") && assumes.contains("latencies: the C of K, I")),
+        "{lat:?}"
+    );
+    // K: 2 warps, TX2 SM (sigma_L 1, sigma_C 4): LLC|CC waits 399 + 399 + 3 + 3 + 3 more.
+    assert_eq!(lat[0].0, zero[0].0 + 399 * 2 + 3 * 3);
+    // I alone: 1 warp of LC: the latency horizon 2 + 399 + 3.
+    assert_eq!(lat[1].0, 2 + 399 + 3);
+}
