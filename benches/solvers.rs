@@ -121,5 +121,35 @@ fn blocks_search(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, blocks_search, search_small, search_llcll, search_12, search_random8, ilp_forms, approx_threads);
+/// `simulate` (issue 52): one GTO run of the real gemm kernel (279 instructions, 9
+/// phases) at W = 8, 16, 32 warps with L latency 400 and C latency 4, and the worst case
+/// over every scheduler and L in 5..400 (12 runs and the latency horizon) at W = 32.
+fn simulate_latencies(c: &mut Criterion) {
+    use gpu_makespan::{Blocks, Latencies, LatencyRange, Program, Scheduler};
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/instances/real/gemm-tiled.toml")).unwrap();
+    let range = |lo: i64, hi: i64| LatencyRange::new(lo, hi, "latency").unwrap();
+    let fixed = Latencies { l: range(400, 400), c: range(4, 4) };
+    let mut g = c.benchmark_group("simulate");
+    g.sample_size(10);
+    for w in [8u32, 16, 32] {
+        let b = Blocks::from(Program::from_toml(&text, "gemm").unwrap().with_warps(w));
+        g.bench_with_input(BenchmarkId::new("gto", w), &b, |bench, b| bench.iter(|| b.simulate(&fixed, Scheduler::Gto).unwrap().makespan));
+    }
+    let b = Blocks::from(Program::from_toml(&text, "gemm").unwrap().with_warps(32));
+    let open = Latencies { l: range(5, 400), c: range(4, 4) };
+    g.bench_function("any-5..400/32", |bench| bench.iter(|| b.simulate(&open, Scheduler::Any).unwrap().interval.upper()));
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    simulate_latencies,
+    blocks_search,
+    search_small,
+    search_llcll,
+    search_12,
+    search_random8,
+    ilp_forms,
+    approx_threads
+);
 criterion_main!(benches);

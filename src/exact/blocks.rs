@@ -7,11 +7,15 @@
 //! [`check_blocks`] and its makespan is the reported lower bound.
 
 use crate::budget::Budget;
-use crate::error::{Error, Inconsistency};
+use crate::error::{Error, Inconsistency, InputError};
 use crate::exact::outcome::Stop;
 use crate::exact::solve::{SolveOptions, Status};
 use crate::model::blocks::Blocks;
-use crate::model::checker::check_blocks;
+use crate::model::checker::check_blocks_with;
+use crate::model::latency::Latencies;
+use crate::model::scheduler::Scheduler;
+use crate::model::simulate::Simulation;
+use crate::model::simulate::latency_horizon;
 use crate::model::interval::Interval;
 use crate::model::kernel::Unit;
 use crate::model::schedule::Schedule;
@@ -50,16 +54,51 @@ type Block = Vec<u16>;
 /// Moves of one cycle: (block, position, warps advanced).
 type Moves = Vec<(usize, usize, u16)>;
 
+/// The stages of a phase: an instruction to issue on a unit (`Some`), or a cycle of
+/// waiting for the previous instruction's result (`None`: every warp there moves on in
+/// the next cycle, whatever the scheduler does). With latency 1 there are no waits and
+/// the state space is the paper's.
+type Stage = Option<Unit>;
+
 struct Space<'a> {
     blocks: &'a Blocks,
-    phases: Vec<Vec<Unit>>,
+    phases: Vec<Vec<Stage>>,
     w: u16,
 }
 
 impl<'a> Space<'a> {
     fn new(blocks: &'a Blocks) -> Space<'a> {
-        let phases = blocks.program.phases.iter().map(|p| p.kernel.units().to_vec()).collect();
+        Space::with_latencies(blocks, &vec![1; blocks.len()])
+    }
+
+    /// The space with instruction `i`'s latency `latencies[i]` (all phases in order):
+    /// `latencies[i] - 1` waiting stages after it.
+    fn with_latencies(blocks: &'a Blocks, latencies: &[u32]) -> Space<'a> {
+        let mut lat = latencies.iter();
+        let phases = blocks
+            .program
+            .phases
+            .iter()
+            .map(|p| {
+                let mut stages = Vec::new();
+                for &u in p.kernel.units() {
+                    stages.push(Some(u));
+                    stages.extend(std::iter::repeat_n(None, *lat.next().unwrap_or(&1) as usize - 1));
+                }
+                stages
+            })
+            .collect();
         Space { blocks, phases, w: u16::try_from(blocks.warps_per_block()).unwrap_or(u16::MAX) }
+    }
+
+    /// `moves` (the scheduler's choice) with every warp at a waiting stage moving on.
+    fn with_waits(&self, state: &[Block], moves: &Moves) -> Moves {
+        let mut all = moves.clone();
+        for (bi, b) in state.iter().enumerate() {
+            let stages = &self.phases[b[0] as usize];
+            all.extend(stages.iter().enumerate().filter(|&(p, st)| st.is_none() && b[1 + p] > 0).map(|(p, _)| (bi, p, b[1 + p])));
+        }
+        all
     }
 
     fn start(&self) -> Vec<Block> {
@@ -80,9 +119,9 @@ impl<'a> Space<'a> {
     fn classes(&self, state: &[Block]) -> [Vec<(usize, usize, u16)>; 2] {
         let mut classes = [Vec::new(), Vec::new()];
         for (bi, b) in state.iter().enumerate() {
-            let units = &self.phases[b[0] as usize];
-            for (p, &u) in units.iter().enumerate() {
-                if b[1 + p] > 0 {
+            let stages = &self.phases[b[0] as usize];
+            for (p, &st) in stages.iter().enumerate() {
+                if let (Some(u), true) = (st, b[1 + p] > 0) {
                     classes[(u == Unit::C) as usize].push((bi, p, b[1 + p]));
                 }
             }
@@ -144,9 +183,10 @@ impl<'a> Space<'a> {
         out
     }
 
+    /// The state after the scheduler's `moves` (the waiting warps move on too).
     fn apply(&self, state: &[Block], moves: &Moves) -> Vec<Block> {
         let mut next = state.to_vec();
-        for &(bi, p, x) in moves {
+        for &(bi, p, x) in &self.with_waits(state, moves) {
             next[bi][1 + p] -= x;
             next[bi][2 + p] += x;
         }
@@ -295,7 +335,9 @@ impl Replay {
             }
         }
         for (bi, p, warp) in moved {
-            self.cycles[warp].push(t);
+            if space.phases[before[bi][0] as usize][p].is_some() {
+                self.cycles[warp].push(t);
+            }
             self.at[bi][p + 1].push(warp);
         }
         for (bi, b) in before.iter().enumerate() {
@@ -319,7 +361,7 @@ fn play(space: &Space, mut choose: impl FnMut(&[Block], &[Vec<(usize, usize, u16
         t += 1;
         let moves = choose(&state, &space.classes(&state));
         let after = space.apply(&state, &moves);
-        replay.step(space, &state, &moves, t);
+        replay.step(space, &state, &space.with_waits(&state, &moves), t);
         state = after;
     }
     Schedule { cycles: replay.cycles }
@@ -362,8 +404,45 @@ fn serve(classes: &[Vec<(usize, usize, u16)>; 2], sigma: [u64; 2], mut rank: imp
 /// # Ok::<(), gpu_makespan::Error>(())
 /// ```
 pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolution, Error> {
+    blocks.solve_with(&Latencies::ONE, opts)
+}
+
+impl Blocks {
+    /// [`solve_blocks`] with fixed instruction `latency` ([`Latencies`]; `docs/latency.md`):
+    /// the worst case over every work-conserving schedule (any scheduler), exact when the
+    /// search completes (each instruction followed by `lambda - 1` waiting stages that
+    /// every warp passes one per cycle: the same search over a longer program);
+    /// otherwise the longest checked schedule found and the latency horizon (the block
+    /// horizon plus each instruction's longest wait, proven in `docs/latency.md`). The
+    /// schedule is re-checked with the latencies. Refuses latency ranges (their worst
+    /// case is bracketed by [`Blocks::simulate`] with `Scheduler::Any`).
+    ///
+    /// ```
+    /// use gpu_makespan::{Blocks, Latencies, LatencyRange, Program, SolveOptions};
+    ///
+    /// // Two warps of `LC`, a load taking 5 cycles: the worst case is 7 (L, L, then both C's).
+    /// let blocks = Blocks::from(Program::from_toml("kernel = \"LC\"\nwarps = 2\n", "example")?);
+    /// let latency = Latencies { l: LatencyRange::new(5, 5, "L")?, c: LatencyRange::ONE };
+    /// let sol = blocks.solve_with(&latency, &SolveOptions::default())?;
+    /// assert!(sol.exact() && sol.interval.upper() == 7);
+    /// # Ok::<(), gpu_makespan::Error>(())
+    /// ```
+    pub fn solve_with(&self, latency: &Latencies, opts: &SolveOptions) -> Result<BlockSolution, Error> {
+        for (u, field) in [(Unit::L, "latency.L"), (Unit::C, "latency.C")] {
+            if latency.of(u).fixed().is_none() {
+                return Err(InputError::new(field, latency.of(u), "the exact worst case needs one latency per class; a range is bracketed by simulate with the `any` scheduler").into());
+            }
+        }
+        search_blocks(self, latency, latency_horizon(self, latency), opts)
+    }
+}
+
+/// The search of [`Blocks::solve_with`] with the (fixed) `latency` and the proven
+/// `fallback` upper bound (used when the search stops).
+fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &SolveOptions) -> Result<BlockSolution, Error> {
     let started = std::time::Instant::now();
-    let space = Space::new(blocks);
+    let latencies = latency.per_instruction(&blocks.units(), blocks.program.copies(), |r| r.max);
+    let space = Space::with_latencies(blocks, &latencies);
     // Schedules first, within a tenth of the time (2 s without a limit): the lower end
     // if the search stops.
     let share = opts.budget.time_left().map_or(std::time::Duration::from_secs(2), |t| t / 10);
@@ -393,10 +472,10 @@ pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolutio
                     guess
                 }
             };
-            (best, blocks.horizon(), status_of(stop))
+            (best, fallback, status_of(stop))
         }
     };
-    let lower = check_blocks(blocks, &schedule).map_err(|v| Inconsistency::Rejected { method: "blocks".into(), violation: v })?;
+    let lower = check_blocks_with(blocks, latency, &schedule).map_err(|v| Inconsistency::Rejected { method: "blocks".into(), violation: v })?;
     if status == Status::Optimal && lower != upper {
         return Err(Inconsistency::Disagreement(format!("the blocks' search found {upper} cycles, its schedule lasts {lower}")).into());
     }
@@ -573,5 +652,28 @@ mod tests {
                 state = next[rng.random_range(0..next.len())].1.clone();
             }
         }
+    }
+}
+
+impl Blocks {
+    /// [`Blocks::simulate`], and with the `any` scheduler and fixed latencies the exact
+    /// worst case over every work-conserving schedule ([`Blocks::solve_with`], within
+    /// `opts`' budget): the interval becomes the search's where it is tighter (exact when
+    /// the search completes), and its checked schedule is shown when it is longer than
+    /// every run (`run_scheduler` then `any`).
+    pub fn simulate_within(&self, latency: &Latencies, scheduler: Scheduler, opts: &SolveOptions) -> Result<Simulation, Error> {
+        let mut run = self.simulate(latency, scheduler)?;
+        let fixed = latency.l.fixed().is_some() && latency.c.fixed().is_some();
+        if scheduler != Scheduler::Any || !fixed {
+            return Ok(run);
+        }
+        let sol = self.solve_with(latency, opts)?;
+        let (lower, upper) = (run.interval.lower().max(sol.interval.lower()), run.interval.upper().min(sol.interval.upper()));
+        run.interval = Interval::new(lower, upper)
+            .ok_or_else(|| Inconsistency::Disagreement(format!("a schedule of {lower} cycles exceeds the proven bound {upper}")))?;
+        if sol.interval.lower() > run.makespan {
+            (run.makespan, run.schedule, run.run_scheduler) = (sol.interval.lower(), sol.schedule, Scheduler::Any);
+        }
+        Ok(run)
     }
 }

@@ -241,7 +241,8 @@ pub struct Interference {
     pub most_c: u64,
 }
 
-/// A proven upper bound on the time from a block's arrival on an SM to its last issue,
+/// A proven upper bound on the time from a block's arrival on an SM to its last issue
+/// (to its last result, with latencies),
 /// for **any** arrival pattern of the other blocks (block turnover: blocks mid-way,
 /// blocks that replace finished ones), under **oldest-first arbitration**: in every
 /// cycle, when a warp ready for an X instruction does not issue, every one of the

@@ -13,6 +13,7 @@
 use crate::model::blocks::Blocks;
 use crate::model::instance::Instance;
 use crate::model::kernel::Unit;
+use crate::model::latency::Latencies;
 use crate::model::schedule::Schedule;
 
 pub use crate::error::Violation;
@@ -62,18 +63,31 @@ pub fn check_phases(phases: &[Instance], s: &Schedule) -> Result<u64, Violation>
 /// after the last phase-`k` issue of its own block (the barrier), and it is ready from
 /// the cycle after that issue, so rule 4 holds from there. Returns the makespan.
 pub fn check_blocks(blocks: &Blocks, s: &Schedule) -> Result<u64, Violation> {
-    check_blocks_with(blocks, &vec![1; blocks.len()], s)
+    check_block_rules(blocks, &vec![1; blocks.len()], s).map_err(Violation)
 }
 
-/// [`check_blocks`] with instruction latencies ([`crate::model::latency`]):
-/// `latencies[i]` is instruction `i`'s (all phases in order). A warp's instruction
-/// issues at least `latencies[i - 1]` cycles after its previous one and is ready from
-/// then; a block's barrier releases it in the cycle after the last result of its warps'
+/// [`check_blocks`] with fixed instruction latencies ([`crate::model::latency`]),
+/// each instruction's latency worked out here from the phases' kernels as given (an
+/// instruction of sigma `1/n` is `n` copies, the last with the class's latency, the
+/// others 1), not taken from the run. A warp's instruction issues at least
+/// `latency - 1` cycles after its previous one's issue cycle and is ready from then; a
+/// block's barrier releases it in the cycle after the last result of its warps'
 /// instructions before the barrier (`issue + latency - 1`); rules 1, 3 and 4 as in
-/// [`check`]. Returns the makespan: the latest `issue + latency - 1`. With every latency
-/// 1 this is [`check_blocks`].
-pub fn check_blocks_with(blocks: &Blocks, latencies: &[u32], s: &Schedule) -> Result<u64, Violation> {
-    check_block_rules(blocks, latencies, s).map_err(Violation)
+/// [`check`]. Returns the makespan: the latest `issue + latency - 1`. With latency 1
+/// this is [`check_blocks`]. A latency range is a violation (a schedule has one latency
+/// per issue).
+pub fn check_blocks_with(blocks: &Blocks, latency: &Latencies, s: &Schedule) -> Result<u64, Violation> {
+    let fixed = |u: Unit| latency.of(u).fixed().ok_or_else(|| Violation(format!("latency {} of {} is a range, not one value", latency.of(u), u.letter())));
+    let (l, c) = (fixed(Unit::L)?, fixed(Unit::C)?);
+    let mut lat = Vec::with_capacity(blocks.len());
+    for phase in &blocks.program.phases {
+        for ch in phase.source_kernel.chars().filter(|c| matches!(c, 'L' | 'C')) {
+            let (copies, last) = if ch == 'L' { (phase.copies_l, l) } else { (phase.copies_c, c) };
+            lat.extend(std::iter::repeat_n(1, copies.max(1) as usize - 1));
+            lat.push(last);
+        }
+    }
+    check_block_rules(blocks, &lat, s).map_err(Violation)
 }
 
 fn check_block_rules(blocks: &Blocks, lat: &[u32], s: &Schedule) -> Result<u64, String> {

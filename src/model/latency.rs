@@ -11,10 +11,13 @@
 //! instruction's result is there: `t + lambda - 1` for an issue in cycle `t`. Latency 1
 //! everywhere is the paper's model, where every number is what it was.
 //!
-//! **sigma = 1/n.** The paper's transformation replaces an instruction by `n` copies
-//! issued in consecutive cycles; the copies but the last have latency 1, the last has
-//! the instruction's latency (the unit is busy `n` cycles, then the result takes
-//! `lambda` from the last copy).
+//! **sigma = 1/n.** The paper's transformation replaces an instruction by `n` copies,
+//! each an instruction of its own: issued at most one per cycle and arbitrated like any
+//! other, so another warp's copies may come between them (as in the paper's model, where
+//! the copies were never required to be consecutive). The copies but the last have
+//! latency 1, the last has the instruction's latency (the result takes `lambda` from the
+//! last copy). Every bound here rests on this reading; copies forced to be consecutive
+//! would be another model (a younger warp's started copies could then hold a unit).
 
 use crate::error::InputError;
 use crate::model::kernel::Unit;

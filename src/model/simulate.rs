@@ -128,7 +128,7 @@ fn fixed_picks(latency: &Latencies) -> Vec<Latencies> {
 fn checked_run(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Result<(Schedule, Vec<u32>, u64), Error> {
     let latencies = latency.per_instruction(&blocks.units(), blocks.program.copies(), |r| r.max);
     let schedule = run(blocks, &latencies, scheduler);
-    let makespan = check_blocks_with(blocks, &latencies, &schedule)
+    let makespan = check_blocks_with(blocks, latency, &schedule)
         .map_err(|violation| Inconsistency::Rejected { method: format!("{scheduler} simulation"), violation })?;
     Ok((schedule, latencies, makespan))
 }

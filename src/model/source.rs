@@ -102,12 +102,14 @@ impl InstanceSource {
         self.load_blocks_with(|_| Ok(()))
     }
 
-    /// [`InstanceSource::load_blocks`] with the file's latencies and scheduler (latency
-    /// 1 and `any` for a kernel string or a file without them), for a simulation.
-    pub fn load_simulation(&self) -> Result<(Blocks, Latencies, Scheduler), InputError> {
-        let mut model = (Latencies::ONE, Scheduler::Any);
+    /// [`InstanceSource::load_blocks`] with the file's latencies (latency 1 for a kernel
+    /// string or a file without them) and the scheduler it names (`None`: none named),
+    /// for a simulation.
+    pub fn load_simulation(&self) -> Result<(Blocks, Latencies, Option<Scheduler>), InputError> {
+        let mut model = (Latencies::ONE, None);
         let blocks = self.load_blocks_with(|f| {
-            model = f.warp_model()?;
+            let (latency, scheduler) = f.warp_model()?;
+            model = (latency, f.scheduler.is_some().then_some(scheduler));
             (f.latency, f.scheduler) = (None, None);
             Ok(())
         })?;

@@ -165,7 +165,7 @@ impl Computed {
 }
 
 /// `contention = "full-sm"`: with oldest-first arbitration, the turnover bound
-/// ([`turnover_bound`]: proven for any arrival pattern, beside at most the SM's other
+/// ([`turnover_bound_with`], with the profile's latencies: proven for any arrival pattern, beside at most the SM's other
 /// warps, each as heavy as the task set's heaviest kernel `heaviest`, `None` when a
 /// kernel given by `wcet` may share the SM); otherwise the worst case of a full SM of
 /// warps starting together (several blocks with barriers as [`crate::exact::blocks`]),

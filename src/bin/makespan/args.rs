@@ -110,6 +110,10 @@ pub(crate) struct SimulateArgs {
     /// Write the schedule as SVG.
     #[arg(long)]
     pub(crate) svg: Option<PathBuf>,
+    /// With `--scheduler any` and fixed latencies: stop the exact search after this many
+    /// seconds with the proven interval (default 10).
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) time_limit: Option<f64>,
     #[command(flatten)]
     pub(crate) json: JsonArg,
 }

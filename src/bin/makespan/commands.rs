@@ -32,7 +32,7 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
     match cli.command {
         Command::Bound(a) => bound(a, &cx),
         Command::Solve(a) => solve(a, &cx),
-        Command::Simulate(a) => simulate(a),
+        Command::Simulate(a) => simulate(a, &cx),
         Command::Approx(a) => approx(a, &cx),
         Command::Converge(a) => converge(a, &cx),
         Command::CompareConstraints(a) => compare_constraints(a, &cx),
@@ -275,12 +275,15 @@ fn solve_blocks(blocks: &Blocks, opts: &SolveOptions, show: &Shown) -> Result<()
     finish_solve(show, pb, || gpu_makespan::solve_blocks(blocks, opts).map(|sol| (blocks, sol)))
 }
 
-fn simulate(a: SimulateArgs) -> Result<(), Failure> {
+fn simulate(a: SimulateArgs, cx: &Context) -> Result<(), Failure> {
     let inputs: Vec<&Path> = a.instance.file.as_deref().into_iter().collect();
     prepare(&[(&a.svg, "--svg")], &inputs)?;
     let (blocks, latency, scheduler) = a.instance.load_simulation(&a)?;
-    // A value refused by the simulation came from its flag when one was given.
-    let run = blocks.simulate(&latency, scheduler)?;
+    let limit = a.time_limit.unwrap_or(gpu_makespan::Budget::DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64());
+    let opts = SolveOptions::default().with_budget(budget(Some(limit), None, cx.stop)?);
+    let pb = cx.progress.spinner("simulating");
+    let run = blocks.simulate_within(&latency, scheduler, &opts)?;
+    pb.finish_and_clear();
     let text = if a.json.json {
         simulation::simulation_json(&blocks, &run, a.schedule)?
     } else {

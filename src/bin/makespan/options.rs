@@ -39,16 +39,15 @@ impl InstanceArgs {
         a: &crate::args::SimulateArgs,
     ) -> Result<(gpu_makespan::Blocks, gpu_makespan::Latencies, gpu_makespan::Scheduler), InputError> {
         use gpu_makespan::{LatencyRange, Scheduler};
-        let (blocks, mut latency, mut scheduler) = self.source().load_simulation()?;
+        let (blocks, mut latency, in_file) = self.source().load_simulation()?;
         let flag =
             |v: &Option<String>, name: &str| v.as_deref().map(|t| LatencyRange::parse(t, name).map_err(InputError::as_option)).transpose();
         latency.l = flag(&a.latency_l, "latency_l")?.unwrap_or(latency.l);
         latency.c = flag(&a.latency_c, "latency_c")?.unwrap_or(latency.c);
-        if let Some(s) = &a.scheduler {
-            scheduler = Scheduler::parse(s, "scheduler").map_err(InputError::as_option)?;
-        } else if scheduler == Scheduler::Any {
-            scheduler = Scheduler::Gto;
-        }
+        let scheduler = match &a.scheduler {
+            Some(s) => Scheduler::parse(s, "scheduler").map_err(InputError::as_option)?,
+            None => in_file.unwrap_or(Scheduler::Gto),
+        };
         Ok((blocks, latency, scheduler))
     }
 

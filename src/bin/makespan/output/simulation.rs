@@ -27,13 +27,23 @@ pub fn simulation_table(blocks: &Blocks, run: &Simulation, schedule: bool) -> Re
     let _ = writeln!(s, "scheduler    {}", run.scheduler);
     let _ = writeln!(s, "latency      {} (each instruction waits for its predecessor's result)", run.latency);
     if run.interval.exact() {
-        let _ = writeln!(s, "makespan     {:>8}  [exact for this scheduler and these latencies; schedule re-checked]", run.makespan);
+        let what = if run.scheduler.is_deterministic() {
+            "exact for this scheduler and these latencies"
+        } else {
+            "exact worst case over every work-conserving scheduler"
+        };
+        let _ = writeln!(s, "makespan     {:>8}  [{what}; schedule re-checked]", run.makespan);
     } else {
         let open =
             if run.scheduler.is_deterministic() { "every latency in its range" } else { "every scheduler and every latency in its range" };
         let _ = writeln!(s, "worst case   {:>8}  [proven, over {open}]", run.interval.to_string());
         let _ = writeln!(s, "longest run  {:>8}  [{}, latency {}; schedule re-checked]", run.makespan, run.run_scheduler, run.run_latency);
-        let _ = writeln!(s, "upper end    latency horizon: block horizon + each instruction's longest wait [proven]");
+        let upper = if run.latency.l.fixed().is_some() && run.latency.c.fixed().is_some() && !run.scheduler.is_deterministic() {
+            "the exact search stopped (--time-limit): latency horizon, block horizon + each instruction's longest wait [proven]"
+        } else {
+            "latency horizon: block horizon + each instruction's longest wait [proven]"
+        };
+        let _ = writeln!(s, "upper end    {upper}");
     }
     if schedule {
         cap(run.warps as u64 * run.makespan, MAX_CHART_CELLS, "chart cells (warps x cycles)")?;
