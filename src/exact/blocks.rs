@@ -630,6 +630,29 @@ pub fn blocks_json(b: &Blocks, sol: &BlockSolution, with_schedule: bool) -> Bloc
     }
 }
 
+impl Blocks {
+    /// [`Blocks::simulate`], and with the `any` scheduler and fixed latencies the exact
+    /// worst case over every work-conserving schedule ([`Blocks::solve_with`], within
+    /// `opts`' budget): the interval becomes the search's where it is tighter (exact when
+    /// the search completes), and its checked schedule is shown when it is longer than
+    /// every run (`run_scheduler` then `any`).
+    pub fn simulate_within(&self, latency: &Latencies, scheduler: Scheduler, opts: &SolveOptions) -> Result<Simulation, Error> {
+        let mut run = self.simulate(latency, scheduler)?;
+        let fixed = latency.l.fixed().is_some() && latency.c.fixed().is_some();
+        if scheduler != Scheduler::Any || !fixed {
+            return Ok(run);
+        }
+        let sol = self.solve_with(latency, opts)?;
+        let (lower, upper) = (run.interval.lower().max(sol.interval.lower()), run.interval.upper().min(sol.interval.upper()));
+        run.interval = Interval::new(lower, upper)
+            .ok_or_else(|| Inconsistency::Disagreement(format!("a schedule of {lower} cycles exceeds the proven bound {upper}")))?;
+        if sol.interval.lower() > run.makespan {
+            (run.makespan, run.schedule, run.run_scheduler) = (sol.interval.lower(), sol.schedule, Scheduler::Any);
+        }
+        Ok(run)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -655,25 +678,3 @@ mod tests {
     }
 }
 
-impl Blocks {
-    /// [`Blocks::simulate`], and with the `any` scheduler and fixed latencies the exact
-    /// worst case over every work-conserving schedule ([`Blocks::solve_with`], within
-    /// `opts`' budget): the interval becomes the search's where it is tighter (exact when
-    /// the search completes), and its checked schedule is shown when it is longer than
-    /// every run (`run_scheduler` then `any`).
-    pub fn simulate_within(&self, latency: &Latencies, scheduler: Scheduler, opts: &SolveOptions) -> Result<Simulation, Error> {
-        let mut run = self.simulate(latency, scheduler)?;
-        let fixed = latency.l.fixed().is_some() && latency.c.fixed().is_some();
-        if scheduler != Scheduler::Any || !fixed {
-            return Ok(run);
-        }
-        let sol = self.solve_with(latency, opts)?;
-        let (lower, upper) = (run.interval.lower().max(sol.interval.lower()), run.interval.upper().min(sol.interval.upper()));
-        run.interval = Interval::new(lower, upper)
-            .ok_or_else(|| Inconsistency::Disagreement(format!("a schedule of {lower} cycles exceeds the proven bound {upper}")))?;
-        if sol.interval.lower() > run.makespan {
-            (run.makespan, run.schedule, run.run_scheduler) = (sol.interval.lower(), sol.schedule, Scheduler::Any);
-        }
-        Ok(run)
-    }
-}
