@@ -139,6 +139,20 @@ fn simulate_latencies(c: &mut Criterion) {
     let open = Latencies { l: range(5, 400), c: range(4, 4) };
     g.bench_function("any-5..400/32", |bench| bench.iter(|| b.simulate(&open, Scheduler::Any).unwrap().interval.upper()));
     g.finish();
+    // The exact worst case over every scheduler with fixed latencies (the block search
+    // with waiting stages): saxpy, L latency 5, C latency 4, W = 8 and 12.
+    let saxpy = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/instances/real/saxpy.toml")).unwrap();
+    let short = Latencies { l: range(5, 5), c: range(4, 4) };
+    let mut g = c.benchmark_group("solve_with_latency");
+    g.sample_size(10);
+    for w in [8u32, 12] {
+        let b = Blocks::from(Program::from_toml(&saxpy, "saxpy").unwrap().with_warps(w));
+        let opts = gpu_makespan::SolveOptions::default();
+        g.bench_with_input(BenchmarkId::new("saxpy-L5", w), &b, |bench, b| {
+            bench.iter(|| b.solve_with(&short, &opts).unwrap().interval.upper())
+        });
+    }
+    g.finish();
 }
 
 criterion_group!(

@@ -342,6 +342,13 @@ fn simulate_on_the_command_line() {
     }
     let file = temp_file(&dir, "gto.toml", "kernel = \"LC\"\nwarps = 2\nscheduler = \"gto\"\n");
     input_error(&["solve", &file], "scheduler");
+    // `any` with fixed latencies, from the file (not replaced by the default GTO): the
+    // exact worst case by the block search.
+    let file = temp_file(&dir, "any.toml", "kernel = \"LCLC|CC\"\nwarps = 4\nscheduler = \"any\"\nlatency = { L = 20, C = 4 }\n");
+    assert_stdout(
+        &["simulate", &file],
+        &["scheduler    any", "makespan           62  [exact worst case over every work-conserving scheduler"],
+    );
 }
 
 /// `rta` with `gpu.latency`: every C computed from instructions says which model it rests
