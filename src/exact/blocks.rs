@@ -7,7 +7,7 @@
 //! [`check_blocks`] and its makespan is the reported lower bound.
 
 use crate::budget::Budget;
-use crate::error::{Error, Inconsistency, InputError};
+use crate::error::{Error, Inconsistency, InputError, TooLarge};
 use crate::exact::outcome::Stop;
 use crate::exact::solve::{SolveOptions, Status};
 use crate::model::blocks::Blocks;
@@ -433,9 +433,22 @@ impl Blocks {
                 return Err(InputError::new(field, latency.of(u), "the exact worst case needs one latency per class; a range is bracketed by simulate with the `any` scheduler").into());
             }
         }
+        let stages = self.program.phases.iter().map(|p| p.len() as u64 + latency.waits(p.kernel.units(), self.program.copies())).max().unwrap_or(0);
+        if stages > MAX_STAGES {
+            return Err(TooLarge {
+                field: "latency".into(),
+                value: latency.to_string(),
+                reason: format!("one search stage per instruction and per cycle of waiting: {stages} in a phase, at most {MAX_STAGES}"),
+            }
+            .into());
+        }
         search_blocks(self, latency, latency_horizon(self, latency), opts)
     }
 }
+
+/// The most stages (instructions and waiting cycles) of one phase the search with
+/// latencies takes: every state holds a count per stage.
+pub const MAX_STAGES: u64 = 4096;
 
 /// The search of [`Blocks::solve_with`] with the (fixed) `latency` and the proven
 /// `fallback` upper bound (used when the search stops).
@@ -642,7 +655,18 @@ impl Blocks {
         if scheduler != Scheduler::Any || !fixed {
             return Ok(run);
         }
-        let sol = self.solve_with(latency, opts)?;
+        let sol = match self.solve_with(latency, opts) {
+            // Too many waiting stages for the search: the runs and the horizon answer.
+            Err(Error::TooLarge(t)) => {
+                run.upper_from = format!("the latency horizon (no exact search: {})", t.reason);
+                return Ok(run);
+            }
+            other => other?,
+        };
+        run.upper_from = match sol.status {
+            Status::Optimal => "the exact search".into(),
+            stop => format!("the latency horizon (the exact search stopped: {})", stop.as_str()),
+        };
         let (lower, upper) = (run.interval.lower().max(sol.interval.lower()), run.interval.upper().min(sol.interval.upper()));
         run.interval = Interval::new(lower, upper)
             .ok_or_else(|| Inconsistency::Disagreement(format!("a schedule of {lower} cycles exceeds the proven bound {upper}")))?;

@@ -39,6 +39,10 @@ pub struct Simulation {
     /// longest run below to the latency horizon (the block horizon plus each
     /// instruction's longest wait, proven in `docs/latency.md`).
     pub interval: Interval,
+    /// Where `interval`'s upper end comes from: `the run` (exact), `the exact search`,
+    /// or `the latency horizon` and, with `any` and fixed latencies, why the exact search
+    /// did not give it.
+    pub upper_from: String,
     /// The last cycle of the run shown: the latest `issue + latency - 1`, re-checked by
     /// the independent checker (`interval`'s lower end).
     pub makespan: u64,
@@ -107,6 +111,7 @@ fn simulate(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Resul
         scheduler,
         latency: *latency,
         interval,
+        upper_from: if open { "the latency horizon".into() } else { "the run".into() },
         makespan,
         run_scheduler,
         run_latency,

@@ -34,16 +34,15 @@ pub fn simulation_table(blocks: &Blocks, run: &Simulation, schedule: bool) -> Re
         };
         let _ = writeln!(s, "makespan     {:>8}  [{what}; schedule re-checked]", run.makespan);
     } else {
-        let open =
-            if run.scheduler.is_deterministic() { "every latency in its range" } else { "every scheduler and every latency in its range" };
+        let ranges = run.latency.l.fixed().is_none() || run.latency.c.fixed().is_none();
+        let open = match (run.scheduler.is_deterministic(), ranges) {
+            (true, _) => "every latency in its range",
+            (false, true) => "every scheduler and every latency in its range",
+            (false, false) => "every work-conserving scheduler",
+        };
         let _ = writeln!(s, "worst case   {:>8}  [proven, over {open}]", run.interval.to_string());
         let _ = writeln!(s, "longest run  {:>8}  [{}, latency {}; schedule re-checked]", run.makespan, run.run_scheduler, run.run_latency);
-        let upper = if run.latency.l.fixed().is_some() && run.latency.c.fixed().is_some() && !run.scheduler.is_deterministic() {
-            "the exact search stopped (--time-limit): latency horizon, block horizon + each instruction's longest wait [proven]"
-        } else {
-            "latency horizon: block horizon + each instruction's longest wait [proven]"
-        };
-        let _ = writeln!(s, "upper end    {upper}");
+        let _ = writeln!(s, "upper end    from {} [proven]", run.upper_from);
     }
     if schedule {
         cap(run.warps as u64 * run.makespan, MAX_CHART_CELLS, "chart cells (warps x cycles)")?;
