@@ -8,8 +8,8 @@
 //! independent checker ([`crate::model::checker::check_blocks_with`]) and its makespan
 //! is the checker's.
 
-use crate::error::{Error, Inconsistency};
-use crate::model::blocks::Blocks;
+use crate::error::{Error, Inconsistency, TooLarge};
+use crate::model::blocks::{Blocks, MAX_BLOCK_WARPS};
 use crate::model::checker::check_blocks_with;
 use crate::model::kernel::Unit;
 use crate::model::interval::Interval;
@@ -86,6 +86,10 @@ impl Blocks {
 }
 
 fn simulate(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Result<Simulation, Error> {
+    if blocks.warps() > MAX_BLOCK_WARPS {
+        let reason = format!("a simulation runs at most {MAX_BLOCK_WARPS} warps (an SM holds 64); each cycle goes down the list of every warp");
+        return Err(TooLarge { field: "warps".into(), value: blocks.warps().to_string(), reason }.into());
+    }
     let schedulers: Vec<Scheduler> = match scheduler {
         Scheduler::Any => Scheduler::ALL.into_iter().filter(|s| s.is_deterministic()).collect(),
         s => vec![s],
