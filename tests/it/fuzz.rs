@@ -223,6 +223,9 @@ fn extras(cmd: &str) -> &'static [&'static str] {
         ],
         "approx" => &["--json", "--quiet", "--threads=1", "--threads=0", "--constraints=long"],
         "converge" => &["--quiet", "--threads=1", "--csv={dir}/c.csv", "--svg={dir}/c.svg", "--log-time"],
+        "simulate" => {
+            &["--json", "--schedule", "--quiet", "--warps-per-block=1", "--warps-per-block=2", "--latency-c=4", "--svg={dir}/s.svg"]
+        }
         _ => &["--quiet", "--csv={dir}/f.csv", "--svg={dir}/f.svg", "--log-time"],
     }
 }
@@ -243,8 +246,10 @@ fn command_line() -> impl Strategy<Value = (Vec<String>, Option<String>)> {
     let method = value(&["search", "ilp", "both", "heuristic"], &["fast"]);
     let instance_file = file(seeds("instances", "toml", |n| !n.starts_with("rta-") && !n.starts_with("gpu-")));
     let rta_file = file([seeds("instances", "toml", |n| n.starts_with("rta-")), seeds("instances/examiner", "json", |_| true)].concat());
+    let latency = value(&["1", "5", "20", "5..400", "400"], &["0", "-1", "400..5", "x", "100001", "5.."]);
+    let scheduler = value(&["gto", "lrr", "oldest-first", "any"], &["fifo", ""]);
     let solver = (
-        0usize..5,
+        0usize..6,
         kernel,
         warps,
         sigma,
@@ -253,9 +258,10 @@ fn command_line() -> impl Strategy<Value = (Vec<String>, Option<String>)> {
         small,
         any::<[prop::sample::Index; 2]>(),
         proptest::option::of(instance_file),
+        (latency, scheduler),
     );
-    let solver_line = solver.prop_map(|(cmd, k, w, sl, m, t, x, picks, file)| {
-        let name = ["bound", "solve", "approx", "converge", "compare-constraints"][cmd];
+    let solver_line = solver.prop_map(|(cmd, k, w, sl, m, t, x, picks, file, (lat, sched))| {
+        let name = ["bound", "solve", "approx", "converge", "compare-constraints", "simulate"][cmd];
         let mut args = vec![name.to_string()];
         if file.is_some() {
             args.push("{file}".into());
@@ -266,6 +272,7 @@ fn command_line() -> impl Strategy<Value = (Vec<String>, Option<String>)> {
         match name {
             "bound" => {}
             "compare-constraints" => args.extend(["--warps-max".into(), x, "--time-limit".into(), t]),
+            "simulate" => args.extend(["--latency-l".into(), lat, "--scheduler".into(), sched, "--time-limit".into(), t]),
             _ => args.extend(["--method".into(), m, "--time-limit".into(), t]),
         }
         match name {
