@@ -13,8 +13,6 @@ use crate::exact::solve::{SolveOptions, Status};
 use crate::model::blocks::Blocks;
 use crate::model::checker::check_blocks_with;
 use crate::model::latency::Latencies;
-use crate::model::scheduler::Scheduler;
-use crate::model::simulate::Simulation;
 use crate::model::simulate::latency_horizon;
 use crate::model::interval::Interval;
 use crate::model::kernel::Unit;
@@ -428,31 +426,44 @@ impl Blocks {
     /// # Ok::<(), gpu_makespan::Error>(())
     /// ```
     pub fn solve_with(&self, latency: &Latencies, opts: &SolveOptions) -> Result<BlockSolution, Error> {
+        self.search_with(latency, opts, true)
+    }
+
+    /// [`Blocks::solve_with`]; `more_rollouts`: when the search stops early, spend the time
+    /// left on more random schedules (for a better lower end).
+    pub(crate) fn search_with(&self, latency: &Latencies, opts: &SolveOptions, more_rollouts: bool) -> Result<BlockSolution, Error> {
         for (u, field) in [(Unit::L, "latency.L"), (Unit::C, "latency.C")] {
             if latency.of(u).fixed().is_none() {
                 return Err(InputError::new(field, latency.of(u), "the exact worst case needs one latency per class; a range is bracketed by simulate with the `any` scheduler").into());
             }
         }
         let stages = self.program.phases.iter().map(|p| p.len() as u64 + latency.waits(p.kernel.units(), self.program.copies())).max().unwrap_or(0);
-        if stages > MAX_STAGES {
+        let state = stages * self.blocks as u64;
+        if !latency.is_one() && (stages > MAX_STAGES || state > MAX_STATE_STAGES) {
             return Err(TooLarge {
                 field: "latency".into(),
                 value: latency.to_string(),
-                reason: format!("one search stage per instruction and per cycle of waiting: {stages} in a phase, at most {MAX_STAGES}"),
+                reason: format!(
+                    "one search stage per instruction and per cycle of waiting: {stages} in a phase ({state} over the blocks), at most {MAX_STAGES} ({MAX_STATE_STAGES})"
+                ),
             }
             .into());
         }
-        search_blocks(self, latency, latency_horizon(self, latency), opts)
+        search_blocks(self, latency, latency_horizon(self, latency), opts, more_rollouts)
     }
 }
 
 /// The most stages (instructions and waiting cycles) of one phase the search with
-/// latencies takes: every state holds a count per stage.
-pub const MAX_STAGES: u64 = 4096;
+/// latencies takes: every state holds a count per stage, and a random schedule passes
+/// one stage per cycle.
+pub const MAX_STAGES: u64 = 16_384;
+
+/// The most stages of all blocks' current phases together (a state's length).
+pub const MAX_STATE_STAGES: u64 = 65_536;
 
 /// The search of [`Blocks::solve_with`] with the (fixed) `latency` and the proven
 /// `fallback` upper bound (used when the search stops).
-fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &SolveOptions) -> Result<BlockSolution, Error> {
+fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &SolveOptions, more_rollouts: bool) -> Result<BlockSolution, Error> {
     let started = std::time::Instant::now();
     let latencies = latency.per_instruction(&blocks.units(), blocks.program.copies(), |r| r.max);
     let space = Space::with_latencies(blocks, &latencies);
@@ -474,7 +485,7 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
         Err(stop) => {
             // A search stopped by its state or memory cap leaves time: more schedules,
             // for a better lower end (without a time limit, up to 2 s more).
-            let best = if opts.budget.is_over() {
+            let best = if opts.budget.is_over() || !more_rollouts {
                 guess
             } else {
                 let more = opts.budget.time_left().unwrap_or(std::time::Duration::from_secs(2));
@@ -640,40 +651,6 @@ pub fn blocks_json(b: &Blocks, sol: &BlockSolution, with_schedule: bool) -> Bloc
         states: sol.states,
         seconds: sol.seconds,
         schedule: with_schedule.then(|| sol.schedule.issues_of_units(&b.units())),
-    }
-}
-
-impl Blocks {
-    /// [`Blocks::simulate`], and with the `any` scheduler and fixed latencies the exact
-    /// worst case over every work-conserving schedule ([`Blocks::solve_with`], within
-    /// `opts`' budget): the interval becomes the search's where it is tighter (exact when
-    /// the search completes), and its checked schedule is shown when it is longer than
-    /// every run (`run_scheduler` then `any`).
-    pub fn simulate_within(&self, latency: &Latencies, scheduler: Scheduler, opts: &SolveOptions) -> Result<Simulation, Error> {
-        let mut run = self.simulate(latency, scheduler)?;
-        let fixed = latency.l.fixed().is_some() && latency.c.fixed().is_some();
-        if scheduler != Scheduler::Any || !fixed {
-            return Ok(run);
-        }
-        let sol = match self.solve_with(latency, opts) {
-            // Too many waiting stages for the search: the runs and the horizon answer.
-            Err(Error::TooLarge(t)) => {
-                run.upper_from = format!("the latency horizon (no exact search: {})", t.reason);
-                return Ok(run);
-            }
-            other => other?,
-        };
-        run.upper_from = match sol.status {
-            Status::Optimal => "the exact search".into(),
-            stop => format!("the latency horizon (the exact search stopped: {})", stop.as_str()),
-        };
-        let (lower, upper) = (run.interval.lower().max(sol.interval.lower()), run.interval.upper().min(sol.interval.upper()));
-        run.interval = Interval::new(lower, upper)
-            .ok_or_else(|| Inconsistency::Disagreement(format!("a schedule of {lower} cycles exceeds the proven bound {upper}")))?;
-        if sol.interval.lower() > run.makespan {
-            (run.makespan, run.schedule, run.run_scheduler) = (sol.interval.lower(), sol.schedule, Scheduler::Any);
-        }
-        Ok(run)
     }
 }
 

@@ -1,14 +1,18 @@
 //! Any kernel in one call: one phase, phases between barriers, or several blocks with
 //! barriers, each to the method that solves it ([`solve_kernel`]).
 
-use crate::error::{Error, InputError};
+use crate::error::{Error, Inconsistency, InputError};
 use crate::exact::blocks::{solve_blocks, BlockSolution};
 use crate::exact::phases::{solve_phases, PhasedSolution};
 use crate::exact::solve::{solve, Method, Solution, SolveOptions, Status};
 use crate::model::blocks::Blocks;
 use crate::model::instance::Instance;
 use crate::model::interval::Interval;
+use crate::model::latency::Latencies;
 use crate::model::program::Program;
+use crate::model::schedule::Schedule;
+use crate::model::scheduler::Scheduler;
+use crate::model::simulate::Simulation;
 
 /// The result of [`solve_kernel`], by the shape of the kernel, each with what was solved:
 /// every variant carries a proven interval `[lower, upper]` on the worst-case makespan and
@@ -130,5 +134,59 @@ impl From<Instance> for Blocks {
     /// One block of a kernel without barriers.
     fn from(inst: Instance) -> Blocks {
         Blocks::new(inst.into(), 1)
+    }
+}
+
+impl KernelSolution {
+    /// The checked schedule whose makespan is the lower end (rows: warp `w` of block
+    /// `w / W`, every instruction of all phases).
+    pub fn schedule(&self) -> &Schedule {
+        match self {
+            KernelSolution::Plain(_, s) => s.outcome.witness().schedule(),
+            KernelSolution::Phases(_, s) => &s.schedule,
+            KernelSolution::Blocks(_, s) => &s.schedule,
+        }
+    }
+}
+
+impl Blocks {
+    /// [`Blocks::simulate`], and with the `any` scheduler and fixed latencies the worst
+    /// case over every work-conserving schedule within `opts`' budget: at latency 1 by
+    /// [`solve_kernel`] (the paper's model and all its bounds), otherwise by
+    /// [`Blocks::solve_with`] (the block search with waiting stages, no random schedules
+    /// after it stops: the runs are the lower end). The interval becomes the tighter of
+    /// the two (exact when the search completes), and the solver's checked schedule is
+    /// shown when it is longer than every run (`run_scheduler` then `any`).
+    pub fn simulate_within(&self, latency: &Latencies, scheduler: Scheduler, opts: &SolveOptions) -> Result<Simulation, Error> {
+        let mut run = self.simulate(latency, scheduler)?;
+        let fixed = latency.l.fixed().is_some() && latency.c.fixed().is_some();
+        if scheduler != Scheduler::Any || !fixed {
+            return Ok(run);
+        }
+        let (interval, status, schedule) = if latency.is_one() {
+            let sol = solve_kernel(self, opts)?;
+            (sol.interval(), sol.status(), sol.schedule().clone())
+        } else {
+            match self.search_with(latency, opts, false) {
+                Ok(sol) => (sol.interval, sol.status, sol.schedule),
+                // Too many waiting stages for the search: the runs and the horizon answer.
+                Err(Error::TooLarge(t)) => {
+                    run.upper_from = format!("the latency horizon (no exact search: {})", t.reason);
+                    return Ok(run);
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        run.upper_from = match status {
+            Status::Optimal => "the exact search".into(),
+            stop => format!("the latency horizon or the solver's bound (the exact search stopped: {})", stop.as_str()),
+        };
+        let (lower, upper) = (run.interval.lower().max(interval.lower()), run.interval.upper().min(interval.upper()));
+        run.interval = Interval::new(lower, upper)
+            .ok_or_else(|| Inconsistency::Disagreement(format!("a schedule of {lower} cycles exceeds the proven bound {upper}")))?;
+        if interval.lower() > run.makespan {
+            (run.makespan, run.schedule, run.run_scheduler) = (interval.lower(), schedule, Scheduler::Any);
+        }
+        Ok(run)
     }
 }

@@ -58,15 +58,14 @@ impl LatencyRange {
     /// Parses `N` (one latency) or `MIN..MAX` (a range), for the field `field`.
     pub fn parse(text: &str, field: &str) -> Result<LatencyRange, InputError> {
         let number = |s: &str| {
-            s.trim().parse::<i64>().map_err(|_| InputError::new(field, text, "give a number of cycles (`400`) or a range (`5..400`)"))
+            let n = s.trim().parse::<i128>().map_err(|_| InputError::new(field, text, "give a number of cycles (`400`) or a range (`5..400`)"))?;
+            Ok::<i64, InputError>(n.clamp(i64::MIN as i128, i64::MAX as i128) as i64)
         };
-        match text.split_once("..") {
+        let range = match text.split_once("..") {
             Some((a, b)) => LatencyRange::new(number(a)?, number(b)?, field),
-            None => {
-                let n = number(text)?;
-                LatencyRange::new(n, n, field)
-            }
-        }
+            None => number(text).and_then(|n| LatencyRange::new(n, n, field)),
+        };
+        range.map_err(|e| InputError { value: text.to_string(), ..e })
     }
 
     /// The one latency, if `min = max`.
@@ -148,6 +147,11 @@ impl Latencies {
     pub fn waits(&self, units: &[Unit], copies: (u32, u32)) -> u64 {
         self.per_instruction(units, copies, |r| r.max).iter().map(|&l| l as u64 - 1).sum()
     }
+
+    /// `sum_i (lambda_i^min - 1)`: the least a warp waits for its own results.
+    pub fn waits_min(&self, units: &[Unit], copies: (u32, u32)) -> u64 {
+        self.per_instruction(units, copies, |r| r.min).iter().map(|&l| l as u64 - 1).sum()
+    }
 }
 
 /// `L = 400, C = 4` (ranges as `5..400`).
@@ -171,13 +175,44 @@ pub struct LatencyFile {
 }
 
 /// One class's latency in a file: a number, or `[min, max]`.
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone, Copy)]
 pub enum LatencyValue {
     /// One latency.
     One(i64),
     /// `[min, max]`.
     Range([i64; 2]),
+}
+
+/// A whole number of cycles or a pair `[min, max]`; anything else is refused with what
+/// to write instead.
+impl<'de> Deserialize<'de> for LatencyValue {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        const EXPECTED: &str = "a whole number of cycles (4) or a range [min, max] ([5, 400])";
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = LatencyValue;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str(EXPECTED)
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<LatencyValue, E> {
+                Ok(LatencyValue::One(v))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<LatencyValue, E> {
+                Ok(LatencyValue::One(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<LatencyValue, A::Error> {
+                let mut pair = Vec::new();
+                while let Some(v) = seq.next_element::<i64>()? {
+                    pair.push(v);
+                }
+                match pair[..] {
+                    [a, b] => Ok(LatencyValue::Range([a, b])),
+                    _ => Err(serde::de::Error::custom(format!("{} values; expected {EXPECTED}", pair.len()))),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 impl LatencyFile {

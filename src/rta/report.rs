@@ -102,6 +102,10 @@ pub struct KernelRow {
     pub wcet: Ticks,
     /// Where `C_i` comes from and what it assumes.
     pub wcet_source: String,
+    /// The timing model a `C_i` computed from instructions rests on: `no-latencies` (the
+    /// paper's model: not a bound on real hardware) or `latencies` (`gpu.latency`);
+    /// `null` for a given `wcet`.
+    pub wcet_model: Option<String>,
     /// `g_i`.
     pub blocks: u64,
     /// `b_i`.
@@ -372,6 +376,7 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
                 release: j.release,
                 wcet: t.wcet,
                 wcet_source: t.wcet_source.clone(),
+                wcet_model: wcet_model(&t.wcet_source),
                 blocks: t.blocks,
                 threads_per_block: t.threads_per_block,
                 shared_memory: t.shared_memory,
@@ -412,6 +417,18 @@ fn utilization(tasks: &[Task], p: &Platform, scale: Scale) -> f64 {
             scale.to_f64(k.wcet) * (k.blocks * k.threads_per_block) as f64 / (scale.to_f64(t) * p.max_threads as f64)
         })
         .sum()
+}
+
+/// The `wcet_model` of a `C` whose `wcet_source` is `source`.
+fn wcet_model(source: &str) -> Option<String> {
+    use crate::rta::wcet::{NO_LATENCIES, WITH_LATENCIES};
+    if source.contains(NO_LATENCIES) {
+        Some("no-latencies".into())
+    } else if source.contains(WITH_LATENCIES) {
+        Some("latencies".into())
+    } else {
+        None
+    }
 }
 
 /// The latency model every `C` computed from instructions rests on, one line per model

@@ -114,6 +114,10 @@ pub(crate) struct SimulateArgs {
     /// seconds with the proven interval (default 10).
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) time_limit: Option<f64>,
+    /// With `--scheduler any` and fixed latencies: memory limit of the exact search's
+    /// state table, in bytes (2G, 512M, ...; default 2G).
+    #[arg(long)]
+    pub(crate) max_memory: Option<String>,
     #[command(flatten)]
     pub(crate) json: JsonArg,
 }

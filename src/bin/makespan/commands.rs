@@ -280,7 +280,8 @@ fn simulate(a: SimulateArgs, cx: &Context) -> Result<(), Failure> {
     prepare(&[(&a.svg, "--svg")], &inputs)?;
     let (blocks, latency, scheduler) = a.instance.load_simulation(&a)?;
     let limit = a.time_limit.unwrap_or(gpu_makespan::Budget::DEFAULT_TIME_LIMIT_PER_SOLVE.as_secs_f64());
-    let opts = SolveOptions::default().with_budget(budget(Some(limit), None, cx.stop)?);
+    let opts = SolveOptions::default().with_budget(budget(Some(limit), a.max_memory.as_deref(), cx.stop)?);
+    simulation::check_sizes(&blocks, &latency, a.schedule, a.json.json, a.svg.is_some())?;
     let pb = cx.progress.spinner("simulating");
     let run = blocks.simulate_within(&latency, scheduler, &opts)?;
     pb.finish_and_clear();

@@ -5,7 +5,7 @@
 use super::plot::{colour, io_err};
 use super::text::{MAX_CHART_CELLS, MAX_JSON_ISSUES};
 use gpu_makespan::error::InputError;
-use gpu_makespan::{Blocks, Simulation, Unit};
+use gpu_makespan::{Blocks, Latencies, Simulation, Unit};
 use plotters::prelude::*;
 use std::fmt::Write;
 use std::path::Path;
@@ -66,6 +66,29 @@ pub fn simulation_json(blocks: &Blocks, run: &Simulation, schedule: bool) -> Res
         v["schedule"] = serde_json::to_value(issues).expect("issues serialise");
     }
     Ok(crate::terminal::json(&v))
+}
+
+/// Refuses, before any work, a chart, JSON schedule or SVG that would be over its cap
+/// even at the shortest makespan possible: one warp's instructions and shortest waits,
+/// or every warp's `X` instructions at `sigma_X` per cycle.
+pub fn check_sizes(blocks: &Blocks, latency: &Latencies, schedule: bool, json: bool, svg: bool) -> Result<(), InputError> {
+    let warps = blocks.warps() as u64;
+    let chain = blocks.len() as u64 + latency.waits_min(&blocks.units(), blocks.program.copies());
+    let throughput = |u: Unit| (warps * blocks.count(u)).div_ceil(blocks.sigma(u));
+    let shortest = chain.max(throughput(Unit::L)).max(throughput(Unit::C));
+    if schedule && json {
+        cap(warps * blocks.len() as u64, MAX_JSON_ISSUES, "issued instructions")?;
+    } else if schedule {
+        cap(warps * shortest, MAX_CHART_CELLS, "chart cells (warps x cycles)")?;
+    }
+    if svg && warps * shortest > MAX_SVG_CELLS {
+        return Err(InputError::option(
+            "svg",
+            format!("{warps} warps x at least {shortest} cycles"),
+            format!("more than the {MAX_SVG_CELLS} an SVG draws; leave out --svg"),
+        ));
+    }
+    Ok(())
 }
 
 fn cap(size: u64, cap: u64, what: &str) -> Result<(), InputError> {

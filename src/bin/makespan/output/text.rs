@@ -153,7 +153,9 @@ pub fn rta_table(rep: &gpu_makespan::rta::RtaReport) -> String {
         s.push_str(&rta_row(rep, k, jobs));
     }
     let optimistic = rep.verdict == Verdict::Optimistic;
+    let zero_latency = rep.kernels.iter().any(|k| k.wcet_model.as_deref() == Some("no-latencies"));
     let verdict = match (rep.schedulable, optimistic) {
+        (Some(true), false) if zero_latency => "SCHEDULABLE in the zero-latency model: not proven on real hardware (give gpu.latency)",
         (Some(true), false) => "SCHEDULABLE: every kernel meets its deadline",
         (Some(true), true) => "meets every deadline ONLY IF the optimistic C hold (not proven)",
         (Some(false), _) => "NOT schedulable",
@@ -204,6 +206,8 @@ fn rta_row(rep: &gpu_makespan::rta::RtaReport, k: &gpu_makespan::rta::KernelRow,
         "[OPTIMISTIC]"
     } else if rep.verdict == Verdict::Optimistic {
         "[not proven]"
+    } else if k.wcet_model.as_deref() == Some("no-latencies") {
+        "[proven, no latencies]"
     } else {
         "[proven]"
     };
