@@ -11,10 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 M=target/release/makespan
-R=instances/real
-S=$R/cuda-samples
-kernels=($R/saxpy $R/reduction $R/reduction-sm75 $R/stencil $R/transpose $R/gemm-tiled $R/histogram
-  $S/vectorAdd $S/transposeNoBankConflicts $S/matrixMulCUDA $S/reduce4 $S/histogram256Kernel)
+source scripts/real-kernels.sh
 csv=docs/latency-table.csv
 echo "kernel,warps,latency_l,latency_c,gto,lrr,lower,upper,upper_over_longest" > "$csv"
 echo "| kernel | W | L = 5: GTO / LRR / bound (ratio) | L = 20 | L = 100 | L = 400 | L in 5..400: worst case (ratio) |"

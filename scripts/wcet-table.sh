@@ -12,10 +12,7 @@ limit=${1:-10}
 shift || true
 ws=("$@")
 [ ${#ws[@]} -gt 0 ] || ws=(4 8 16 32 64)
-R=instances/real
-S=$R/cuda-samples
-kernels=($R/saxpy $R/reduction $R/reduction-sm75 $R/stencil $R/transpose $R/gemm-tiled $R/histogram
-  $S/vectorAdd $S/transposeNoBankConflicts $S/matrixMulCUDA $S/reduce4 $S/histogram256Kernel)
+source scripts/real-kernels.sh
 csv=docs/wcet-table.csv
 echo "kernel,instructions,phases,warps,lower,upper,exact,gap_percent,seconds,bound_upper" > "$csv"
 header="| kernel | I | phases |"

@@ -68,11 +68,35 @@ pub(crate) struct RtaReportJson {
     assumptions: Vec<String>,
 }
 
+/// `$ty { $set: $value.., $field: $k.$field.. }`: a struct built from the values given
+/// and the fields moved as they are from `$k`.
+macro_rules! moved {
+    ($k:ident => $ty:ident { $($set:ident: $value:expr),* $(,)? } $($field:ident),*) => {
+        $ty { $($set: $value,)* $($field: $k.$field,)* }
+    };
+}
+
+/// A row or its JSON form from `$k` of the other: the times given, every other field
+/// moved (one list for both directions).
+macro_rules! same_fields {
+    ($k:ident => $ty:ident { $($body:tt)* }) => {
+        moved!($k => $ty { $($body)* } name, schedulable, wcet_source, wcet_model, blocks, threads_per_block, shared_memory,
+            registers_per_thread, slots, jobs, worst_job, ties, worst_order, wcet_optimistic, priority, stream, process)
+    };
+}
+
+/// The report-level fields a report and its JSON form share as they are.
+macro_rules! same_report_fields {
+    ($k:ident => $ty:ident { $($body:tt)* }) => {
+        moved!($k => $ty { $($body)* } schedulable, g_max, utilization, unit, bound, verdict, launch, ties, assumptions)
+    };
+}
+
 impl From<KernelRow> for KernelRowJson {
     fn from(k: KernelRow) -> KernelRowJson {
         let (s, exact) = (k.scale, |t| k.scale.format(t));
         let value = |t| s.to_f64(t);
-        KernelRowJson {
+        same_fields!(k => KernelRowJson {
             finish: value(k.finish),
             response: value(k.response),
             deadline: k.deadline.map(value),
@@ -88,24 +112,7 @@ impl From<KernelRow> for KernelRowJson {
             copy_in: k.copy_in.map(value),
             copy_out: k.copy_out.map(value),
             kernel_finish: value(k.kernel_finish),
-            name: k.name,
-            schedulable: k.schedulable,
-            wcet_source: k.wcet_source,
-            wcet_model: k.wcet_model,
-            blocks: k.blocks,
-            threads_per_block: k.threads_per_block,
-            shared_memory: k.shared_memory,
-            registers_per_thread: k.registers_per_thread,
-            slots: k.slots,
-            jobs: k.jobs,
-            worst_job: k.worst_job,
-            ties: k.ties,
-            worst_order: k.worst_order,
-            wcet_optimistic: k.wcet_optimistic,
-            priority: k.priority,
-            stream: k.stream,
-            process: k.process,
-        }
+        })
     }
 }
 
@@ -153,7 +160,7 @@ impl RowTimes {
 fn row(k: KernelRowJson, times: &RowTimes, scale: Scale) -> Result<KernelRow, InputError> {
     let ticks = |d: Decimal| scale.ticks(d, &k.name);
     let some = |d: Option<Decimal>| d.map(ticks).transpose();
-    Ok(KernelRow {
+    Ok(same_fields!(k => KernelRow {
         finish: ticks(times.finish)?,
         response: ticks(times.response)?,
         deadline: some(times.deadline)?,
@@ -164,25 +171,8 @@ fn row(k: KernelRowJson, times: &RowTimes, scale: Scale) -> Result<KernelRow, In
         copy_in: some(times.copy_in)?,
         copy_out: some(times.copy_out)?,
         kernel_finish: ticks(times.kernel_finish)?,
-        scale,
-        name: k.name,
-        schedulable: k.schedulable,
-        wcet_source: k.wcet_source,
-        wcet_model: k.wcet_model,
-        blocks: k.blocks,
-        threads_per_block: k.threads_per_block,
-        shared_memory: k.shared_memory,
-        registers_per_thread: k.registers_per_thread,
-        slots: k.slots,
-        jobs: k.jobs,
-        worst_job: k.worst_job,
-        ties: k.ties,
-        worst_order: k.worst_order,
-        wcet_optimistic: k.wcet_optimistic,
-        priority: k.priority,
-        stream: k.stream,
-        process: k.process,
-    })
+        scale: scale,
+    }))
 }
 
 /// Reads a row back in the finest scale its own times need.
@@ -199,21 +189,12 @@ impl TryFrom<KernelRowJson> for KernelRow {
 impl From<RtaReport> for RtaReportJson {
     fn from(r: RtaReport) -> RtaReportJson {
         let value = |t| r.scale.to_f64(t);
-        RtaReportJson {
+        same_report_fields!(r => RtaReportJson {
             window: r.window.map(value),
             launch_overhead: value(r.launch_overhead),
             block_overhead: value(r.block_overhead),
             kernels: r.kernels.into_iter().map(KernelRowJson::from).collect(),
-            schedulable: r.schedulable,
-            g_max: r.g_max,
-            utilization: r.utilization,
-            unit: r.unit,
-            bound: r.bound,
-            verdict: r.verdict,
-            launch: r.launch,
-            ties: r.ties,
-            assumptions: r.assumptions,
-        }
+        })
     }
 }
 
@@ -229,26 +210,17 @@ impl TryFrom<RtaReportJson> for RtaReport {
         let (launch, block) = (number(r.launch_overhead, "launch_overhead")?, number(r.block_overhead, "block_overhead")?);
         let scale = Scale::fitting(times.iter().flat_map(RowTimes::all).chain(window.iter()).chain([&launch, &block]));
         let ticks = |d: Decimal, field: &str| scale.ticks(d, field);
-        Ok(RtaReport {
+        Ok(same_report_fields!(r => RtaReport {
             kernels: r.kernels.into_iter().zip(&times).map(|(k, t)| row(k, t, scale)).collect::<Result<_, _>>()?,
             window: window.map(|w| ticks(w, "window")).transpose()?,
             launch_overhead: ticks(launch, "launch_overhead")?,
             block_overhead: ticks(block, "block_overhead")?,
-            scale,
-            schedulable: r.schedulable,
-            g_max: r.g_max,
-            utilization: r.utilization,
-            unit: r.unit,
-            bound: r.bound,
-            verdict: r.verdict,
-            launch: r.launch,
-            ties: r.ties,
-            assumptions: r.assumptions,
+            scale: scale,
             runs: Vec::new(),
             copies: Vec::new(),
             slices: Vec::new(),
             jobs: Vec::new(),
             sms: 0,
-        })
+        }))
     }
 }

@@ -1,0 +1,6 @@
+# The real kernels of the tables (instances/real/, without the .toml), sourced by
+# scripts/wcet-table.sh and scripts/latency-table.sh.
+R=instances/real
+S=$R/cuda-samples
+kernels=($R/saxpy $R/reduction $R/reduction-sm75 $R/stencil $R/transpose $R/gemm-tiled $R/histogram
+  $S/vectorAdd $S/transposeNoBankConflicts $S/matrixMulCUDA $S/reduce4 $S/histogram256Kernel)
