@@ -127,7 +127,7 @@ fn simulate(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Resul
 
 /// The fixed latencies to run for `latency`: itself when fixed, else each class at its
 /// shortest and its longest (2 or 4 picks).
-fn fixed_picks(latency: &Latencies) -> Vec<Latencies> {
+pub(crate) fn fixed_picks(latency: &Latencies) -> Vec<Latencies> {
     let ends = |r: LatencyRange| if r.min == r.max { vec![r] } else { vec![LatencyRange { min: r.min, max: r.min }, LatencyRange { min: r.max, max: r.max }] };
     ends(latency.l).into_iter().flat_map(|l| ends(latency.c).into_iter().map(move |c| Latencies { l, c })).collect()
 }

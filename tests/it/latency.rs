@@ -300,6 +300,13 @@ proptest! {
         // scheduler with fixed latencies as its one run.
         let open = scheduler == Scheduler::Any || dl + dc > 0;
         prop_assert!(run.interval.upper() <= horizon && (open || run.interval.exact()));
+        // Over every scheduler, the searched interval holds the truth (exact with fixed
+        // latencies, where the search completes).
+        if scheduler == Scheduler::Any {
+            let within = b.simulate_within(&latency, scheduler, &SolveOptions::default()).unwrap();
+            prop_assert!(within.interval.lower() <= truth && truth <= within.interval.upper(), "{:?}: truth {} outside {}", phases, truth, within.interval);
+            prop_assert!(dl + dc > 0 || within.interval.exact());
+        }
         // With fixed latencies the block search is exact: the brute force's value.
         if dl + dc == 0 {
             let sol = b.solve_with(&latency, &SolveOptions::default()).unwrap();
