@@ -7,11 +7,11 @@
 //! [`check_blocks`] and its makespan is the reported lower bound.
 
 use crate::budget::Budget;
-use crate::error::{Error, Inconsistency, InputError, TooLarge};
+use crate::error::{Error, Inconsistency, TooLarge};
 use crate::exact::outcome::Stop;
 use crate::exact::solve::{SolveOptions, Status};
 use crate::model::blocks::Blocks;
-use crate::model::checker::check_blocks_with;
+use crate::model::checker::check_blocks_per_issue;
 use crate::model::latency::Latencies;
 use crate::model::simulate::latency_horizon;
 use crate::model::interval::Interval;
@@ -34,6 +34,9 @@ pub struct BlockSolution {
     pub status: Status,
     /// The schedule, checked by `check_blocks` (rows: warp `w` of block `w / W`).
     pub schedule: Schedule,
+    /// The latency of every issue of the schedule (`latencies[w][i]`: warp `w`'s
+    /// instruction `i`; all 1 in the paper's model).
+    pub latencies: Vec<Vec<u32>>,
     /// Distinct states stored by the search.
     pub states: u64,
     /// Wall-clock seconds.
@@ -49,8 +52,10 @@ impl BlockSolution {
 
 /// One block's state: `[phase, count at position 0, ..., count at the barrier]`.
 type Block = Vec<u16>;
-/// Moves of one cycle: (block, position, warps advanced).
-type Moves = Vec<(usize, usize, u16)>;
+/// Moves of one cycle: (block, position, warps advanced, waiting stages skipped). A warp
+/// issuing an instruction whose latency may be shorter than its longest skips that many
+/// waiting stages (latency = longest - skipped); every other move skips none.
+type Moves = Vec<(usize, usize, u16, u16)>;
 
 /// The stages of a phase: an instruction to issue on a unit (`Some`), or a cycle of
 /// waiting for the previous instruction's result (`None`: every warp there moves on in
@@ -61,32 +66,36 @@ type Stage = Option<Unit>;
 struct Space<'a> {
     blocks: &'a Blocks,
     phases: Vec<Vec<Stage>>,
+    /// Per phase and stage: how many waiting stages a warp issuing there may skip (its
+    /// longest latency minus its shortest; 0 for fixed latencies and waiting stages).
+    skips: Vec<Vec<u16>>,
     w: u16,
 }
 
 impl<'a> Space<'a> {
     fn new(blocks: &'a Blocks) -> Space<'a> {
-        Space::with_latencies(blocks, &vec![1; blocks.len()])
+        Space::with_latencies(blocks, &vec![(1, 1); blocks.len()])
     }
 
-    /// The space with instruction `i`'s latency `latencies[i]` (all phases in order):
-    /// `latencies[i] - 1` waiting stages after it.
-    fn with_latencies(blocks: &'a Blocks, latencies: &[u32]) -> Space<'a> {
+    /// The space with instruction `i`'s latency in `latencies[i] = (min, max)` (all phases
+    /// in order): `max - 1` waiting stages after it, of which an issue may skip up to
+    /// `max - min`.
+    fn with_latencies(blocks: &'a Blocks, latencies: &[(u32, u32)]) -> Space<'a> {
         let mut lat = latencies.iter();
-        let phases = blocks
-            .program
-            .phases
-            .iter()
-            .map(|p| {
-                let mut stages = Vec::new();
-                for &u in p.kernel.units() {
-                    stages.push(Some(u));
-                    stages.extend(std::iter::repeat_n(None, *lat.next().unwrap_or(&1) as usize - 1));
-                }
-                stages
-            })
-            .collect();
-        Space { blocks, phases, w: u16::try_from(blocks.warps_per_block()).unwrap_or(u16::MAX) }
+        let (mut phases, mut skips) = (Vec::new(), Vec::new());
+        for p in &blocks.program.phases {
+            let (mut stages, mut skip) = (Vec::new(), Vec::new());
+            for &u in p.kernel.units() {
+                let &(lo, hi) = lat.next().unwrap_or(&(1, 1));
+                stages.push(Some(u));
+                skip.push((hi - lo) as u16);
+                stages.extend(std::iter::repeat_n(None, hi as usize - 1));
+                skip.extend(std::iter::repeat_n(0, hi as usize - 1));
+            }
+            phases.push(stages);
+            skips.push(skip);
+        }
+        Space { blocks, phases, skips, w: u16::try_from(blocks.warps_per_block()).unwrap_or(u16::MAX) }
     }
 
     /// `moves` (the scheduler's choice) with every warp at a waiting stage moving on.
@@ -94,7 +103,7 @@ impl<'a> Space<'a> {
         let mut all = moves.clone();
         for (bi, b) in state.iter().enumerate() {
             let stages = &self.phases[b[0] as usize];
-            all.extend(stages.iter().enumerate().filter(|&(p, st)| st.is_none() && b[1 + p] > 0).map(|(p, _)| (bi, p, b[1 + p])));
+            all.extend(stages.iter().enumerate().filter(|&(p, st)| st.is_none() && b[1 + p] > 0).map(|(p, _)| (bi, p, b[1 + p], 0)));
         }
         all
     }
@@ -153,7 +162,16 @@ impl<'a> Space<'a> {
             }
             ways[n]
         };
-        ways(0, self.blocks.sigma(Unit::L)) * ways(1, self.blocks.sigma(Unit::C))
+        // Landing choices: at most C(c + k, k) ways to split the c warps of a class over
+        // its k + 1 latencies (an over-count: not every warp there issues).
+        let landing: f64 = classes
+            .iter()
+            .flatten()
+            .map(|&(bi, p, c)| (self.skips[state[bi][0] as usize][p], c))
+            .filter(|&(k, _)| k > 0)
+            .map(|(k, c)| (1..=k as u64).map(|j| (c as u64 + j) as f64 / j as f64).product::<f64>())
+            .product();
+        ways(0, self.blocks.sigma(Unit::L)) * ways(1, self.blocks.sigma(Unit::C)) * landing
     }
 
     /// The bytes one state of the search takes in a successor list.
@@ -175,18 +193,38 @@ impl<'a> Space<'a> {
         for l in &ls {
             for c in &cs {
                 let moves: Moves = l.iter().chain(c).copied().filter(|m| m.2 > 0).collect();
-                out.push((moves.clone(), self.apply(state, &moves)));
+                let mut landed = Vec::new();
+                self.land(state, &moves, &mut Vec::new(), &mut landed);
+                for m in landed {
+                    let next = self.apply(state, &m);
+                    out.push((m, next));
+                }
             }
         }
         out
     }
 
+    /// Every way to split each of `moves` over the waiting stages its warps may skip.
+    fn land(&self, state: &[Block], moves: &[(usize, usize, u16, u16)], now: &mut Moves, out: &mut Vec<Moves>) {
+        let Some((&(bi, p, x, _), rest)) = moves.split_first() else {
+            out.push(now.clone());
+            return;
+        };
+        let k = self.skips[state[bi][0] as usize][p];
+        split(x, k, &mut Vec::new(), &mut |parts| {
+            let before = now.len();
+            now.extend(parts.iter().enumerate().filter(|(_, &n)| n > 0).map(|(s, &n)| (bi, p, n, s as u16)));
+            self.land(state, rest, now, out);
+            now.truncate(before);
+        });
+    }
+
     /// The state after the scheduler's `moves` (the waiting warps move on too).
     fn apply(&self, state: &[Block], moves: &Moves) -> Vec<Block> {
         let mut next = state.to_vec();
-        for &(bi, p, x) in &self.with_waits(state, moves) {
+        for &(bi, p, x, skip) in &self.with_waits(state, moves) {
             next[bi][1 + p] -= x;
-            next[bi][2 + p] += x;
+            next[bi][2 + p + skip as usize] += x;
         }
         for b in &mut next {
             if *b.last().expect("non-empty") == self.w && (b[0] as usize) + 1 < self.phases.len() {
@@ -194,6 +232,22 @@ impl<'a> Space<'a> {
             }
         }
         next
+    }
+}
+
+/// Every way to split `x` warps over `k + 1` latencies (`parts[s]`: the warps skipping
+/// `s` waiting stages), each passed to `each`.
+fn split(x: u16, k: u16, parts: &mut Vec<u16>, each: &mut dyn FnMut(&[u16])) {
+    if parts.len() == k as usize {
+        parts.push(x);
+        each(parts);
+        parts.pop();
+        return;
+    }
+    for n in 0..=x {
+        parts.push(n);
+        split(x - n, k, parts, each);
+        parts.pop();
     }
 }
 
@@ -207,7 +261,7 @@ fn spread(classes: &[(usize, usize, u16)], n: u16, now: &mut Moves, out: &mut Ve
     };
     let left: u32 = rest.iter().map(|r| r.2 as u32).sum();
     for x in (n.saturating_sub(left.min(u16::MAX as u32) as u16))..=n.min(c) {
-        now.push((bi, p, x));
+        now.push((bi, p, x, 0));
         spread(rest, n - x, now, out);
         now.pop();
     }
@@ -312,6 +366,22 @@ impl Memo<'_> {
 struct Replay {
     at: Vec<Vec<Vec<usize>>>,
     cycles: Vec<Vec<u64>>,
+    /// Each warp's latency of each instruction issued so far.
+    latencies: Vec<Vec<u32>>,
+}
+
+/// A schedule played out, with the latency of every issue.
+struct Played {
+    schedule: Schedule,
+    latencies: Vec<Vec<u32>>,
+}
+
+impl Played {
+    /// The cycle the last result is there (the checker's makespan).
+    fn end(&self) -> u64 {
+        let last = |w: usize| self.schedule.cycles[w].last().map_or(0, |&t| t + *self.latencies[w].last().unwrap_or(&1) as u64 - 1);
+        (0..self.schedule.cycles.len()).map(last).max().unwrap_or(0)
+    }
 }
 
 impl Replay {
@@ -321,22 +391,25 @@ impl Replay {
         for (bi, block) in at.iter_mut().enumerate() {
             block[0] = (bi * w..(bi + 1) * w).collect();
         }
-        Replay { at, cycles: vec![Vec::with_capacity(space.blocks.len()); b * w] }
+        Replay { at, cycles: vec![Vec::with_capacity(space.blocks.len()); b * w], latencies: vec![Vec::with_capacity(space.blocks.len()); b * w] }
     }
 
     fn step(&mut self, space: &Space, before: &[Block], moves: &Moves, t: u64) {
         // Take every moving warp first, so that none moves twice in one cycle.
         let mut moved = Vec::new();
-        for &(bi, p, x) in moves {
+        for &(bi, p, x, skip) in moves {
             for _ in 0..x {
-                moved.push((bi, p, self.at[bi][p].pop().expect("the counts say a warp is there")));
+                moved.push((bi, p, skip, self.at[bi][p].pop().expect("the counts say a warp is there")));
             }
         }
-        for (bi, p, warp) in moved {
-            if space.phases[before[bi][0] as usize][p].is_some() {
+        for (bi, p, skip, warp) in moved {
+            let stages = &space.phases[before[bi][0] as usize];
+            if stages[p].is_some() {
+                let waits = stages[p + 1..].iter().take_while(|st| st.is_none()).count();
                 self.cycles[warp].push(t);
+                self.latencies[warp].push((waits + 1 - skip as usize) as u32);
             }
-            self.at[bi][p + 1].push(warp);
+            self.at[bi][p + 1 + skip as usize].push(warp);
         }
         for (bi, b) in before.iter().enumerate() {
             let last = self.at[bi].len() - 1;
@@ -351,7 +424,7 @@ impl Replay {
 
 /// One schedule from the start state, choosing each cycle's moves with `choose` (given
 /// the state, the ready classes `(block, position, count)` per unit, L then C).
-fn play(space: &Space, mut choose: impl FnMut(&[Block], &[Vec<(usize, usize, u16)>; 2]) -> Moves) -> Schedule {
+fn play(space: &Space, mut choose: impl FnMut(&[Block], &[Vec<(usize, usize, u16)>; 2]) -> Moves) -> Played {
     let mut state = space.start();
     let mut replay = Replay::new(space);
     let mut t = 0;
@@ -362,7 +435,7 @@ fn play(space: &Space, mut choose: impl FnMut(&[Block], &[Vec<(usize, usize, u16
         replay.step(space, &state, &space.with_waits(&state, &moves), t);
         state = after;
     }
-    Schedule { cycles: replay.cycles }
+    Played { schedule: Schedule { cycles: replay.cycles }, latencies: replay.latencies }
 }
 
 /// Work-conserving moves that serve the classes in the order `rank` gives (lowest first):
@@ -378,7 +451,7 @@ fn serve(classes: &[Vec<(usize, usize, u16)>; 2], sigma: [u64; 2], mut rank: imp
         for (bi, p, c) in order {
             let take = (c as u64).min(room);
             if take > 0 {
-                moves.push((bi, p, take as u16));
+                moves.push((bi, p, take as u16, 0));
             }
             room -= take;
         }
@@ -406,14 +479,14 @@ pub fn solve_blocks(blocks: &Blocks, opts: &SolveOptions) -> Result<BlockSolutio
 }
 
 impl Blocks {
-    /// [`solve_blocks`] with fixed instruction `latency` ([`Latencies`]; `docs/latency.md`):
-    /// the worst case over every work-conserving schedule (any scheduler), exact when the
-    /// search completes (each instruction followed by `lambda - 1` waiting stages that
-    /// every warp passes one per cycle: the same search over a longer program);
-    /// otherwise the longest checked schedule found and the latency horizon (the block
-    /// horizon plus each instruction's longest wait, proven in `docs/latency.md`). The
-    /// schedule is re-checked with the latencies. Refuses latency ranges (their worst
-    /// case is bracketed by [`Blocks::simulate`] with `Scheduler::Any`).
+    /// [`solve_blocks`] with instruction `latency` ([`Latencies`], fixed or ranges;
+    /// `docs/latency.md`): the worst case over every work-conserving schedule (any
+    /// scheduler) and every latency in the ranges, exact when the search completes (each
+    /// instruction followed by `lambda^max - 1` waiting stages that every warp passes one
+    /// per cycle, of which an issue may skip up to `lambda^max - lambda^min`: the same
+    /// search over a longer program); otherwise the longest checked schedule found and the
+    /// latency horizon (the block horizon plus each instruction's longest wait, proven in
+    /// `docs/latency.md`). The schedule is re-checked with the latency of every issue.
     ///
     /// ```
     /// use gpu_makespan::{Blocks, Latencies, LatencyRange, Program, SolveOptions};
@@ -432,11 +505,6 @@ impl Blocks {
     /// [`Blocks::solve_with`]; `more_rollouts`: when the search stops early, spend the time
     /// left on more random schedules (for a better lower end).
     pub(crate) fn search_with(&self, latency: &Latencies, opts: &SolveOptions, more_rollouts: bool) -> Result<BlockSolution, Error> {
-        for (u, field) in [(Unit::L, "latency.L"), (Unit::C, "latency.C")] {
-            if latency.of(u).fixed().is_none() {
-                return Err(InputError::new(field, latency.of(u), "the exact worst case needs one latency per class; a range is bracketed by simulate with the `any` scheduler").into());
-            }
-        }
         let stages = self.program.phases.iter().map(|p| p.len() as u64 + latency.waits(p.kernel.units(), self.program.copies())).max().unwrap_or(0);
         let state = stages * self.blocks as u64;
         if !latency.is_one() && (stages > MAX_STAGES || state > MAX_STATE_STAGES) {
@@ -465,8 +533,10 @@ pub const MAX_STATE_STAGES: u64 = 65_536;
 /// `fallback` upper bound (used when the search stops).
 fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &SolveOptions, more_rollouts: bool) -> Result<BlockSolution, Error> {
     let started = std::time::Instant::now();
-    let latencies = latency.per_instruction(&blocks.units(), blocks.program.copies(), |r| r.max);
-    let space = Space::with_latencies(blocks, &latencies);
+    let (units, copies) = (blocks.units(), blocks.program.copies());
+    let ranges: Vec<(u32, u32)> =
+        latency.per_instruction(&units, copies, |r| r.min).into_iter().zip(latency.per_instruction(&units, copies, |r| r.max)).collect();
+    let space = Space::with_latencies(blocks, &ranges);
     // Schedules first, within a tenth of the time (2 s without a limit): the lower end
     // if the search stops.
     let share = opts.budget.time_left().map_or(std::time::Duration::from_secs(2), |t| t / 10);
@@ -490,7 +560,7 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
             } else {
                 let more = opts.budget.time_left().unwrap_or(std::time::Duration::from_secs(2));
                 let more = longest_random(&memo.space, 64..u64::MAX, &opts.budget.at_most(more));
-                if more.makespan() > guess.makespan() {
+                if more.end() > guess.end() {
                     more
                 } else {
                     guess
@@ -499,7 +569,8 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
             (best, fallback, status_of(stop))
         }
     };
-    let lower = check_blocks_with(blocks, latency, &schedule).map_err(|v| Inconsistency::Rejected { method: "blocks".into(), violation: v })?;
+    let lower = check_blocks_per_issue(blocks, latency, &schedule.latencies, &schedule.schedule)
+        .map_err(|v| Inconsistency::Rejected { method: "blocks".into(), violation: v })?;
     if status == Status::Optimal && lower != upper {
         return Err(Inconsistency::Disagreement(format!("the blocks' search found {upper} cycles, its schedule lasts {lower}")).into());
     }
@@ -507,7 +578,8 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
     let interval = Interval::new(lower, upper).ok_or_else(|| {
         Inconsistency::Disagreement(format!("the blocks' checked schedule lasts {lower}, above the proven bound {upper}"))
     })?;
-    Ok(BlockSolution { interval, status, schedule, states, seconds: started.elapsed().as_secs_f64() })
+    let Played { schedule, latencies } = schedule;
+    Ok(BlockSolution { interval, status, schedule, latencies, states, seconds: started.elapsed().as_secs_f64() })
 }
 
 fn status_of(stop: Stop) -> Status {
@@ -523,8 +595,8 @@ fn status_of(stop: Stop) -> Status {
 /// budget is over (at least one). Even seeds starve: each cycle they advance the warps
 /// of the blocks ranked first (a random rank per seed), the furthest-ahead warps first,
 /// so the last block, and its last warp, fall behind; odd seeds move at random.
-fn longest_random(space: &Space, seeds: std::ops::Range<u64>, budget: &Budget) -> Schedule {
-    let mut best: Option<Schedule> = None;
+fn longest_random(space: &Space, seeds: std::ops::Range<u64>, budget: &Budget) -> Played {
+    let mut best: Option<Played> = None;
     let first = seeds.start;
     for seed in seeds {
         if seed > first && budget.is_over() {
@@ -540,7 +612,7 @@ fn longest_random(space: &Space, seeds: std::ops::Range<u64>, budget: &Budget) -
         } else {
             play(space, |_, classes| serve(classes, sigma, |_| rng.random::<u32>() as u64))
         };
-        if best.as_ref().is_none_or(|b| s.makespan() > b.makespan()) {
+        if best.as_ref().is_none_or(|b| s.end() > b.end()) {
             best = Some(s);
         }
     }

@@ -12,7 +12,7 @@ use crate::model::latency::Latencies;
 use crate::model::program::Program;
 use crate::model::schedule::Schedule;
 use crate::model::scheduler::Scheduler;
-use crate::model::simulate::{fixed_picks, Simulation};
+use crate::model::simulate::Simulation;
 
 /// The result of [`solve_kernel`], by the shape of the kernel, each with what was solved:
 /// every variant carries a proven interval `[lower, upper]` on the worst-case makespan and
@@ -151,57 +151,43 @@ impl KernelSolution {
 
 impl Blocks {
     /// [`Blocks::simulate`], and with the `any` scheduler the worst case over every
-    /// work-conserving schedule searched within `opts`' budget: at latency 1 by
-    /// [`solve_kernel`] (the paper's model and all its bounds), otherwise by
-    /// [`Blocks::solve_with`] at each fixed pick of the latencies (each class at the
-    /// shortest and the longest of its range; the block search with waiting stages, no
-    /// random schedules after it stops). With fixed latencies the search's interval is
-    /// the answer where it is tighter (exact when it completes); with a range only its
-    /// schedules count, as lower ends (the worst case over a range may lie between the
-    /// picks). The longest checked schedule is shown (`run_scheduler` then `any`).
+    /// work-conserving schedule (and every latency in the ranges) searched within `opts`'
+    /// budget: at latency 1 by [`solve_kernel`] (the paper's model and all its bounds),
+    /// otherwise by [`Blocks::solve_with`] (the block search with waiting stages, no
+    /// random schedules after it stops: the runs are the lower end). The interval becomes
+    /// the tighter of the two (exact when the search completes), and the search's checked
+    /// schedule is shown when it is longer than every run (`run_scheduler` then `any`).
     pub fn simulate_within(&self, latency: &Latencies, scheduler: Scheduler, opts: &SolveOptions) -> Result<Simulation, Error> {
         let mut run = self.simulate(latency, scheduler)?;
         if scheduler != Scheduler::Any {
             return Ok(run);
         }
-        let picks = fixed_picks(latency);
-        let fixed = picks.len() == 1;
-        let mut notes = Vec::new();
-        for (k, pick) in picks.iter().enumerate() {
-            let share = opts.budget.time_left().map(|t| t / (picks.len() - k) as u32);
-            let opts = SolveOptions { budget: share.map_or(opts.budget.clone(), |t| opts.budget.at_most(t)), ..opts.clone() };
-            let (interval, status, schedule) = if pick.is_one() {
-                let sol = solve_kernel(self, &opts)?;
-                (sol.interval(), sol.status(), sol.schedule().clone())
-            } else {
-                match self.search_with(pick, &opts, false) {
-                    Ok(sol) => (sol.interval, sol.status, sol.schedule),
-                    // Too many waiting stages for the search: the runs and the horizon answer.
-                    Err(Error::TooLarge(t)) => {
-                        notes.push(format!("no exact search: {}", t.reason));
-                        continue;
-                    }
-                    Err(e) => return Err(e),
+        let (interval, status, schedule, latencies) = if latency.is_one() {
+            let sol = solve_kernel(self, opts)?;
+            let ones = vec![vec![1; self.len()]; self.warps() as usize];
+            (sol.interval(), sol.status(), sol.schedule().clone(), ones)
+        } else {
+            match self.search_with(latency, opts, false) {
+                Ok(sol) => (sol.interval, sol.status, sol.schedule, sol.latencies),
+                // Too many waiting stages for the search: the runs and the horizon answer.
+                Err(Error::TooLarge(t)) => {
+                    run.upper_from = format!("the latency horizon (no exact search: {})", t.reason);
+                    return Ok(run);
                 }
-            };
-            if fixed {
-                run.upper_from = match status {
-                    Status::Optimal => "the exact search".into(),
-                    stop => format!("the latency horizon or the solver's bound (the exact search stopped: {})", stop.as_str()),
-                };
-                let upper = run.interval.upper().min(interval.upper());
-                run.interval = Interval::new(run.interval.lower(), upper)
-                    .ok_or_else(|| Inconsistency::Disagreement(format!("a run of {} cycles exceeds the proven bound {upper}", run.makespan)))?;
+                Err(e) => return Err(e),
             }
-            if interval.lower() > run.makespan {
-                (run.makespan, run.schedule, run.run_scheduler, run.run_latency) = (interval.lower(), schedule, Scheduler::Any, *pick);
-                run.latencies = pick.per_instruction(&self.units(), self.program.copies(), |r| r.max);
-                run.interval = Interval::new(run.makespan, run.interval.upper())
-                    .ok_or_else(|| Inconsistency::Disagreement(format!("a schedule of {} cycles exceeds the proven bound", run.makespan)))?;
-            }
-        }
-        if !notes.is_empty() {
-            run.upper_from = format!("the latency horizon ({})", notes.join("; "));
+        };
+        run.upper_from = match status {
+            Status::Optimal => "the exact search".into(),
+            stop => format!("the latency horizon or the solver's bound (the exact search stopped: {})", stop.as_str()),
+        };
+        let (lower, upper) = (run.interval.lower().max(interval.lower()), run.interval.upper().min(interval.upper()));
+        run.interval = Interval::new(lower, upper)
+            .ok_or_else(|| Inconsistency::Disagreement(format!("a schedule of {lower} cycles exceeds the proven bound {upper}")))?;
+        if interval.lower() > run.makespan {
+            (run.makespan, run.schedule, run.latencies, run.run_scheduler) = (interval.lower(), schedule, latencies, Scheduler::Any);
+            // Each issue has its own latency within the ranges (`latencies`).
+            run.run_latency = *latency;
         }
         Ok(run)
     }

@@ -63,7 +63,7 @@ pub fn check_phases(phases: &[Instance], s: &Schedule) -> Result<u64, Violation>
 /// after the last phase-`k` issue of its own block (the barrier), and it is ready from
 /// the cycle after that issue, so rule 4 holds from there. Returns the makespan.
 pub fn check_blocks(blocks: &Blocks, s: &Schedule) -> Result<u64, Violation> {
-    check_block_rules(blocks, &vec![1; blocks.len()], s).map_err(Violation)
+    check_block_rules(blocks, &vec![vec![1; blocks.len()]; blocks.warps() as usize], s).map_err(Violation)
 }
 
 /// [`check_blocks`] with fixed instruction latencies ([`crate::model::latency`]),
@@ -74,23 +74,45 @@ pub fn check_blocks(blocks: &Blocks, s: &Schedule) -> Result<u64, Violation> {
 /// block's barrier releases it in the cycle after the last result of its warps'
 /// instructions before the barrier (`issue + latency - 1`); rules 1, 3 and 4 as in
 /// [`check`]. Returns the makespan: the latest `issue + latency - 1`. With latency 1
-/// this is [`check_blocks`]. A latency range is a violation (a schedule has one latency
-/// per issue).
+/// this is [`check_blocks`]. A latency range is a violation here (a schedule has one
+/// latency per issue: [`check_blocks_per_issue`]).
 pub fn check_blocks_with(blocks: &Blocks, latency: &Latencies, s: &Schedule) -> Result<u64, Violation> {
-    let fixed = |u: Unit| latency.of(u).fixed().ok_or_else(|| Violation(format!("latency {} of {} is a range, not one value", latency.of(u), u.letter())));
-    let (l, c) = (fixed(Unit::L)?, fixed(Unit::C)?);
-    let mut lat = Vec::with_capacity(blocks.len());
-    for phase in &blocks.program.phases {
-        for ch in phase.source_kernel.chars().filter(|c| matches!(c, 'L' | 'C')) {
-            let (copies, last) = if ch == 'L' { (phase.copies_l, l) } else { (phase.copies_c, c) };
-            lat.extend(std::iter::repeat_n(1, copies.max(1) as usize - 1));
-            lat.push(last);
-        }
+    let allowed = allowed_latencies(blocks, latency);
+    if let Some(&(lo, hi)) = allowed.iter().find(|(lo, hi)| lo != hi) {
+        return Err(Violation(format!("a latency range {lo}..{hi} is not one latency per issue")));
     }
-    check_block_rules(blocks, &lat, s).map_err(Violation)
+    let one: Vec<u32> = allowed.iter().map(|&(lo, _)| lo).collect();
+    check_block_rules(blocks, &vec![one; blocks.warps() as usize], s).map_err(Violation)
 }
 
-fn check_block_rules(blocks: &Blocks, lat: &[u32], s: &Schedule) -> Result<u64, String> {
+/// [`check_blocks_with`] for a schedule whose every issue has its own latency,
+/// `latencies[w][i]` for instruction `i` of warp `w`: each must lie in its class's range
+/// (1 for the copies of a `1/n` instruction but the last), then the rules as there.
+pub fn check_blocks_per_issue(blocks: &Blocks, latency: &Latencies, latencies: &[Vec<u32>], s: &Schedule) -> Result<u64, Violation> {
+    let allowed = allowed_latencies(blocks, latency);
+    for (w, row) in latencies.iter().enumerate() {
+        if let Some(i) = (0..row.len().min(allowed.len())).find(|&i| row[i] < allowed[i].0 || row[i] > allowed[i].1) {
+            let (lo, hi) = allowed[i];
+            return Err(Violation(format!("warp {} instruction {} has latency {}, outside {lo}..{hi}", w + 1, i + 1, row[i])));
+        }
+    }
+    check_block_rules(blocks, latencies, s).map_err(Violation)
+}
+
+/// The latencies each instruction may have, `(min, max)`, from the phases as given.
+fn allowed_latencies(blocks: &Blocks, latency: &Latencies) -> Vec<(u32, u32)> {
+    let mut allowed = Vec::with_capacity(blocks.len());
+    for phase in &blocks.program.phases {
+        for ch in phase.source_kernel.chars().filter(|c| matches!(c, 'L' | 'C')) {
+            let (copies, range) = if ch == 'L' { (phase.copies_l, latency.l) } else { (phase.copies_c, latency.c) };
+            allowed.extend(std::iter::repeat_n((1, 1), copies.max(1) as usize - 1));
+            allowed.push((range.min, range.max));
+        }
+    }
+    allowed
+}
+
+fn check_block_rules(blocks: &Blocks, lat: &[Vec<u32>], s: &Schedule) -> Result<u64, String> {
     let units = blocks.units();
     let per_block = blocks.warps_per_block() as usize;
     let ends = blocks.program.phase_ends();
@@ -98,24 +120,27 @@ fn check_block_rules(blocks: &Blocks, lat: &[u32], s: &Schedule) -> Result<u64, 
     if s.cycles.len() != blocks.warps() as usize {
         return Err(format!("{} warps scheduled, {} expected", s.cycles.len(), blocks.warps()));
     }
-    if lat.len() != units.len() || lat.contains(&0) {
-        return Err(format!("{} latencies of at least 1 needed, {} given", units.len(), lat.len()));
+    if lat.len() != s.cycles.len() || lat.iter().any(|r| r.len() != units.len() || r.contains(&0)) {
+        return Err(format!("{} latencies of at least 1 needed per warp", units.len()));
     }
-    // done(r, i): the last cycle before instruction i's result is there.
-    let done = |r: &[u64], i: usize| r[i] + lat[i] as u64 - 1;
     for (w, row) in s.cycles.iter().enumerate() {
         if row.len() != units.len() {
             return Err(format!("warp {} has {} instructions, {} expected", w + 1, row.len(), units.len()));
         }
-        if let Some(i) = (0..row.len()).find(|&i| row[i] <= if i == 0 { 0 } else { done(row, i - 1) }) {
+    }
+    // done(w, i): the last cycle before warp w's instruction i's result is there.
+    let done = |w: usize, i: usize| s.cycles[w][i] + lat[w][i] as u64 - 1;
+    for (w, row) in s.cycles.iter().enumerate() {
+        if let Some(i) = (0..row.len()).find(|&i| row[i] <= if i == 0 { 0 } else { done(w, i - 1) }) {
             return Err(format!("warp {} instruction {} at cycle {} does not follow the previous one", w + 1, i + 1, row[i]));
         }
     }
     // barrier[b][k]: the last result of phase k of a warp of block b.
-    let barrier: Vec<Vec<u64>> =
-        s.cycles.chunks(per_block).map(|rows| ends.iter().map(|&e| rows.iter().map(|r| done(r, e - 1)).max().unwrap_or(0)).collect()).collect();
+    let barrier: Vec<Vec<u64>> = (0..s.cycles.len() / per_block)
+        .map(|b| ends.iter().map(|&e| (b * per_block..(b + 1) * per_block).map(|w| done(w, e - 1)).max().unwrap_or(0)).collect())
+        .collect();
     let horizon = s.makespan() as usize;
-    let makespan = s.cycles.iter().map(|r| done(r, r.len() - 1)).max().unwrap_or(0);
+    let makespan = (0..s.cycles.len()).map(|w| done(w, units.len() - 1)).max().unwrap_or(0);
     let mut used = [vec![0u32; horizon + 1], vec![0u32; horizon + 1]];
     for row in &s.cycles {
         for (i, &t) in row.iter().enumerate() {
@@ -141,7 +166,7 @@ fn check_block_rules(blocks: &Blocks, lat: &[u32], s: &Schedule) -> Result<u64, 
                     }
                     m + 1
                 }
-                None => done(row, i - 1) + 1,
+                None => done(w, i - 1) + 1,
             };
             let x = (units[i] == Unit::C) as usize;
             if let Some(idle) = (ready..t).find(|&c| used[x][c as usize] < sigma[x]) {

@@ -56,9 +56,10 @@ pub struct Simulation {
     /// `w / W`; all phases in order).
     #[serde(skip)]
     pub schedule: Schedule,
-    /// The latency of each instruction of a warp (the same for every warp).
+    /// The latency of every issue of the schedule shown (`latencies[w][i]`: warp `w`'s
+    /// instruction `i`).
     #[serde(skip)]
-    pub latencies: Vec<u32>,
+    pub latencies: Vec<Vec<u32>>,
 }
 
 impl Blocks {
@@ -121,13 +122,13 @@ fn simulate(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Resul
         run_latency,
         checked: true,
         schedule,
-        latencies,
+        latencies: vec![latencies; warps as usize],
     })
 }
 
 /// The fixed latencies to run for `latency`: itself when fixed, else each class at its
 /// shortest and its longest (2 or 4 picks).
-pub(crate) fn fixed_picks(latency: &Latencies) -> Vec<Latencies> {
+fn fixed_picks(latency: &Latencies) -> Vec<Latencies> {
     let ends = |r: LatencyRange| if r.min == r.max { vec![r] } else { vec![LatencyRange { min: r.min, max: r.min }, LatencyRange { min: r.max, max: r.max }] };
     ends(latency.l).into_iter().flat_map(|l| ends(latency.c).into_iter().map(move |c| Latencies { l, c })).collect()
 }

@@ -119,7 +119,7 @@ fn chart(blocks: &Blocks, run: &Simulation) -> String {
         for (i, &t) in row.iter().enumerate() {
             let t = t as usize - 1;
             line[t] = units[i].letter();
-            line[t + 1..t + run.latencies[i] as usize].fill('-');
+            line[t + 1..t + run.latencies[w][i] as usize].fill('-');
         }
         s.push_str(&format!("{:label$} ", format!("warp {}", w + 1)));
         line.iter().for_each(|ch| s.push_str(&format!("{ch:>width$}")));
@@ -164,7 +164,7 @@ pub fn simulation(path: &Path, blocks: &Blocks, run: &Simulation) -> Result<(), 
         let c = colour(w / run.warps_per_block as usize);
         let y = w as f64;
         for (i, &t) in row.iter().enumerate() {
-            let (t, done) = (t as f64, (t + run.latencies[i] as u64) as f64);
+            let (t, done) = (t as f64, (t + run.latencies[w][i] as u64) as f64);
             let fill = if units[i] == Unit::L { c.filled() } else { c.mix(0.6).filled() };
             chart.draw_series([Rectangle::new([(t, y + 0.15), (t + 1.0, y + 0.85)], fill)]).map_err(|e| err(&e))?;
             if done > t + 1.0 {
