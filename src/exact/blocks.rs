@@ -162,14 +162,17 @@ impl<'a> Space<'a> {
             }
             ways[n]
         };
-        // Landing choices: at most C(c + k, k) ways to split the c warps of a class over
-        // its k + 1 latencies (an over-count: not every warp there issues).
+        // Landing choices: at most C(n + k, k) ways to split the n <= min(c, sigma_X)
+        // warps a class issues over its k + 1 latencies (an over-count: a class may issue
+        // fewer).
+        let sigma = [self.blocks.sigma(Unit::L), self.blocks.sigma(Unit::C)];
         let landing: f64 = classes
             .iter()
-            .flatten()
-            .map(|&(bi, p, c)| (self.skips[state[bi][0] as usize][p], c))
+            .enumerate()
+            .flat_map(|(x, list)| list.iter().map(move |&(bi, p, c)| (bi, p, (c as u64).min(sigma[x]))))
+            .map(|(bi, p, n)| (self.skips[state[bi][0] as usize][p], n))
             .filter(|&(k, _)| k > 0)
-            .map(|(k, c)| (1..=k as u64).map(|j| (c as u64 + j) as f64 / j as f64).product::<f64>())
+            .map(|(k, n)| (1..=n).map(|j| (k as u64 + j) as f64 / j as f64).product::<f64>())
             .product();
         ways(0, self.blocks.sigma(Unit::L)) * ways(1, self.blocks.sigma(Unit::C)) * landing
     }
