@@ -532,7 +532,7 @@ pub const MAX_STAGES: u64 = 16_384;
 /// The most stages of all blocks' current phases together (a state's length).
 pub const MAX_STATE_STAGES: u64 = 65_536;
 
-/// The search of [`Blocks::solve_with`] with the (fixed) `latency` and the proven
+/// The search of [`Blocks::solve_with`] with `latency` (fixed or ranges) and the proven
 /// `fallback` upper bound (used when the search stops).
 fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &SolveOptions, more_rollouts: bool) -> Result<BlockSolution, Error> {
     let started = std::time::Instant::now();
@@ -753,4 +753,3 @@ mod tests {
         }
     }
 }
-

@@ -70,7 +70,16 @@ impl Schedule {
     /// A cycle-by-warp chart like the paper's Fig. 2: one row per warp, one column per
     /// cycle, `L`/`C` where the warp issues, `.` where it does not.
     pub fn chart(&self, kernel: &Kernel) -> String {
-        let t_max = self.makespan() as usize;
+        self.chart_with(kernel.units(), None)
+    }
+
+    /// [`Schedule::chart`] for instructions of the given `units` (all phases in order),
+    /// and with `latencies[w][i]` (warp `w`'s instruction `i`) a `-` in every cycle a warp
+    /// waits for that instruction's result; the chart runs to the last result.
+    pub fn chart_with(&self, units: &[Unit], latencies: Option<&[Vec<u32>]>) -> String {
+        let lat = |w: usize, i: usize| latencies.map_or(1, |l| l[w][i] as usize);
+        let ends = self.cycles.iter().enumerate().filter_map(|(w, r)| r.last().map(|&t| t as usize + lat(w, r.len() - 1) - 1));
+        let t_max = ends.max().unwrap_or(0);
         let width = t_max.to_string().len().max(1);
         let label = format!("warp {}", self.warps()).len();
         let mut s = format!("{:label$} ", "cycle");
@@ -81,7 +90,9 @@ impl Schedule {
         for (w, row) in self.cycles.iter().enumerate() {
             let mut line = vec!['.'; t_max];
             for (i, &t) in row.iter().enumerate() {
-                line[t as usize - 1] = kernel.unit(i).letter();
+                let t = t as usize - 1;
+                line[t] = units[i].letter();
+                line[t + 1..t + lat(w, i)].fill('-');
             }
             s.push_str(&format!("{:label$} ", format!("warp {}", w + 1)));
             for ch in line {

@@ -40,15 +40,15 @@ pub struct Simulation {
     /// instruction's longest wait, proven in `docs/latency.md`).
     pub interval: Interval,
     /// Where `interval`'s upper end comes from: `the run` (exact), `the exact search`,
-    /// or `the latency horizon` and, with `any` and fixed latencies, why the exact search
-    /// did not give it.
+    /// or `the latency horizon` and, with `any`, why the exact search did not give it.
     pub upper_from: String,
     /// The last cycle of the run shown: the latest `issue + latency - 1`, re-checked by
     /// the independent checker (`interval`'s lower end).
     pub makespan: u64,
     /// The scheduler of the run shown.
     pub run_scheduler: Scheduler,
-    /// The (fixed) latencies of the run shown.
+    /// The latencies of the run shown: fixed for a scheduler's run; the ranges asked for
+    /// when the exact search's schedule is shown (`latencies` has each issue's).
     pub run_latency: Latencies,
     /// Always true: the schedule passed the checker (a failure is an error).
     pub checked: bool,
@@ -95,9 +95,10 @@ fn simulate(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Resul
         Scheduler::Any => Scheduler::ALL.into_iter().filter(|s| s.is_deterministic()).collect(),
         s => vec![s],
     };
+    let picks = fixed_picks(latency);
     let mut best: Option<(u64, Schedule, Vec<u32>, Scheduler, Latencies)> = None;
     for s in schedulers {
-        for pick in fixed_picks(latency) {
+        for &pick in &picks {
             let (schedule, lat, makespan) = checked_run(blocks, &pick, s)?;
             if best.as_ref().is_none_or(|b| makespan > b.0) {
                 best = Some((makespan, schedule, lat, s, pick));
@@ -105,7 +106,7 @@ fn simulate(blocks: &Blocks, latency: &Latencies, scheduler: Scheduler) -> Resul
         }
     }
     let (makespan, schedule, latencies, run_scheduler, run_latency) = best.expect("at least one run");
-    let open = !scheduler.is_deterministic() || fixed_picks(latency).len() > 1;
+    let open = !scheduler.is_deterministic() || picks.len() > 1;
     let upper = if open { latency_horizon(blocks, latency) } else { makespan };
     let interval = Interval::new(makespan, upper).ok_or_else(|| Inconsistency::Disagreement(format!("a run of {makespan} cycles exceeds the latency horizon {upper}")))?;
     let (kernel, warps, warps_per_block) = (blocks.program.kernel(), blocks.warps(), blocks.warps_per_block());
@@ -230,7 +231,6 @@ fn arrive(warps: &mut Warps, block: &mut (usize, u64), w: usize, per_block: usiz
 mod tests {
     use super::*;
     use crate::model::instance::Instance;
-    use crate::model::latency::LatencyRange;
     use crate::model::program::Program;
 
     fn blocks(kernel: &str, warps: i64, b: u32, sigma: (i64, i64)) -> Blocks {

@@ -3,7 +3,7 @@
 //! the issues) and the SVG of the schedule.
 
 use super::plot::{colour, io_err};
-use super::text::{MAX_CHART_CELLS, MAX_JSON_ISSUES};
+use super::text::check_schedule_cells;
 use gpu_makespan::error::InputError;
 use gpu_makespan::{Blocks, Latencies, Simulation, Unit};
 use plotters::prelude::*;
@@ -26,32 +26,32 @@ pub fn simulation_table(blocks: &Blocks, run: &Simulation, schedule: bool) -> Re
     );
     let _ = writeln!(s, "scheduler    {}", run.scheduler);
     let _ = writeln!(s, "latency      {} (each instruction waits for its predecessor's result)", run.latency);
+    let ranges = run.latency.l.fixed().is_none() || run.latency.c.fixed().is_none();
+    let open = match (run.scheduler.is_deterministic(), ranges) {
+        (true, _) => "every latency in its range",
+        (false, true) => "every work-conserving scheduler and every latency in its range",
+        (false, false) => "every work-conserving scheduler",
+    };
     if run.interval.exact() {
-        let what = if run.scheduler.is_deterministic() {
-            "exact for this scheduler and these latencies"
+        let what = if run.scheduler.is_deterministic() && !ranges {
+            "exact for this scheduler and these latencies".to_string()
         } else {
-            "exact worst case over every work-conserving scheduler"
+            format!("exact worst case over {open}")
         };
         let _ = writeln!(s, "makespan     {:>8}  [{what}; schedule re-checked]", run.makespan);
     } else {
-        let ranges = run.latency.l.fixed().is_none() || run.latency.c.fixed().is_none();
-        let open = match (run.scheduler.is_deterministic(), ranges) {
-            (true, _) => "every latency in its range",
-            (false, true) => "every scheduler and every latency in its range",
-            (false, false) => "every work-conserving scheduler",
-        };
         let _ = writeln!(s, "worst case   {:>8}  [proven, over {open}]", run.interval.to_string());
         let _ = writeln!(s, "longest run  {:>8}  [{}, latency {}; schedule re-checked]", run.makespan, run.run_scheduler, run.run_latency);
         let _ = writeln!(s, "upper end    from {} [proven]", run.upper_from);
     }
     if schedule {
-        cap(run.warps as u64 * run.makespan, MAX_CHART_CELLS, "chart cells (warps x cycles)")?;
+        check_schedule_cells(run.warps as u64, blocks.len() as u64, run.makespan, false)?;
         let _ = write!(
             s,
             "\nschedule ({} cycles, {}, checked; `-`: waiting for a result):\n{}",
             run.makespan,
             run.run_scheduler,
-            chart(blocks, run)
+            run.schedule.chart_with(&blocks.units(), Some(&run.latencies))
         );
     }
     Ok(s)
@@ -61,7 +61,7 @@ pub fn simulation_table(blocks: &Blocks, run: &Simulation, schedule: bool) -> Re
 pub fn simulation_json(blocks: &Blocks, run: &Simulation, schedule: bool) -> Result<String, InputError> {
     let mut v = serde_json::to_value(run).expect("a simulation serialises");
     if schedule {
-        cap(run.warps as u64 * blocks.len() as u64, MAX_JSON_ISSUES, "issued instructions")?;
+        check_schedule_cells(run.warps as u64, blocks.len() as u64, run.makespan, true)?;
         let issues = run.schedule.issues_of_units(&blocks.units());
         v["schedule"] = serde_json::to_value(issues).expect("issues serialise");
     }
@@ -76,10 +76,8 @@ pub fn check_sizes(blocks: &Blocks, latency: &Latencies, schedule: bool, json: b
     let chain = blocks.len() as u64 + latency.waits_min(&blocks.units(), blocks.program.copies());
     let throughput = |u: Unit| (warps * blocks.count(u)).div_ceil(blocks.sigma(u));
     let shortest = chain.max(throughput(Unit::L)).max(throughput(Unit::C));
-    if schedule && json {
-        cap(warps * blocks.len() as u64, MAX_JSON_ISSUES, "issued instructions")?;
-    } else if schedule {
-        cap(warps * shortest, MAX_CHART_CELLS, "chart cells (warps x cycles)")?;
+    if schedule {
+        check_schedule_cells(warps, blocks.len() as u64, shortest, json)?;
     }
     if svg && warps * shortest > MAX_SVG_CELLS {
         return Err(InputError::option(
@@ -89,43 +87,6 @@ pub fn check_sizes(blocks: &Blocks, latency: &Latencies, schedule: bool, json: b
         ));
     }
     Ok(())
-}
-
-fn cap(size: u64, cap: u64, what: &str) -> Result<(), InputError> {
-    if size > cap {
-        return Err(InputError::option(
-            "schedule",
-            format!("{size} {what}"),
-            format!("more than the cap of {cap}; leave out the schedule (it is still checked)"),
-        ));
-    }
-    Ok(())
-}
-
-/// One row per warp, one column per cycle: the unit's letter where the warp issues, `-`
-/// while it waits for that instruction's result, `.` otherwise.
-fn chart(blocks: &Blocks, run: &Simulation) -> String {
-    let units = blocks.units();
-    let t_max = run.makespan as usize;
-    let width = t_max.to_string().len();
-    let label = format!("warp {}", run.warps).len();
-    let mut s = format!("{:label$} ", "cycle");
-    for t in 1..=t_max {
-        s.push_str(&format!("{:>width$}", if t % 5 == 0 || t == 1 { t.to_string() } else { String::new() }));
-    }
-    s.push('\n');
-    for (w, row) in run.schedule.cycles.iter().enumerate() {
-        let mut line = vec!['.'; t_max];
-        for (i, &t) in row.iter().enumerate() {
-            let t = t as usize - 1;
-            line[t] = units[i].letter();
-            line[t + 1..t + run.latencies[w][i] as usize].fill('-');
-        }
-        s.push_str(&format!("{:label$} ", format!("warp {}", w + 1)));
-        line.iter().for_each(|ch| s.push_str(&format!("{ch:>width$}")));
-        s.push('\n');
-    }
-    s
 }
 
 /// The schedule as SVG: one lane per warp, each instruction a box from its issue to its

@@ -103,13 +103,17 @@ pub const MAX_CHART_CELLS: u64 = 10_000_000;
 /// Most issued instructions (warps x instructions) in a `--json` schedule.
 pub const MAX_JSON_ISSUES: u64 = 1_000_000;
 
-/// Refuses a schedule output that would be too large: the chart has `W x T` cells (`T`
-/// at least `cycles`), the JSON array `W x I` entries. Called before solving with the
-/// closed-form lower bound, and after with the makespan.
+/// [`check_schedule_cells`] for the schedule of `inst`.
 pub fn check_schedule_size(inst: &Instance, cycles: u64, json: bool) -> Result<(), gpu_makespan::error::InputError> {
-    let w = inst.warps as u64;
+    check_schedule_cells(inst.warps as u64, inst.len() as u64, cycles, json)
+}
+
+/// Refuses a schedule output that would be too large: the chart of `w` warps has `w x T`
+/// cells (`T` at least `cycles`), the JSON array `w x I` entries (`I` = `instructions`).
+/// Called before solving with a lower bound on the makespan, and after with the makespan.
+pub fn check_schedule_cells(w: u64, instructions: u64, cycles: u64, json: bool) -> Result<(), gpu_makespan::error::InputError> {
     let (size, cap, what) = if json {
-        (w.saturating_mul(inst.len() as u64), MAX_JSON_ISSUES, "issued instructions")
+        (w.saturating_mul(instructions), MAX_JSON_ISSUES, "issued instructions")
     } else {
         (w.saturating_mul(cycles), MAX_CHART_CELLS, "chart cells (warps x cycles)")
     };
