@@ -276,6 +276,37 @@ pub fn turnover_bound_with(program: &Program, others: Interference, latency: &La
     turnover_bound(program, others) + latency.waits(&units, program.copies())
 }
 
+/// A proven upper bound on the time from a block's arrival on an SM to its last result,
+/// for **any** arrival pattern of the other blocks (block turnover), under
+/// **round-robin arbitration** (`lrr`, one rotation per class): the SM's warps sit in
+/// `slots` warp slots in a fixed circular order, and in every cycle the `sigma_X` X
+/// units serve the ready X warps in that order, starting after the slot of the last
+/// warp that issued an X instruction (so a warp ready for X and not served means all
+/// `sigma_X` X units issued). `slots` is the most warps resident on the SM at once, the
+/// block's own included; what the other warps run, and how long, does not matter.
+///
+/// Proof: as for [`turnover_bound_with`], take block `b`'s phases `[s_k, e_k]` and the
+/// warp `w_k` whose result ends phase `k`. In each cycle `w_k` issues one of its `I_k`
+/// instructions, waits for one of its own results (over all phases at most
+/// `latency.waits(..)` cycles) or is ready for an X instruction `i` and not served.
+/// Count the last kind for one instruction `i`: from the cycle `w_k` becomes ready for
+/// `i` until it issues, it stays ready. Let `S_t` be the slots strictly between the X
+/// rotation's start slot of cycle `t` and `w_k`'s slot, in rotation order. If `w_k` is
+/// not served in cycle `t`, the `sigma_X` X units served `sigma_X` distinct warps, all
+/// in slots of `S_t` (the rotation reaches `w_k` only after them), and the next start is
+/// the last of them, so `S_(t+1)` lies in `S_t` without those `sigma_X` slots:
+/// `|S_(t+1)| <= |S_t| - sigma_X`. As `|S_t| <= slots - 1` at the first such cycle and
+/// never below 0, `i` waits at most `floor((slots - 1) / sigma_X)` cycles unserved. A
+/// warp that finishes and a new warp that takes its slot change nothing: the count is
+/// over slots. Summed over the instructions of a warp of `b`:
+/// `C <= I + sum_X I_X floor((slots - 1) / sigma_X) + latency.waits(..)`.
+pub fn lrr_turnover_bound_with(program: &Program, slots: u64, latency: &Latencies) -> u64 {
+    let units: Vec<Unit> = program.phases.iter().flat_map(|p| p.kernel.units().iter().copied()).collect();
+    let others = slots.max(program.warps() as u64) - 1;
+    let unserved = |u: Unit| program.count(u) * (others / program.phases[0].sigma(u) as u64);
+    program.len() as u64 + unserved(Unit::L) + unserved(Unit::C) + latency.waits(&units, program.copies())
+}
+
 /// [`turnover_bound_with`] at latency 1 (the paper's model).
 pub fn turnover_bound(program: &Program, others: Interference) -> u64 {
     let w1 = program.warps() as u64 - 1;
@@ -313,6 +344,15 @@ mod tests {
         assert!(Blocks::from_file_data(&file("L|LC", 7, Some(3))).unwrap_err().reason.contains("whole number"));
         assert_eq!(Blocks::from_file_data(&file("LLC", 6, Some(3))).unwrap().blocks, 1);
         assert_eq!(Blocks::from_file_data(&file("L|C", 6, Some(6))).unwrap().blocks, 1);
+    }
+
+    #[test]
+    fn lrr_turnover_bound_counts_slots_not_lengths() {
+        let p = Program::build("LC|C", |k| Instance::new(k, 2, 1, 2)).unwrap();
+        // I = 3 (1 L, 2 C); 8 slots: 7 others, each L waits 7 cycles, each C floor(7/2) = 3.
+        assert_eq!(lrr_turnover_bound_with(&p, 8, &Latencies::ONE), 3 + 7 + 2 * 3);
+        // Fewer slots than the block's warps: its own warps are still there.
+        assert_eq!(lrr_turnover_bound_with(&p, 0, &Latencies::ONE), 3 + 1 + 2 * 0);
     }
 
     #[test]

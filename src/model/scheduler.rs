@@ -28,9 +28,12 @@ pub enum Scheduler {
     /// first warp of the list that issued in the last cycle in which any warp issued
     /// (it keeps its place while it issues; warp 1 at the start).
     Gto,
-    /// Loose round robin (GPGPU-Sim `lrr`): the warps in circular order, starting after
-    /// the last warp of the list that issued in the last cycle in which any warp issued
-    /// (warp 1 first at the start).
+    /// Loose round robin (GPGPU-Sim `lrr`), one rotation per class: the `X` units serve
+    /// the ready `X` warps in circular warp order, starting after the last warp that
+    /// issued an `X` instruction (warp 1 first at the start). No warp waits for more
+    /// than the other warps' one `X` issue each (the turnover bound
+    /// [`crate::model::blocks::lrr_turnover_bound_with`] rests on it; one rotation shared
+    /// by both classes can starve a warp, `docs/latency.md`).
     Lrr,
     /// Oldest first: the warps by age, every cycle (the arbitration the turnover bound
     /// assumes, `gpu.warp_arbitration = "oldest-first"`).
@@ -72,36 +75,49 @@ impl fmt::Display for Scheduler {
 }
 
 /// A deterministic scheduler's state between cycles: the priority list of the next
-/// cycle over `n` warps.
+/// cycle over `n` warps, per class (`0`: L, `1`: C).
 #[derive(Debug, Clone)]
 pub(crate) struct Priority {
     scheduler: Scheduler,
     n: usize,
-    /// `gto`: the greedy warp; `lrr`: the warp that comes first.
-    lead: usize,
+    /// `gto`: the greedy warp (both entries); `lrr`: the warp that comes first, per class.
+    lead: [usize; 2],
 }
 
 impl Priority {
     /// The state at the start (warp 0 leads).
     pub(crate) fn new(scheduler: Scheduler, n: usize) -> Priority {
-        Priority { scheduler, n, lead: 0 }
+        Priority { scheduler, n, lead: [0, 0] }
     }
 
-    /// The priority list of this cycle.
-    pub(crate) fn order(&self) -> Vec<usize> {
+    /// The priority list of this cycle for class `x`'s units.
+    pub(crate) fn order(&self, x: usize) -> Vec<usize> {
+        let lead = self.lead[x];
         match self.scheduler {
-            Scheduler::Gto => std::iter::once(self.lead).chain((0..self.n).filter(|&w| w != self.lead)).collect(),
-            Scheduler::Lrr => (0..self.n).map(|k| (self.lead + k) % self.n).collect(),
+            Scheduler::Gto => std::iter::once(lead).chain((0..self.n).filter(|&w| w != lead)).collect(),
+            Scheduler::Lrr => (0..self.n).map(|k| (lead + k) % self.n).collect(),
             Scheduler::Any | Scheduler::OldestFirst => (0..self.n).collect(),
         }
     }
 
-    /// After a cycle in which the warps `issued` issued (in list order).
-    pub(crate) fn after(&mut self, issued: &[usize]) {
-        match (self.scheduler, issued.first(), issued.last()) {
-            (Scheduler::Gto, Some(&first), _) => self.lead = first,
-            (Scheduler::Lrr, _, Some(&last)) => self.lead = (last + 1) % self.n,
-            _ => {}
+    /// After a cycle in which the warps `issued[x]` issued class `x` (in list order).
+    pub(crate) fn after(&mut self, issued: &[Vec<usize>; 2]) {
+        match self.scheduler {
+            Scheduler::Gto => {
+                // The first issuer of the list: the greedy warp if it issued, else the oldest.
+                let first = issued.iter().flatten().copied().min_by_key(|&w| (w != self.lead[0], w));
+                if let Some(first) = first {
+                    self.lead = [first, first];
+                }
+            }
+            Scheduler::Lrr => {
+                for (lead, issued) in self.lead.iter_mut().zip(issued) {
+                    if let Some(&last) = issued.last() {
+                        *lead = (last + 1) % self.n;
+                    }
+                }
+            }
+            Scheduler::Any | Scheduler::OldestFirst => {}
         }
     }
 }
@@ -121,12 +137,13 @@ mod tests {
     #[test]
     fn lists_follow_the_definitions() {
         let mut gto = Priority::new(Scheduler::Gto, 4);
-        gto.after(&[2, 3]);
-        assert_eq!(gto.order(), [2, 0, 1, 3]);
-        gto.after(&[]);
-        assert_eq!(gto.order(), [2, 0, 1, 3]);
+        gto.after(&[vec![3], vec![2]]);
+        assert_eq!(gto.order(0), [2, 0, 1, 3]);
+        gto.after(&[vec![], vec![]]);
+        assert_eq!(gto.order(1), [2, 0, 1, 3]);
         let mut lrr = Priority::new(Scheduler::Lrr, 4);
-        lrr.after(&[0, 2]);
-        assert_eq!(lrr.order(), [3, 0, 1, 2]);
+        lrr.after(&[vec![0, 2], vec![]]);
+        assert_eq!(lrr.order(0), [3, 0, 1, 2]);
+        assert_eq!(lrr.order(1), [0, 1, 2, 3]);
     }
 }

@@ -192,19 +192,21 @@ fn run(blocks: &Blocks, lat: &[u32], scheduler: Scheduler) -> Schedule {
     let mut t = 1u64;
     while let Some(next_ready) = (0..n).filter(|&w| warps.next[w] < units.len()).filter_map(|w| warps.ready[w]).min() {
         t = t.max(next_ready);
-        let mut used = [0u64; 2];
-        let mut issued = Vec::new();
-        for w in priority.order() {
-            let i = warps.next[w];
-            let x = (i < units.len()).then(|| (units[i] == Unit::C) as usize);
-            let Some(x) = x.filter(|&x| warps.ready[w].is_some_and(|r| r <= t) && used[x] < sigma[x]) else { continue };
-            used[x] += 1;
-            issued.push(w);
-            warps.cycles[w].push(t);
-            warps.next[w] = i + 1;
-            warps.ready[w] = Some(t + lat[i] as u64);
-            if ends.contains(&(i + 1)) && i + 1 < units.len() {
-                arrive(&mut warps, &mut waiting[w / per_block], w, per_block, t + lat[i] as u64);
+        let mut issued = [Vec::new(), Vec::new()];
+        for (x, issued) in issued.iter_mut().enumerate() {
+            for w in priority.order(x) {
+                let i = warps.next[w];
+                let ready = i < units.len() && (units[i] == Unit::C) as usize == x && warps.ready[w].is_some_and(|r| r <= t);
+                if !ready || issued.len() as u64 >= sigma[x] {
+                    continue;
+                }
+                issued.push(w);
+                warps.cycles[w].push(t);
+                warps.next[w] = i + 1;
+                warps.ready[w] = Some(t + lat[i] as u64);
+                if ends.contains(&(i + 1)) && i + 1 < units.len() {
+                    arrive(&mut warps, &mut waiting[w / per_block], w, per_block, t + lat[i] as u64);
+                }
             }
         }
         priority.after(&issued);

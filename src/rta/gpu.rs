@@ -506,6 +506,12 @@ pub enum Arbitration {
     /// tie rule; Rogers et al., MICRO 2012). An assumption about the hardware, not a
     /// documented TX2 property: `crate::model::blocks::turnover_bound` holds under it.
     OldestFirst,
+    /// Loose round robin, one rotation per unit class over the SM's warp slots: each
+    /// class serves ready warps in slot order from after the slot it served last
+    /// (GPGPU-Sim's `lrr`, `docs/latency.md`). An assumption about the hardware, not a
+    /// documented TX2 property: `crate::model::blocks::lrr_turnover_bound_with` holds
+    /// under it whatever the other kernels are, even kernels given by `wcet`.
+    Lrr,
 }
 
 /// A GPU profile: the platform and the overheads it adds to every kernel and block,
@@ -566,7 +572,7 @@ impl GpuSection {
                 d => d,
             },
             context_switch: self.context_switch.as_ref().map(|v| Decimal::of_toml(text, v, "gpu.context_switch")).transpose()?,
-            arbitration: word(&self.warp_arbitration, "gpu.warp_arbitration", &["oldest-first", "unknown"])?.unwrap_or_default(),
+            arbitration: word(&self.warp_arbitration, "gpu.warp_arbitration", &["oldest-first", "lrr", "unknown"])?.unwrap_or_default(),
             latency: match &self.latency {
                 None => crate::model::latency::Latencies::ONE,
                 Some(f) => f.latencies().map_err(|e| {

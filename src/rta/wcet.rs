@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::exact::blocks::solve_blocks;
 use crate::exact::solve::{solve, Method, SolveOptions};
-use crate::model::blocks::{turnover_bound_with, Blocks, Interference};
+use crate::model::blocks::{lrr_turnover_bound_with, turnover_bound_with, Blocks, Interference};
 use crate::model::latency::Latencies;
 use crate::model::simulate::latency_horizon;
 use crate::model::bounds::safe_horizon;
@@ -56,6 +56,9 @@ impl Contention {
 
 /// The words every `wcet_source` resting on [`Arbitration::OldestFirst`] contains.
 pub const OLDEST_FIRST: &str = "oldest-first warp arbitration";
+
+/// The words every `wcet_source` resting on [`Arbitration::Lrr`] contains.
+pub const ROUND_ROBIN: &str = "round-robin (lrr) warp arbitration";
 
 /// The words every `wcet_source` of a `C` computed in the paper's zero-latency model
 /// contains.
@@ -167,7 +170,9 @@ impl Computed {
 /// `contention = "full-sm"`: with oldest-first arbitration, the turnover bound
 /// ([`turnover_bound_with`], with the profile's latencies: proven for any arrival pattern, beside at most the SM's other
 /// warps, each as heavy as the task set's heaviest kernel `heaviest`, `None` when a
-/// kernel given by `wcet` may share the SM); otherwise the worst case of a full SM of
+/// kernel given by `wcet` may share the SM); with round-robin arbitration, the
+/// round-robin turnover bound ([`lrr_turnover_bound_with`]: proven for any arrival
+/// pattern and any other kernels, counting only the SM's warp slots); otherwise the worst case of a full SM of
 /// warps starting together (several blocks with barriers as [`crate::exact::blocks`]),
 /// which does not cover turnover and is reported optimistic.
 pub fn full_sm(
@@ -193,13 +198,21 @@ pub fn full_sm(
                 optimistic: false,
             })
         }
+        (Arbitration::Lrr, _) => Ok(Computed {
+            cycles: Cycles::from(lrr_turnover_bound_with(one, sm_warps, latency)),
+            how: format!(
+                "proven bound covering block turnover under {ROUND_ROBIN} (gpu.warp_arbitration): one block of {w} warps on an SM of {sm_warps} warp slots, each of its instructions waiting at most for one instruction of every other slot's warp (whatever kernel it runs), any arrival pattern; {}",
+                latency_model(latency)
+            ),
+            optimistic: false,
+        }),
         (Arbitration::OldestFirst, None) => {
             let c = together(one, p, latency, cache, limits)?;
             Ok(Computed { how: format!("{}; a kernel given by wcet may share the SM and its warps' instructions are unknown, so no bound covers block turnover", c.how), ..c })
         }
         (Arbitration::Unknown, _) => {
             let c = together(one, p, latency, cache, limits)?;
-            Ok(Computed { how: format!("{}; no warp arbitration assumed (gpu.warp_arbitration = \"unknown\"): blocks that start while others are mid-way are not covered; set gpu.warp_arbitration = \"oldest-first\" for a C that covers them", c.how), ..c })
+            Ok(Computed { how: format!("{}; no warp arbitration assumed (gpu.warp_arbitration = \"unknown\"): blocks that start while others are mid-way are not covered; set gpu.warp_arbitration = \"oldest-first\" or \"lrr\" for a C that covers them", c.how), ..c })
         }
     }
 }

@@ -7,7 +7,7 @@ use gpu_makespan::budget::Budget;
 use gpu_makespan::exact::blocks::{longest_from, solve_blocks};
 use gpu_makespan::exact::phases::solve_phases;
 use gpu_makespan::exact::solve::SolveOptions;
-use gpu_makespan::model::blocks::{turnover_bound, turnover_bound_with, Blocks, Interference};
+use gpu_makespan::model::blocks::{lrr_turnover_bound_with, turnover_bound, turnover_bound_with, Blocks, Interference};
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::model::kernel::Unit;
 use gpu_makespan::model::program::Program;
@@ -172,6 +172,17 @@ struct Resident {
     done: Vec<u64>,
     /// The last barrier (instruction count) the block has passed.
     released: usize,
+    /// Per warp: its warp slot on the SM (round robin only).
+    slots: Vec<usize>,
+}
+
+/// How the staggered simulator's units choose among ready warps.
+#[derive(Clone, Copy, PartialEq)]
+enum Arbitration {
+    /// Oldest block first, same-age blocks in a random order.
+    OldestFirst,
+    /// Per class, the warp slots in circular order from after the last slot served.
+    RoundRobin,
 }
 
 /// Blocks of the `programs` (same `W`, same SM) arrive one after another, each when the
@@ -181,8 +192,22 @@ struct Resident {
 /// the same age. Every issue draws its latency from `latency[x]` (`(1, 1)`: the paper's
 /// model, no draw): the warp is ready again that many cycles later, and a barrier
 /// releases its block once every warp reached it and its results are there. Returns
-/// each block's time from arrival to its last result, and its kernel.
+/// each block's time from arrival to its last result, and its kernel. Under
+/// `RoundRobin` a block's warps take free slots of `capacity` at random, and each class
+/// serves the ready warps in slot order from after the slot it served last (random at
+/// the start).
 fn staggered(programs: &[Program], capacity: usize, count: usize, latency: [(u64, u64); 2], rng: &mut SmallRng) -> Vec<(usize, u64)> {
+    staggered_under(Arbitration::OldestFirst, programs, capacity, count, latency, rng)
+}
+
+fn staggered_under(
+    arbitration: Arbitration,
+    programs: &[Program],
+    capacity: usize,
+    count: usize,
+    latency: [(u64, u64); 2],
+    rng: &mut SmallRng,
+) -> Vec<(usize, u64)> {
     let w = programs[0].warps() as usize;
     let units: Vec<Vec<Unit>> = programs.iter().map(|p| p.phases.iter().flat_map(|ph| ph.kernel.units().to_vec()).collect()).collect();
     let ends: Vec<Vec<usize>> =
@@ -190,11 +215,15 @@ fn staggered(programs: &[Program], capacity: usize, count: usize, latency: [(u64
     let sigma = [programs[0].phases[0].sigma_l as usize, programs[0].phases[0].sigma_c as usize];
     let (mut resident, mut times, mut started, mut t) = (Vec::<Resident>::new(), Vec::new(), 0, 0u64);
     let mut next_arrival = 1u64;
+    let mut start = [rng.random_range(0..capacity), rng.random_range(0..capacity)];
     while started < count || !resident.is_empty() {
         t += 1;
         while started < count && t >= next_arrival && (resident.len() + 1) * w <= capacity {
             let kernel = rng.random_range(0..programs.len());
+            let mut free: Vec<usize> = (0..capacity).filter(|s| resident.iter().all(|r| !r.slots.contains(s))).collect();
+            free.shuffle(rng);
             resident.push(Resident {
+                slots: free[..w].to_vec(),
                 kernel,
                 arrival: t,
                 tie: rng.random(),
@@ -229,7 +258,13 @@ fn staggered(programs: &[Program], capacity: usize, count: usize, latency: [(u64
             // Oldest first; same-age blocks one after another in a random order, or
             // their warps interleaved at random.
             list.shuffle(rng);
-            if rng.random_bool(0.5) {
+            if arbitration == Arbitration::RoundRobin {
+                let slot = |bi: usize, wi: usize| resident[bi].slots[wi];
+                list.sort_by_key(|&(_, _, bi, wi)| (slot(bi, wi) + capacity - start[x]) % capacity);
+                if let Some(&(_, _, bi, wi)) = list.iter().take(sigma[x]).last() {
+                    start[x] = (slot(bi, wi) + 1) % capacity;
+                }
+            } else if rng.random_bool(0.5) {
                 list.sort_by_key(|&(a, tie, _, _)| (a, tie));
             } else {
                 list.sort_by_key(|&(a, _, _, _)| a);
@@ -290,6 +325,25 @@ proptest! {
         let mut rng = SmallRng::seed_from_u64(seed);
         for (kernel, time) in staggered(&programs, capacity, 12, [(l, l + dl), (c, c + dc)], &mut rng) {
             let bound = turnover_bound_with(&programs[kernel], others, &latency);
+            prop_assert!(time <= bound, "kernel {} took {} > {}", kernel, time, bound);
+        }
+    }
+
+    /// Under round robin (one rotation per class over the SM's warp slots), with
+    /// latencies drawn at random in their ranges, no block takes longer than
+    /// `lrr_turnover_bound_with`, whatever the other kernels' lengths.
+    #[test]
+    fn round_robin_turnover_never_exceeds_its_bound(k1 in kernel_with_barriers(), k2 in kernel_with_barriers(), w in 1i64..4,
+                                                    room in 1usize..5, sl in 1i64..3, sc in 1i64..5,
+                                                    (l, dl, c, dc) in (1u64..6, 0u64..20, 1u64..4, 0u64..3), seed: u64) {
+        let programs: Vec<Program> = [k1, k2].iter().map(|k| Program::build(k, |p| Instance::new(p, w, sl, sc)).unwrap()).collect();
+        let capacity = room * w as usize;
+        let range = |lo: u64, d: u64| LatencyRange::new(lo as i64, (lo + d) as i64, "latency").unwrap();
+        let latency = Latencies { l: range(l, dl), c: range(c, dc) };
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let draws = if seed % 2 == 0 { [(l, l + dl), (c, c + dc)] } else { [(l + dl, l + dl), (c + dc, c + dc)] };
+        for (kernel, time) in staggered_under(Arbitration::RoundRobin, &programs, capacity, 12, draws, &mut rng) {
+            let bound = lrr_turnover_bound_with(&programs[kernel], capacity as u64, &latency);
             prop_assert!(time <= bound, "kernel {} took {} > {}", kernel, time, bound);
         }
     }

@@ -68,19 +68,22 @@ fn reference(c: &Case) -> Vec<Vec<u64>> {
     let mut parked = vec![false; n];
     let mut barrier_done = vec![0u64; c.blocks as usize];
     let mut out = vec![Vec::new(); n];
-    let (mut greedy, mut start) = (0usize, 0usize);
+    // GTO's greedy warp; LRR's first warp, per class (0: L, 1: C).
+    let (mut greedy, mut start) = (0usize, [0usize; 2]);
     let mut t = 1u64;
     while next.iter().any(|&i| i < program.len()) {
         assert!(t < 10_000_000, "the reference does not end");
+        let class = |w: usize| usize::from(!program[next[w]].0);
         let rank = |w: usize| match c.scheduler {
             Scheduler::Gto => (w != greedy, w),
-            Scheduler::Lrr => (false, (w + n - start) % n),
+            Scheduler::Lrr => (false, (w + n - start[class(w)]) % n),
             _ => (false, w),
         };
         let mut ready: Vec<usize> = (0..n).filter(|&w| next[w] < program.len() && !parked[w] && earliest[w] <= t).collect();
         ready.sort_by_key(|&w| rank(w));
         let mut used = [0usize; 2];
         let mut issued = Vec::new();
+        let mut last = [None; 2];
         for w in ready {
             let (load, lat) = program[next[w]];
             let class = usize::from(!load);
@@ -89,6 +92,7 @@ fn reference(c: &Case) -> Vec<Vec<u64>> {
             }
             used[class] += 1;
             issued.push(w);
+            last[class] = Some(w);
             out[w].push(t);
             next[w] += 1;
             earliest[w] = t + lat as u64;
@@ -107,9 +111,13 @@ fn reference(c: &Case) -> Vec<Vec<u64>> {
                 *done = 0;
             }
         }
-        if let (Some(&first), Some(&last)) = (issued.first(), issued.last()) {
+        if let Some(&first) = issued.first() {
             greedy = first;
-            start = (last + 1) % n;
+        }
+        for (start, last) in start.iter_mut().zip(last) {
+            if let Some(last) = last {
+                *start = (last + 1) % n;
+            }
         }
         t += 1;
     }
