@@ -351,8 +351,9 @@ mod tests {
         let p = Program::build("LC|C", |k| Instance::new(k, 2, 1, 2)).unwrap();
         // I = 3 (1 L, 2 C); 8 slots: 7 others, each L waits 7 cycles, each C floor(7/2) = 3.
         assert_eq!(lrr_turnover_bound_with(&p, 8, &Latencies::ONE), 3 + 7 + 2 * 3);
-        // Fewer slots than the block's warps: its own warps are still there.
-        assert_eq!(lrr_turnover_bound_with(&p, 0, &Latencies::ONE), 3 + 1 + 2 * 0);
+        // Fewer slots than the block's warps: its own other warp is still there (one L
+        // wait; floor(1 / 2) = 0 per C).
+        assert_eq!(lrr_turnover_bound_with(&p, 0, &Latencies::ONE), 4);
     }
 
     #[test]

@@ -32,7 +32,7 @@ pub enum Scheduler {
     /// the ready `X` warps in circular warp order, starting after the last warp that
     /// issued an `X` instruction (warp 1 first at the start). No warp waits for more
     /// than the other warps' one `X` issue each (the turnover bound
-    /// [`crate::model::blocks::lrr_turnover_bound_with`] rests on it; one rotation shared
+    /// `model::blocks::lrr_turnover_bound_with` rests on it; one rotation shared
     /// by both classes can starve a warp, `docs/latency.md`).
     Lrr,
     /// Oldest first: the warps by age, every cycle (the arbitration the turnover bound

@@ -261,7 +261,7 @@ fn staggered_under(
             if arbitration == Arbitration::RoundRobin {
                 let slot = |bi: usize, wi: usize| resident[bi].slots[wi];
                 list.sort_by_key(|&(_, _, bi, wi)| (slot(bi, wi) + capacity - start[x]) % capacity);
-                if let Some(&(_, _, bi, wi)) = list.iter().take(sigma[x]).last() {
+                if let Some(&(_, _, bi, wi)) = list.iter().take(sigma[x]).next_back() {
                     start[x] = (slot(bi, wi) + 1) % capacity;
                 }
             } else if rng.random_bool(0.5) {

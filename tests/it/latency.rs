@@ -401,3 +401,67 @@ fn rta_states_the_latency_model_of_every_c() {
     // I alone: 1 warp of LC: the latency horizon 2 + 399 + 3.
     assert_eq!(lat[1].0, 2 + 399 + 3);
 }
+
+/// `rta` under round-robin arbitration (`gpu.warp_arbitration = "lrr"`): a block's C
+/// counts the SM's warp slots, not how long the other kernels are, and holds beside a
+/// kernel given by `wcet`; the report states the assumption.
+#[test]
+fn rta_under_round_robin_counts_slots_not_lengths() {
+    use gpu_makespan::rta::{analyse, taskset, Timeline};
+    let c = |other: &str| {
+        let text = format!(
+            "unit = \"us\"\n[gpu]\ncycle_time = 1\nwarp_arbitration = \"lrr\"\nlatency = {{ L = [5, 400], C = 4 }}\n[[kernels]]\nname = \"K\"\nperiod = 1000000\ninstructions = \"LLC|CC\"\nblocks = 1\nthreads_per_block = 64\n[[kernels]]\nname = \"O\"\nperiod = 1000000\n{other}\nblocks = 4\nthreads_per_block = 1024\n"
+        );
+        let w = taskset::from_text(&text, "set.toml", None, &SolveOptions::default(), None).unwrap();
+        let rep = analyse(&w, Timeline::Omitted).unwrap();
+        let k = &rep.kernels[0];
+        assert!(!k.wcet_optimistic && k.wcet_source.contains("round-robin (lrr)"), "{}", k.wcet_source);
+        assert!(rep.assumptions.iter().any(|a| a.starts_with("warp arbitration round robin")), "{:?}", rep.assumptions);
+        k.in_unit(k.wcet) as u64
+    };
+    // K: 2 warps on the TX2 SM (64 slots, sigma_L 1, sigma_C 4): I = 5 (2 L, 3 C);
+    // each L waits for 63 others, each C for floor(63 / 4) = 15; latency waits
+    // 2 x 399 + 3 x 3.
+    let expected = 5 + 2 * 63 + 3 * 15 + 2 * 399 + 3 * 3;
+    assert_eq!(c("instructions = \"LC\""), expected);
+    assert_eq!(c(&format!("instructions = \"{}\"", "LC".repeat(500))), expected);
+    assert_eq!(c("wcet = 5000"), expected);
+}
+
+/// The six real kernels under round robin with the TX2 profile's published latencies
+/// (`instances/rta-real-kernels-lrr.toml`): every C bounds the kernel's own full SM (8
+/// blocks of 8 warps starting together, `simulate --scheduler lrr` at the longest
+/// latencies: one arrival pattern the bound covers), and saxpy's is the hand sum.
+#[test]
+fn real_kernels_under_round_robin_bound_their_own_full_sm_run() {
+    use crate::common::cli::json_of;
+    let rep = json_of(&["rta", "instances/rta-real-kernels-lrr.toml"]);
+    assert_eq!(rep["schedulable"], true);
+    for k in rep["kernels"].as_array().unwrap() {
+        let name = k["name"].as_str().unwrap();
+        let source = k["wcet_source"].as_str().unwrap();
+        let cycles: u64 = source.split(' ').next().unwrap().parse().unwrap();
+        assert_eq!(k["wcet_model"], "latencies", "{name}");
+        let file = format!("instances/real/{}.toml", if name == "gemm" { "gemm-tiled" } else { name });
+        let own = json_of(&[
+            "simulate",
+            &file,
+            "--warps",
+            "64",
+            "--warps-per-block",
+            "8",
+            "--scheduler",
+            "lrr",
+            "--latency-l",
+            "2750",
+            "--latency-c",
+            "14",
+        ]);
+        let run = own["makespan"].as_u64().unwrap();
+        assert!(run <= cycles, "{name}: C {cycles} below its own full SM's run {run}");
+        if name == "saxpy" {
+            // CCCCCCCCCLCCLCLC: I = 16 (3 L, 13 C); 63 other slots, sigma_L 1, sigma_C 4.
+            assert_eq!(cycles, 16 + 3 * 63 + 13 * 15 + 3 * 2749 + 13 * 13);
+        }
+    }
+}
