@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The round-robin figure of docs/latency.md: for the six real kernels of
 # instances/rta-real-kernels-lrr.toml and several latency settings, each kernel's C under
-# gpu.warp_arbitration = "lrr" (the proven turnover bound, in cycles) over its own full
+# gpu.warp_arbitration = "round-robin" (the proven turnover bound, in cycles) over its own full
 # SM's time (8 blocks of 8 warps starting together, `simulate --scheduler lrr` at the
 # longest latencies), beside the oldest-first C of the same setting.
 # Usage: scripts/lrr-ratio.sh
@@ -12,7 +12,7 @@ M=target/release/makespan
 tmp=$(mktemp instances/lrr-ratio-XXXX.toml)
 trap 'rm -f "$tmp"' EXIT
 cycles() { # task set, arbitration -> "name cycles" per kernel
-  sed -e "s/warp_arbitration = \"lrr\"/warp_arbitration = \"$2\"/" "$1" > "$tmp"
+  sed -e "s/warp_arbitration = \"round-robin\"/warp_arbitration = \"$2\"/" "$1" > "$tmp"
   $M rta "$tmp" --json | python3 -c '
 import json, sys
 for k in json.load(sys.stdin)["kernels"]:
@@ -24,7 +24,7 @@ for setting in "L = [23, 2750], C = [6, 14]|2750|14" "L = [5, 400], C = 4|400|4"
   IFS='|' read -r spec ll lc <<< "$setting"
   set_file=$(mktemp /tmp/lrr-set-XXXX.toml)
   sed -e "s/^latency = .*/latency = { $spec }/" instances/rta-real-kernels-lrr.toml > "$set_file"
-  lrr_c=$(cycles "$set_file" lrr)
+  lrr_c=$(cycles "$set_file" round-robin)
   old_c=$(cycles "$set_file" oldest-first)
   paste <(echo "$lrr_c") <(echo "$old_c") | while read -r name lrr _ old; do
     k=$name; [ "$k" = gemm ] && k=gemm-tiled

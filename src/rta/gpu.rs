@@ -511,7 +511,9 @@ pub enum Arbitration {
     /// (GPGPU-Sim's `lrr`, `docs/latency.md`). An assumption about the hardware, not a
     /// documented TX2 property: `crate::model::blocks::lrr_turnover_bound_with` holds
     /// under it whatever the other kernels are, even kernels given by `wcet`.
-    Lrr,
+    /// `"round-robin"` in files (`"lrr"`, the scheduler's word, is read as the same).
+    #[serde(alias = "lrr")]
+    RoundRobin,
 }
 
 /// A GPU profile: the platform and the overheads it adds to every kernel and block,
@@ -572,7 +574,7 @@ impl GpuSection {
                 d => d,
             },
             context_switch: self.context_switch.as_ref().map(|v| Decimal::of_toml(text, v, "gpu.context_switch")).transpose()?,
-            arbitration: word(&self.warp_arbitration, "gpu.warp_arbitration", &["oldest-first", "lrr", "unknown"])?.unwrap_or_default(),
+            arbitration: word(&self.warp_arbitration, "gpu.warp_arbitration", &["oldest-first", "round-robin", "lrr", "unknown"])?.unwrap_or_default(),
             latency: match &self.latency {
                 None => crate::model::latency::Latencies::ONE,
                 Some(f) => f.latencies().map_err(|e| {

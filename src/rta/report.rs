@@ -503,7 +503,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
         out.push("warp arbitration oldest-first (gpu.warp_arbitration): among ready warps each unit serves the block that arrived on its SM first, as GPGPU-Sim's greedy-then-oldest does after a stall (Rogers et al., MICRO 2012); an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it".into());
     }
     if w.tasks.iter().any(|t| t.wcet_source.contains(crate::rta::wcet::ROUND_ROBIN)) {
-        out.push("warp arbitration round robin (gpu.warp_arbitration = \"lrr\"): each unit class serves ready warps in the circular order of the SM's warp slots, starting after the slot it served last, as GPGPU-Sim's loose round robin does per scheduler; an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it, whatever the other kernels run".into());
+        out.push("warp arbitration round robin (gpu.warp_arbitration = \"round-robin\"): each unit class serves ready warps in the circular order of the SM's warp slots, starting after the slot it served last, as GPGPU-Sim's loose round robin does per scheduler; an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it, whatever the other kernels run".into());
     }
     latency_assumptions(w, &mut out);
     if w.tasks.iter().any(|t| t.wcet_optimistic) {

@@ -57,8 +57,8 @@ impl Contention {
 /// The words every `wcet_source` resting on [`Arbitration::OldestFirst`] contains.
 pub const OLDEST_FIRST: &str = "oldest-first warp arbitration";
 
-/// The words every `wcet_source` resting on [`Arbitration::Lrr`] contains.
-pub const ROUND_ROBIN: &str = "round-robin (lrr) warp arbitration";
+/// The words every `wcet_source` resting on [`Arbitration::RoundRobin`] contains.
+pub const ROUND_ROBIN: &str = "round-robin warp arbitration";
 
 /// The words every `wcet_source` of a `C` computed in the paper's zero-latency model
 /// contains.
@@ -198,7 +198,7 @@ pub fn full_sm(
                 optimistic: false,
             })
         }
-        (Arbitration::Lrr, _) => Ok(Computed {
+        (Arbitration::RoundRobin, _) => Ok(Computed {
             cycles: Cycles::from(lrr_turnover_bound_with(one, sm_warps, latency)),
             how: format!(
                 "proven bound covering block turnover under {ROUND_ROBIN} (gpu.warp_arbitration): one block of {w} warps on an SM of {sm_warps} warp slots, each of its instructions waiting at most for one instruction of every other slot's warp (whatever kernel it runs), any arrival pattern; {}",
@@ -212,7 +212,7 @@ pub fn full_sm(
         }
         (Arbitration::Unknown, _) => {
             let c = together(one, p, latency, cache, limits)?;
-            Ok(Computed { how: format!("{}; no warp arbitration assumed (gpu.warp_arbitration = \"unknown\"): blocks that start while others are mid-way are not covered; set gpu.warp_arbitration = \"oldest-first\" or \"lrr\" for a C that covers them", c.how), ..c })
+            Ok(Computed { how: format!("{}; no warp arbitration assumed (gpu.warp_arbitration = \"unknown\"): blocks that start while others are mid-way are not covered; set gpu.warp_arbitration = \"oldest-first\" or \"round-robin\" for a C that covers them", c.how), ..c })
         }
     }
 }

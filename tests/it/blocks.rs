@@ -196,11 +196,7 @@ enum Arbitration {
 /// `RoundRobin` a block's warps take free slots of `capacity` at random, and each class
 /// serves the ready warps in slot order from after the slot it served last (random at
 /// the start).
-fn staggered(programs: &[Program], capacity: usize, count: usize, latency: [(u64, u64); 2], rng: &mut SmallRng) -> Vec<(usize, u64)> {
-    staggered_under(Arbitration::OldestFirst, programs, capacity, count, latency, rng)
-}
-
-fn staggered_under(
+fn staggered(
     arbitration: Arbitration,
     programs: &[Program],
     capacity: usize,
@@ -290,6 +286,42 @@ fn staggered_under(
     times
 }
 
+/// The two kernels of a turnover test, `w` warps per block on an SM of sigmas `sigma`.
+fn two_programs(kernels: [&str; 2], w: i64, sigma: (i64, i64)) -> Vec<Program> {
+    kernels.iter().map(|k| Program::build(k, |p| Instance::new(p, w, sigma.0, sigma.1)).unwrap()).collect()
+}
+
+/// What may be resident beside a block: `warps` other warps, each as heavy as the
+/// heaviest of `programs`.
+fn heaviest(programs: &[Program], warps: usize) -> Interference {
+    let most = |u: Unit| programs.iter().map(|p| p.phases.iter().map(|ph| ph.kernel.count(u) as u64).sum::<u64>()).max().unwrap();
+    Interference { warps: warps as u64, most_l: most(Unit::L), most_c: most(Unit::C) }
+}
+
+/// Twelve blocks of the staggered simulator under `arbitration` (seeded by `seed`), each
+/// within `bound` of its program.
+fn within_bound(
+    arbitration: Arbitration,
+    programs: &[Program],
+    capacity: usize,
+    draws: [(u64, u64); 2],
+    seed: u64,
+    bound: impl Fn(&Program) -> u64,
+) -> Result<(), TestCaseError> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    for (kernel, time) in staggered(arbitration, programs, capacity, 12, draws, &mut rng) {
+        let bound = bound(&programs[kernel]);
+        prop_assert!(time <= bound, "kernel {} took {} > {}", kernel, time, bound);
+    }
+    Ok(())
+}
+
+/// Latency ranges `[lo, lo + d]` for L and C.
+fn latencies(l: (u64, u64), c: (u64, u64)) -> Latencies {
+    let range = |(lo, d): (u64, u64)| LatencyRange::new(lo as i64, (lo + d) as i64, "latency").unwrap();
+    Latencies { l: range(l), c: range(c) }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 64, .. ProptestConfig::default() })]
 
@@ -299,15 +331,10 @@ proptest! {
     #[test]
     fn turnover_never_exceeds_the_bound(k1 in kernel_with_barriers(), k2 in kernel_with_barriers(), w in 1i64..4,
                                         room in 1usize..4, sl in 1i64..3, sc in 1i64..5, seed: u64) {
-        let programs: Vec<Program> = [k1, k2].iter().map(|k| Program::build(k, |p| Instance::new(p, w, sl, sc)).unwrap()).collect();
+        let programs = two_programs([&k1, &k2], w, (sl, sc));
         let capacity = room * w as usize;
-        let most = |u: Unit| programs.iter().map(|p| p.phases.iter().map(|ph| ph.kernel.count(u) as u64).sum::<u64>()).max().unwrap();
-        let others = Interference { warps: (capacity - w as usize) as u64, most_l: most(Unit::L), most_c: most(Unit::C) };
-        let mut rng = SmallRng::seed_from_u64(seed);
-        for (kernel, time) in staggered(&programs, capacity, 12, [(1, 1), (1, 1)], &mut rng) {
-            let bound = turnover_bound(&programs[kernel], others);
-            prop_assert!(time <= bound, "kernel {} took {} > {}", kernel, time, bound);
-        }
+        let others = heaviest(&programs, capacity - w as usize);
+        within_bound(Arbitration::OldestFirst, &programs, capacity, [(1, 1), (1, 1)], seed, |p| turnover_bound(p, others))?;
     }
 
     /// With latencies drawn at random in their ranges, no block takes longer than its
@@ -316,17 +343,12 @@ proptest! {
     fn turnover_with_latencies_never_exceeds_the_bound(k1 in kernel_with_barriers(), k2 in kernel_with_barriers(), w in 1i64..4,
                                                        room in 1usize..4, sl in 1i64..3, sc in 1i64..5,
                                                        (l, dl, c, dc) in (1u64..6, 0u64..20, 1u64..4, 0u64..3), seed: u64) {
-        let programs: Vec<Program> = [k1, k2].iter().map(|k| Program::build(k, |p| Instance::new(p, w, sl, sc)).unwrap()).collect();
+        let programs = two_programs([&k1, &k2], w, (sl, sc));
         let capacity = room * w as usize;
-        let most = |u: Unit| programs.iter().map(|p| p.phases.iter().map(|ph| ph.kernel.count(u) as u64).sum::<u64>()).max().unwrap();
-        let others = Interference { warps: (capacity - w as usize) as u64, most_l: most(Unit::L), most_c: most(Unit::C) };
-        let range = |lo: u64, d: u64| LatencyRange::new(lo as i64, (lo + d) as i64, "latency").unwrap();
-        let latency = Latencies { l: range(l, dl), c: range(c, dc) };
-        let mut rng = SmallRng::seed_from_u64(seed);
-        for (kernel, time) in staggered(&programs, capacity, 12, [(l, l + dl), (c, c + dc)], &mut rng) {
-            let bound = turnover_bound_with(&programs[kernel], others, &latency);
-            prop_assert!(time <= bound, "kernel {} took {} > {}", kernel, time, bound);
-        }
+        let others = heaviest(&programs, capacity - w as usize);
+        let latency = latencies((l, dl), (c, dc));
+        let draws = [(l, l + dl), (c, c + dc)];
+        within_bound(Arbitration::OldestFirst, &programs, capacity, draws, seed, |p| turnover_bound_with(p, others, &latency))?;
     }
 
     /// Under round robin (one rotation per class over the SM's warp slots), with
@@ -336,15 +358,10 @@ proptest! {
     fn round_robin_turnover_never_exceeds_its_bound(k1 in kernel_with_barriers(), k2 in kernel_with_barriers(), w in 1i64..4,
                                                     room in 1usize..5, sl in 1i64..3, sc in 1i64..5,
                                                     (l, dl, c, dc) in (1u64..6, 0u64..20, 1u64..4, 0u64..3), seed: u64) {
-        let programs: Vec<Program> = [k1, k2].iter().map(|k| Program::build(k, |p| Instance::new(p, w, sl, sc)).unwrap()).collect();
+        let programs = two_programs([&k1, &k2], w, (sl, sc));
         let capacity = room * w as usize;
-        let range = |lo: u64, d: u64| LatencyRange::new(lo as i64, (lo + d) as i64, "latency").unwrap();
-        let latency = Latencies { l: range(l, dl), c: range(c, dc) };
-        let mut rng = SmallRng::seed_from_u64(seed);
+        let latency = latencies((l, dl), (c, dc));
         let draws = if seed % 2 == 0 { [(l, l + dl), (c, c + dc)] } else { [(l + dl, l + dl), (c + dc, c + dc)] };
-        for (kernel, time) in staggered_under(Arbitration::RoundRobin, &programs, capacity, 12, draws, &mut rng) {
-            let bound = lrr_turnover_bound_with(&programs[kernel], capacity as u64, &latency);
-            prop_assert!(time <= bound, "kernel {} took {} > {}", kernel, time, bound);
-        }
+        within_bound(Arbitration::RoundRobin, &programs, capacity, draws, seed, |p| lrr_turnover_bound_with(p, capacity as u64, &latency))?;
     }
 }

@@ -402,7 +402,7 @@ fn rta_states_the_latency_model_of_every_c() {
     assert_eq!(lat[1].0, 2 + 399 + 3);
 }
 
-/// `rta` under round-robin arbitration (`gpu.warp_arbitration = "lrr"`): a block's C
+/// `rta` under round-robin arbitration (`gpu.warp_arbitration = "round-robin"`, also read as `"lrr"`): a block's C
 /// counts the SM's warp slots, not how long the other kernels are, and holds beside a
 /// kernel given by `wcet`; the report states the assumption.
 #[test]
@@ -415,7 +415,7 @@ fn rta_under_round_robin_counts_slots_not_lengths() {
         let w = taskset::from_text(&text, "set.toml", None, &SolveOptions::default(), None).unwrap();
         let rep = analyse(&w, Timeline::Omitted).unwrap();
         let k = &rep.kernels[0];
-        assert!(!k.wcet_optimistic && k.wcet_source.contains("round-robin (lrr)"), "{}", k.wcet_source);
+        assert!(!k.wcet_optimistic && k.wcet_source.contains("round-robin warp arbitration"), "{}", k.wcet_source);
         assert!(rep.assumptions.iter().any(|a| a.starts_with("warp arbitration round robin")), "{:?}", rep.assumptions);
         k.in_unit(k.wcet) as u64
     };
