@@ -241,6 +241,71 @@ pub struct Interference {
     pub most_c: u64,
 }
 
+impl Interference {
+    /// The most L and C instructions those warps hold together: `warps * most_X`.
+    pub fn ahead(&self) -> Ahead {
+        Ahead { l: self.warps * self.most_l, c: self.warps * self.most_c }
+    }
+}
+
+/// The most L and C instructions that the warps resident beside a block when it
+/// arrives (blocks arriving in the same cycle included, its own block's not) hold
+/// together, each class on its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Ahead {
+    /// L instructions.
+    pub l: u64,
+    /// C instructions.
+    pub c: u64,
+}
+
+/// A kernel whose blocks may be resident beside a block: its warps per block, how many
+/// of its blocks can be resident at once (a job's blocks; one fewer for the block's
+/// own kernel), and one warp's L and C instructions on this SM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Neighbour {
+    /// Warps of one block.
+    pub warps_per_block: u64,
+    /// Most blocks resident at once.
+    pub blocks: u64,
+    /// L instructions of one warp.
+    pub count_l: u64,
+    /// C instructions of one warp.
+    pub count_c: u64,
+}
+
+impl Ahead {
+    /// The most the `neighbours` can hold beside a block in `room_warps` warp slots and
+    /// `room_blocks` block slots: per class, the best choice of `n_k <= blocks_k` blocks
+    /// of each kernel with `sum n_k warps_k <= room_warps` and `sum n_k <= room_blocks`
+    /// (an exact bounded knapsack). Proven: the blocks that can be ahead of a block are
+    /// resident together with it in its arrival cycle (they arrived no later and issue
+    /// after it arrived), so they fit in the room beside it and hold at most their
+    /// whole programs; a kernel's jobs never overlap, so at most one job's blocks.
+    pub fn of_mix(neighbours: &[Neighbour], room_warps: u64, room_blocks: u64) -> Ahead {
+        let most = |count: &dyn Fn(&Neighbour) -> u64| knapsack(neighbours, room_warps, room_blocks, count);
+        Ahead { l: most(&|n| n.count_l), c: most(&|n| n.count_c) }
+    }
+}
+
+/// The best `sum n_k warps_k count(k)` over `n_k <= blocks_k`, `sum n_k warps_k <= warps`,
+/// `sum n_k <= blocks` (dynamic programme over warps and blocks used).
+fn knapsack(neighbours: &[Neighbour], warps: u64, blocks: u64, count: &dyn Fn(&Neighbour) -> u64) -> u64 {
+    let (w, b) = (warps as usize, blocks.min(warps) as usize);
+    let mut best = vec![vec![0u64; b + 1]; w + 1];
+    for n in neighbours.iter().filter(|n| n.warps_per_block > 0 && count(n) > 0) {
+        let (size, value) = (n.warps_per_block as usize, n.warps_per_block * count(n));
+        for _ in 0..n.blocks.min(warps / n.warps_per_block) {
+            for used in (size..=w).rev() {
+                for k in (1..=b).rev() {
+                    best[used][k] = best[used][k].max(best[used - size][k - 1] + value);
+                }
+            }
+        }
+    }
+    best.iter().flatten().copied().max().unwrap_or(0)
+}
+
 /// A proven upper bound on the time from a block's arrival on an SM to its last issue
 /// (to its last result, with latencies),
 /// for **any** arrival pattern of the other blocks (block turnover: blocks mid-way,
@@ -272,8 +337,20 @@ pub struct Interference {
 /// about ready warps and holds whatever they wait for otherwise). The counts of the
 /// other two kinds of cycle are unchanged. With latency 1 it is [`turnover_bound`].
 pub fn turnover_bound_with(program: &Program, others: Interference, latency: &Latencies) -> u64 {
+    turnover_bound_ahead(program, others.ahead(), latency)
+}
+
+/// [`turnover_bound_with`] for what the warps beside the block hold together
+/// (`ahead`, e.g. [`Ahead::of_mix`]): `I + sum_X floor(((W - 1) I_X + ahead_X) /
+/// sigma_X)` over the classes the block has (`I_X > 0`: a warp without X instructions
+/// never waits for an X unit), plus each instruction's longest wait. The proof of
+/// [`turnover_bound_with`] counts exactly those instructions.
+pub fn turnover_bound_ahead(program: &Program, ahead: Ahead, latency: &Latencies) -> u64 {
     let units: Vec<Unit> = program.phases.iter().flat_map(|p| p.kernel.units().iter().copied()).collect();
-    turnover_bound(program, others) + latency.waits(&units, program.copies())
+    let w1 = program.warps() as u64 - 1;
+    let sigma = |u: Unit| program.phases[0].sigma(u) as u64;
+    let waits = |u: Unit, more: u64| if program.count(u) == 0 { 0 } else { (w1 * program.count(u) + more) / sigma(u) };
+    program.len() as u64 + waits(Unit::L, ahead.l) + waits(Unit::C, ahead.c) + latency.waits(&units, program.copies())
 }
 
 /// A proven upper bound on the time from a block's arrival on an SM to its last result,
@@ -309,10 +386,7 @@ pub fn lrr_turnover_bound_with(program: &Program, slots: u64, latency: &Latencie
 
 /// [`turnover_bound_with`] at latency 1 (the paper's model).
 pub fn turnover_bound(program: &Program, others: Interference) -> u64 {
-    let w1 = program.warps() as u64 - 1;
-    let sigma = |u: Unit| program.phases[0].sigma(u) as u64;
-    let waits = |u: Unit, most: u64| (w1 * program.count(u) + others.warps * most) / sigma(u);
-    program.len() as u64 + waits(Unit::L, others.most_l) + waits(Unit::C, others.most_c)
+    turnover_bound_ahead(program, others.ahead(), &Latencies::ONE)
 }
 
 #[cfg(test)]
@@ -363,5 +437,23 @@ mod tests {
         assert_eq!(turnover_bound(&p, Interference { warps: 4, most_l: 1, most_c: 2 }), 3 + 5 + 10);
         // Nothing resident: the block alone, the safe horizon of one block.
         assert_eq!(turnover_bound(&p, Interference { warps: 0, most_l: 0, most_c: 0 }), 3 + 1 + 2);
+        // A block without L never waits for the L unit, however many loads are ahead.
+        let c = Program::build("CC", |k| Instance::new(k, 1, 1, 1)).unwrap();
+        assert_eq!(turnover_bound(&c, Interference { warps: 4, most_l: 9, most_c: 1 }), 2 + 4);
+    }
+
+    #[test]
+    fn ahead_counts_what_fits_beside_the_block() {
+        let n = |w, b, l, c| Neighbour { warps_per_block: w, blocks: b, count_l: l, count_c: c };
+        // 6 warp slots: one block of 4 warps x 10 L fits with one of 2 x 3 L (46), or
+        // three of 2 warps (2 x 3 L each: 18): 46; C: the 2-warp kernel's 3 blocks (5 C
+        // a warp: 30) beat the 4-warp one's 1 C a warp with one more block (4 + 10).
+        let mix = [n(4, 1, 10, 1), n(2, 3, 3, 5)];
+        assert_eq!(Ahead::of_mix(&mix, 6, 32), Ahead { l: 46, c: 30 });
+        // Two block slots only: at most two blocks.
+        assert_eq!(Ahead::of_mix(&mix, 6, 2), Ahead { l: 46, c: 20 });
+        // No room, no blocks, or kernels without instructions: nothing ahead.
+        assert_eq!(Ahead::of_mix(&mix, 0, 32), Ahead::default());
+        assert_eq!(Ahead::of_mix(&[n(1, 0, 5, 5), n(1, 4, 0, 0)], 8, 8), Ahead::default());
     }
 }

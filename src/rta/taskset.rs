@@ -6,8 +6,10 @@
 use crate::error::{positive, Error, InputError};
 use crate::exact::solve::SolveOptions;
 use crate::files::{origin, parse_toml, read_text};
+use crate::model::blocks::{Ahead, Neighbour};
 use crate::model::cycles::Cycles;
 use crate::model::instance::Instance;
+use crate::model::kernel::Unit;
 use crate::model::program::Program;
 use crate::model::sm::SmCounts;
 use crate::rta::block_resources::{file_resources, Given, Stated};
@@ -252,7 +254,16 @@ pub fn from_text(
     let (set, stated): (Vec<Option<String>>, Vec<Option<Stated>>) = read.into_iter().unzip();
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
-        let cx = Context { text, gpu: &gpu, profile: &profile, cycle: &cycle, limits, set: &set, stated: stated[i].as_ref() };
+        let cx = Context {
+            text,
+            gpu: &gpu,
+            profile: &profile,
+            cycle: &cycle,
+            limits,
+            set: &set,
+            kernels: &file.kernels,
+            stated: stated[i].as_ref(),
+        };
         pending.push(entry(i, e, &cx, &mut cache)?);
     }
     let window_decimal = match window {
@@ -371,6 +382,8 @@ struct Context<'a> {
     cycle: &'a Cycle,
     limits: &'a SolveOptions,
     set: &'a [Option<String>],
+    /// Every kernel of the set (for their block sizes and counts).
+    kernels: &'a [KernelEntry],
     /// What this kernel's file states about its resources (`None`: no kernel file).
     stated: Option<&'a Stated>,
 }
@@ -454,7 +467,7 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                     &one_block,
                     &profile.platform,
                     (profile.arbitration, &profile.latency),
-                    others(cx.set, &sm),
+                    ahead(cx, i, &sm, &one_block),
                     cache,
                     limits,
                 )?,
@@ -507,15 +520,21 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
     Ok(Pending { task, period, deadline, wcet, release, copy_in, copy_out, time_slice })
 }
 
-/// The heaviest warp among the task set's kernels under `sm` (its L and C counts), or
-/// `None` when some kernel is given by `wcet` (its warps' instructions are unknown).
-fn others(set: &[Option<String>], sm: &SmCounts) -> Option<(u64, u64)> {
-    let mut most = (0, 0);
-    for k in set {
-        let p = Program::build(k.as_deref()?, |phase| Instance::from_counts(phase, 1, sm)).ok()?;
-        most = (most.0.max(p.count(crate::model::kernel::Unit::L)), most.1.max(p.count(crate::model::kernel::Unit::C)));
+/// What the warps beside a block of kernel `i` can hold (`one`: that block) under `sm`:
+/// every kernel of the set, at most one job's blocks each (one fewer of `i`'s own), as
+/// they fit in the SM's other warp and block slots; `None` when some kernel is given by
+/// `wcet` (its warps' instructions are unknown).
+fn ahead(cx: &Context, i: usize, sm: &SmCounts, one: &Program) -> Option<Ahead> {
+    let mut neighbours = Vec::with_capacity(cx.set.len());
+    for (k, (text, e)) in cx.set.iter().zip(cx.kernels).enumerate() {
+        let p = Program::build(text.as_deref()?, |phase| Instance::from_counts(phase, 1, sm)).ok()?;
+        let blocks = e.blocks.max(0) as u64 - u64::from(k == i && e.blocks > 0);
+        let warps_per_block = (e.threads_per_block.max(1) as u64).div_ceil(sm.warp_size.max(1) as u64);
+        neighbours.push(Neighbour { warps_per_block, blocks, count_l: p.count(Unit::L), count_c: p.count(Unit::C) });
     }
-    Some(most)
+    let p = &cx.profile.platform;
+    let room = (p.sm_threads / p.warp_size).max(1).saturating_sub(one.warps() as u64);
+    Some(Ahead::of_mix(&neighbours, room, p.max_blocks_per_sm.saturating_sub(1)))
 }
 
 /// The instruction string of a `kernel_file` (read as `makespan import` reads it; the

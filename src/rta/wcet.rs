@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::exact::blocks::solve_blocks;
 use crate::exact::solve::{solve, Method, SolveOptions};
-use crate::model::blocks::{lrr_turnover_bound_with, turnover_bound_with, Blocks, Interference};
+use crate::model::blocks::{lrr_turnover_bound_with, turnover_bound_ahead, Ahead, Blocks};
 use crate::model::latency::Latencies;
 use crate::model::simulate::latency_horizon;
 use crate::model::bounds::safe_horizon;
@@ -168,9 +168,9 @@ impl Computed {
 }
 
 /// `contention = "full-sm"`: with oldest-first arbitration, the turnover bound
-/// ([`turnover_bound_with`], with the profile's latencies: proven for any arrival pattern, beside at most the SM's other
-/// warps, each as heavy as the task set's heaviest kernel `heaviest`, `None` when a
-/// kernel given by `wcet` may share the SM); with round-robin arbitration, the
+/// ([`turnover_bound_ahead`], with the profile's latencies: proven for any arrival
+/// pattern, beside the SM's other warps holding at most `ahead` instructions, `None`
+/// when a kernel given by `wcet` may share the SM); with round-robin arbitration, the
 /// round-robin turnover bound ([`lrr_turnover_bound_with`]: proven for any arrival
 /// pattern and any other kernels, counting only the SM's warp slots); otherwise the worst case of a full SM of
 /// warps starting together (several blocks with barriers as [`crate::exact::blocks`]),
@@ -179,20 +179,21 @@ pub fn full_sm(
     one: &Program,
     p: &Platform,
     (arbitration, latency): (Arbitration, &Latencies),
-    heaviest: Option<(u64, u64)>,
+    ahead: Option<Ahead>,
     cache: &mut WcetCache,
     limits: &SolveOptions,
 ) -> Result<Computed, Error> {
     let w = one.warps() as u64;
     let sm_warps = (p.sm_threads / p.warp_size).max(1);
-    match (arbitration, heaviest) {
-        (Arbitration::OldestFirst, Some((most_l, most_c))) => {
-            // Any other resident warps, of any block size: the SM's other warp room.
+    match (arbitration, ahead) {
+        (Arbitration::OldestFirst, Some(ahead)) => {
             let r = sm_warps.saturating_sub(w);
             Ok(Computed {
-                cycles: Cycles::from(turnover_bound_with(one, Interference { warps: r, most_l, most_c }, latency)),
+                cycles: Cycles::from(turnover_bound_ahead(one, ahead, latency)),
                 how: format!(
-                    "proven bound covering block turnover under {OLDEST_FIRST} (gpu.warp_arbitration): one block of {w} warps beside at most {r} other resident warps of at most {most_l} L and {most_c} C instructions each (the task set's heaviest), any arrival pattern; {}",
+                    "proven bound covering block turnover under {OLDEST_FIRST} (gpu.warp_arbitration): one block of {w} warps beside at most {r} other resident warps holding at most {} L and {} C instructions together (the task set's kernels as they fit beside it, at most one job's blocks each), any arrival pattern; {}",
+                    ahead.l,
+                    ahead.c,
                     latency_model(latency)
                 ),
                 optimistic: false,

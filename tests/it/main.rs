@@ -22,3 +22,4 @@ mod system;
 mod system_gpu;
 mod system_sim;
 mod truth;
+mod turnover;
