@@ -274,6 +274,25 @@ pub struct Neighbour {
     pub count_c: u64,
 }
 
+/// Who may be resident beside a block: the kernels that may have blocks there and the
+/// room the SM has beside the block (warp slots and block slots).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Beside {
+    /// The kernels, each at most `blocks` blocks.
+    pub neighbours: Vec<Neighbour>,
+    /// Warp slots beside the block.
+    pub room_warps: u64,
+    /// Block slots beside the block.
+    pub room_blocks: u64,
+}
+
+impl Beside {
+    /// What they can hold, class by class ([`Ahead::of_mix`]).
+    pub fn ahead(&self) -> Ahead {
+        Ahead::of_mix(&self.neighbours, self.room_warps, self.room_blocks)
+    }
+}
+
 impl Ahead {
     /// The most the `neighbours` can hold beside a block in `room_warps` warp slots and
     /// `room_blocks` block slots: per class, the best choice of `n_k <= blocks_k` blocks
@@ -384,6 +403,30 @@ pub fn lrr_turnover_bound_with(program: &Program, slots: u64, latency: &Latencie
     program.len() as u64 + unserved(Unit::L) + unserved(Unit::C) + latency.waits(&units, program.copies())
 }
 
+/// The oldest-first turnover bound beside a known mix: the smaller of
+/// [`turnover_bound_ahead`] with [`Beside::ahead`] (each class's most, possibly from
+/// different sets of blocks) and the same count over **one** set of blocks:
+/// `I + floor(sum_X ((W - 1) I_X + S_X) / sigma_X)` maximised over the sets `S` that
+/// fit (the classes the block has only), plus each instruction's longest wait.
+///
+/// Proof: the blocks ahead of the block form one set that fits beside it
+/// ([`Ahead::of_mix`]), and by the proof of [`turnover_bound_with`] the block waits at
+/// most `floor(((W - 1) I_X + S_X) / sigma_X)` cycles for X; the sum of the floors is at
+/// most the floor of the sum, which is at most its maximum over every set that fits
+/// (computed exactly, scaled by `sigma_L sigma_C` to stay in integers).
+pub fn turnover_bound_beside(program: &Program, beside: &Beside, latency: &Latencies) -> u64 {
+    let separate = turnover_bound_ahead(program, beside.ahead(), latency);
+    let (sl, sc) = (program.phases[0].sigma(Unit::L) as u64, program.phases[0].sigma(Unit::C) as u64);
+    let weight = |u: Unit, other: u64| if program.count(u) > 0 { other } else { 0 };
+    let (wl, wc) = (weight(Unit::L, sc), weight(Unit::C, sl));
+    let value = |n: &Neighbour| n.count_l * wl + n.count_c * wc;
+    let most = knapsack(&beside.neighbours, beside.room_warps, beside.room_blocks, &value);
+    let own = (program.warps() as u64 - 1) * (program.count(Unit::L) * wl + program.count(Unit::C) * wc);
+    let units: Vec<Unit> = program.phases.iter().flat_map(|p| p.kernel.units().iter().copied()).collect();
+    let joint = program.len() as u64 + (own + most) / (sl * sc) + latency.waits(&units, program.copies());
+    separate.min(joint)
+}
+
 /// [`turnover_bound_with`] at latency 1 (the paper's model).
 pub fn turnover_bound(program: &Program, others: Interference) -> u64 {
     turnover_bound_ahead(program, others.ahead(), &Latencies::ONE)
@@ -455,5 +498,19 @@ mod tests {
         // No room, no blocks, or kernels without instructions: nothing ahead.
         assert_eq!(Ahead::of_mix(&mix, 0, 32), Ahead::default());
         assert_eq!(Ahead::of_mix(&[n(1, 0, 5, 5), n(1, 4, 0, 0)], 8, 8), Ahead::default());
+    }
+
+    #[test]
+    fn one_set_of_blocks_is_ahead_for_both_classes() {
+        let n = |l, c| Neighbour { warps_per_block: 1, blocks: 4, count_l: l, count_c: c };
+        let lc = Program::build("LC", |k| Instance::new(k, 1, 1, 1)).unwrap();
+        // Four slots of loaders or of computers, not both: class by class 2 + 16 + 16,
+        // one set 2 + 16.
+        let beside = Beside { neighbours: vec![n(4, 0), n(0, 4)], room_warps: 4, room_blocks: 32 };
+        assert_eq!(turnover_bound_ahead(&lc, beside.ahead(), &Latencies::ONE), 34);
+        assert_eq!(turnover_bound_beside(&lc, &beside, &Latencies::ONE), 18);
+        // Mixed warps: one set holds both, and the class-by-class bound is no worse.
+        let beside = Beside { neighbours: vec![n(2, 2)], room_warps: 4, room_blocks: 32 };
+        assert_eq!(turnover_bound_beside(&lc, &beside, &Latencies::ONE), 2 + 8 + 8);
     }
 }

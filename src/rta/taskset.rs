@@ -6,7 +6,7 @@
 use crate::error::{positive, Error, InputError};
 use crate::exact::solve::SolveOptions;
 use crate::files::{origin, parse_toml, read_text};
-use crate::model::blocks::{Ahead, Neighbour};
+use crate::model::blocks::{Beside, Neighbour};
 use crate::model::cycles::Cycles;
 use crate::model::instance::Instance;
 use crate::model::kernel::Unit;
@@ -467,7 +467,7 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                     &one_block,
                     &profile.platform,
                     (profile.arbitration, &profile.latency),
-                    ahead(cx, i, &sm, &one_block),
+                    beside(cx, i, &sm, &one_block),
                     cache,
                     limits,
                 )?,
@@ -524,7 +524,7 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
 /// every kernel of the set, at most one job's blocks each (one fewer of `i`'s own), as
 /// they fit in the SM's other warp and block slots; `None` when some kernel is given by
 /// `wcet` (its warps' instructions are unknown).
-fn ahead(cx: &Context, i: usize, sm: &SmCounts, one: &Program) -> Option<Ahead> {
+fn beside(cx: &Context, i: usize, sm: &SmCounts, one: &Program) -> Option<Beside> {
     let mut neighbours = Vec::with_capacity(cx.set.len());
     for (k, (text, e)) in cx.set.iter().zip(cx.kernels).enumerate() {
         let p = Program::build(text.as_deref()?, |phase| Instance::from_counts(phase, 1, sm)).ok()?;
@@ -533,8 +533,8 @@ fn ahead(cx: &Context, i: usize, sm: &SmCounts, one: &Program) -> Option<Ahead> 
         neighbours.push(Neighbour { warps_per_block, blocks, count_l: p.count(Unit::L), count_c: p.count(Unit::C) });
     }
     let p = &cx.profile.platform;
-    let room = (p.sm_threads / p.warp_size).max(1).saturating_sub(one.warps() as u64);
-    Some(Ahead::of_mix(&neighbours, room, p.max_blocks_per_sm.saturating_sub(1)))
+    let room_warps = (p.sm_threads / p.warp_size).max(1).saturating_sub(one.warps() as u64);
+    Some(Beside { neighbours, room_warps, room_blocks: p.max_blocks_per_sm.saturating_sub(1) })
 }
 
 /// The instruction string of a `kernel_file` (read as `makespan import` reads it; the

@@ -4,7 +4,7 @@
 use crate::error::Error;
 use crate::exact::blocks::solve_blocks;
 use crate::exact::solve::{solve, Method, SolveOptions};
-use crate::model::blocks::{lrr_turnover_bound_with, turnover_bound_ahead, Ahead, Blocks};
+use crate::model::blocks::{lrr_turnover_bound_with, turnover_bound_beside, Beside, Blocks};
 use crate::model::latency::Latencies;
 use crate::model::simulate::latency_horizon;
 use crate::model::bounds::safe_horizon;
@@ -168,9 +168,9 @@ impl Computed {
 }
 
 /// `contention = "full-sm"`: with oldest-first arbitration, the turnover bound
-/// ([`turnover_bound_ahead`], with the profile's latencies: proven for any arrival
-/// pattern, beside the SM's other warps holding at most `ahead` instructions, `None`
-/// when a kernel given by `wcet` may share the SM); with round-robin arbitration, the
+/// ([`turnover_bound_beside`], with the profile's latencies: proven for any arrival
+/// pattern, beside the kernels of `beside` as they fit, `None` when a kernel given by
+/// `wcet` may share the SM); with round-robin arbitration, the
 /// round-robin turnover bound ([`lrr_turnover_bound_with`]: proven for any arrival
 /// pattern and any other kernels, counting only the SM's warp slots); otherwise the worst case of a full SM of
 /// warps starting together (several blocks with barriers as [`crate::exact::blocks`]),
@@ -179,19 +179,19 @@ pub fn full_sm(
     one: &Program,
     p: &Platform,
     (arbitration, latency): (Arbitration, &Latencies),
-    ahead: Option<Ahead>,
+    beside: Option<Beside>,
     cache: &mut WcetCache,
     limits: &SolveOptions,
 ) -> Result<Computed, Error> {
     let w = one.warps() as u64;
     let sm_warps = (p.sm_threads / p.warp_size).max(1);
-    match (arbitration, ahead) {
-        (Arbitration::OldestFirst, Some(ahead)) => {
-            let r = sm_warps.saturating_sub(w);
+    match (arbitration, beside) {
+        (Arbitration::OldestFirst, Some(beside)) => {
+            let (r, ahead) = (beside.room_warps, beside.ahead());
             Ok(Computed {
-                cycles: Cycles::from(turnover_bound_ahead(one, ahead, latency)),
+                cycles: Cycles::from(turnover_bound_beside(one, &beside, latency)),
                 how: format!(
-                    "proven bound covering block turnover under {OLDEST_FIRST} (gpu.warp_arbitration): one block of {w} warps beside at most {r} other resident warps holding at most {} L and {} C instructions together (the task set's kernels as they fit beside it, at most one job's blocks each), any arrival pattern; {}",
+                    "proven bound covering block turnover under {OLDEST_FIRST} (gpu.warp_arbitration): one block of {w} warps beside at most {r} other resident warps holding at most {} L and {} C instructions together (the task set's kernels as they fit beside it, at most one job's blocks each, both classes counted over one set of blocks), any arrival pattern; {}",
                     ahead.l,
                     ahead.c,
                     latency_model(latency)

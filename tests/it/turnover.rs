@@ -3,7 +3,9 @@
 //! bounds. The checker here shares no code with the bounds: it runs the mix cycle by
 //! cycle on one SM from its own reading of the rules (`docs/blocks.md`, `docs/latency.md`).
 
-use gpu_makespan::model::blocks::{lrr_turnover_bound_with, turnover_bound, turnover_bound_ahead, Ahead, Interference, Neighbour};
+use gpu_makespan::model::blocks::{
+    lrr_turnover_bound_with, turnover_bound, turnover_bound_ahead, turnover_bound_beside, Beside, Interference, Neighbour,
+};
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::model::kernel::Unit;
 use gpu_makespan::model::program::Program;
@@ -286,8 +288,9 @@ fn every_class_bound(mix: &Mix, k: &Tiny) -> u64 {
 }
 
 /// The oldest-first bound `rta` uses: what the mix's kernels can hold beside the block
-/// (each kernel's own counts, at most its blocks, one fewer of the block's own).
-fn oldest_first_bound(mix: &Mix, i: usize) -> u64 {
+/// (each kernel's own counts, at most its blocks, one fewer of the block's own), one set
+/// of blocks for both classes unless `class_by_class`.
+fn oldest_first_bound(mix: &Mix, i: usize, class_by_class: bool) -> u64 {
     let neighbours: Vec<Neighbour> = mix
         .kernels
         .iter()
@@ -299,8 +302,11 @@ fn oldest_first_bound(mix: &Mix, i: usize) -> u64 {
         })
         .collect();
     let k = &mix.kernels[i];
-    let ahead = Ahead::of_mix(&neighbours, (mix.slots - k.warps) as u64, u64::MAX);
-    turnover_bound_ahead(&program(mix, k), ahead, &Latencies::ONE)
+    let beside = Beside { neighbours, room_warps: (mix.slots - k.warps) as u64, room_blocks: u64::MAX };
+    if class_by_class {
+        return turnover_bound_ahead(&program(mix, k), beside.ahead(), &Latencies::ONE);
+    }
+    turnover_bound_beside(&program(mix, k), &beside, &Latencies::ONE)
 }
 
 fn round_robin_bound(mix: &Mix, k: &Tiny) -> u64 {
@@ -335,7 +341,7 @@ fn same_cycle_arrivals_tie_under_oldest_first() {
     let mix = Mix { kernels: vec![Tiny::new("L", 1, 1), Tiny::new("LLLLL", 1, 1)], slots: 2, sigma: [1, 1] };
     let worst = Checker::worst(&mix, Rule::OldestFirst);
     assert_eq!(worst, vec![6, 6]);
-    assert!(oldest_first_bound(&mix, 0) >= 6);
+    assert!(oldest_first_bound(&mix, 0, false) >= 6);
     // Round robin alternates: the first block's one L waits for at most one other.
     assert_eq!(Checker::worst(&mix, Rule::RoundRobin), vec![2, 6]);
 }
@@ -352,7 +358,7 @@ proptest! {
             let worst = Checker::worst(&mix, rule);
             for (i, (k, &truth)) in mix.kernels.iter().zip(&worst).enumerate() {
                 let bound = match rule {
-                    Rule::OldestFirst => oldest_first_bound(&mix, i),
+                    Rule::OldestFirst => oldest_first_bound(&mix, i, false),
                     Rule::RoundRobin => round_robin_bound(&mix, k),
                 };
                 prop_assert!(truth as u64 <= bound, "{:?} {}: {} > {}", rule, k.text, truth, bound);
@@ -377,22 +383,27 @@ fn turnover_tightness() {
     let variants = [
         ("every class", Rule::OldestFirst),
         ("heaviest", Rule::OldestFirst),
-        ("mix", Rule::OldestFirst),
+        ("class by class", Rule::OldestFirst),
+        ("one set", Rule::OldestFirst),
         ("round robin", Rule::RoundRobin),
     ];
+    let worst: Vec<[Vec<u16>; 2]> =
+        mixes.iter().map(|m| [Checker::worst(m, Rule::OldestFirst), Checker::worst(m, Rule::RoundRobin)]).collect();
     for (name, rule) in variants {
         let mut ratios = Vec::new();
-        for mix in &mixes {
-            let worst = Checker::worst(mix, rule);
-            for (i, (k, &truth)) in mix.kernels.iter().zip(&worst).enumerate() {
+        for (mix, worst) in mixes.iter().zip(&worst) {
+            let worst = &worst[(rule == Rule::RoundRobin) as usize];
+            for (i, (k, &truth)) in mix.kernels.iter().zip(worst).enumerate() {
                 if truth == 0 {
                     continue;
                 }
                 let bound = match name {
                     "every class" => every_class_bound(mix, k),
                     "heaviest" => heaviest_bound(mix, k),
-                    "mix" => oldest_first_bound(mix, i),
-                    _ => round_robin_bound(mix, k),
+                    "class by class" => oldest_first_bound(mix, i, true),
+                    "one set" => oldest_first_bound(mix, i, false),
+                    "round robin" => round_robin_bound(mix, k),
+                    _ => unreachable!("a variant without a bound"),
                 };
                 ratios.push(bound as f64 / truth as f64);
                 if std::env::var("SHOW").is_ok_and(|v| v == name) && bound as f64 / truth as f64 >= 3.0 {
