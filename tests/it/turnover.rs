@@ -423,3 +423,173 @@ fn turnover_tightness() {
         );
     }
 }
+
+/// The six real kernels of `instances/rta-real-kernels.toml` (8 warps per block, their
+/// blocks per job), as instruction strings.
+fn real_kernels() -> Vec<(String, String, u64)> {
+    let set = [
+        ("reduction", "reduction", 64),
+        ("gemm", "gemm-tiled", 64),
+        ("stencil", "stencil", 32),
+        ("saxpy", "saxpy", 128),
+        ("transpose", "transpose", 64),
+        ("histogram", "histogram", 32),
+    ];
+    set.iter()
+        .map(|&(name, file, blocks)| {
+            let text = std::fs::read_to_string(format!("instances/real/{file}.toml")).unwrap();
+            let line = text.lines().find(|l| l.starts_with("kernel = ")).unwrap();
+            (name.to_string(), line.trim_start_matches("kernel = ").trim_matches('"').to_string(), blocks)
+        })
+        .collect()
+}
+
+/// One resident block of the adversary's simulation.
+struct Running {
+    kernel: usize,
+    arrival: u64,
+    target: bool,
+    pos: Vec<usize>,
+    released: usize,
+    slots: Vec<usize>,
+}
+
+/// The time of the target block (kernel `target`, arriving at `at`) on a TX2 SM (64
+/// warp slots, sigma_L 1, sigma_C 4, latency 1) beside `others` (kernel, arrival cycle),
+/// each block dispatched at its cycle or as soon as there is room after it, in arrival
+/// order; the target loses every tie of oldest-first, and round robin's rotations start
+/// at `start`.
+fn adversary_run(kernels: &[Tiny], others: &[(usize, u64)], (target, at): (usize, u64), rule: Rule, start: [usize; 2]) -> u64 {
+    let (slots, sigma) = (64usize, [1usize, 4]);
+    let mut pending: Vec<(u64, bool, usize)> = others.iter().map(|&(k, a)| (a, false, k)).chain([(at, true, target)]).collect();
+    pending.sort_by_key(|&(a, is_target, _)| (a, is_target));
+    pending.reverse();
+    let (mut resident, mut start, mut t) = (Vec::<Running>::new(), start, 0u64);
+    loop {
+        t += 1;
+        while let Some(&(a, is_target, k)) = pending.last() {
+            let used: Vec<usize> = resident.iter().flat_map(|r| r.slots.iter().copied()).collect();
+            let w = kernels[k].warps;
+            if a > t || used.len() + w > slots {
+                break;
+            }
+            pending.pop();
+            let free: Vec<usize> = (0..slots).filter(|s| !used.contains(s)).take(w).collect();
+            resident.push(Running { kernel: k, arrival: t, target: is_target, pos: vec![0; w], released: 0, slots: free });
+        }
+        for r in resident.iter_mut() {
+            if let Some(&e) = kernels[r.kernel].barriers.get(r.released) {
+                if r.pos.iter().all(|&p| p == e) {
+                    r.released += 1;
+                }
+            }
+        }
+        let mut ready: [Vec<(usize, usize)>; 2] = [Vec::new(), Vec::new()];
+        for (bi, r) in resident.iter().enumerate() {
+            let k = &kernels[r.kernel];
+            let barrier = k.barriers.get(r.released).copied();
+            for (wi, &p) in r.pos.iter().enumerate() {
+                if p < k.units.len() && Some(p) != barrier {
+                    ready[k.units[p] as usize].push((bi, wi));
+                }
+            }
+        }
+        for (x, list) in ready.iter_mut().enumerate() {
+            match rule {
+                Rule::OldestFirst => list.sort_by_key(|&(bi, wi)| (resident[bi].arrival, resident[bi].target, bi, wi)),
+                Rule::RoundRobin => list.sort_by_key(|&(bi, wi)| (resident[bi].slots[wi] + slots - start[x]) % slots),
+            }
+            list.truncate(sigma[x]);
+            if let Some(&(bi, wi)) = list.last() {
+                start[x] = (resident[bi].slots[wi] + 1) % slots;
+            }
+            for &(bi, wi) in list.iter() {
+                resident[bi].pos[wi] += 1;
+            }
+        }
+        let mut finished_target = None;
+        resident.retain(|r| {
+            let done = r.pos.iter().all(|&p| p == kernels[r.kernel].units.len());
+            if done && r.target {
+                finished_target = Some(t + 1 - r.arrival);
+            }
+            !done
+        });
+        if let Some(time) = finished_target {
+            return time;
+        }
+    }
+}
+
+/// Hill-climbing over arrival patterns for the longest time of one block of each real
+/// kernel under oldest-first and round robin, against `rta`'s C (zero latency): run
+/// with `cargo test --release --test it real_kernels_adversary -- --ignored --nocapture`
+/// (figures in `docs/experiments.md`). The adversary lets any kernel's blocks arrive in
+/// any order (periodic jobs allow it), at most 7 resident beside the target.
+#[test]
+#[ignore]
+fn real_kernels_adversary() {
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+    let real = real_kernels();
+    let kernels: Vec<Tiny> = real.iter().map(|(_, k, _)| Tiny::new(k, 8, 1)).collect();
+    let program = |k: &str, w: i64| Program::build(k, |p| Instance::new(p, w, 1, 4)).unwrap();
+    for rule in [Rule::OldestFirst, Rule::RoundRobin] {
+        for (i, (name, text, _)) in real.iter().enumerate() {
+            let bound = match rule {
+                Rule::RoundRobin => lrr_turnover_bound_with(&program(text, 8), 64, &Latencies::ONE),
+                Rule::OldestFirst => {
+                    let neighbours = real
+                        .iter()
+                        .enumerate()
+                        .map(|(j, (_, t, b))| {
+                            let p = program(t, 1);
+                            Neighbour {
+                                warps_per_block: 8,
+                                blocks: b - u64::from(i == j),
+                                count_l: p.count(Unit::L),
+                                count_c: p.count(Unit::C),
+                            }
+                        })
+                        .collect();
+                    turnover_bound_beside(&program(text, 8), &Beside { neighbours, room_warps: 56, room_blocks: 31 }, &Latencies::ONE)
+                }
+            };
+            let mut rng = SmallRng::seed_from_u64(53);
+            let mut best = 0u64;
+            // Seeds: 7 blocks of one kernel arriving with the target, then random ones.
+            let mut seeds: Vec<Vec<(usize, u64)>> = (0..real.len()).map(|j| vec![(j, 1); 7]).collect();
+            seeds.extend(
+                (0..4).map(|_| (0..rng.random_range(7..16)).map(|_| (rng.random_range(0..real.len()), rng.random_range(1..200))).collect()),
+            );
+            for seed in seeds {
+                let (mut others, mut at, mut start) = (seed, 1u64, [0usize, 0]);
+                let mut time = adversary_run(&kernels, &others, (i, at), rule, start);
+                for _ in 0..150 {
+                    let (mut o, mut a, mut s) = (others.clone(), at, start);
+                    match rng.random_range(0..5) {
+                        0 if !o.is_empty() => {
+                            let n = o.len();
+                            o[rng.random_range(0..n)].0 = rng.random_range(0..real.len());
+                        }
+                        1 if !o.is_empty() => {
+                            let n = o.len();
+                            let e = &mut o[rng.random_range(0..n)];
+                            e.1 = (e.1 as i64 + rng.random_range(-50i64..=50)).max(1) as u64;
+                        }
+                        2 => a = (a as i64 + rng.random_range(-50i64..=50)).max(1) as u64,
+                        3 if o.len() < 24 => o.push((rng.random_range(0..real.len()), rng.random_range(1..a + 50))),
+                        _ => s = [rng.random_range(0..64), rng.random_range(0..64)],
+                    }
+                    let t = adversary_run(&kernels, &o, (i, a), rule, s);
+                    if t >= time {
+                        (others, at, start, time) = (o, a, s, t);
+                    }
+                }
+                best = best.max(time);
+            }
+            assert!(best <= bound, "{rule:?} {name}: {best} > {bound}");
+            println!("{rule:?} {name}: C {bound}, longest found {best}, ratio {:.2}", bound as f64 / best as f64);
+        }
+    }
+}
