@@ -424,17 +424,29 @@ fn turnover_tightness() {
     }
 }
 
-/// The six real kernels of `instances/rta-real-kernels.toml` (8 warps per block, their
-/// blocks per job), as instruction strings.
-fn real_kernels() -> Vec<(String, String, u64)> {
-    let set = [
-        ("reduction", "reduction", 64),
-        ("gemm", "gemm-tiled", 64),
-        ("stencil", "stencil", 32),
-        ("saxpy", "saxpy", 128),
-        ("transpose", "transpose", 64),
-        ("histogram", "histogram", 32),
-    ];
+/// The six real kernels of `instances/rta-real-kernels.toml` (file under
+/// `instances/real/`, blocks per job; 8 warps per block).
+const RTA_REAL_KERNELS: [(&str, &str, u64); 6] = [
+    ("reduction", "reduction", 64),
+    ("gemm", "gemm-tiled", 64),
+    ("stencil", "stencil", 32),
+    ("saxpy", "saxpy", 128),
+    ("transpose", "transpose", 64),
+    ("histogram", "histogram", 32),
+];
+
+/// A second set: the cuda-samples kernels of `instances/real/cuda-samples/` (8 warps per
+/// block), 64 blocks per job each.
+const CUDA_SAMPLES: [(&str, &str, u64); 5] = [
+    ("vectorAdd", "cuda-samples/vectorAdd", 64),
+    ("transposeNoBankConflicts", "cuda-samples/transposeNoBankConflicts", 64),
+    ("matrixMulCUDA", "cuda-samples/matrixMulCUDA", 64),
+    ("reduce4", "cuda-samples/reduce4", 64),
+    ("histogram256Kernel", "cuda-samples/histogram256Kernel", 64),
+];
+
+/// A set's kernels as (name, instruction string, blocks per job).
+fn real_kernels(set: &[(&str, &str, u64)]) -> Vec<(String, String, u64)> {
     set.iter()
         .map(|&(name, file, blocks)| {
             let text = std::fs::read_to_string(format!("instances/real/{file}.toml")).unwrap();
@@ -522,16 +534,24 @@ fn adversary_run(kernels: &[Tiny], others: &[(usize, u64)], (target, at): (usize
 }
 
 /// Hill-climbing over arrival patterns for the longest time of one block of each real
-/// kernel under oldest-first and round robin, against `rta`'s C (zero latency): run
-/// with `cargo test --release --test it real_kernels_adversary -- --ignored --nocapture`
-/// (figures in `docs/experiments.md`). The adversary lets any kernel's blocks arrive in
-/// any order (periodic jobs allow it), at most 7 resident beside the target.
+/// kernel under oldest-first and round robin, against `rta`'s C (zero latency), beside
+/// the block's run alone and its own full SM starting together (runs under the same
+/// rule): run with `cargo test --release --test it real_kernels_adversary -- --ignored
+/// --nocapture` (figures in `docs/experiments.md`). The adversary lets any kernel's
+/// blocks arrive in any order (periodic jobs allow it), at most 7 resident beside the
+/// target.
 #[test]
 #[ignore]
 fn real_kernels_adversary() {
+    for set in [&RTA_REAL_KERNELS[..], &CUDA_SAMPLES[..]] {
+        adversary_table(set);
+    }
+}
+
+fn adversary_table(set: &[(&str, &str, u64)]) {
     use rand::rngs::SmallRng;
     use rand::{Rng, SeedableRng};
-    let real = real_kernels();
+    let real = real_kernels(set);
     let kernels: Vec<Tiny> = real.iter().map(|(_, k, _)| Tiny::new(k, 8, 1)).collect();
     let program = |k: &str, w: i64| Program::build(k, |p| Instance::new(p, w, 1, 4)).unwrap();
     for rule in [Rule::OldestFirst, Rule::RoundRobin] {
@@ -589,7 +609,9 @@ fn real_kernels_adversary() {
                 best = best.max(time);
             }
             assert!(best <= bound, "{rule:?} {name}: {best} > {bound}");
-            println!("{rule:?} {name}: C {bound}, longest found {best}, ratio {:.2}", bound as f64 / best as f64);
+            let alone = adversary_run(&kernels, &[], (i, 1), rule, [0, 0]);
+            let own = adversary_run(&kernels, &[(i, 1); 7], (i, 1), rule, [0, 0]);
+            println!("{rule:?} | {name} | {alone} | {own} | {best} | {bound} | {:.2} |", bound as f64 / best as f64);
         }
     }
 }
