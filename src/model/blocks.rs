@@ -299,8 +299,9 @@ impl Ahead {
     /// of each kernel with `sum n_k warps_k <= room_warps` and `sum n_k <= room_blocks`
     /// (an exact bounded knapsack). Proven: the blocks that can be ahead of a block are
     /// resident together with it in its arrival cycle (they arrived no later and issue
-    /// after it arrived), so they fit in the room beside it and hold at most their
-    /// whole programs; a kernel's jobs never overlap, so at most one job's blocks.
+    /// after it arrived), so they fit in the room beside it (a block holds all its warp
+    /// slots until its last warp ends, as CUDA's occupancy counts it) and hold at most
+    /// their whole programs; a kernel's jobs never overlap, so at most one job's blocks.
     pub fn of_mix(neighbours: &[Neighbour], room_warps: u64, room_blocks: u64) -> Ahead {
         let most = |count: &dyn Fn(&Neighbour) -> u64| knapsack(neighbours, room_warps, room_blocks, count);
         Ahead { l: most(&|n| n.count_l), c: most(&|n| n.count_c) }
@@ -331,8 +332,10 @@ fn knapsack(neighbours: &[Neighbour], warps: u64, blocks: u64, count: &dyn Fn(&N
 /// blocks that replace finished ones), under **oldest-first arbitration**: in every
 /// cycle, when a warp ready for an X instruction does not issue, every one of the
 /// `sigma_X` X units issues an instruction of a warp whose block arrived on the SM no
-/// later than the waiting warp's block (ties among same-age blocks free). `program` is
-/// one block's program (its `W`), `others` what was resident at its arrival.
+/// later than the waiting warp's block (ties among same-age blocks free). Blocks
+/// stopped by a context switch (time slicing) are assumed to come back on the same SM
+/// with their warp slots and their age order (a restore is not an arrival). `program`
+/// is one block's program (its `W`), `others` what was resident at its arrival.
 ///
 /// Proof: as for [`Blocks::horizon`], take block `b`'s phases `[s_k, a_k]` and the warp
 /// `w_k` issuing at `a_k`. In each cycle of `[s_k, a_k]`, `w_k` issues one of its `I_k`
@@ -377,8 +380,9 @@ pub fn turnover_bound_ahead(program: &Program, ahead: Ahead, latency: &Latencies
 /// **round-robin arbitration** (`lrr`, one rotation per class): the SM's warps sit in
 /// `slots` warp slots in a fixed circular order, and in every cycle the `sigma_X` X
 /// units serve the ready X warps in that order, starting after the slot of the last
-/// warp that issued an X instruction (so a warp ready for X and not served means all
-/// `sigma_X` X units issued). `slots` is the most warps resident on the SM at once, the
+/// warp served an X instruction, last **in rotation order** (so a warp ready for X and
+/// not served means all `sigma_X` X units issued). A context switch (time slicing) is
+/// assumed to restore each block's warp slots and the rotations as they were. `slots` is the most warps resident on the SM at once, the
 /// block's own included; what the other warps run, and how long, does not matter.
 ///
 /// Proof: as for [`turnover_bound_with`], take block `b`'s phases `[s_k, e_k]` and the

@@ -29,8 +29,8 @@ pub enum Scheduler {
     /// (it keeps its place while it issues; warp 1 at the start).
     Gto,
     /// Loose round robin (GPGPU-Sim `lrr`), one rotation per class: the `X` units serve
-    /// the ready `X` warps in circular warp order, starting after the last warp that
-    /// issued an `X` instruction (warp 1 first at the start). No warp waits for more
+    /// the ready `X` warps in circular warp order, starting after the last warp served an
+    /// `X` instruction, last in that order (warp 1 first at the start). No warp waits for more
     /// than the other warps' one `X` issue each (the turnover bound
     /// `model::blocks::lrr_turnover_bound_with` rests on it; one rotation shared
     /// by both classes can starve a warp, `docs/latency.md`).

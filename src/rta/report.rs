@@ -502,6 +502,13 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
     if w.tasks.iter().any(|t| t.wcet_source.contains(crate::rta::wcet::OLDEST_FIRST)) {
         out.push("warp arbitration oldest-first (gpu.warp_arbitration): among ready warps each unit serves the block that arrived on its SM first, as GPGPU-Sim's greedy-then-oldest does after a stall (Rogers et al., MICRO 2012); an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it".into());
     }
+    let turnover = |t: &&crate::rta::workload::Task| {
+        t.wcet_source.contains(crate::rta::wcet::OLDEST_FIRST) || t.wcet_source.contains(crate::rta::wcet::ROUND_ROBIN)
+    };
+    let processes: std::collections::HashSet<_> = w.tasks.iter().map(|t| t.process.as_deref()).collect();
+    if processes.len() > 1 && w.tasks.iter().any(|t| turnover(&t)) {
+        out.push("time slicing with C covering block turnover: a context switch is assumed to bring every stopped block back on the same SM with its warp slots, its age order and the warp schedulers' rotations as they were (a restore is not a new arrival)".into());
+    }
     if w.tasks.iter().any(|t| t.wcet_source.contains(crate::rta::wcet::ROUND_ROBIN)) {
         out.push("warp arbitration round robin (gpu.warp_arbitration = \"round-robin\"): each unit class serves ready warps in the circular order of the SM's warp slots, starting after the slot it served last, as GPGPU-Sim's loose round robin does per scheduler; an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it, whatever the other kernels run".into());
     }

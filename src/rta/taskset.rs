@@ -467,6 +467,7 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                     &one_block,
                     &profile.platform,
                     (profile.arbitration, &profile.latency),
+                    wcet::warp_slots(&profile.platform, &sm),
                     beside(cx, i, &sm, &one_block),
                     cache,
                     limits,
@@ -522,8 +523,9 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
 
 /// What the warps beside a block of kernel `i` can hold (`one`: that block) under `sm`:
 /// every kernel of the set, at most one job's blocks each (one fewer of `i`'s own), as
-/// they fit in the SM's other warp and block slots; `None` when some kernel is given by
-/// `wcet` (its warps' instructions are unknown).
+/// they fit in the SM's other warp slots (model warps, [`wcet::warp_slots`]) and block
+/// slots; `None` when some kernel is given by `wcet` (its warps' instructions are
+/// unknown). Every kernel is counted under `sm`, kernel `i`'s SM.
 fn beside(cx: &Context, i: usize, sm: &SmCounts, one: &Program) -> Option<Beside> {
     let mut neighbours = Vec::with_capacity(cx.set.len());
     for (k, (text, e)) in cx.set.iter().zip(cx.kernels).enumerate() {
@@ -533,7 +535,7 @@ fn beside(cx: &Context, i: usize, sm: &SmCounts, one: &Program) -> Option<Beside
         neighbours.push(Neighbour { warps_per_block, blocks, count_l: p.count(Unit::L), count_c: p.count(Unit::C) });
     }
     let p = &cx.profile.platform;
-    let room_warps = (p.sm_threads / p.warp_size).max(1).saturating_sub(one.warps() as u64);
+    let room_warps = wcet::warp_slots(p, sm).saturating_sub(one.warps() as u64);
     Some(Beside { neighbours, room_warps, room_blocks: p.max_blocks_per_sm.saturating_sub(1) })
 }
 

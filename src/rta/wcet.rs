@@ -167,24 +167,34 @@ impl Computed {
     }
 }
 
+/// The most warps of the model (warps of `sm.warp_size` threads) resident on one SM at
+/// once: the platform's warps per SM times the model warps one platform warp's threads
+/// can make (`ceil(platform warp / model warp)`; a block takes whole platform warps of
+/// threads, so a model warp never shares one). With the TX2's 32 on both sides, 64.
+pub(crate) fn warp_slots(p: &Platform, sm: &crate::model::sm::SmCounts) -> u64 {
+    let model = sm.warp_size.max(1) as u64;
+    (p.sm_threads / p.warp_size).max(1) * p.warp_size.div_ceil(model)
+}
+
 /// `contention = "full-sm"`: with oldest-first arbitration, the turnover bound
 /// ([`turnover_bound_beside`], with the profile's latencies: proven for any arrival
 /// pattern, beside the kernels of `beside` as they fit, `None` when a kernel given by
 /// `wcet` may share the SM); with round-robin arbitration, the
 /// round-robin turnover bound ([`lrr_turnover_bound_with`]: proven for any arrival
-/// pattern and any other kernels, counting only the SM's warp slots); otherwise the worst case of a full SM of
+/// pattern and any other kernels, counting only the SM's `slots` model warp slots,
+/// [`warp_slots`]); otherwise the worst case of a full SM of
 /// warps starting together (several blocks with barriers as [`crate::exact::blocks`]),
 /// which does not cover turnover and is reported optimistic.
 pub fn full_sm(
     one: &Program,
     p: &Platform,
     (arbitration, latency): (Arbitration, &Latencies),
+    slots: u64,
     beside: Option<Beside>,
     cache: &mut WcetCache,
     limits: &SolveOptions,
 ) -> Result<Computed, Error> {
     let w = one.warps() as u64;
-    let sm_warps = (p.sm_threads / p.warp_size).max(1);
     match (arbitration, beside) {
         (Arbitration::OldestFirst, Some(beside)) => {
             let (r, ahead) = (beside.room_warps, beside.ahead());
@@ -200,9 +210,9 @@ pub fn full_sm(
             })
         }
         (Arbitration::RoundRobin, _) => Ok(Computed {
-            cycles: Cycles::from(lrr_turnover_bound_with(one, sm_warps, latency)),
+            cycles: Cycles::from(lrr_turnover_bound_with(one, slots, latency)),
             how: format!(
-                "proven bound covering block turnover under {ROUND_ROBIN} (gpu.warp_arbitration): one block of {w} warps on an SM of {sm_warps} warp slots, each of its instructions waiting at most for one instruction of every other slot's warp (whatever kernel it runs), any arrival pattern; {}",
+                "proven bound covering block turnover under {ROUND_ROBIN} (gpu.warp_arbitration): one block of {w} warps on an SM of {slots} warp slots, each of its instructions waiting at most for one instruction of every other slot's warp (whatever kernel it runs), any arrival pattern; {}",
                 latency_model(latency)
             ),
             optimistic: false,
