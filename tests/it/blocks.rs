@@ -7,7 +7,9 @@ use gpu_makespan::budget::Budget;
 use gpu_makespan::exact::blocks::{longest_from, solve_blocks};
 use gpu_makespan::exact::phases::solve_phases;
 use gpu_makespan::exact::solve::SolveOptions;
-use gpu_makespan::model::blocks::{lrr_turnover_bound_with, turnover_bound, turnover_bound_with, Blocks, Interference};
+use gpu_makespan::model::blocks::{
+    lrr_turnover_bound_with, turnover_bound, turnover_bound_beside, turnover_bound_with, Beside, Blocks, Interference, Neighbour,
+};
 use gpu_makespan::model::instance::Instance;
 use gpu_makespan::model::kernel::Unit;
 use gpu_makespan::model::program::Program;
@@ -338,7 +340,8 @@ proptest! {
     }
 
     /// With latencies drawn at random in their ranges, no block takes longer than its
-    /// turnover bound with latencies (each instruction's longest wait added).
+    /// turnover bound with latencies (each instruction's longest wait added), with the
+    /// heaviest kernel per warp or with what the mix can hold beside it.
     #[test]
     fn turnover_with_latencies_never_exceeds_the_bound(k1 in kernel_with_barriers(), k2 in kernel_with_barriers(), w in 1i64..4,
                                                        room in 1usize..4, sl in 1i64..3, sc in 1i64..5,
@@ -349,6 +352,14 @@ proptest! {
         let latency = latencies((l, dl), (c, dc));
         let draws = [(l, l + dl), (c, c + dc)];
         within_bound(Arbitration::OldestFirst, &programs, capacity, draws, seed, |p| turnover_bound_with(p, others, &latency))?;
+        // And what the two kernels can hold beside a block (any of the 12 blocks may be
+        // of either kernel), both classes over one set.
+        let neighbours: Vec<Neighbour> = programs
+            .iter()
+            .map(|p| Neighbour { warps_per_block: w as u64, blocks: 12, count_l: p.count(Unit::L), count_c: p.count(Unit::C) })
+            .collect();
+        let beside = Beside { neighbours, room_warps: (capacity - w as usize) as u64, room_blocks: room as u64 - 1 };
+        within_bound(Arbitration::OldestFirst, &programs, capacity, draws, seed, |p| turnover_bound_beside(p, &beside, &latency))?;
     }
 
     /// Under round robin (one rotation per class over the SM's warp slots), with
