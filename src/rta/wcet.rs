@@ -218,21 +218,21 @@ pub fn full_sm(
             optimistic: false,
         }),
         (Arbitration::OldestFirst, None) => {
-            let c = together(one, p, latency, cache, limits)?;
+            let c = together(one, (p, slots), latency, cache, limits)?;
             Ok(Computed { how: format!("{}; a kernel given by wcet may share the SM and its warps' instructions are unknown, so no bound covers block turnover", c.how), ..c })
         }
         (Arbitration::Unknown, _) => {
-            let c = together(one, p, latency, cache, limits)?;
+            let c = together(one, (p, slots), latency, cache, limits)?;
             Ok(Computed { how: format!("{}; no warp arbitration assumed (gpu.warp_arbitration = \"unknown\"): blocks that start while others are mid-way are not covered; set gpu.warp_arbitration = \"oldest-first\" or \"round-robin\" for a C that covers them", c.how), ..c })
         }
     }
 }
 
-/// The worst case of a full SM of warps starting together: `T^(sm warps)` without
-/// barriers, `B` blocks of `W` warps with them. Optimistic: it covers no turnover.
-fn together(one: &Program, p: &Platform, latency: &Latencies, cache: &mut WcetCache, limits: &SolveOptions) -> Result<Computed, Error> {
+/// The worst case of a full SM of warps starting together (`sm_warps` model warps,
+/// [`warp_slots`]): `T^(sm warps)` without barriers, `B` blocks of `W` warps with them.
+/// Optimistic: it covers no turnover.
+fn together(one: &Program, (p, sm_warps): (&Platform, u64), latency: &Latencies, cache: &mut WcetCache, limits: &SolveOptions) -> Result<Computed, Error> {
     let w = one.warps() as u64;
-    let sm_warps = (p.sm_threads / p.warp_size).max(1);
     let b = (sm_warps / w).clamp(1, p.max_blocks_per_sm);
     if !latency.is_one() {
         let (blocks, what) = match one.has_barriers() {

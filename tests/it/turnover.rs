@@ -634,8 +634,13 @@ fn small_model_warps_count_as_many_slots() {
         );
         let w = taskset::from_text(&text, "set.toml", None, &SolveOptions::default(), None).unwrap();
         let rep = analyse(&w, Timeline::Omitted).unwrap();
-        rep.kernels[0].in_unit(rep.kernels[0].wcet) as u64
+        (rep.kernels[0].in_unit(rep.kernels[0].wcet) as u64, rep.kernels[0].wcet_source.clone())
     };
+    // Without an arbitration: a full SM of 128 model warps starting together (optimistic).
+    let (cycles, source) = c("unknown");
+    assert!(source.contains("full-sm: 128 warps"), "{source}");
+    assert_eq!(cycles, 128);
+    let c = |arbitration: &str| c(arbitration).0;
     // A: 2 model warps of one L; B's 64 warps fit beside it in 126 slots.
     assert_eq!(c("oldest-first"), 1 + (1 + 64));
     // Round robin: 127 other slots, sigma_L 1.
