@@ -408,6 +408,7 @@ fn turnover_tightness() {
                     "round robin" => round_robin_bound(mix, k),
                     _ => unreachable!("a variant without a bound"),
                 };
+                assert!(bound >= truth as u64, "{name}: {bound} < {truth} for kernel {i} of {mix:?}");
                 ratios.push(bound as f64 / truth as f64);
                 if std::env::var("SHOW").is_ok_and(|v| v == name) && bound as f64 / truth as f64 >= 3.0 {
                     println!("{name}: {} over {truth}: kernel {i} of {mix:?}", bound);
