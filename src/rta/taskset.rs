@@ -239,10 +239,14 @@ pub fn from_text(
 ) -> Result<Workload, Error> {
     let file: TaskSetFile = parse_toml(text, origin)?;
     let gpu = file.gpu.clone().unwrap_or_default();
-    let profile = match (profile, &file.gpu) {
-        (Some(_), Some(_)) => return Err(InputError::option("gpu", "", "the task set has its own [gpu] table; edit it instead").into()),
-        (Some(p), None) => p,
-        (None, _) => gpu.profile(text)?,
+    if profile.is_some() && file.gpu.is_some() && !only_cycle_time(text) {
+        let why =
+            "the task set has its own [gpu] table; edit it instead (beside --gpu a task set's [gpu] may hold only clock or cycle_time)";
+        return Err(InputError::option("gpu", "", why).into());
+    }
+    let profile = match profile {
+        Some(p) => p,
+        None => gpu.profile(text)?,
     };
     let cycle = cycle_time(text, &gpu, file.unit.as_deref())?;
     if file.kernels.is_empty() {
@@ -301,6 +305,15 @@ pub fn from_text(
         w.window = win.in_ticks(scale)?;
     }
     Ok(w)
+}
+
+/// Whether the task set's `[gpu]` table holds only what converts cycles into its time
+/// unit (`clock`, `cycle_time`): the one `[gpu]` it may keep beside a `--gpu` profile,
+/// which cannot carry them.
+fn only_cycle_time(text: &str) -> bool {
+    let table = text.parse::<toml::Table>().ok();
+    let gpu = table.as_ref().and_then(|t| t.get("gpu")).and_then(|g| g.as_table());
+    gpu.is_some_and(|g| g.keys().all(|k| k == "clock" || k == "cycle_time"))
 }
 
 /// Kernel names, where given, are non-empty and unique (reports and plots key on them).

@@ -465,3 +465,22 @@ fn real_kernels_under_round_robin_bound_their_own_full_sm_run() {
         }
     }
 }
+
+/// The TX2 latency profile (`--gpu instances/gpu-tx2-latencies.toml`) on a task set in
+/// microseconds: the task set keeps a `[gpu]` of its clock only (a profile cannot carry
+/// it); any other field there is still refused beside `--gpu`.
+#[test]
+fn the_latency_profile_serves_a_task_set_with_its_own_clock() {
+    use crate::common::cli::{input_error, json_of, temp_file};
+    let dir = tempfile::tempdir().unwrap();
+    let kernels = "[[kernels]]\nname = \"K\"\nperiod = 1000\ninstructions = \"LLCC|CL\"\nblocks = 8\nthreads_per_block = 128\n";
+    let set = temp_file(&dir, "set.toml", &format!("unit = \"us\"\n[gpu]\nclock = \"1.3 GHz\"\n{kernels}"));
+    let v = json_of(&["rta", &set, "--gpu", "instances/gpu-tx2-latencies.toml"]);
+    let k = &v["kernels"][0];
+    assert_eq!(k["wcet_model"], "latencies");
+    assert_eq!(k["wcet_optimistic"], false);
+    let source = k["wcet_source"].as_str().unwrap();
+    assert!(source.contains("round-robin warp arbitration") && source.contains("L = 23..2750"), "{source}");
+    let other = temp_file(&dir, "other.toml", &format!("unit = \"us\"\n[gpu]\nclock = \"1.3 GHz\"\nmax_threads = 4096\n{kernels}"));
+    input_error(&["rta", &other, "--gpu", "instances/gpu-tx2-latencies.toml"], "--gpu");
+}
