@@ -177,11 +177,13 @@ impl Blocks {
                 Err(e) => return Err(e),
             }
         };
+        let (lower, upper) = (run.interval.lower().max(interval.lower()), run.interval.upper().min(interval.upper()));
+        // Which bound gave the upper end: the run's (the latency horizon) or the search's.
+        let from = if upper == run.interval.upper() { "the latency horizon" } else { "the solver's bound" };
         run.upper_from = match status {
             Status::Optimal => "the exact search".into(),
-            stop => format!("the latency horizon or the solver's bound (the exact search stopped: {})", stop.as_str()),
+            stop => format!("{from} (the exact search stopped: {})", stop.as_str()),
         };
-        let (lower, upper) = (run.interval.lower().max(interval.lower()), run.interval.upper().min(interval.upper()));
         run.interval = Interval::new(lower, upper)
             .ok_or_else(|| Inconsistency::Disagreement(format!("a schedule of {lower} cycles exceeds the proven bound {upper}")))?;
         if interval.lower() > run.makespan {
