@@ -241,7 +241,7 @@ pub fn from_text(
     let gpu = file.gpu.clone().unwrap_or_default();
     if profile.is_some() && file.gpu.is_some() && !only_cycle_time(text) {
         let why =
-            "the task set has its own [gpu] table; edit it instead (beside --gpu a task set's [gpu] may hold only clock or cycle_time)";
+            "the task set has its own [gpu] table; edit it instead (beside a profile a task set's [gpu] may hold only clock or cycle_time)";
         return Err(InputError::option("gpu", "", why).into());
     }
     let profile = match profile {
