@@ -114,7 +114,7 @@ impl Blocks {
 
     /// The unit of every instruction of a warp, all phases in order.
     pub fn units(&self) -> Vec<Unit> {
-        self.program.phases.iter().flat_map(|p| p.kernel.units().iter().copied()).collect()
+        self.program.units()
     }
 
     /// The block horizon, a proven upper bound on the worst-case makespan of the `B`
@@ -368,11 +368,22 @@ pub fn turnover_bound_with(program: &Program, others: Interference, latency: &La
 /// never waits for an X unit), plus each instruction's longest wait. The proof of
 /// [`turnover_bound_with`] counts exactly those instructions.
 pub fn turnover_bound_ahead(program: &Program, ahead: Ahead, latency: &Latencies) -> u64 {
-    let units: Vec<Unit> = program.phases.iter().flat_map(|p| p.kernel.units().iter().copied()).collect();
+    program.len() as u64 + blocked_class_by_class(program, ahead) + result_waits(program, latency)
+}
+
+/// The cycles a warp of the block is ready and blocked, class by class:
+/// `sum_X floor(((W - 1) I_X + ahead_X) / sigma_X)` over the classes it has.
+fn blocked_class_by_class(program: &Program, ahead: Ahead) -> u64 {
     let w1 = program.warps() as u64 - 1;
     let sigma = |u: Unit| program.phases[0].sigma(u) as u64;
-    let waits = |u: Unit, more: u64| if program.count(u) == 0 { 0 } else { (w1 * program.count(u) + more) / sigma(u) };
-    program.len() as u64 + waits(Unit::L, ahead.l) + waits(Unit::C, ahead.c) + latency.waits(&units, program.copies())
+    let blocked = |u: Unit, more: u64| if program.count(u) == 0 { 0 } else { (w1 * program.count(u) + more) / sigma(u) };
+    blocked(Unit::L, ahead.l) + blocked(Unit::C, ahead.c)
+}
+
+/// The cycles a warp waits for its own results: each instruction's longest wait,
+/// `sum_i (lambda_i^max - 1)` (0 at latency 1).
+fn result_waits(program: &Program, latency: &Latencies) -> u64 {
+    latency.waits(&program.units(), program.copies())
 }
 
 /// A proven upper bound on the time from a block's arrival on an SM to its last result,
@@ -401,10 +412,9 @@ pub fn turnover_bound_ahead(program: &Program, ahead: Ahead, latency: &Latencies
 /// over slots. Summed over the instructions of a warp of `b`:
 /// `C <= I + sum_X I_X floor((slots - 1) / sigma_X) + latency.waits(..)`.
 pub fn lrr_turnover_bound_with(program: &Program, slots: u64, latency: &Latencies) -> u64 {
-    let units: Vec<Unit> = program.phases.iter().flat_map(|p| p.kernel.units().iter().copied()).collect();
     let others = slots.max(program.warps() as u64) - 1;
     let unserved = |u: Unit| program.count(u) * (others / program.phases[0].sigma(u) as u64);
-    program.len() as u64 + unserved(Unit::L) + unserved(Unit::C) + latency.waits(&units, program.copies())
+    program.len() as u64 + unserved(Unit::L) + unserved(Unit::C) + result_waits(program, latency)
 }
 
 /// The oldest-first turnover bound beside a known mix: the smaller of
@@ -419,16 +429,15 @@ pub fn lrr_turnover_bound_with(program: &Program, slots: u64, latency: &Latencie
 /// most the floor of the sum, which is at most its maximum over every set that fits
 /// (computed exactly, scaled by `sigma_L sigma_C` to stay in integers).
 pub fn turnover_bound_beside(program: &Program, beside: &Beside, latency: &Latencies) -> u64 {
-    let separate = turnover_bound_ahead(program, beside.ahead(), latency);
+    let separate = blocked_class_by_class(program, beside.ahead());
     let (sl, sc) = (program.phases[0].sigma(Unit::L) as u64, program.phases[0].sigma(Unit::C) as u64);
     let weight = |u: Unit, other: u64| if program.count(u) > 0 { other } else { 0 };
     let (wl, wc) = (weight(Unit::L, sc), weight(Unit::C, sl));
     let value = |n: &Neighbour| n.count_l * wl + n.count_c * wc;
     let most = knapsack(&beside.neighbours, beside.room_warps, beside.room_blocks, &value);
     let own = (program.warps() as u64 - 1) * (program.count(Unit::L) * wl + program.count(Unit::C) * wc);
-    let units: Vec<Unit> = program.phases.iter().flat_map(|p| p.kernel.units().iter().copied()).collect();
-    let joint = program.len() as u64 + (own + most) / (sl * sc) + latency.waits(&units, program.copies());
-    separate.min(joint)
+    let joint = (own + most) / (sl * sc);
+    program.len() as u64 + separate.min(joint) + result_waits(program, latency)
 }
 
 /// [`turnover_bound_with`] at latency 1 (the paper's model).

@@ -111,6 +111,11 @@ impl Program {
         (self.phases[0].copies_l, self.phases[0].copies_c)
     }
 
+    /// The unit of every instruction of a warp, all phases in order.
+    pub(crate) fn units(&self) -> Vec<crate::model::kernel::Unit> {
+        self.phases.iter().flat_map(|p| p.kernel.units().iter().copied()).collect()
+    }
+
     /// `W`.
     pub fn warps(&self) -> u32 {
         self.phases[0].warps

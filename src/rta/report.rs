@@ -499,17 +499,16 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
     if w.tasks.iter().any(|t| t.copy_in > Ticks::ZERO || t.copy_out > Ticks::ZERO) {
         out.push("copies (copy_in before a job's kernel, copy_out after it, in its stream) through one copy engine serving one FIFO queue, one copy at a time (rules C1-C4); a copy enters the queue once the operation before it in its stream has completed (a copy in at most the launch overhead after its release), and a kernel with a copy in enters its EE queue once that copy has completed; the response runs to the end of the copy out. Each copy's completion is bounded by the copies that may be ahead of it in the queue (also safe with one engine per direction); the copy times bound the real ones".into());
     }
-    if w.tasks.iter().any(|t| t.wcet_source.contains(crate::rta::wcet::OLDEST_FIRST)) {
+    let rests_on = |words: &str| w.tasks.iter().any(|t| t.wcet_source.contains(words));
+    let (oldest_first, round_robin) = (rests_on(crate::rta::wcet::OLDEST_FIRST), rests_on(crate::rta::wcet::ROUND_ROBIN));
+    if oldest_first {
         out.push("warp arbitration oldest-first (gpu.warp_arbitration): among ready warps each unit serves the block that arrived on its SM first, as GPGPU-Sim's greedy-then-oldest does after a stall (Rogers et al., MICRO 2012); an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it".into());
     }
-    let turnover = |t: &&crate::rta::workload::Task| {
-        t.wcet_source.contains(crate::rta::wcet::OLDEST_FIRST) || t.wcet_source.contains(crate::rta::wcet::ROUND_ROBIN)
-    };
     let processes: std::collections::HashSet<_> = w.tasks.iter().map(|t| t.process.as_deref()).collect();
-    if processes.len() > 1 && w.tasks.iter().any(|t| turnover(&t)) {
+    if processes.len() > 1 && (oldest_first || round_robin) {
         out.push("time slicing with C covering block turnover: a context switch is assumed to bring every stopped block back on the same SM with its warp slots, its age order and the warp schedulers' rotations as they were (a restore is not a new arrival)".into());
     }
-    if w.tasks.iter().any(|t| t.wcet_source.contains(crate::rta::wcet::ROUND_ROBIN)) {
+    if round_robin {
         out.push("warp arbitration round robin (gpu.warp_arbitration = \"round-robin\"): each unit class serves ready warps in the circular order of the SM's warp slots, starting after the slot it served last, as GPGPU-Sim's loose round robin does per scheduler; an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it, whatever the other kernels run".into());
     }
     latency_assumptions(w, &mut out);

@@ -474,14 +474,15 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                 })
             };
             let one_block = block(b.div_ceil(warp_size))?;
+            let slots = wcet::warp_slots(&profile.platform, &sm);
             let c = match contention {
                 Contention::Isolated => wcet::Computed::isolated(&one_block, &profile.latency, cache, limits)?,
                 Contention::FullSm => wcet::full_sm(
                     &one_block,
                     &profile.platform,
                     (profile.arbitration, &profile.latency),
-                    wcet::warp_slots(&profile.platform, &sm),
-                    beside(cx, i, &sm, &one_block),
+                    slots,
+                    beside(cx, i, &sm, (&one_block, slots)),
                     cache,
                     limits,
                 )?,
@@ -534,12 +535,12 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
     Ok(Pending { task, period, deadline, wcet, release, copy_in, copy_out, time_slice })
 }
 
-/// What the warps beside a block of kernel `i` can hold (`one`: that block) under `sm`:
+/// What the warps beside a block of kernel `i` can hold (`one`: that block, on an SM of
+/// `slots` model warps, [`wcet::warp_slots`]) under `sm`:
 /// every kernel of the set, at most one job's blocks each (one fewer of `i`'s own), as
-/// they fit in the SM's other warp slots (model warps, [`wcet::warp_slots`]) and block
-/// slots; `None` when some kernel is given by `wcet` (its warps' instructions are
+/// they fit in the SM's other warp slots and block slots; `None` when some kernel is given by `wcet` (its warps' instructions are
 /// unknown). Every kernel is counted under `sm`, kernel `i`'s SM.
-fn beside(cx: &Context, i: usize, sm: &SmCounts, one: &Program) -> Option<Beside> {
+fn beside(cx: &Context, i: usize, sm: &SmCounts, (one, slots): (&Program, u64)) -> Option<Beside> {
     let mut neighbours = Vec::with_capacity(cx.set.len());
     for (k, (text, e)) in cx.set.iter().zip(cx.kernels).enumerate() {
         let p = Program::build(text.as_deref()?, |phase| Instance::from_counts(phase, 1, sm)).ok()?;
@@ -547,9 +548,8 @@ fn beside(cx: &Context, i: usize, sm: &SmCounts, one: &Program) -> Option<Beside
         let warps_per_block = (e.threads_per_block.max(1) as u64).div_ceil(sm.warp_size.max(1) as u64);
         neighbours.push(Neighbour { warps_per_block, blocks, count_l: p.count(Unit::L), count_c: p.count(Unit::C) });
     }
-    let p = &cx.profile.platform;
-    let room_warps = wcet::warp_slots(p, sm).saturating_sub(one.warps() as u64);
-    Some(Beside { neighbours, room_warps, room_blocks: p.max_blocks_per_sm.saturating_sub(1) })
+    let room_warps = slots.saturating_sub(one.warps() as u64);
+    Some(Beside { neighbours, room_warps, room_blocks: cx.profile.platform.max_blocks_per_sm.saturating_sub(1) })
 }
 
 /// The instruction string of a `kernel_file` (read as `makespan import` reads it; the
