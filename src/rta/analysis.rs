@@ -116,11 +116,29 @@ pub fn analyse(w: &Workload, timeline: Timeline) -> Result<RtaReport, Error> {
         _ if worst.two_queues => Bound::Priorities,
         Ties::Bound => Bound::TieBound,
         _ if uniform && worst.copies.is_some() => Bound::Copies,
-        _ if uniform => Bound::ExactMonotone,
+        _ if uniform && attained(&seq.jobs, &worst.finish, &worst.attained) => Bound::ExactMonotone,
+        _ if uniform => Bound::UpperBound,
         _ => Bound::Envelope,
     };
     check(w, &seq, &worst, &run.finish, uniform)?;
     Ok(report(w, &seq, &worst, &demands, bound, run))
+}
+
+/// Whether every kernel's worst response is attained by an execution that can happen
+/// (some job of the kernel with that response has `attained`).
+fn attained(jobs: &[Job], finish: &[Ticks], attained: &[bool]) -> bool {
+    // Per kernel: its worst response, and whether a job with it is attained.
+    let mut worst: std::collections::HashMap<usize, (Ticks, bool)> = std::collections::HashMap::new();
+    for j in jobs {
+        let (r, a) = (finish[j.id] - j.release, attained[j.id]);
+        let e = worst.entry(j.task).or_insert((r, a));
+        if r > e.0 {
+            *e = (r, a);
+        } else if r == e.0 {
+            e.1 |= a;
+        }
+    }
+    worst.values().all(|&(_, a)| a)
 }
 
 /// Kernels of several processes ([`crate::rta::slicing`]): each job's bound, and the
@@ -164,6 +182,7 @@ fn analyse_sliced(w: &Workload, demands: &[Demand], timeline: bool) -> Result<Rt
         groups: Vec::new(),
         reach: vec![Ticks::ZERO; n],
         two_queues: false,
+        attained: vec![false; n],
     };
     let run = SmsRun { finish: simulated, slices: if timeline { slices } else { Vec::new() }, ..SmsRun::default() };
     Ok(report(w, &seq, &worst, demands, Bound::TimeSliced, run))
@@ -180,13 +199,16 @@ pub const MAX_WINDOW_ROUNDS: usize = 8;
 /// analysed job is analysed. Then no job left out can pass an analysed one.
 fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), Error> {
     let overload = |latest: Ticks| {
-        InputError::option(
-            "window",
-            "",
-            format!(
-                "jobs released after the window's end keep entering the queue ahead of analysed ones (up to {} {}): the GPU does not keep up with the kernels' periods; give longer periods or a window that ends after a quiet time",
-                w.scale.format(latest),
-                w.unit
+        with_load(
+            w,
+            InputError::option(
+                "window",
+                "",
+                format!(
+                    "jobs released after the window's end keep entering the queue ahead of analysed ones (up to {} {}) in the analysis's bounds; give longer periods or a window that ends after a quiet time",
+                    w.scale.format(latest),
+                    w.unit
+                ),
             ),
         )
     };
@@ -196,13 +218,29 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
             Err(_) if until.is_some() => return Err(overload(until.unwrap_or(Ticks::ZERO)).into()),
             other => other?,
         };
-        let worst = worst_over_orders(&seq, &w.platform)?;
+        let worst = worst_over_orders(&seq, &w.platform).map_err(|e| with_load(w, e))?;
         if !missing_may_pass(w, &seq, &worst.reach) {
             return Ok((seq, worst));
         }
         until = Some(worst.reach.iter().copied().max().unwrap_or(Ticks::ZERO) + Ticks::new(1));
     }
     Err(overload(until.unwrap_or(Ticks::ZERO)).into())
+}
+
+/// A refusal of the analysis's own limits (rounds, work, a window that keeps growing)
+/// with the load that tells an overload from a limit of the analysis: the kernels'
+/// thread-time utilisation (`C g b / (period * threads of the GPU)`, summed), when every
+/// kernel has a period. At 1 or more the GPU cannot keep up; below, it may.
+fn with_load(w: &Workload, mut e: InputError) -> InputError {
+    if w.tasks.iter().all(|t| t.period.is_some()) {
+        let u = crate::rta::report::utilization(&w.tasks, &w.platform, w.scale);
+        e.reason += &if u >= 1.0 {
+            format!(" (the kernels use {u:.3} of the GPU's thread-time: an overload, the GPU cannot keep up)")
+        } else {
+            format!(" (the kernels use {u:.3} of the GPU's thread-time, so the GPU may keep up: a limit of the analysis, not an overload; the set is not proven schedulable)")
+        };
+    }
+    e
 }
 
 /// The nominal per-SM run never finishes a job after its reported finish, and equals
@@ -239,6 +277,16 @@ mod tests {
     use crate::rta::list::closed_form_equal_c;
     use crate::rta::time::Scale;
     use crate::rta::workload::{Launch, Timing};
+
+    /// A refusal of the analysis's limits says whether the load is an overload.
+    #[test]
+    fn a_refusal_tells_an_overload_from_a_limit() {
+        let k = |wcet: u128| Task::given("K", Timing { period: Ticks::new(10), wcet: Ticks::new(wcet), release: Ticks::ZERO }, 1, 512);
+        let why = |wcet: u128| with_load(&workload(vec![k(wcet)], 0), InputError::option("window", "", "stop")).reason;
+        // 512 of the TX2's 4,096 threads for 1 in 10: 0.0125.
+        assert_eq!(why(1), "stop (the kernels use 0.013 of the GPU's thread-time, so the GPU may keep up: a limit of the analysis, not an overload; the set is not proven schedulable)");
+        assert!(why(80).contains("1.000 of the GPU's thread-time: an overload"), "{}", why(80));
+    }
 
     fn analyse_all(w: &Workload) -> Result<RtaReport, Error> {
         analyse(w, Timeline::Kept)

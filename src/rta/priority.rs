@@ -44,7 +44,7 @@
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{free_groups, stream_roots, Class, Job, TieOrder};
 use crate::rta::room;
-use crate::rta::ties::{worst_for, Ties};
+use crate::rta::ties::{worst_for, Ties, Worsts};
 use crate::rta::time::Ticks;
 use crate::rta::workload::Priority;
 
@@ -152,7 +152,7 @@ fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class],
         .collect();
     // Which high jobs may swap in the high queue: from their real entry windows.
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
-    let (f, o, ties) = worst_for(&sub, &groups, &sub_late, classes, p, &mut work);
+    let Worsts { finish: f, order: o, ties, .. } = worst_for(&sub, &groups, &sub_late, order, classes, p, &mut work);
     groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[highs[k]] = true);
     for (k, &i) in highs.iter().enumerate() {
         finish[i] = f[k];

@@ -42,6 +42,10 @@ pub struct Worst {
     pub reach: Vec<Ticks>,
     /// Whether the jobs use both EE queues (stream priorities, [`crate::rta::priority`]).
     pub two_queues: bool,
+    /// Per job: its reported kernel finish is that of a list schedule that can happen
+    /// (every job entering within its window, in an order tried; [`crate::rta::ties`]),
+    /// with one queue; false otherwise.
+    pub attained: Vec<bool>,
 }
 
 /// Most rounds of the stream-backlog fixpoint ([`worst_over_orders`]).
@@ -94,6 +98,8 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
     let (mut budget, mut highs, mut copy_budget) = (MAX_POOLED_WORK, None, MAX_COPY_WORK);
     // The orders tried one by one, over all rounds: four times one round's share.
     let mut order_work = 4 * crate::rta::ties::MAX_ORDER_WORK;
+    // Per job: its finish is attained by an execution that can happen (one queue only).
+    let mut attained = vec![false; seq.jobs.len()];
     for _ in 0..MAX_ROUNDS {
         let gated: Vec<Job>;
         let jobs = if copies {
@@ -104,13 +110,14 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
         };
         let (kernel_finish, order, ties, mut reach, tied) = if queues {
             let q = worst_two_queues(jobs, &late, seq.order, &seq.classes, p, &mut budget, &mut highs).ok_or_else(|| {
-                too_much(seq, format!("the analysis of the two priority queues needs more than {MAX_POOLED_WORK} block steps (the GPU may not keep up with the kernels' periods)"))
+                too_much(seq, format!("the analysis of the two priority queues needs more than {MAX_POOLED_WORK} block steps"))
             })?;
             let tied = q.tied.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| i..i + 1).collect();
             (q.finish, q.order, q.ties, q.reach, Some(tied))
         } else {
-            let (finish, order, ties) = worst_for(jobs, &groups, &late, &seq.classes, p, &mut order_work);
-            (finish, order, ties, late.clone(), None)
+            let w = worst_for(jobs, &groups, &late, seq.order, &seq.classes, p, &mut order_work);
+            attained = w.attained;
+            (w.finish, w.order, w.ties, late.clone(), None)
         };
         let ends = if copies {
             Some(
@@ -143,18 +150,23 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
             }
             let jobs = seq.jobs.iter().map(|j| Job { ready: late[j.id], ..*j }).collect();
             let groups = tied.unwrap_or(groups);
-            return Ok(Worst { finish, kernel_finish, copies: ends, order, ties, jobs, groups, reach, two_queues: queues });
+            return Ok(Worst { finish, kernel_finish, copies: ends, order, ties, jobs, groups, reach, two_queues: queues, attained });
         }
         (late, enter_in, gate, groups) = (next, next_in, next_gate, next_groups);
     }
     Err(InputError::option(
         "window",
         "",
-        format!("the analysis of the streams' waits did not settle in {MAX_ROUNDS} rounds: the kernels may not keep up with their periods; give a shorter window or longer periods"),
+        format!("the analysis of the streams' waits did not settle in {MAX_ROUNDS} rounds for the {} jobs analysed; give a shorter window or longer periods", seq.jobs.len()),
     ))
 }
 
 /// The refusal of a set whose analysis needs more work than its budget (`why`).
 fn too_much(seq: &Sequence, why: String) -> InputError {
-    InputError::new("kernels", format!("{} jobs", seq.jobs.len()), format!("{why}: give a shorter window, longer periods or fewer jobs"))
+    let why = format!("{why} for the {} jobs analysed: give a shorter window, longer periods or fewer jobs", seq.jobs.len());
+    if seq.window_end.is_some() {
+        InputError::option("window", "", why)
+    } else {
+        InputError::new("kernels", "", why)
+    }
 }

@@ -54,11 +54,16 @@ pub enum Bound {
     /// Kernels of several processes sharing the GPU by time slicing: a safe upper bound
     /// (`crate::rta::slicing`), not exact.
     TimeSliced,
+    /// One block demand, but some kernel's reported response comes only from launch
+    /// orders and entry times that cannot happen together (each job entering at its
+    /// latest, in an order whose entries would have to go back in time): a safe upper
+    /// bound, as `exact-monotone`'s list schedule, but no execution is known to reach it.
+    UpperBound,
 }
 
 impl Bound {
     /// The word of the JSON field `bound` (`exact-monotone`, `envelope`, `tie-bound`,
-    /// `priorities`, `copies`, `time-sliced`).
+    /// `priorities`, `copies`, `time-sliced`, `upper-bound`).
     pub fn as_str(self) -> &'static str {
         match self {
             Bound::ExactMonotone => "exact-monotone",
@@ -67,6 +72,7 @@ impl Bound {
             Bound::Priorities => "priorities",
             Bound::Copies => "copies",
             Bound::TimeSliced => "time-sliced",
+            Bound::UpperBound => "upper-bound",
         }
     }
 }
@@ -409,7 +415,7 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
 /// Total utilisation as a fraction of the GPU's thread capacity:
 /// `sum_i C_i g_i b_i / (T_i b_max)` (the chapter's `u_i` divided by `b_max`), with the
 /// period, else the deadline, as `T_i`.
-fn utilization(tasks: &[Task], p: &Platform, scale: Scale) -> f64 {
+pub(crate) fn utilization(tasks: &[Task], p: &Platform, scale: Scale) -> f64 {
     tasks
         .iter()
         .map(|k| {
@@ -463,7 +469,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
         format!("FIFO dispatch in launch order, only the head kernel's blocks (rule X1), each block to an SM with room; {limits}"),
         match bound {
             Bound::ExactMonotone => format!(
-                "one block demand ({} warps, {} B shared memory, {} registers per warp): {} slots; the responses are those of the dispatch rules with block times C (in the worst launch order of tied releases), and hold for every shorter block time (the list schedule is monotone)",
+                "one block demand ({} warps, {} B shared memory, {} registers per warp): {} slots; the responses are those of the dispatch rules with block times C (in the worst launch order of tied releases that fits the entry windows, reached by an execution), and hold for every shorter block time (the list schedule is monotone)",
                 demands[0].warps,
                 demands[0].shared_memory,
                 demands[0].registers_per_warp,
@@ -477,6 +483,10 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
                 crate::rta::slicing::slices(w).map_or("?".into(), |s| s.iter().map(|&q| w.scale.format(q)).collect::<Vec<_>>().join(", ")),
                 w.scale.format(w.context_switch.unwrap_or(Ticks::ZERO)),
                 w.unit
+            ),
+            Bound::UpperBound => format!(
+                "one block demand ({} slots): the list schedule over every launch order of tied releases that fits the jobs' entry windows, each job entering at its latest; for some kernel the worst such order needs entries that cannot happen together, so the response is a safe bound, not known to be reached",
+                p.sms() * crate::rta::room::fit(p, &demands[0])
             ),
             Bound::Copies => "one block demand, with copies: the kernels' part as for one demand, the copies bounded as below; a safe bound, not exact".into(),
             Bound::Priorities => "streams of both priorities (two EE queues; a low kernel's blocks are assigned only while the high queue is empty, blocks are not preempted): a high kernel's response counts one low block of blocking at its entry, a low kernel's counts every high kernel released before its last block could start (all blocks taken at the longest C and the largest demand); a safe bound, not exact".into(),
@@ -505,6 +515,9 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
         out.push("warp arbitration oldest-first (gpu.warp_arbitration): among ready warps each unit serves the block that arrived on its SM first, as GPGPU-Sim's greedy-then-oldest does after a stall (Rogers et al., MICRO 2012); an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it".into());
     }
     let processes: std::collections::HashSet<_> = w.tasks.iter().map(|t| t.process.as_deref()).collect();
+    if processes.len() == 1 && (w.time_slice > Ticks::ZERO || w.tasks.iter().any(|t| t.time_slice.is_some())) {
+        out.push("a time_slice is given, but every kernel is of one process: no time slicing between processes, so the slice is not used".into());
+    }
     if processes.len() > 1 && (oldest_first || round_robin) {
         out.push("time slicing with C covering block turnover: a context switch is assumed to bring every stopped block back on the same SM with its warp slots, its age order and the warp schedulers' rotations as they were (a restore is not a new arrival)".into());
     }
@@ -539,7 +552,7 @@ mod tests {
 
     #[test]
     fn bound_and_verdict_display_their_json_words() {
-        for b in [Bound::ExactMonotone, Bound::Envelope, Bound::TieBound, Bound::Priorities, Bound::Copies, Bound::TimeSliced] {
+        for b in [Bound::ExactMonotone, Bound::Envelope, Bound::TieBound, Bound::Priorities, Bound::Copies, Bound::TimeSliced, Bound::UpperBound] {
             assert_eq!(serde_json::to_value(b).unwrap(), b.to_string());
             assert_eq!(serde_json::from_value::<Bound>(serde_json::to_value(b).unwrap()).unwrap(), b);
         }

@@ -49,6 +49,17 @@ pub fn slices(w: &Workload) -> Result<Vec<Ticks>, InputError> {
                 let why = if s == Ticks::ZERO { "must be positive".to_string() } else { format!("kernels[{}] of the same process gives another", own[0].0) };
                 return Err(InputError::new(format!("kernels[{i}].time_slice"), w.scale.format(s), why));
             }
+            // A process's slice is given on each of its kernels or on none (the profile's).
+            if let (Some(&(k, s)), Some(&i)) = (own.first(), mine.iter().find(|&&i| w.tasks[i].time_slice.is_none())) {
+                return Err(InputError::new(
+                    format!("kernels[{i}].time_slice"),
+                    "",
+                    format!(
+                        "missing: kernels[{k}] of the same process gives {}; a process has one slice: give it on each of its kernels, or on none for the profile's gpu.time_slice",
+                        w.scale.format(s)
+                    ),
+                ));
+            }
             match own.first().map_or(w.time_slice, |&(_, s)| s) {
                 Ticks::ZERO => Err(InputError::new(
                     "gpu.time_slice",
@@ -166,16 +177,82 @@ pub fn alone(blocks: u64, wcet: Ticks, demand: &crate::rta::gpu::Demand, p: &Pla
 /// waits are one fewer than the stretches: `p1 + (k - 2) Q_c < E_j` gives
 /// `k - 1 <= ceil((E_j - p1) / Q_c) <= ceil(E_j / Q_c)`. So
 /// `F_j <= a + E_j + ceil(E_j / Q_c) * B_c`.
+///
+/// **Only the work the others have** (issue 54). Then, in rounds (at most
+/// [`MAX_SLICE_ROUNDS`], while a bound falls), with `k = ceil(E_j / Q_c)` and `F` the
+/// finishes so far: `F_j <= a + E_j + k N s + sum over p != c of min(k Q_p, W_p)`, `N`
+/// processes, `s` the switch, `W_p` the sum of `E` over the jobs of process `p` released
+/// before `F_j` whose bound `F` is after `a`. Proof: in `[a, F_j]` the GPU is held by the
+/// job's process (at most `E_j`), switches (at most `N` per wait, `k` waits, as above),
+/// or another process `p`: at most one slice `Q_p` per wait, and, as a process holds the
+/// GPU only while it has work and its execution is its own GPU's with time stopped, at
+/// most the own time of the jobs it runs in `[a, F_j]`: each at most `E`, and a job
+/// released after the true finish or done by `a` (its bound `F` at most `a`) runs none
+/// of it. Every `F` used is a proven bound (the previous round's, or this round's for
+/// jobs before), and the true finish is at most `F_j`, so the window is covered; a new
+/// bound is kept only where it is lower. The cap needs every job of `p` released before
+/// `F_j` listed: it is not used with [`Workload::unlisted_jobs`], nor, in a window, for a
+/// process with a kernel whose next job (after the last one analysed) is released
+/// before `F_j`.
 pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: &[usize]) -> Vec<Ticks> {
+    let switch = w.context_switch.unwrap_or(Ticks::ZERO);
+    let own: Vec<Ticks> = seq.jobs.iter().map(|j| alone(j.blocks, j.wcet, &seq.classes[j.class].demand, &w.platform)).collect();
     let mut finish: Vec<Ticks> = vec![Ticks::ZERO; seq.jobs.len()];
     for j in &seq.jobs {
-        let c = process[j.id];
+        let (c, e) = (process[j.id], own[j.id]);
         let start = j.after.map_or(j.ready, |a| j.ready.max(finish[a]));
-        let e = alone(j.blocks, j.wcet, &seq.classes[j.class].demand, &w.platform);
-        finish[j.id] = start + e + blackout(slices, c, w.context_switch.unwrap_or(Ticks::ZERO)) * e.ceil_ratio(slices[c]);
+        finish[j.id] = start + e + blackout(slices, c, switch) * e.ceil_ratio(slices[c]);
+    }
+    let n = slices.len() as u128;
+    if w.unlisted_jobs {
+        return finish;
+    }
+    let unlisted = unlisted_from(seq, w, slices.len(), process);
+    for _ in 0..MAX_SLICE_ROUNDS {
+        let mut lower = false;
+        for j in &seq.jobs {
+            let (c, e) = (process[j.id], own[j.id]);
+            let start = j.after.map_or(j.ready, |a| j.ready.max(finish[a]));
+            let k = e.ceil_ratio(slices[c]);
+            let (from, to) = (start, finish[j.id]);
+            let work = |p: usize| match unlisted[p] {
+                Some(h) if h < to => Ticks::MAX,
+                _ => seq.jobs.iter().filter(|o| process[o.id] == p && o.release < to && finish[o.id] > from).map(|o| own[o.id]).sum::<Ticks>(),
+            };
+            let others: Ticks = (0..slices.len()).filter(|&p| p != c).map(|p| (slices[p] * k).min(work(p))).sum();
+            let bound = start + e + switch * (n * k) + others;
+            if bound < finish[j.id] {
+                (finish[j.id], lower) = (bound, true);
+            }
+        }
+        if !lower {
+            break;
+        }
     }
     finish
 }
+
+/// Per process: the earliest release of a job of it that `seq` does not list (in a
+/// window: each kernel's next job after the last one analysed), `None` if it lists them
+/// all (one job per kernel).
+fn unlisted_from(seq: &Sequence, w: &Workload, processes: usize, process: &[usize]) -> Vec<Option<Ticks>> {
+    let mut next: Vec<Option<Ticks>> = vec![None; processes];
+    if seq.window_end.is_none() {
+        return next;
+    }
+    for j in &seq.jobs {
+        let last = seq.jobs.iter().filter(|o| o.task == j.task).map(|o| o.release).max().unwrap_or(j.release);
+        // A kernel without a period has no later job.
+        if let Some(at) = w.tasks[j.task].period.and_then(|p| last.checked_add(p)) {
+            let p = process[j.id];
+            next[p] = Some(next[p].map_or(at, |n| n.min(at)));
+        }
+    }
+    next
+}
+
+/// Most rounds of [`sliced_finishes`]' refinement by the other processes' work.
+pub const MAX_SLICE_ROUNDS: usize = 16;
 
 #[cfg(test)]
 mod tests {
@@ -199,6 +276,11 @@ mod tests {
         // A process with a slice of its own: the others wait for it.
         w.tasks[1].time_slice = Some(Ticks::new(4));
         assert_eq!(slices(&w), vec![10, 4, 10]);
+        // A second kernel of process p1 without the slice: refused, naming it.
+        w.tasks.push(Task { time_slice: None, ..w.tasks[1].clone() });
+        let e = check_slicing(&w).unwrap_err();
+        assert_eq!((e.field.as_str(), e.reason.starts_with("missing: kernels[1]")), ("kernels[3].time_slice", true));
+        w.tasks.pop();
         assert_eq!(blackout(&[Ticks::new(10), Ticks::new(4), Ticks::new(10)], 0, Ticks::new(1)), Ticks::new(4 + 10 + 3));
         w.time_slice = Ticks::ZERO;
         assert_eq!(check_slicing(&w).unwrap_err().field, "gpu.time_slice");

@@ -12,7 +12,7 @@
 //! position, and every job of the group by the merged job's finish.
 
 use crate::rta::gpu::Platform;
-use crate::rta::jobs::{Class, Job};
+use crate::rta::jobs::{Class, Job, TieOrder};
 use crate::rta::list::finishes;
 use crate::rta::time::Ticks;
 use std::fmt;
@@ -83,30 +83,49 @@ impl<'de> serde::Deserialize<'de> for Ties {
 /// Most jobs of one group whose orders are enumerated (longer groups are bounded).
 pub const MAX_GROUP: usize = 24;
 
-/// Per job: its worst finish, the order of its group that gives it, and how ties went.
-pub type Worsts = (Vec<Ticks>, Vec<Option<Vec<usize>>>, Ties);
+/// Per job: its worst finish, the order of its group that gives it, how ties went, and
+/// whether a reachable execution attains it.
+#[derive(Debug, Clone)]
+pub struct Worsts {
+    /// Each job's reported finish (the most over the orders tried, or the merged bound).
+    pub finish: Vec<Ticks>,
+    /// The order of the job's free group that gives its finish (`None`: not tied, or merged).
+    pub order: Vec<Option<Vec<usize>>>,
+    /// How ties were handled.
+    pub ties: Ties,
+    /// Per job: its finish is that of a list schedule that can happen ([`realizable`]:
+    /// every job entering within its window, in the order tried). Always false for a job
+    /// of a merged group.
+    pub attained: Vec<bool>,
+}
 
 /// The worst finish of every job (nominal indices) over the orders of `groups`, with
 /// the orders that attain them. With too many orders, the groups with the most orders
 /// are merged ([`bound_over_orders`]) and the others still tried one by one (hybrid),
 /// or, if a group to merge has stream waits inside, all are bounded. `late[i]`: the
-/// latest time job `i` may enter the queue (for merged jobs, which do not wait in the
-/// schedule). `work` is what is left of the block steps the orders tried one by one may
-/// take (over all calls of one analysis, so that a fixpoint of many rounds stays within
-/// it); what they take is deducted, and with too little left the groups are merged.
-pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes: &[Class], p: &Platform, work: &mut u64) -> Worsts {
+/// latest time job `i` may enter the queue (it bounds which orders can happen,
+/// [`stream_orders`], and each entry, [`every_order`]). `work` is what is left of the
+/// block steps the orders tried one by one may take (over all calls of one analysis, so
+/// that a fixpoint of many rounds stays within it); what they take is deducted, and with
+/// too little left the groups are merged. `order`: whether jobs entering the queue at the
+/// same instant may do so in any order ([`TieOrder::Free`]) or only in the nominal one
+/// (for [`Worsts::attained`]).
+pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], order: TieOrder, classes: &[Class], p: &Platform, work: &mut u64) -> Worsts {
     let n = jobs.len();
+    let free = order == TieOrder::Free;
     if groups.is_empty() {
-        return (finishes(jobs, classes, p), vec![None; n], Ties::None);
+        let finish = finishes(jobs, classes, p);
+        let attained = vec![realizable(jobs, &finish, free); n];
+        return Worsts { finish, order: vec![None; n], ties: Ties::None, attained };
     }
     let blocks: u64 = jobs.iter().map(|j| j.blocks).sum::<u64>().max(1);
     // One round may try MAX_ORDER_WORK / blocks orders; all rounds together what `work`
     // leaves, each order counted with its overhead.
     let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks).min(*work / (blocks + ORDER_OVERHEAD)) as usize);
-    let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), cap.saturating_add(1))).collect();
+    let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), late, cap.saturating_add(1))).collect();
     if let Some(total) = orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap)) {
         *work = work.saturating_sub(total as u64 * (blocks + ORDER_OVERHEAD));
-        return every_order(jobs, groups, &orders, late, classes, p);
+        return every_order(jobs, groups, &orders, late, free, classes, p);
     }
     // Try the groups with the fewest orders while their product fits; merge the rest.
     let mut by_size: Vec<usize> = (0..groups.len()).collect();
@@ -125,11 +144,11 @@ pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], classes:
     let merged: Vec<Range<usize>> = (0..groups.len()).filter(|g| !tried.contains(g)).map(|g| groups[g].clone()).collect();
     let waits = merged.iter().any(|g| jobs[g.clone()].iter().any(|j| j.after.is_some_and(|a| g.contains(&a))));
     if tried.is_empty() || waits {
-        return (bound_over_orders(jobs, late, groups, classes, p), vec![None; n], Ties::Bound);
+        let finish = bound_over_orders(jobs, late, groups, classes, p);
+        return Worsts { finish, order: vec![None; n], ties: Ties::Bound, attained: vec![false; n] };
     }
     *work = work.saturating_sub(total as u64 * (blocks + ORDER_OVERHEAD));
-    let (finish, best, _) = hybrid(jobs, late, groups, &tried, &orders, classes, p);
-    (finish, best, Ties::Bound)
+    Worsts { ties: Ties::Bound, attained: vec![false; n], ..hybrid(jobs, late, groups, &tried, &orders, classes, p) }
 }
 
 /// Every combination of the orders of the groups `tried`, the other groups merged into
@@ -172,67 +191,127 @@ fn hybrid(
         i = r.end;
     }
     let entered: Vec<Ticks> = collapsed.iter().map(|j| j.ready).collect();
-    let (finish, best, ties) = every_order(&collapsed, &new_groups, &new_orders, &entered, &classes, p);
+    let w = every_order(&collapsed, &new_groups, &new_orders, &entered, true, &classes, p);
     let back = |o: &Vec<usize>| o.iter().map(|&c| (0..jobs.len()).find(|&k| position[k] == c).expect("a job")).collect();
-    (position.iter().map(|&c| finish[c]).collect(), position.iter().map(|&c| best[c].as_ref().map(back)).collect(), ties)
+    Worsts {
+        finish: position.iter().map(|&c| w.finish[c]).collect(),
+        order: position.iter().map(|&c| w.order[c].as_ref().map(back)).collect(),
+        ties: w.ties,
+        attained: vec![false; jobs.len()],
+    }
 }
 
-/// The orders of the jobs of `group` that put every job after its stream predecessor
-/// when both are in the group (at most `cap` of them; more means too many).
-fn stream_orders(jobs: &[Job], group: Range<usize>, cap: usize) -> Vec<Vec<usize>> {
+/// The orders of the jobs of `group` that can happen (at most `cap` of them; more means
+/// too many): every job after its stream predecessor when both are in the group, and
+/// every job entering within its window, no earlier than its release and no later than
+/// `late`: an order puts job `j` before job `i` only if some entries `e_j <= e_i` fit the
+/// windows, i.e. (greedily, entries as early as they may be) the latest release of the
+/// jobs placed up to `i` is at most `late[i]`.
+///
+/// Why leaving the others out is safe (the proof of [`crate::rta::queues`], whose
+/// "earliest broken promise" argument it extends): a job `a`'s finish depends only on the
+/// jobs ahead of it in the queue. Take the real order `R`; if `j` is before `i` in `R` and
+/// `r_j > late[i]`, then `e_i >= e_j >= r_j > late[i]`: `i` broke its entry promise. When
+/// `i` is ahead of `a`, or `j` is ahead of `a` and `i` behind it, that promise was due at
+/// `late[i] < e_a <= late[a] < F_a` (in the second case `late[i] < r_j <= e_j <= e_a`):
+/// an earlier broken promise than `F_a`. So, with no earlier promise broken, `R` up to `a`
+/// passes the test, and so does `R` up to `a` followed by the other jobs by increasing
+/// `late` (which also keeps each stream in order: a successor's `late` is at least its
+/// predecessor's finish, after that one's entry): an order tried, with the same jobs
+/// ahead of `a` in the same order.
+fn stream_orders(jobs: &[Job], group: Range<usize>, late: &[Ticks], cap: usize) -> Vec<Vec<usize>> {
     if group.len() > MAX_GROUP {
         // Too long to enumerate whatever the streams: as many orders as "too many".
         return vec![Vec::new(); cap];
     }
-    fn extend(jobs: &[Job], group: &Range<usize>, order: &mut Vec<usize>, out: &mut Vec<Vec<usize>>, cap: usize) {
-        if out.len() >= cap {
-            return;
-        }
-        if order.len() == group.len() {
-            out.push(order.clone());
-            return;
-        }
-        for i in group.clone() {
-            let placed = |k: usize| order.contains(&k);
-            let ready = jobs[i].after.is_none_or(|a| !group.contains(&a) || placed(a));
-            if !placed(i) && ready {
-                order.push(i);
-                extend(jobs, group, order, out, cap);
-                order.pop();
+    struct Orders<'a> {
+        jobs: &'a [Job],
+        group: Range<usize>,
+        late: &'a [Ticks],
+        cap: usize,
+        out: Vec<Vec<usize>>,
+    }
+    impl Orders<'_> {
+        /// Every way to go on from `order`, whose latest release is `entered`.
+        fn extend(&mut self, order: &mut Vec<usize>, entered: Ticks) {
+            if self.out.len() >= self.cap {
+                return;
+            }
+            if order.len() == self.group.len() {
+                self.out.push(order.clone());
+                return;
+            }
+            for i in self.group.clone() {
+                let placed = |k: usize| order.contains(&k);
+                let ready = self.jobs[i].after.is_none_or(|a| !self.group.contains(&a) || placed(a));
+                let entry = entered.max(self.jobs[i].release);
+                if !placed(i) && ready && entry <= self.late[i] {
+                    order.push(i);
+                    self.extend(order, entry);
+                    order.pop();
+                }
             }
         }
     }
-    let mut out = Vec::new();
-    extend(jobs, &group, &mut Vec::with_capacity(group.len()), &mut out, cap);
-    out
+    let mut all = Orders { jobs, group: group.clone(), late, cap, out: Vec::new() };
+    all.extend(&mut Vec::with_capacity(group.len()), Ticks::ZERO);
+    all.out
+}
+
+/// Whether the list schedule of `run` (in queue order, `finish` its finishes) can happen:
+/// each job's entry in it (its `ready`, or its stream predecessor's finish there if later)
+/// is no earlier than the entry of the job before it in the queue. Then every job entering
+/// at exactly that time, with every block taking its `C`, is an execution (each entry is
+/// within the job's window: `ready` is at least its release and at most its latest entry),
+/// whose queue is `run`'s order; at equal entries that order must be the nominal one
+/// unless simultaneous entries are `free` to go in any order.
+fn realizable(run: &[Job], finish: &[Ticks], free: bool) -> bool {
+    let mut done = std::collections::HashMap::new();
+    let mut before: Option<(Ticks, usize)> = None;
+    for (j, &f) in run.iter().zip(finish) {
+        let entry = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&d: &Ticks| j.ready.max(d));
+        if let Some((e, id)) = before {
+            if entry < e || (entry == e && !free && id > j.id) {
+                return false;
+            }
+        }
+        before = Some((entry, j.id));
+        done.insert(j.id, f);
+    }
+    true
 }
 
 /// The list schedule of every combination of the groups' `orders`; per job its worst
-/// finish and the order of its group that gives it. `late[i]`: the latest time job `i`
-/// may enter the queue.
+/// finish, the order of its group that gives it, and whether a combination that can
+/// happen gives it ([`realizable`]; `free`: simultaneous entries in any order).
+/// `late[i]`: the latest time job `i` may enter the queue.
 ///
-/// With copies, a job's `ready` (its kernel's entry bound, after its copy in) is taken
-/// from the previous round of [`crate::rta::queues`], over every order; in an order that
-/// puts it ahead of job `k`, it entered no later than `k` did, so by `late[k]`: each job's
-/// `ready` is lowered to the least `late` of the jobs after it in the order. (Without
-/// that, an order could charge a job for a copy wait that only another order has, and
-/// the rounds would never settle.) The cap binds only within a free group: a job after
-/// it outside its group is released after its latest entry, hence after its `ready`.
+/// In an order that puts a job ahead of job `k`, it entered no later than `k` did, so by
+/// `late[k]`: each job's `ready` is lowered to the least `late` of the jobs after it in
+/// the order (the list schedule is monotone in the entries, so a lower bound on none of
+/// them is taken). With copies a job's `ready` (its kernel's entry bound, after its copy
+/// in) is taken from the previous round of [`crate::rta::queues`], over every order;
+/// without the cap an order could charge a job for a copy wait that only another order
+/// has, and the rounds would never settle. The cap binds only within a free group: a job
+/// after it outside its group is released after its latest entry, hence after its
+/// `ready`; and it never goes below a release, since only orders that fit the windows
+/// are tried ([`stream_orders`]).
 fn every_order(
     jobs: &[Job],
     groups: &[Range<usize>],
     orders: &[Vec<Vec<usize>>],
     late: &[Ticks],
+    free: bool,
     classes: &[Class],
     p: &Platform,
 ) -> Worsts {
-    let copies = jobs.iter().any(Job::copies);
     let n = jobs.len();
     let mut group_of = vec![None; n];
     for (g, r) in groups.iter().enumerate() {
         r.clone().for_each(|i| group_of[i] = Some(g));
     }
     let (mut finish, mut best): (Vec<Ticks>, Vec<Option<Vec<usize>>>) = (vec![Ticks::ZERO; n], vec![None; n]);
+    let mut attained = vec![false; n];
     let mut order: Vec<usize> = (0..n).collect();
     let mut run: Vec<Job> = jobs.to_vec();
     let mut pick = vec![0usize; groups.len()];
@@ -245,22 +324,28 @@ fn every_order(
         for (slot, &i) in run.iter_mut().zip(&order) {
             *slot = jobs[i];
         }
-        if copies {
-            let mut entered_by = Ticks::MAX;
-            for (slot, &i) in run.iter_mut().zip(&order).rev() {
-                slot.ready = slot.ready.min(entered_by);
-                entered_by = entered_by.min(late[i]);
-            }
+        let mut entered_by = Ticks::MAX;
+        for (slot, &i) in run.iter_mut().zip(&order).rev() {
+            slot.ready = slot.ready.min(entered_by);
+            entered_by = entered_by.min(late[i]);
         }
-        for (&i, &f) in order.iter().zip(&finishes(&run, classes, p)) {
+        let fin = finishes(&run, classes, p);
+        let real = realizable(&run, &fin, free);
+        for (&i, &f) in order.iter().zip(&fin) {
             if f > finish[i] || best[i].is_none() && group_of[i].is_some() {
                 finish[i] = f;
+                best[i] = group_of[i].map(|g| orders[g][pick[g]].clone());
+                attained[i] = false;
+            }
+            // The first realizable combination that attains the finish is the witness.
+            if f == finish[i] && real && !attained[i] {
+                attained[i] = true;
                 best[i] = group_of[i].map(|g| orders[g][pick[g]].clone());
             }
         }
         // The next combination (an odometer over the groups' orders).
         let Some(g) = (0..pick.len()).find(|&g| pick[g] + 1 < orders[g].len()) else {
-            return (finish, best, Ties::AllOrders(tried));
+            return Worsts { finish, order: best, ties: Ties::AllOrders(tried), attained };
         };
         pick[g] += 1;
         pick[..g].iter_mut().for_each(|k| *k = 0);
@@ -401,10 +486,10 @@ mod tests {
                 .collect();
             let groups = vec![0..3, 3..6];
             let late: Vec<Ticks> = jobs.iter().map(|j| j.ready).collect();
-            let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(&jobs, g.clone(), 100)).collect();
-            let (all, _, _) = every_order(&jobs, &groups, &orders, &late, &classes, &p);
+            let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(&jobs, g.clone(), &late, 100)).collect();
+            let all = every_order(&jobs, &groups, &orders, &late, true, &classes, &p).finish;
             for tried in [vec![0], vec![1]] {
-                let (hybrid, _, _) = hybrid(&jobs, &late, &groups, &tried, &orders, &classes, &p);
+                let hybrid = hybrid(&jobs, &late, &groups, &tried, &orders, &classes, &p).finish;
                 assert!(hybrid.iter().zip(&all).all(|(h, a)| h >= a), "{hybrid:?} < {all:?}");
             }
             let merged = bound_over_orders(&jobs, &late, &groups, &classes, &p);
@@ -415,12 +500,41 @@ mod tests {
     #[test]
     fn orders_keep_each_stream_in_order() {
         let free: Vec<Job> = (0..3).map(|i| job(i, None)).collect();
-        assert_eq!(stream_orders(&free, 0..3, 100).len(), 6);
+        let late = [Ticks::new(10); 3];
+        assert_eq!(stream_orders(&free, 0..3, &late, 100).len(), 6);
         // Job 2 follows job 0 in its stream: 3 of the 6 orders.
         let linked = vec![job(0, None), job(1, None), job(2, Some(0))];
-        let orders = stream_orders(&linked, 0..3, 100);
+        let orders = stream_orders(&linked, 0..3, &late, 100);
         assert_eq!(orders.len(), 3);
         assert!(orders.iter().all(|o| o.iter().position(|&i| i == 0) < o.iter().position(|&i| i == 2)));
-        assert_eq!(stream_orders(&free, 0..3, 4).len(), 4);
+        assert_eq!(stream_orders(&free, 0..3, &late, 4).len(), 4);
+    }
+
+    /// Entry windows [release, late]: A [0, 5], B [4, 9], C [8, 13]. C cannot enter
+    /// before A (C is released after A's latest entry), B may pass either: of the 6
+    /// orders, A B C, A C B and B A C can happen.
+    #[test]
+    fn orders_fit_the_entry_windows() {
+        let jobs: Vec<Job> = (0..3).map(|i| Job { release: Ticks::new(4 * i as u128), ..job(i, None) }).collect();
+        let late = [5, 9, 13].map(Ticks::new);
+        let mut orders = stream_orders(&jobs, 0..3, &late, 100);
+        orders.sort();
+        assert_eq!(orders, [vec![0, 1, 2], vec![0, 2, 1], vec![1, 0, 2]]);
+    }
+
+    /// A list schedule can happen when each job's entry (its `ready`, or its stream
+    /// predecessor's finish if later) is no earlier than the one before it in the queue;
+    /// at equal entries, out of the nominal order only if simultaneous entries are free.
+    #[test]
+    fn a_witness_needs_entries_in_queue_order() {
+        let at = |id: usize, ready: u128, after: Option<usize>| Job { ready: Ticks::new(ready), ..job(id, after) };
+        let f = |v: &[u128]| v.iter().map(|&t| Ticks::new(t)).collect::<Vec<_>>();
+        assert!(realizable(&[at(0, 1, None), at(1, 2, None)], &f(&[3, 4]), false));
+        assert!(!realizable(&[at(1, 2, None), at(0, 1, None)], &f(&[4, 5]), true));
+        assert!(realizable(&[at(1, 1, None), at(0, 1, None)], &f(&[3, 4]), true));
+        assert!(!realizable(&[at(1, 1, None), at(0, 1, None)], &f(&[3, 4]), false));
+        // Job 2 waits for job 0 (finishing at 5) and so enters at 5, after job 1 (at 2).
+        assert!(!realizable(&[at(0, 0, None), at(2, 1, Some(0)), at(1, 2, None)], &f(&[5, 6, 7]), true));
+        assert!(realizable(&[at(0, 0, None), at(1, 2, None), at(2, 1, Some(0))], &f(&[5, 6, 7]), true));
     }
 }

@@ -156,6 +156,12 @@ pub struct Workload {
     pub launch: Launch,
     /// Which jobs are analysed.
     pub window: Window,
+    /// Whether processes may have jobs the task set does not list (the system analysis,
+    /// where a GPU task's trigger releases its kernels again and again): then time
+    /// slicing charges every other process its whole slice at each wait, not only the
+    /// work of its listed jobs. `false` (default): the jobs listed (one per kernel, or a
+    /// window's) are all there are.
+    pub unlisted_jobs: bool,
 }
 
 impl Workload {
@@ -172,6 +178,7 @@ impl Workload {
             context_switch: None,
             launch: Launch::AnyOrder,
             window: Window::OneJob,
+            unlisted_jobs: false,
         }
     }
 }

@@ -222,6 +222,9 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
     }
     if let SharingUsed::TimeSlices { context_switch, .. } = sharing {
         w.context_switch = Some(ps_ticks(context_switch));
+        // A GPU task's trigger releases its kernels again: the kernel RTA must not cap
+        // another process by the one job it lists (`cap_shares` caps by the periods).
+        w.unlisted_jobs = true;
     }
     let (report, times) = match sharing {
         SharingUsed::Fifo => fifo_times(&w, &plans)?,

@@ -253,8 +253,8 @@ fn kernels_of_one_stream_run_one_after_another() {
 
 /// A launch overhead of up to 10 lets K2 (released at 1, filling the GPU for 10) enter
 /// the queue before K1 (released at 0): both entering at 10, K2 first, K1 ends at 21
-/// (in release order it could end by 11). The list schedule takes K2's latest entry,
-/// 11: 22.
+/// (in release order it could end by 11). K2 ahead of K1 entered by K1's latest entry,
+/// 10, so the list schedule takes 10, not K2's own latest entry 11 (which gave 22).
 #[test]
 fn a_launch_overhead_can_reorder_close_releases() {
     let k1 = Task::given("K1", Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 256);
@@ -262,8 +262,47 @@ fn a_launch_overhead_can_reorder_close_releases() {
     let mut w = workload(vec![k1, k2]);
     w.launch_overhead = Ticks::new(10);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
-    assert_eq!(response(&rep, "K1"), 22.0);
+    assert_eq!(response(&rep, "K1"), 21.0);
     assert!(rep.ties.to_string().contains("launch orders"), "{}", rep.ties);
+}
+
+/// Issue 54: a launch order that cannot happen gave an "exact" response. Launch overhead
+/// 5; A (1 block, C 20) released at 0, B (4 blocks, C 10) at 4, C (4 blocks, C 20) at 8,
+/// every block 1024 threads (4 slots on the TX2). Entries: A in [0, 5], B [4, 9], C
+/// [8, 13], so C never enters before A. A's worst is B then A, both entering at 5: B's
+/// blocks 5-15, A 15-35, R = 35 (the order C, B, A gave 63, not reachable). B's worst is
+/// A, C, B (A at 5, C and B at 9): 45; C's is B, A, C: 47. Each is reached with every
+/// entry in its window, so the label stays exact.
+#[test]
+fn only_orders_that_fit_the_entry_windows_are_tried() {
+    let k = |name: &str, release: u128, wcet: u128, blocks: u64| {
+        Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, blocks, 1024)
+    };
+    let mut w = workload(vec![k("A", 0, 20, 1), k("B", 4, 10, 4), k("C", 8, 20, 4)]);
+    w.launch_overhead = Ticks::new(5);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(["A", "B", "C"].map(|n| response(&rep, n)), [35.0, 45.0, 47.0]);
+    assert_eq!(rep.bound, Bound::ExactMonotone);
+    let a = rep.kernels.iter().find(|k| k.name == "A").unwrap();
+    assert_eq!(a.worst_order.as_deref(), Some(&["B".to_string(), "A".into(), "C".into()][..]));
+}
+
+/// Issue 54: a worst order that needs entries that cannot happen together is no exact
+/// value. P (C 2) then X (C 1) in stream `s`, released at 0; Y (C 1) at 1; file order.
+/// X enters once P has completed, by 2, so Y (released at 1) may pass it, or not: the
+/// order P, X, Y is tried, and in its list schedule X enters at 2 and Y behind it, ending
+/// at 3 (R = 2). But X ahead of Y means X entered by Y's entry, so P ended before it, and
+/// then Y starts at 1 on a GPU with room: Y's worst reachable response is 1. The report
+/// keeps the safe 2, labelled `upper-bound`, not exact. P ends at 2 and X at 3, as they
+/// can (Y cannot enter before P: it is released after P's entry).
+#[test]
+fn a_witness_that_cannot_happen_is_labelled_an_upper_bound() {
+    let p = in_stream_s("P", 2);
+    let x = in_stream_s("X", 1);
+    let y = Task::given("Y", Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::new(1) }, 1, 256);
+    let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![p, x, y]) }, Timeline::Omitted).unwrap();
+    assert_eq!(["P", "X", "Y"].map(|n| response(&rep, n)), [2.0, 3.0, 2.0]);
+    assert_eq!(rep.bound, Bound::UpperBound);
 }
 
 /// 3 warps of 5120 registers: greedy placement holds 4 blocks per SM, round robin from
@@ -598,6 +637,50 @@ fn a_stream_runs_its_copies_and_kernels_in_order() {
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K"), 10.0);
     assert_eq!(rep.kernels[0].jobs, 2);
+}
+
+/// Issue 54: another process is charged only for the work it can have. Times in tenths:
+/// A (process a, one block of 50, slice 30) and B (process b, one block of 20, its own
+/// slice 5), switches of 1, both released at 0. B needs 4 slices, and the bound charged
+/// A's slice at each wait: 20 + 4 (30 + 2) = 148. A has only 50 of work: 20 + 50 + 4 * 2
+/// = 78. Reachable: 74 (a switch to A at 0, A 1-31, B 32-37, A 38-58, B 59-74).
+#[test]
+fn a_process_is_charged_only_for_the_work_it_has() {
+    let k = |name: &str, process: &str, wcet: u128| Task {
+        process: Some(process.into()),
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::ZERO }, 1, 1024)
+    };
+    let mut w = workload(vec![k("A", "a", 50), Task { time_slice: Some(Ticks::new(5)), ..k("B", "b", 20) }]);
+    (w.time_slice, w.context_switch) = (Ticks::new(30), Some(Ticks::new(1)));
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "A"), response(&rep, "B")), (64.0, 78.0));
+}
+
+/// The cap by the others' work needs all their jobs: in a window, a process whose next
+/// job (after those analysed) comes before the bound is charged its whole slice. A
+/// (process a, 10 of work, slices of 2) and B (process b, 1 of work every 3), window
+/// until 1: B's later jobs take the GPU at each of A's 5 waits (reachable 15 with no
+/// switch cost); the one job of B analysed would have capped A at 11. Reported 20.
+#[test]
+fn the_work_cap_counts_jobs_after_the_window() {
+    let a = Task { process: Some("a".into()), ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 1024) };
+    let b = Task { process: Some("b".into()), ..Task::given("B", Timing { period: Ticks::new(3), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 1024) };
+    let mut w = workload(vec![a, b]);
+    (w.time_slice, w.context_switch, w.window) = (Ticks::new(2), Some(Ticks::ZERO), Window::Until(Ticks::new(1)));
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "A"), 20.0);
+}
+
+/// A time slice with kernels of one process is no time slicing: the report says the
+/// slice is not used.
+#[test]
+fn a_time_slice_of_one_process_is_noted() {
+    let a = Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 1024);
+    let mut w = workload(vec![a]);
+    w.time_slice = Ticks::new(2);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "A"), 10.0);
+    assert!(rep.assumptions.iter().any(|a| a.contains("the slice is not used")), "{:?}", rep.assumptions);
 }
 
 /// Processes share the GPU by time slicing: A (process a, one block of 10, released at

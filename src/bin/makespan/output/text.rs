@@ -643,6 +643,9 @@ fn bound_line(bound: Bound, optimistic: bool) -> &'static str {
         Bound::TimeSliced => {
             "[proven upper bound] safe for every block time up to C and every phase of the processes' time slices (time slicing)"
         }
+        Bound::UpperBound => {
+            "[proven upper bound] safe for every block time up to C and launch order (one block demand; the worst order found needs entries that cannot happen together, so it may not be reached)"
+        }
     }
 }
 
