@@ -15,6 +15,7 @@
 //! `taskset` and `examiner` build a `workload`.
 
 internal! {
+    mod adversary;
     mod analysis;
     mod block_resources;
     mod copies;

@@ -31,7 +31,6 @@ use crate::rta::copy_engine::{CopyEngine, Direction};
 use crate::rta::gpu::{Demand, Platform, MAX_SUB_PARTITIONS};
 use crate::rta::jobs::{Class, Job};
 use crate::rta::time::Ticks;
-use rand::rngs::SmallRng;
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;
 use std::collections::VecDeque;
@@ -85,13 +84,13 @@ struct Running {
 
 /// The warps of a block of `d` per sub-partition among `subs` (indices), by `placement`,
 /// if its registers fit there.
-fn place(
+fn place<R: Rng + ?Sized>(
     sm: &mut Sm,
     d: &Demand,
     subs: &[usize],
     p: &Platform,
     placement: Placement,
-    rng: &mut SmallRng,
+    rng: &mut R,
 ) -> Option<[u64; MAX_SUB_PARTITIONS]> {
     let cap = p.registers_per_sub_partition();
     let mut used = sm.registers;
@@ -116,13 +115,13 @@ fn place(
 
 /// Tries to start a block of `d` on `sm`, spread or confined to a half drawn among those
 /// with room; returns its warps per sub-partition.
-fn try_start(
+fn try_start<R: Rng + ?Sized>(
     sm: &mut Sm,
     d: &Demand,
     confined: bool,
     p: &Platform,
     placement: Placement,
-    rng: &mut SmallRng,
+    rng: &mut R,
 ) -> Option<[u64; MAX_SUB_PARTITIONS]> {
     if sm.blocks >= p.max_blocks_per_sm || sm.shared_memory + d.shared_memory > p.shared_memory_per_sm {
         return None;
@@ -166,7 +165,7 @@ fn try_start(
 /// block overhead, `after` for streams, copies; `ready` is not used: the launch overhead
 /// is drawn) on the GPU `p` with `hw`; returns each job's finish (of its copy out if it
 /// has one, else of its kernel).
-pub fn simulate(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rng: &mut SmallRng) -> Vec<Ticks> {
+pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, rng: &mut R) -> Vec<Ticks> {
     let n = jobs.len();
     // Each job's kernel launch and copy in reach their stream queue up to L after release.
     // (Drawn for copies only when there are some: runs without copies draw as before.)
@@ -297,7 +296,7 @@ struct Ops {
 }
 
 /// A copy's time in `[1, x]` (`x` with `full_blocks`).
-fn copy_time(rng: &mut SmallRng, hw: &Hardware, x: Ticks) -> Ticks {
+fn copy_time<R: Rng + ?Sized>(rng: &mut R, hw: &Hardware, x: Ticks) -> Ticks {
     if hw.full_blocks {
         x
     } else {
@@ -307,7 +306,7 @@ fn copy_time(rng: &mut SmallRng, hw: &Hardware, x: Ticks) -> Ticks {
 
 /// A block's time in `[1, c]`: `c` half of the time (the worst cases are there), else 1
 /// or a uniform draw.
-fn block_time(rng: &mut SmallRng, c: Ticks) -> Ticks {
+fn block_time<R: Rng + ?Sized>(rng: &mut R, c: Ticks) -> Ticks {
     match rng.random_range(0..4) {
         0 | 1 => c,
         2 => Ticks::new(1),
@@ -316,7 +315,7 @@ fn block_time(rng: &mut SmallRng, c: Ticks) -> Ticks {
 }
 
 /// A draw in `[0, max]`, at either end a third of the time each.
-fn draw(rng: &mut SmallRng, max: Ticks) -> Ticks {
+fn draw<R: Rng + ?Sized>(rng: &mut R, max: Ticks) -> Ticks {
     match rng.random_range(0..3) {
         0 => Ticks::ZERO,
         1 => max,

@@ -193,6 +193,7 @@ fn periodic_jobs_report_their_worst() {
 // --- The GPU scheduler's unsafe cases of issue 38, each with its reproducer. ---
 
 use gpu_makespan::rta::gpu::{GlobalCaching, WarpPlacement};
+use gpu_makespan::rta::adversary::{worst_responses, Tape};
 use gpu_makespan::rta::simulator::{simulate, Hardware, Placement};
 
 /// The reference simulator's hardware with every block taking its C, greedy placement
@@ -464,6 +465,50 @@ proptest! {
         prop_assert!(n < 2 || rep.bound == Bound::Priorities);
         never_above_the_report(&w, &rep, seed)?;
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(60, 16), ..ProptestConfig::default() })]
+
+    /// The adversarial search of the reference simulator (`src/rta/adversary.rs`:
+    /// hill-climbing over every open choice of a run) never finds a response above the
+    /// report: mixed demands, a launch overhead, tied releases, kernels sharing streams.
+    #[test]
+    fn the_searched_worst_never_exceeds_the_report(
+        tasks in mixed_task_set(),
+        streams in proptest::collection::vec(0usize..3, 7),
+        overhead in prop_oneof![Just(0u128), 1u128..8],
+        seed in any::<u64>(),
+    ) {
+        let tasks: Vec<Task> =
+            tasks.into_iter().enumerate().map(|(i, t)| Task { stream: (streams[i] > 0).then(|| format!("s{}", streams[i])), ..t }).collect();
+        let mut w = Workload { launch: Launch::FileOrder, ..workload(tasks) };
+        w.launch_overhead = Ticks::new(overhead);
+        let rep = analyse(&w, Timeline::Omitted).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let seq = sequence_of(&w);
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let hw = random_hardware(&w, &mut rng);
+        let found = worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, 120, seed);
+        for k in &rep.kernels {
+            let i = w.tasks.iter().position(|t| t.name == k.name).unwrap();
+            prop_assert!(found[i] <= k.response, "{}: found {:?} > reported {:?} ({:?})", k.name, found[i], k.response, hw);
+        }
+    }
+}
+
+/// A tape replays a run: the same numbers give the same choices.
+#[test]
+fn a_tape_replays_a_run() {
+    let k = |name: &str, c: u128, g: u64| Task::given(name, Timing { period: Ticks::new(100), wcet: Ticks::new(c), release: Ticks::ZERO }, g, 544);
+    let w = workload(vec![k("A", 5, 9), k("B", 3, 7), k("C", 2, 12)]);
+    let seq = sequence_of(&w);
+    let hw = Hardware { full_blocks: false, ..every_block_its_c() };
+    let hw = Hardware { confined: vec![false; 3], ..hw };
+    let mut first = Tape::new(Vec::new(), 5);
+    let run = simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut first);
+    let mut again = Tape::new(first.values().to_vec(), 99);
+    assert_eq!(simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut again), run);
+    assert_eq!(again.values(), first.values());
 }
 
 /// The reference simulator, on random hardware the profile allows and well past the
