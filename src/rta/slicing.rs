@@ -191,9 +191,9 @@ pub fn alone(blocks: u64, wcet: Ticks, demand: &crate::rta::gpu::Demand, p: &Pla
 /// of it. Every `F` used is a proven bound (the previous round's, or this round's for
 /// jobs before), and the true finish is at most `F_j`, so the window is covered; a new
 /// bound is kept only where it is lower. The cap needs every job of `p` released before
-/// `F_j` listed: it is not used with [`Workload::unlisted_jobs`], nor, in a window, for a
-/// process with a kernel whose next job (after the last one analysed) is released
-/// before `F_j`.
+/// `F_j` listed: it is not used with [`Workload::unlisted_jobs`], nor for a process with
+/// a periodic kernel whose next job (after the last one analysed, also with one job per
+/// kernel) is released before `F_j`.
 pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: &[usize]) -> Vec<Ticks> {
     let switch = w.context_switch.unwrap_or(Ticks::ZERO);
     let own: Vec<Ticks> = seq.jobs.iter().map(|j| alone(j.blocks, j.wcet, &seq.classes[j.class].demand, &w.platform)).collect();
@@ -232,14 +232,11 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
     finish
 }
 
-/// Per process: the earliest release of a job of it that `seq` does not list (in a
-/// window: each kernel's next job after the last one analysed), `None` if it lists them
-/// all (one job per kernel).
+/// Per process: the earliest release of a job of it that `seq` does not list (each
+/// periodic kernel's next job after the last one analysed: in a window, or with one job
+/// per kernel, where a kernel with a period still recurs), `None` if none can come.
 fn unlisted_from(seq: &Sequence, w: &Workload, processes: usize, process: &[usize]) -> Vec<Option<Ticks>> {
     let mut next: Vec<Option<Ticks>> = vec![None; processes];
-    if seq.window_end.is_none() {
-        return next;
-    }
     for j in &seq.jobs {
         let last = seq.jobs.iter().filter(|o| o.task == j.task).map(|o| o.release).max().unwrap_or(j.release);
         // A kernel without a period has no later job.

@@ -716,6 +716,18 @@ fn the_work_cap_counts_jobs_after_the_window() {
     assert_eq!(response(&rep, "A"), 20.0);
 }
 
+/// With one job per kernel a periodic kernel still recurs: B (1 of work every 3) takes
+/// a slice at each of A's 5 waits (reachable 15 without switch costs), so A is not
+/// capped by B's one listed job (which gave 11): 20.
+#[test]
+fn the_work_cap_counts_a_periodic_kernels_next_jobs() {
+    let a = Task { process: Some("a".into()), ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 1024) };
+    let b = Task { process: Some("b".into()), ..Task::given("B", Timing { period: Ticks::new(3), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 1024) };
+    let mut w = workload(vec![a, b]);
+    (w.time_slice, w.context_switch) = (Ticks::new(2), Some(Ticks::ZERO));
+    assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 20.0);
+}
+
 /// A time slice with kernels of one process is no time slicing: the report says the
 /// slice is not used.
 #[test]
