@@ -120,6 +120,13 @@ pub struct GpuResponse {
     pub time_slice: Option<Ps>,
     /// The GPU tasks whose share its bound caps by their jobs' needs (time slices only).
     pub capped_by: Vec<String>,
+    /// Its kernels' time with the GPU to themselves (each `ceil(g / slots) C`, summed;
+    /// JSON: ms): its share of the GPU's load.
+    #[serde(serialize_with = "serialize_ms")]
+    pub alone: Ps,
+    /// Its trigger's period (`null`: no periodic trigger), for the GPU's load.
+    #[serde(skip)]
+    pub trigger_period: Option<Ps>,
 }
 
 fn worst_ms<S: serde::Serializer>(c: &Cost, s: S) -> Result<S::Ok, S::Error> {
@@ -234,10 +241,19 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
             (r, t)
         }
     };
+    let d = demands(&w)?;
+    let alone = |p: &Planned| {
+        p.kernels
+            .iter()
+            .map(|&k| ticks_ps(crate::rta::slicing::alone(w.tasks[k].blocks, w.tasks[k].wcet + w.block_overhead, &d[k], &w.platform)))
+            .sum::<Ps>()
+    };
     let mut rows: Vec<GpuResponse> = plans
         .iter()
         .zip(times)
         .map(|(p, kernel_response)| GpuResponse {
+            alone: alone(p),
+            trigger_period: p.trigger.and_then(|t| t.period),
             task: p.task.name.clone(),
             triggered_by: p.trigger.map(|x| x.name.clone()),
             unit: p.unit.name.clone(),

@@ -172,6 +172,10 @@ pub struct SystemReport {
     pub gpu_bound: Option<crate::rta::report::Bound>,
     /// The kernel RTA's verdict on its C (`proven`, `optimistic`).
     pub gpu_verdict: Option<Verdict>,
+    /// The GPU's load: each GPU task's kernels alone (`alone`) over its trigger's
+    /// period, summed; above 1 the GPU cannot keep up. `null` without GPU tasks or when
+    /// some GPU task has no periodic trigger.
+    pub gpu_load: Option<f64>,
     /// How the GPU tasks shared the GPU: `fifo`, or `time-slices` with the
     /// `context_switch` (ms) and whether it was `given`.
     pub gpu_sharing: GpuSharingRow,
@@ -194,6 +198,33 @@ pub struct SystemReport {
     /// unit with tasks the longest wait of one line access (`units[]`: `unit`,
     /// `wait_ns`).
     pub contention: ContentionRow,
+}
+
+/// A warning per task whose deadline is above its period (analysed as given: a job
+/// may then overlap the next, and `R+ > T` is not analysed), naming a task whose period
+/// and deadline are the same two values the other way round (the model's deadlines may
+/// be swapped).
+fn deadlines_above_periods(sys: &System) -> Vec<String> {
+    sys.tasks
+        .iter()
+        .filter_map(|t| Some((t, t.period?, t.deadline?)).filter(|&(_, p, d)| d > p))
+        .map(|(t, p, d)| {
+            let swapped = sys.tasks.iter().find(|u| u.name != t.name && u.period == Some(d) && u.deadline == Some(p));
+            let hint = swapped.map_or(String::new(), |u| {
+                format!("; {} has period {:.3} ms and deadline {:.3} ms: the two may be swapped in the model", u.name, ms(d), ms(p))
+            });
+            format!("task {}: deadline {:.3} ms above its period {:.3} ms, analysed as given{hint}", t.name, ms(d), ms(p))
+        })
+        .collect()
+}
+
+/// The GPU's load: `sum alone / T` over the GPU tasks (`None` without GPU tasks, or
+/// when one has no periodic trigger).
+fn gpu_load(gpu: &[GpuResponse]) -> Option<f64> {
+    if gpu.is_empty() {
+        return None;
+    }
+    gpu.iter().map(|g| g.trigger_period.map(|t| g.alone.get() as f64 / t.get() as f64)).sum()
 }
 
 /// Memory contention as used, for the report.
@@ -282,6 +313,7 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
         gpu: gpu_rows,
         gpu_bound: gpu.report.as_ref().map(|r| r.bound),
         gpu_verdict: gpu.report.as_ref().map(|r| r.verdict),
+        gpu_load: gpu_load(&gpu.tasks),
         gpu_sharing: match gpu.sharing {
             SharingUsed::Fifo => GpuSharingRow { mode: "fifo", context_switch: None, given: None },
             SharingUsed::Alone => GpuSharingRow { mode: "alone", context_switch: None, given: None },
@@ -303,6 +335,7 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
             .iter()
             .cloned()
             .chain(gpu.note.clone())
+            .chain(deadlines_above_periods(sys))
             .chain((!late.is_empty()).then(|| {
                 format!(
                     "GPU tasks not proven to end within their trigger's period (a waiting trigger without R+, or jobs that may queue up past their period; not schedulable): {}",
@@ -397,11 +430,24 @@ fn chain_row(
     let complete = hops.len() == c.tasks.len();
     let imp = implicit(&hops).filter(|_| complete);
     let let_v = if opts.reference == Reference::App4rta { let_document(&hops) } else { let_(&hops) }.filter(|_| complete);
-    if imp.is_none() {
-        notes.push("no implicit latencies: some task has no worst-case response within its period".into());
+    // The tasks that block the latencies, by name (with the margin they miss by); only
+    // when every task has a hop, so that `hops` and `c.tasks` go together.
+    let blocking = |late: &dyn Fn(&Hop) -> bool| {
+        hops.iter()
+            .zip(&c.tasks)
+            .filter(|(h, _)| late(h))
+            .map(|(h, name)| match h.r_worst {
+                Some(r) => format!("{name} (R+ {:.3} ms above its period {:.3} ms)", ms(r), ms(h.period)),
+                None => format!("{name} (no R+: not shown to end within its period {:.3} ms)", ms(h.period)),
+            })
+            .collect::<Vec<String>>()
+            .join(", ")
+    };
+    if imp.is_none() && complete {
+        notes.push(format!("no implicit latencies: no worst-case response within its period for {}", blocking(&|h: &Hop| h.r_worst.is_none())));
     }
-    if let_v.is_none() {
-        notes.push("no LET latencies: some task may not finish within its period".into());
+    if let_v.is_none() && complete {
+        notes.push(format!("no LET latencies: may not finish within its period: {}", blocking(&|h: &Hop| h.r_worst.is_none_or(|r| r > h.period))));
     }
     let chosen = if paradigm == Paradigm::Let { let_v } else { imp };
     let meets_requirement = c.requirement.map(|req| chosen.is_some_and(|l| l.reaction.worst <= req));

@@ -488,3 +488,44 @@ fn a_chain_may_revisit_a_task() {
     assert!(close(round.reaction.worst, 7.00004 + 13.00008 + 7.00004), "{round:?}");
     assert!(close(rep.chains[1].let_.unwrap().reaction.worst, 2.0 * 20.0));
 }
+
+/// Issue 55's text items on the WATERS model: the GPU's load is printed and in JSON, the
+/// `prio` column shows the rank rate-monotonic scheduling uses, `utilization` and the
+/// GPU bound word are explained, the swapped deadlines are named, `-q` says the warnings
+/// are hidden, and `--svg` without chains is refused before any file is made.
+#[test]
+fn the_system_report_says_what_it_uses() {
+    let out = makespan().args(["system", WATERS, "-q"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    for needle in [
+        "GPU load 1.544 (each task's kernels alone over its trigger's period, summed: above 1, the GPU cannot keep up)",
+        "priorities rate-monotonic (prio: rank, #0 highest), utilization 0.319 (sum of (C+ + S+) / T)",
+        "bound        time-sliced:",
+        "warnings     5 (not shown with --quiet",
+    ] {
+        assert!(text.contains(needle), "{needle}\n{text}");
+    }
+    // DASM (period 5) is Core0's highest rate-monotonic priority, the model's is 1.
+    assert!(text.lines().any(|l| l.starts_with("DASM") && l.contains(" #0 ")), "{text}");
+    let v = json_of(&["system", WATERS]);
+    assert!((v["gpu_load"].as_f64().unwrap() - 1.5435).abs() < 1e-3, "{}", v["gpu_load"]);
+    let warnings = v["warnings"].as_array().unwrap();
+    assert!(warnings.iter().any(|w| w.as_str().unwrap().contains(
+        "task PRE_Lane_detection_gpu_POST: deadline 200.000 ms above its period 66.000 ms, analysed as given; PRE_Detection_gpu_POST has period 200.000 ms"
+    )));
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("chains.svg");
+    input_error(&["system", WATERS, "--svg", svg.to_str().unwrap()], "--svg");
+    assert!(!svg.exists());
+}
+
+/// A chain without latencies names the task that blocks them and by how much.
+#[test]
+fn a_chain_without_latencies_names_the_task() {
+    let v = json_of(&["system", WATERS, "--chains", "instances/amalthea/waters-challenge-2019-chains.toml"]);
+    let notes: Vec<String> = v["chains"][0]["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()).collect();
+    assert!(
+        notes.iter().any(|n| n == "no implicit latencies: no worst-case response within its period for Planner (no R+: not shown to end within its period 15.000 ms)"),
+        "{notes:?}"
+    );
+}

@@ -369,8 +369,17 @@ fn rta(a: RtaArgs, cx: &Context) -> Result<(), Failure> {
 
 fn system(a: SystemArgs, cx: &Context) -> Result<(), Failure> {
     let inputs: Vec<&Path> = [Some(a.model.as_path()), a.kernels.as_deref(), a.chains.as_deref()].into_iter().flatten().collect();
-    prepare(&[(&a.svg, "--svg")], &inputs)?;
     let sys = crate::options::system_model(&a)?;
+    if let (Some(svg), true) = (&a.svg, sys.chains.is_empty()) {
+        // Refused before the file is made: an empty chart helps nobody.
+        return Err(gpu_makespan::error::InputError::option(
+            "svg",
+            svg.display(),
+            "draws the end-to-end chains, and the system has none: give --chains FILE, or leave --svg out",
+        )
+        .into());
+    }
+    prepare(&[(&a.svg, "--svg")], &inputs)?;
     let opts = crate::options::system_options(&a)?;
     let limits = SolveOptions::default().with_budget(budget(Some(a.wcet.time_limit), None, cx.stop)?);
     let pb = cx.progress.spinner("analysing the system");
@@ -385,7 +394,7 @@ fn system(a: SystemArgs, cx: &Context) -> Result<(), Failure> {
     for w in &rep.warnings {
         cx.progress.note(&format!("warning: {w}"));
     }
-    out(&report::system_tables(&rep))
+    out(&report::system_tables(&rep, !cx.progress.quiet))
 }
 
 fn import(a: ImportArgs) -> Result<(), Failure> {

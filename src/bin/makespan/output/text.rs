@@ -488,7 +488,7 @@ pub fn blocks_bounds_table(b: &gpu_makespan::Blocks) -> String {
 /// `makespan system`: one table per core, the GPU tasks, the chains, then the verdict,
 /// warnings and assumptions. Worst cases are `[proven upper bound]`, best cases
 /// `[proven lower bound]`, under the assumptions listed.
-pub fn system_tables(rep: &SystemReport) -> String {
+pub fn system_tables(rep: &SystemReport, warnings_shown: bool) -> String {
     use gpu_makespan::rta::Verdict;
     use gpu_makespan::system::Reference;
     let mut s = String::new();
@@ -510,7 +510,8 @@ pub fn system_tables(rep: &SystemReport) -> String {
         let _ = writeln!(s, "assumes      {a}");
     }
     if !rep.warnings.is_empty() {
-        let _ = writeln!(s, "warnings     {} (on standard error; `warnings` in --json)", rep.warnings.len());
+        let shown = if warnings_shown { "on standard error" } else { "not shown with --quiet" };
+        let _ = writeln!(s, "warnings     {} ({shown}; `warnings` in --json)", rep.warnings.len());
     }
     s
 }
@@ -521,11 +522,12 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
     for core in &rep.cores {
         let _ = writeln!(
             s,
-            "\ncore {} ({}, {:.3} GHz), priorities {}, utilization {:.3}",
+            "\ncore {} ({}, {:.3} GHz), priorities {} ({}), utilization {:.3} (sum of (C+ + S+) / T)",
             core.unit,
             core.kind,
             core.frequency_ghz,
             serde_word(&core.priorities),
+            if serde_word(&core.priorities) == "model" { "prio: the model's, larger higher" } else { "prio: rank, #0 highest" },
             core.utilization
         );
         let _ = writeln!(
@@ -534,7 +536,11 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
             "task", "prio", "T", "D", "C-", "C+", "S+", "R-", "R+", "case"
         );
         for t in &core.tasks {
-            let prio = t.entity.model_priority.map_or(format!("#{}", t.rank), |p| p.to_string());
+            // The priority used: the model's, or (rate-monotonic) the rank, #0 highest.
+            let prio = match (serde_word(&core.priorities) == "model", t.entity.model_priority) {
+                (true, Some(p)) => p.to_string(),
+                _ => format!("#{}", t.rank),
+            };
             let verdict = if t.schedulable {
                 "meets D"
             } else if t.worst.is_none() {
@@ -571,6 +577,11 @@ fn system_gpu(s: &mut String, rep: &SystemReport) {
             _ => "one FIFO context".to_string(),
         };
         let _ = writeln!(s, "\nGPU tasks ({sharing}; kernel-level RTA: {bound}, C {})", rep.gpu_verdict.map_or("-", |v| v.as_str()));
+        if let Some(load) = rep.gpu_load {
+            let keeps_up = if load > 1.0 { ": above 1, the GPU cannot keep up" } else { "" };
+            let _ = writeln!(s, "GPU load {load:.3} (each task's kernels alone over its trigger's period, summed{keeps_up})");
+        }
+        let _ = writeln!(s, "{}", gpu_bound_words(rep.gpu_bound));
         let _ = writeln!(
             s,
             "{:<20} {:<28} {:>9} {:>9} {:>9} {:>9} {:>9}  source",
@@ -592,6 +603,21 @@ fn system_gpu(s: &mut String, rep: &SystemReport) {
             );
         }
     }
+}
+
+/// What the kernel-level RTA's bound word of the GPU table means.
+fn gpu_bound_words(bound: Option<Bound>) -> String {
+    let what = match bound {
+        None => "no kernel-level RTA",
+        Some(Bound::ExactMonotone) => "exact-monotone: one block demand, the dispatch rules' responses for block times C, reached",
+        Some(Bound::UpperBound) => "upper-bound: one block demand, a proven bound not known to be reached",
+        Some(Bound::Envelope) => "envelope: mixed block demands, a proven upper bound",
+        Some(Bound::TieBound) => "tie-bound: tied kernels merged, a proven upper bound",
+        Some(Bound::Priorities) => "priorities: two stream priorities, a proven upper bound",
+        Some(Bound::Copies) => "copies: with the copy engine, a proven upper bound",
+        Some(Bound::TimeSliced) => "time-sliced: contexts in time slices, a proven upper bound (kernels' column; R+ adds the copies and the jobs' queueing)",
+    };
+    format!("bound        {what}")
 }
 
 /// Each chain's latencies of `makespan system`.
