@@ -39,7 +39,9 @@
 //! fit(envelope)` blocks run, all no larger than the envelope, so it has room. The list
 //! of `A` starts each of its blocks no later than the list of `S` (a FIFO list of
 //! identical blocks never starts a block later when jobs are removed), so every block of
-//! `A`, `l`'s last among them, is assigned by `t_last < X`: a contradiction.
+//! `A`, `l`'s last among them, is assigned by `t_last < X`: a contradiction. The
+//! report takes the lesser of this and the work bound of `Pool::low_job_by_work` (each
+//! block at its own time, not the longest).
 
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{free_groups, stream_roots, Class, Job, TieOrder};
@@ -186,15 +188,9 @@ impl Pool<'_> {
     /// `q`, [`Pool::quiet_points`]).
     fn low_job(&mut self, root: &[usize], l: usize, q: Ticks) -> Option<(Ticks, Ticks)> {
         let (jobs, late) = (self.jobs, self.late);
-        let ahead = |k: usize| {
-            let j = &jobs[k];
-            j.priority == Priority::Low && (k == l || (j.release <= late[l] && !(root[k] == root[l] && k > l)))
-        };
         let mut d = late[l];
-        loop {
-            let pool: Vec<usize> = (0..jobs.len())
-                .filter(|&k| jobs[k].release >= q && (ahead(k) || (jobs[k].priority == Priority::High && jobs[k].release <= d)))
-                .collect();
+        let (list_finish, list_d) = loop {
+            let pool = self.pool_of(root, l, q, d);
             // A low job ahead of l entered before it: by l's latest entry too.
             let entry = |k: usize| if jobs[k].priority == Priority::Low { late[k].min(late[l]) } else { late[k] };
             let (list, f) = self.pooled(&pool, &entry)?;
@@ -202,7 +198,59 @@ impl Pool<'_> {
             let added = jobs.iter().any(|j| j.priority == Priority::High && j.release > d && j.release <= last);
             d = d.max(last);
             if !added {
-                return Some((last + jobs[l].wcet, d));
+                break (last + jobs[l].wcet, d);
+            }
+        };
+        let (work_finish, work_d) = self.low_job_by_work(root, l, q);
+        // Both are bounds; a job released after both D's changes neither.
+        Some((list_finish.min(work_finish), list_d.max(work_d)))
+    }
+
+    /// `S` for low job `l` with high jobs released by `d`, as job indices (module
+    /// documentation): `l`, every other low job that may enter the low queue by `l`'s
+    /// latest entry and is not after `l` in its stream, every high job released by `d`;
+    /// only jobs released at or after the quiet point `q`.
+    fn pool_of(&self, root: &[usize], l: usize, q: Ticks, d: Ticks) -> Vec<usize> {
+        let (jobs, late) = (self.jobs, self.late);
+        let ahead = |k: usize| {
+            let j = &jobs[k];
+            j.priority == Priority::Low && (k == l || (j.release <= late[l] && !(root[k] == root[l] && k > l)))
+        };
+        (0..jobs.len()).filter(|&k| jobs[k].release >= q && (ahead(k) || (jobs[k].priority == Priority::High && jobs[k].release <= d))).collect()
+    }
+
+    /// The **work bound** of low job `l` (issue 54): with `S` as for the pooled list, `G`
+    /// its slots (`#SMs` times the fit of the envelope of its demands) and `W` the sum over
+    /// `S` of each job's blocks times its own block time, `l`'s last block is assigned by
+    /// `X = e_l + ceil(W / G)` and `l` ends by `X + C_l`; `D` grows to `X` until no high
+    /// job is released in `(D, X]`. Returns the finish and `D`.
+    ///
+    /// Proof. Let `e <= e_l` be `l`'s real entry and `X'` its last block's assignment, and
+    /// suppose `X' > X`. Throughout `[e, X)` `l` is in the low queue, so some queue is not
+    /// empty and the head of the higher non-empty one is eligible: it is not assigned a
+    /// block only for want of room. Every block running at such an instant `t < X <= D`
+    /// was assigned before `t`: of a low job ahead of `l` (no low job behind `l` is
+    /// assigned a block before `l`'s last), of a high job released before `t` (so by
+    /// `D`), or of a job released before the quiet point `q`, done by then: all in `S`, no
+    /// larger than the envelope, and with fewer than `G` of them the head (in `S` too)
+    /// would have room. So at least `G` blocks of `S` run at every instant of `[e, X)`,
+    /// and `G (X - e)` is at most the time `S`'s blocks run in `[e, X)`: less than `W`,
+    /// since `l`'s last block (of positive time) starts at `X' > X`. But
+    /// `G (X - e) >= G ceil(W / G) >= W`: a contradiction. So `X' <= X`.
+    fn low_job_by_work(&self, root: &[usize], l: usize, q: Ticks) -> (Ticks, Ticks) {
+        let (jobs, late) = (self.jobs, self.late);
+        let mut d = late[l];
+        loop {
+            let pool = self.pool_of(root, l, q, d);
+            let Class { demand, exact } = Class::covering(pool.iter().map(|&k| &jobs[k]), self.classes);
+            let k = if exact { room::fit(self.p, &demand) } else { room::beside(self.p, &demand, &demand) };
+            let slots = self.p.sms().saturating_mul(k).max(1) as u128;
+            let work: Ticks = pool.iter().map(|&k| jobs[k].wcet * jobs[k].blocks as u128).sum();
+            let x = late[l] + Ticks::new(work.get().div_ceil(slots));
+            let added = jobs.iter().any(|j| j.priority == Priority::High && j.release > d && j.release <= x);
+            d = d.max(x);
+            if !added {
+                return (x + jobs[l].wcet, d);
             }
         }
     }

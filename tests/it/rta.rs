@@ -576,6 +576,19 @@ fn jobs_after_the_window_that_may_pass_are_analysed() {
     assert!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A") >= 11.0);
 }
 
+/// Issue 54: a low kernel's bound counts each block at its own time, not the longest.
+/// H (high, 1 block of 100) and L (low, 8 blocks of 1), both released at 0, 1024 threads
+/// (4 slots). The pooled list takes every block at 100: L's last block starts at 200,
+/// 201. The work bound: (100 + 8) / 4 = 27 to L's last block, 28. Reachable: 3 (H takes
+/// one slot, L's blocks go in three waves of 1 on the other three).
+#[test]
+fn a_low_kernel_is_charged_each_blocks_own_time() {
+    let l = Task::given("L", Timing { period: Ticks::new(1000), wcet: Ticks::new(1), release: Ticks::ZERO }, 8, 1024);
+    let h = Task { priority: Priority::High, ..Task::given("H", Timing { period: Ticks::new(1000), wcet: Ticks::new(100), release: Ticks::ZERO }, 1, 1024) };
+    let rep = analyse(&workload(vec![h, l]), Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "L"), 28.0);
+}
+
 /// Stream priorities (A1-A2): H (high, 8 blocks of 10, released at 5) goes ahead of the
 /// 8 blocks L (low, 16 blocks of 10, released at 0) has left at 10, so L ends at 30, not
 /// 20 (the FIFO of one queue); H waits for L's running blocks (possible 15). Reported:
