@@ -122,7 +122,8 @@ pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], order: T
     // One round may try MAX_ORDER_WORK / blocks orders; all rounds together what `work`
     // leaves, each order counted with its overhead.
     let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks).min(*work / (blocks + ORDER_OVERHEAD)) as usize);
-    let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), late, cap.saturating_add(1))).collect();
+    let windows = Windows { earliest: earliest_entries(jobs), late };
+    let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), &windows, cap.saturating_add(1))).collect();
     if let Some(total) = orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap)) {
         *work = work.saturating_sub(total as u64 * (blocks + ORDER_OVERHEAD));
         return every_order(jobs, groups, &orders, late, free, classes, p);
@@ -203,23 +204,26 @@ fn hybrid(
 
 /// The orders of the jobs of `group` that can happen (at most `cap` of them; more means
 /// too many): every job after its stream predecessor when both are in the group, and
-/// every job entering within its window, no earlier than its release and no later than
-/// `late`: an order puts job `j` before job `i` only if some entries `e_j <= e_i` fit the
-/// windows, i.e. (greedily, entries as early as they may be) the latest release of the
-/// jobs placed up to `i` is at most `late[i]`.
+/// every job entering within its window, no earlier than its earliest entry
+/// ([`earliest_entries`]) and no later than `late`: an order puts job `j` before job `i`
+/// only if some entries `e_j <= e_i` fit the windows, i.e. (greedily, entries as early
+/// as they may be) the latest earliest entry of the jobs placed up to `i` is at most
+/// `late[i]`.
 ///
 /// Why leaving the others out is safe (the proof of [`crate::rta::queues`], whose
 /// "earliest broken promise" argument it extends): a job `a`'s finish depends only on the
 /// jobs ahead of it in the queue. Take the real order `R`; if `j` is before `i` in `R` and
-/// `r_j > late[i]`, then `e_i >= e_j >= r_j > late[i]`: `i` broke its entry promise. When
+/// `E_j > late[i]` (`E` the earliest entry, at most the real one: [`earliest_entries`]),
+/// then `e_i >= e_j >= E_j > late[i]`: `i` broke its entry promise. When
 /// `i` is ahead of `a`, or `j` is ahead of `a` and `i` behind it, that promise was due at
-/// `late[i] < e_a <= late[a] < F_a` (in the second case `late[i] < r_j <= e_j <= e_a`):
+/// `late[i] < e_a <= late[a] < F_a` (in the second case `late[i] < E_j <= e_j <= e_a`):
 /// an earlier broken promise than `F_a`. So, with no earlier promise broken, `R` up to `a`
 /// passes the test, and so does `R` up to `a` followed by the other jobs by increasing
 /// `late` (which also keeps each stream in order: a successor's `late` is at least its
 /// predecessor's finish, after that one's entry): an order tried, with the same jobs
 /// ahead of `a` in the same order.
-fn stream_orders(jobs: &[Job], group: Range<usize>, late: &[Ticks], cap: usize) -> Vec<Vec<usize>> {
+fn stream_orders(jobs: &[Job], group: Range<usize>, windows: &Windows, cap: usize) -> Vec<Vec<usize>> {
+    let (earliest, late) = (&windows.earliest[..], windows.late);
     if group.len() > MAX_GROUP {
         // Too long to enumerate whatever the streams: as many orders as "too many".
         return vec![Vec::new(); cap];
@@ -227,6 +231,7 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, late: &[Ticks], cap: usize) 
     struct Orders<'a> {
         jobs: &'a [Job],
         group: Range<usize>,
+        earliest: &'a [Ticks],
         late: &'a [Ticks],
         cap: usize,
         out: Vec<Vec<usize>>,
@@ -249,7 +254,7 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, late: &[Ticks], cap: usize) 
             for i in self.group.clone() {
                 let placed = |k: usize| order.contains(&k);
                 let ready = self.jobs[i].after.is_none_or(|a| !self.group.contains(&a) || placed(a));
-                let entry = entered.max(self.jobs[i].release);
+                let entry = entered.max(self.earliest[i]);
                 if !placed(i) && ready && entry <= self.late[i] {
                     order.push(i);
                     self.extend(order, entry);
@@ -258,9 +263,28 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, late: &[Ticks], cap: usize) 
             }
         }
     }
-    let mut all = Orders { jobs, group: group.clone(), late, cap, out: Vec::new() };
+    let mut all = Orders { jobs, group: group.clone(), earliest, late, cap, out: Vec::new() };
     all.extend(&mut Vec::with_capacity(group.len()), Ticks::ZERO);
     all.out
+}
+
+/// Each job's entry window: `earliest` from [`earliest_entries`], `late` the latest.
+struct Windows<'a> {
+    earliest: Vec<Ticks>,
+    late: &'a [Ticks],
+}
+
+/// Per job (nominal order), a time no later than its real entry into the queue, whole
+/// ticks: its release, and one tick after its stream predecessor's (a job enters only
+/// once its predecessor has completed, after that one's entry by a block's positive
+/// time: strictly later, so at least one tick later when compared with whole ticks;
+/// `E_j > late[i]` then still means `j` cannot enter by `i`'s latest entry).
+fn earliest_entries(jobs: &[Job]) -> Vec<Ticks> {
+    let mut earliest = vec![Ticks::ZERO; jobs.len()];
+    for (i, j) in jobs.iter().enumerate() {
+        earliest[i] = j.after.map_or(j.release, |a| j.release.max(earliest[a] + Ticks::new(1)));
+    }
+    earliest
 }
 
 /// Whether the list schedule of `run` (in queue order, `finish` its finishes) can happen:
@@ -491,7 +515,8 @@ mod tests {
                 .collect();
             let groups = vec![0..3, 3..6];
             let late: Vec<Ticks> = jobs.iter().map(|j| j.ready).collect();
-            let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(&jobs, g.clone(), &late, 100)).collect();
+            let windows = Windows { earliest: earliest_entries(&jobs), late: &late };
+            let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(&jobs, g.clone(), &windows, 100)).collect();
             let all = every_order(&jobs, &groups, &orders, &late, true, &classes, &p).finish;
             for tried in [vec![0], vec![1]] {
                 let hybrid = hybrid(&jobs, &late, &groups, &tried, &orders, &classes, &p).finish;
@@ -502,17 +527,34 @@ mod tests {
         }
     }
 
+    fn orders(jobs: &[Job], group: Range<usize>, late: &[Ticks], cap: usize) -> Vec<Vec<usize>> {
+        stream_orders(jobs, group, &Windows { earliest: earliest_entries(jobs), late }, cap)
+    }
+
+    /// A stream successor enters after its predecessor has completed, so after its entry:
+    /// jobs 0 and 2 released at 0 entering by 0, job 1 (after job 0) by 5. Job 1 cannot
+    /// enter before job 2 (it enters after 0, job 2 by 0): of the orders that keep the
+    /// stream, 0 2 1 and 2 0 1.
+    #[test]
+    fn a_stream_successor_enters_after_its_predecessor() {
+        let jobs = vec![job(0, None), job(1, Some(0)), job(2, None)];
+        assert_eq!(earliest_entries(&jobs), [0, 1, 0].map(Ticks::new));
+        let mut found = orders(&jobs, 0..3, &[0, 5, 0].map(Ticks::new), 100);
+        found.sort();
+        assert_eq!(found, [vec![0, 2, 1], vec![2, 0, 1]]);
+    }
+
     #[test]
     fn orders_keep_each_stream_in_order() {
         let free: Vec<Job> = (0..3).map(|i| job(i, None)).collect();
         let late = [Ticks::new(10); 3];
-        assert_eq!(stream_orders(&free, 0..3, &late, 100).len(), 6);
+        assert_eq!(orders(&free, 0..3, &late, 100).len(), 6);
         // Job 2 follows job 0 in its stream: 3 of the 6 orders.
         let linked = vec![job(0, None), job(1, None), job(2, Some(0))];
-        let orders = stream_orders(&linked, 0..3, &late, 100);
-        assert_eq!(orders.len(), 3);
-        assert!(orders.iter().all(|o| o.iter().position(|&i| i == 0) < o.iter().position(|&i| i == 2)));
-        assert_eq!(stream_orders(&free, 0..3, &late, 4).len(), 4);
+        let linked_orders = orders(&linked, 0..3, &late, 100);
+        assert_eq!(linked_orders.len(), 3);
+        assert!(linked_orders.iter().all(|o| o.iter().position(|&i| i == 0) < o.iter().position(|&i| i == 2)));
+        assert_eq!(orders(&free, 0..3, &late, 4).len(), 4);
     }
 
     /// Entry windows [release, late]: A [0, 5], B [4, 9], C [8, 13]. C cannot enter
@@ -522,9 +564,9 @@ mod tests {
     fn orders_fit_the_entry_windows() {
         let jobs: Vec<Job> = (0..3).map(|i| Job { release: Ticks::new(4 * i as u128), ..job(i, None) }).collect();
         let late = [5, 9, 13].map(Ticks::new);
-        let mut orders = stream_orders(&jobs, 0..3, &late, 100);
-        orders.sort();
-        assert_eq!(orders, [vec![0, 1, 2], vec![0, 2, 1], vec![1, 0, 2]]);
+        let mut found = orders(&jobs, 0..3, &late, 100);
+        found.sort();
+        assert_eq!(found, [vec![0, 1, 2], vec![0, 2, 1], vec![1, 0, 2]]);
     }
 
     /// 24 jobs released at 0, 1, ..., 23, each entering within 1 of its release: 75,025
@@ -535,8 +577,8 @@ mod tests {
     fn orders_stop_where_a_window_has_closed() {
         let jobs: Vec<Job> = (0..24).map(|i| Job { release: Ticks::new(i as u128), ..job(i, None) }).collect();
         let late: Vec<Ticks> = (0..24).map(|i| Ticks::new(i + 1)).collect();
-        assert_eq!(stream_orders(&jobs, 0..24, &late, 40_321).len(), 40_321);
-        assert_eq!(stream_orders(&jobs[..10], 0..10, &late, 1000).len(), 89);
+        assert_eq!(orders(&jobs, 0..24, &late, 40_321).len(), 40_321);
+        assert_eq!(orders(&jobs[..10], 0..10, &late, 1000).len(), 89);
     }
 
     /// A list schedule can happen when each job's entry (its `ready`, or its stream
