@@ -122,7 +122,7 @@ pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], order: T
     // One round may try MAX_ORDER_WORK / blocks orders; all rounds together what `work`
     // leaves, each order counted with its overhead.
     let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks).min(*work / (blocks + ORDER_OVERHEAD)) as usize);
-    let windows = Windows { earliest: earliest_entries(jobs), late };
+    let windows = Windows { earliest: earliest_entries(jobs), late, fixed: !free };
     let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), &windows, cap.saturating_add(1))).collect();
     if let Some(total) = orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap)) {
         *work = work.saturating_sub(total as u64 * (blocks + ORDER_OVERHEAD));
@@ -219,11 +219,16 @@ fn hybrid(
 /// `late[i] < e_a <= late[a] < F_a` (in the second case `late[i] < E_j <= e_j <= e_a`):
 /// an earlier broken promise than `F_a`. So, with no earlier promise broken, `R` up to `a`
 /// passes the test, and so does `R` up to `a` followed by the other jobs by increasing
-/// `late` (which also keeps each stream in order: a successor's `late` is at least its
-/// predecessor's finish, after that one's entry): an order tried, with the same jobs
-/// ahead of `a` in the same order.
+/// `late`, ties in nominal order (which also keeps each stream in order: a successor's
+/// `late` is at least its predecessor's finish, after that one's entry): an order tried,
+/// with the same jobs ahead of `a` in the same order.
+///
+/// With a fixed order of simultaneous entries (`Windows::fixed`: the nominal order at
+/// the same instant, as the reference simulator's fixed ties), `j` before `i` with `j`
+/// nominally after `i` needs `e_j < e_i`: the test keeps that strictness apart from the
+/// whole ticks, and the argument is the same (`E_j >= late[i]` would give
+/// `e_i > e_j >= late[i]`, a broken promise).
 fn stream_orders(jobs: &[Job], group: Range<usize>, windows: &Windows, cap: usize) -> Vec<Vec<usize>> {
-    let (earliest, late) = (&windows.earliest[..], windows.late);
     if group.len() > MAX_GROUP {
         // Too long to enumerate whatever the streams: as many orders as "too many".
         return vec![Vec::new(); cap];
@@ -231,14 +236,14 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, windows: &Windows, cap: usiz
     struct Orders<'a> {
         jobs: &'a [Job],
         group: Range<usize>,
-        earliest: &'a [Ticks],
-        late: &'a [Ticks],
+        windows: &'a Windows<'a>,
         cap: usize,
         out: Vec<Vec<usize>>,
     }
     impl Orders<'_> {
-        /// Every way to go on from `order`, whose latest release is `entered`.
-        fn extend(&mut self, order: &mut Vec<usize>, entered: Ticks) {
+        /// Every way to go on from `order`, whose jobs' least entries are `entries`
+        /// (each a time, and whether the entry is strictly after it).
+        fn extend(&mut self, order: &mut Vec<usize>, entries: &mut Vec<(Ticks, bool)>) {
             if self.out.len() >= self.cap {
                 return;
             }
@@ -246,32 +251,65 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, windows: &Windows, cap: usiz
                 self.out.push(order.clone());
                 return;
             }
-            // A job left whose window closed before `entered` can never be placed: no
-            // order goes on from here (cut now, or the dead branches grow exponentially).
-            if self.group.clone().any(|k| !order.contains(&k) && self.late[k] < entered) {
+            let late = self.windows.late;
+            // A job left whose window closed before the last entry can never be placed:
+            // no order goes on from here (cut now, or the dead branches grow exponentially).
+            let entered = entries.last().map_or(Ticks::ZERO, |e| e.0);
+            if self.group.clone().any(|k| !order.contains(&k) && late[k] < entered) {
                 return;
             }
             for i in self.group.clone() {
                 let placed = |k: usize| order.contains(&k);
                 let ready = self.jobs[i].after.is_none_or(|a| !self.group.contains(&a) || placed(a));
-                let entry = entered.max(self.earliest[i]);
-                if !placed(i) && ready && entry <= self.late[i] {
+                if placed(i) || !ready {
+                    continue;
+                }
+                let entry = self.windows.least_entry(i, order, entries);
+                if entry.0 < late[i] || (entry.0 == late[i] && !entry.1) {
                     order.push(i);
-                    self.extend(order, entry);
+                    entries.push(entry);
+                    self.extend(order, entries);
                     order.pop();
+                    entries.pop();
                 }
             }
         }
     }
-    let mut all = Orders { jobs, group: group.clone(), earliest, late, cap, out: Vec::new() };
-    all.extend(&mut Vec::with_capacity(group.len()), Ticks::ZERO);
+    let mut all = Orders { jobs, group: group.clone(), windows, cap, out: Vec::new() };
+    all.extend(&mut Vec::with_capacity(group.len()), &mut Vec::with_capacity(group.len()));
+    if all.out.is_empty() {
+        // No order fits: `late` is not yet a bound (a round of the fixpoint before the
+        // last, whose entries only grow). Every order that keeps the streams, as before
+        // the windows were used; the last round has the real order among its own.
+        let open = Windows { earliest: vec![Ticks::ZERO; jobs.len()], late: &vec![Ticks::MAX; jobs.len()], fixed: false };
+        let mut all = Orders { jobs, group, windows: &open, cap, out: Vec::new() };
+        all.extend(&mut Vec::new(), &mut Vec::new());
+        return all.out;
+    }
     all.out
 }
 
-/// Each job's entry window: `earliest` from [`earliest_entries`], `late` the latest.
+/// Each job's entry window: `earliest` from [`earliest_entries`], `late` the latest;
+/// `fixed`: jobs entering at the same instant enter in the nominal order (a launch order
+/// the user fixed), else in any order.
 struct Windows<'a> {
     earliest: Vec<Ticks>,
     late: &'a [Ticks],
+    fixed: bool,
+}
+
+impl Windows<'_> {
+    /// The least entry of job `i` placed after `order` (whose least entries are
+    /// `entries`): no earlier than its earliest entry and any job before it, and, with a
+    /// fixed order, strictly after a job before it that comes later in the nominal order
+    /// (at the same instant it would have entered first). As `(time, strictly after)`;
+    /// whole ticks and strictness are kept apart, since `t + epsilon` stays below `t + 1`
+    /// however often it is taken.
+    fn least_entry(&self, i: usize, order: &[usize], entries: &[(Ticks, bool)]) -> (Ticks, bool) {
+        order.iter().zip(entries).fold((self.earliest[i], false), |least, (&p, &(t, strict))| {
+            least.max((t, strict || (self.fixed && p > i)))
+        })
+    }
 }
 
 /// Per job (nominal order), a time no later than its real entry into the queue, whole
@@ -515,7 +553,7 @@ mod tests {
                 .collect();
             let groups = vec![0..3, 3..6];
             let late: Vec<Ticks> = jobs.iter().map(|j| j.ready).collect();
-            let windows = Windows { earliest: earliest_entries(&jobs), late: &late };
+            let windows = Windows { earliest: earliest_entries(&jobs), late: &late, fixed: false };
             let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(&jobs, g.clone(), &windows, 100)).collect();
             let all = every_order(&jobs, &groups, &orders, &late, true, &classes, &p).finish;
             for tried in [vec![0], vec![1]] {
@@ -528,7 +566,31 @@ mod tests {
     }
 
     fn orders(jobs: &[Job], group: Range<usize>, late: &[Ticks], cap: usize) -> Vec<Vec<usize>> {
-        stream_orders(jobs, group, &Windows { earliest: earliest_entries(jobs), late }, cap)
+        stream_orders(jobs, group, &Windows { earliest: earliest_entries(jobs), late, fixed: false }, cap)
+    }
+
+    /// With a fixed order, jobs 0 and 1 released at 0 and entering by 0 enter in that
+    /// order; in any order, either first. A job with room to enter later may go first.
+    #[test]
+    fn simultaneous_entries_keep_a_fixed_order() {
+        let jobs = vec![job(0, None), job(1, None)];
+        let zero = [Ticks::ZERO; 2];
+        let with = |late: &[Ticks], fixed: bool| {
+            let mut o = stream_orders(&jobs, 0..2, &Windows { earliest: earliest_entries(&jobs), late, fixed }, 10);
+            o.sort();
+            o
+        };
+        assert_eq!(with(&zero, true), [vec![0, 1]]);
+        assert_eq!(with(&zero, false), [vec![0, 1], vec![1, 0]]);
+        assert_eq!(with(&[Ticks::new(1), Ticks::ZERO], true), [vec![0, 1], vec![1, 0]]);
+    }
+
+    /// Latest entries of a round before the fixpoint's last may fit no order (job 1
+    /// released at 5 but to enter by 1): every order that keeps the streams is tried.
+    #[test]
+    fn no_order_fitting_the_windows_tries_them_all() {
+        let jobs = vec![job(0, None), Job { release: Ticks::new(5), ..job(1, None) }];
+        assert_eq!(orders(&jobs, 0..2, &[Ticks::ZERO, Ticks::new(1)], 10).len(), 2);
     }
 
     /// A stream successor enters after its predecessor has completed, so after its entry:
