@@ -213,8 +213,9 @@ fn hybrid(
 /// Why leaving the others out is safe (the proof of [`crate::rta::queues`], whose
 /// "earliest broken promise" argument it extends): a job `a`'s finish depends only on the
 /// jobs ahead of it in the queue. Take the real order `R`; if `j` is before `i` in `R` and
-/// `E_j > late[i]` (`E` the earliest entry, at most the real one: [`earliest_entries`]),
-/// then `e_i >= e_j >= E_j > late[i]`: `i` broke its entry promise. When
+/// `E_j > late[i]` (`E` the earliest entry, below the real one: [`earliest_entries`],
+/// strictly where it says so), then `e_i >= e_j >= E_j > late[i]`: `i` broke its entry
+/// promise. When
 /// `i` is ahead of `a`, or `j` is ahead of `a` and `i` behind it, that promise was due at
 /// `late[i] < e_a <= late[a] < F_a` (in the second case `late[i] < E_j <= e_j <= e_a`):
 /// an earlier broken promise than `F_a`. So, with no earlier promise broken, `R` up to `a`
@@ -281,7 +282,7 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, windows: &Windows, cap: usiz
         // No order fits: `late` is not yet a bound (a round of the fixpoint before the
         // last, whose entries only grow). Every order that keeps the streams, as before
         // the windows were used; the last round has the real order among its own.
-        let open = Windows { earliest: vec![Ticks::ZERO; jobs.len()], late: &vec![Ticks::MAX; jobs.len()], fixed: false };
+        let open = Windows { earliest: vec![(Ticks::ZERO, false); jobs.len()], late: &vec![Ticks::MAX; jobs.len()], fixed: false };
         let mut all = Orders { jobs, group, windows: &open, cap, out: Vec::new() };
         all.extend(&mut Vec::new(), &mut Vec::new());
         return all.out;
@@ -293,7 +294,7 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, windows: &Windows, cap: usiz
 /// `fixed`: jobs entering at the same instant enter in the nominal order (a launch order
 /// the user fixed), else in any order.
 struct Windows<'a> {
-    earliest: Vec<Ticks>,
+    earliest: Vec<(Ticks, bool)>,
     late: &'a [Ticks],
     fixed: bool,
 }
@@ -306,21 +307,22 @@ impl Windows<'_> {
     /// whole ticks and strictness are kept apart, since `t + epsilon` stays below `t + 1`
     /// however often it is taken.
     fn least_entry(&self, i: usize, order: &[usize], entries: &[(Ticks, bool)]) -> (Ticks, bool) {
-        order.iter().zip(entries).fold((self.earliest[i], false), |least, (&p, &(t, strict))| {
+        order.iter().zip(entries).fold(self.earliest[i], |least, (&p, &(t, strict))| {
             least.max((t, strict || (self.fixed && p > i)))
         })
     }
 }
 
-/// Per job (nominal order), a time no later than its real entry into the queue, whole
-/// ticks: its release, and one tick after its stream predecessor's (a job enters only
-/// once its predecessor has completed, after that one's entry by a block's positive
-/// time: strictly later, so at least one tick later when compared with whole ticks;
-/// `E_j > late[i]` then still means `j` cannot enter by `i`'s latest entry).
-fn earliest_entries(jobs: &[Job]) -> Vec<Ticks> {
-    let mut earliest = vec![Ticks::ZERO; jobs.len()];
+/// Per job (nominal order), a bound below its real entry into the queue, as `(time,
+/// strictly after)`: its release, and strictly after its stream predecessor's earliest
+/// entry (a job enters only once its predecessor has completed, after that one's entry
+/// by a block's positive time, which may be less than a tick: strictly later, never a
+/// whole tick later; and a chain of successors stays strictly after the first's, not a
+/// tick per link).
+fn earliest_entries(jobs: &[Job]) -> Vec<(Ticks, bool)> {
+    let mut earliest = vec![(Ticks::ZERO, false); jobs.len()];
     for (i, j) in jobs.iter().enumerate() {
-        earliest[i] = j.after.map_or(j.release, |a| j.release.max(earliest[a] + Ticks::new(1)));
+        earliest[i] = j.after.map_or((j.release, false), |a| (j.release, false).max((earliest[a].0, true)));
     }
     earliest
 }
@@ -600,7 +602,7 @@ mod tests {
     #[test]
     fn a_stream_successor_enters_after_its_predecessor() {
         let jobs = vec![job(0, None), job(1, Some(0)), job(2, None)];
-        assert_eq!(earliest_entries(&jobs), [0, 1, 0].map(Ticks::new));
+        assert_eq!(earliest_entries(&jobs), [(0, false), (0, true), (0, false)].map(|(t, s)| (Ticks::new(t), s)));
         let mut found = orders(&jobs, 0..3, &[0, 5, 0].map(Ticks::new), 100);
         found.sort();
         assert_eq!(found, [vec![0, 2, 1], vec![2, 0, 1]]);

@@ -288,6 +288,23 @@ fn only_orders_that_fit_the_entry_windows_are_tried() {
     assert_eq!(a.worst_order.as_deref(), Some(&["B".to_string(), "A".into(), "C".into()][..]));
 }
 
+/// A stream successor enters strictly after its predecessor, but perhaps by less than a
+/// tick (found by a cold review). File order A, I, B; A then B in stream `s`; launch
+/// overhead 1; 1024 threads (4 slots). A enters at 0 and its block takes 0.5, B enters
+/// at 0.5 and fills the GPU until 10.5, I (overhead 1) enters at 1 behind it: I's
+/// response is 11.5, reachable. Requiring B a whole tick after A's entry left out the
+/// order A, B, I and reported I at 3.
+#[test]
+fn a_stream_successor_may_enter_less_than_a_tick_later() {
+    let k = |name: &str, wcet: u128, blocks: u64, stream: Option<&str>| Task {
+        stream: stream.map(Into::into),
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::ZERO }, blocks, 1024)
+    };
+    let mut w = Workload { launch: Launch::FileOrder, ..workload(vec![k("A", 1, 1, Some("s")), k("I", 1, 4, None), k("B", 10, 4, Some("s"))]) };
+    w.launch_overhead = Ticks::new(1);
+    assert!(response(&analyse(&w, Timeline::Omitted).unwrap(), "I") >= 11.5);
+}
+
 /// Issue 54: a worst order that needs entries that cannot happen together is no exact
 /// value. P (C 2) then X (C 1) in stream `s`, released at 0; Y (C 1) at 1; file order.
 /// X enters once P has completed, by 2, so Y (released at 1) may pass it, or not: the
