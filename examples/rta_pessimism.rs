@@ -10,10 +10,10 @@
 //! refuses are counted apart.
 //! Run: `cargo run --release --example rta_pessimism [SETS]` (default 300 per family).
 
+use gpu_makespan::rta::adversary::worst_responses;
 use gpu_makespan::rta::analysis::{analyse, Timeline};
 use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::sequence;
-use gpu_makespan::rta::adversary::worst_responses;
 use gpu_makespan::rta::simulator::{Hardware, Placement};
 use gpu_makespan::rta::time::{Scale, Ticks};
 use gpu_makespan::rta::workload::{demands, Launch, Priority, Task, Timing, Workload};

@@ -192,8 +192,8 @@ fn periodic_jobs_report_their_worst() {
 
 // --- The GPU scheduler's unsafe cases of issue 38, each with its reproducer. ---
 
-use gpu_makespan::rta::gpu::{GlobalCaching, WarpPlacement};
 use gpu_makespan::rta::adversary::{worst_responses, Tape};
+use gpu_makespan::rta::gpu::{GlobalCaching, WarpPlacement};
 use gpu_makespan::rta::simulator::{simulate, Hardware, Placement};
 
 /// The reference simulator's hardware with every block taking its C, greedy placement
@@ -300,7 +300,8 @@ fn a_stream_successor_may_enter_less_than_a_tick_later() {
         stream: stream.map(Into::into),
         ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::ZERO }, blocks, 1024)
     };
-    let mut w = Workload { launch: Launch::FileOrder, ..workload(vec![k("A", 1, 1, Some("s")), k("I", 1, 4, None), k("B", 10, 4, Some("s"))]) };
+    let mut w =
+        Workload { launch: Launch::FileOrder, ..workload(vec![k("A", 1, 1, Some("s")), k("I", 1, 4, None), k("B", 10, 4, Some("s"))]) };
     w.launch_overhead = Ticks::new(1);
     assert!(response(&analyse(&w, Timeline::Omitted).unwrap(), "I") >= 11.5);
 }
@@ -516,7 +517,9 @@ proptest! {
 /// A tape replays a run: the same numbers give the same choices.
 #[test]
 fn a_tape_replays_a_run() {
-    let k = |name: &str, c: u128, g: u64| Task::given(name, Timing { period: Ticks::new(100), wcet: Ticks::new(c), release: Ticks::ZERO }, g, 544);
+    let k = |name: &str, c: u128, g: u64| {
+        Task::given(name, Timing { period: Ticks::new(100), wcet: Ticks::new(c), release: Ticks::ZERO }, g, 544)
+    };
     let w = workload(vec![k("A", 5, 9), k("B", 3, 7), k("C", 2, 12)]);
     let seq = sequence_of(&w);
     let hw = Hardware { full_blocks: false, ..every_block_its_c() };
@@ -601,7 +604,10 @@ fn jobs_after_the_window_that_may_pass_are_analysed() {
 #[test]
 fn a_low_kernel_is_charged_each_blocks_own_time() {
     let l = Task::given("L", Timing { period: Ticks::new(1000), wcet: Ticks::new(1), release: Ticks::ZERO }, 8, 1024);
-    let h = Task { priority: Priority::High, ..Task::given("H", Timing { period: Ticks::new(1000), wcet: Ticks::new(100), release: Ticks::ZERO }, 1, 1024) };
+    let h = Task {
+        priority: Priority::High,
+        ..Task::given("H", Timing { period: Ticks::new(1000), wcet: Ticks::new(100), release: Ticks::ZERO }, 1, 1024)
+    };
     let rep = analyse(&workload(vec![h, l]), Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "L"), 28.0);
 }
@@ -738,8 +744,14 @@ fn a_process_is_charged_only_for_the_work_it_has() {
 /// switch cost); the one job of B analysed would have capped A at 11. Reported 20.
 #[test]
 fn the_work_cap_counts_jobs_after_the_window() {
-    let a = Task { process: Some("a".into()), ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 1024) };
-    let b = Task { process: Some("b".into()), ..Task::given("B", Timing { period: Ticks::new(3), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 1024) };
+    let a = Task {
+        process: Some("a".into()),
+        ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 1024)
+    };
+    let b = Task {
+        process: Some("b".into()),
+        ..Task::given("B", Timing { period: Ticks::new(3), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 1024)
+    };
     let mut w = workload(vec![a, b]);
     (w.time_slice, w.context_switch, w.window) = (Ticks::new(2), Some(Ticks::ZERO), Window::Until(Ticks::new(1)));
     let rep = analyse(&w, Timeline::Omitted).unwrap();
@@ -751,8 +763,14 @@ fn the_work_cap_counts_jobs_after_the_window() {
 /// capped by B's one listed job (which gave 11): 20.
 #[test]
 fn the_work_cap_counts_a_periodic_kernels_next_jobs() {
-    let a = Task { process: Some("a".into()), ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 1024) };
-    let b = Task { process: Some("b".into()), ..Task::given("B", Timing { period: Ticks::new(3), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 1024) };
+    let a = Task {
+        process: Some("a".into()),
+        ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 1024)
+    };
+    let b = Task {
+        process: Some("b".into()),
+        ..Task::given("B", Timing { period: Ticks::new(3), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 1024)
+    };
     let mut w = workload(vec![a, b]);
     (w.time_slice, w.context_switch) = (Ticks::new(2), Some(Ticks::ZERO));
     assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 20.0);

@@ -615,7 +615,9 @@ fn gpu_bound_words(bound: Option<Bound>) -> String {
         Some(Bound::TieBound) => "tie-bound: tied kernels merged, a proven upper bound",
         Some(Bound::Priorities) => "priorities: two stream priorities, a proven upper bound",
         Some(Bound::Copies) => "copies: with the copy engine, a proven upper bound",
-        Some(Bound::TimeSliced) => "time-sliced: contexts in time slices, a proven upper bound (kernels' column; R+ adds the copies and the jobs' queueing)",
+        Some(Bound::TimeSliced) => {
+            "time-sliced: contexts in time slices, a proven upper bound (kernels' column; R+ adds the copies and the jobs' queueing)"
+        }
     };
     format!("bound        {what}")
 }
