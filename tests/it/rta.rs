@@ -507,11 +507,39 @@ proptest! {
         let mut rng = SmallRng::seed_from_u64(seed);
         let hw = random_hardware(&w, &mut rng);
         let found = worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, 120, seed);
+        // The same set at ten times the resolution: the simulator's whole-tick draws are
+        // then tenths of the analysis's ticks (blocks, overheads shorter than a tick).
+        let fine = finer(&w, 10);
+        let fine_seq = sequence_of(&fine);
+        let fine_hw = Hardware { launch_overhead: fine.launch_overhead, ..hw.clone() };
+        let fine_found = worst_responses(&fine_seq.jobs, &fine_seq.classes, &fine.platform, &fine_hw, 120, seed);
         for k in &rep.kernels {
             let i = w.tasks.iter().position(|t| t.name == k.name).unwrap();
             prop_assert!(found[i] <= k.response, "{}: found {:?} > reported {:?} ({:?})", k.name, found[i], k.response, hw);
+            prop_assert!(fine_found[i] <= k.response * 10, "{}: found {:?} tenths > reported {:?} ({:?})", k.name, fine_found[i], k.response, hw);
         }
     }
+}
+
+/// `w` with every time `k` times longer (releases, C, periods, deadlines, copies, the
+/// launch overhead): the same set in ticks `k` times finer.
+fn finer(w: &Workload, k: u128) -> Workload {
+    let scale = |t: Ticks| t * k;
+    let tasks = w
+        .tasks
+        .iter()
+        .map(|t| Task {
+            release: scale(t.release),
+            wcet: scale(t.wcet),
+            period: t.period.map(scale),
+            deadline: t.deadline.map(scale),
+            copy_in: scale(t.copy_in),
+            copy_out: scale(t.copy_out),
+            time_slice: t.time_slice.map(scale),
+            ..t.clone()
+        })
+        .collect();
+    Workload { tasks, launch_overhead: scale(w.launch_overhead), block_overhead: scale(w.block_overhead), ..w.clone() }
 }
 
 /// A tape replays a run: the same numbers give the same choices.
