@@ -204,6 +204,13 @@ impl Running {
     }
 }
 
+/// When job `j` may dispatch in a list schedule: its `ready`, or the finish there of its
+/// stream predecessor if later (`done`: the finishes so far, by job id), plus its
+/// `blocking`.
+pub(crate) fn entry_in_list(j: &Job, done: &std::collections::HashMap<usize, Ticks>) -> Ticks {
+    j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f)) + j.blocking
+}
+
 /// The reported list schedule: jobs in the given (launch) order, each block starting at
 /// the first time, not before its job's `ready` nor the previous block's start, at which
 /// `Running::has_room` holds for the blocks of the list schedule still running.
@@ -226,7 +233,7 @@ pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     let mut done: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
     for j in jobs {
         let mut finish = Ticks::ZERO;
-        let ready = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f)) + j.blocking;
+        let ready = entry_in_list(j, &done);
         for _ in 0..j.blocks {
             let mut t = ready.max(last);
             running.end_until(t);

@@ -242,9 +242,7 @@ impl Pool<'_> {
         let mut d = late[l];
         loop {
             let pool = self.pool_of(root, l, q, d);
-            let Class { demand, exact } = Class::covering(pool.iter().map(|&k| &jobs[k]), self.classes);
-            let k = if exact { room::fit(self.p, &demand) } else { room::beside(self.p, &demand, &demand) };
-            let slots = self.p.sms().saturating_mul(k).max(1) as u128;
+            let slots = self.slots(&pool) as u128;
             let work: Ticks = pool.iter().map(|&k| jobs[k].wcet * jobs[k].blocks as u128).sum();
             let x = late[l] + Ticks::new(work.get().div_ceil(slots));
             let added = jobs.iter().any(|j| j.priority == Priority::High && j.release > d && j.release <= x);
@@ -294,6 +292,15 @@ impl Pool<'_> {
         Some(out)
     }
 
+    /// `G`, the slots of `pool`'s blocks all alike: `#SMs` times the fit of the envelope
+    /// of their demands (the envelope beside itself when the demands differ; at least 1,
+    /// as any block fits an empty GPU).
+    fn slots(&self, pool: &[usize]) -> u64 {
+        let Class { demand, exact } = Class::covering(pool.iter().map(|&k| &self.jobs[k]), self.classes);
+        let k = if exact { room::fit(self.p, &demand) } else { room::beside(self.p, &demand, &demand) };
+        self.p.sms().saturating_mul(k).max(1)
+    }
+
     /// The list schedule of `pool` (job indices), every block with the longest time and
     /// the envelope of the demands, the jobs by their latest entry (`entry`): the list and
     /// its finishes. All blocks alike, the list schedule of [`crate::rta::list::finishes`] has
@@ -301,15 +308,13 @@ impl Pool<'_> {
     /// itself when the demands differ; at least 1, as any block fits an empty GPU), so a
     /// block starts at `max(ready, previous start, the start G blocks earlier + C)`.
     fn pooled(&mut self, pool: &[usize], entry: &dyn Fn(usize) -> Ticks) -> Option<(Vec<Job>, Vec<Ticks>)> {
-        let (jobs, classes) = (self.jobs, self.classes);
+        let jobs = self.jobs;
         let steps: u64 = pool.iter().map(|&k| jobs[k].blocks).sum();
         *self.budget = self.budget.checked_sub(steps)?;
-        let Class { demand, exact } = Class::covering(pool.iter().map(|&k| &jobs[k]), classes);
         let wcet = pool.iter().map(|&k| jobs[k].wcet).max().unwrap_or(Ticks::ZERO);
         let mut list: Vec<Job> = pool.iter().map(|&k| Job { ready: entry(k), wcet, class: 0, after: None, ..jobs[k] }).collect();
         list.sort_by_key(|j| (j.ready, j.id));
-        let k = if exact { room::fit(self.p, &demand) } else { room::beside(self.p, &demand, &demand) };
-        let slots = self.p.sms().saturating_mul(k).max(1) as usize;
+        let slots = self.slots(pool) as usize;
         let mut starts: std::collections::VecDeque<Ticks> = std::collections::VecDeque::with_capacity(slots);
         let mut last = Ticks::ZERO;
         let f = list

@@ -7,7 +7,7 @@
 
 use crate::error::InputError;
 use crate::rta::gpu::Platform;
-use crate::rta::jobs::Sequence;
+use crate::rta::jobs::{Job, Sequence};
 use crate::rta::room;
 use crate::rta::time::{Scale, Ticks};
 use crate::rta::workload::{Priority, Task, Workload};
@@ -197,32 +197,32 @@ pub fn alone(blocks: u64, wcet: Ticks, demand: &crate::rta::gpu::Demand, p: &Pla
 pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: &[usize]) -> Vec<Ticks> {
     let switch = w.context_switch.unwrap_or(Ticks::ZERO);
     let own: Vec<Ticks> = seq.jobs.iter().map(|j| alone(j.blocks, j.wcet, &seq.classes[j.class].demand, &w.platform)).collect();
-    let mut finish: Vec<Ticks> = vec![Ticks::ZERO; seq.jobs.len()];
-    for j in &seq.jobs {
+    let unlisted = unlisted_from(seq, w, slices.len(), process);
+    // Job `j`'s bound from the finishes so far; with `capped`, each other process's share
+    // is at most its work in the window (without, `ceil(E_j / Q_c) * B_c`).
+    let bound = |j: &Job, finish: &[Ticks], capped: bool| {
         let (c, e) = (process[j.id], own[j.id]);
         let start = j.after.map_or(j.ready, |a| j.ready.max(finish[a]));
-        finish[j.id] = start + e + blackout(slices, c, switch) * e.ceil_ratio(slices[c]);
+        let k = e.ceil_ratio(slices[c]);
+        let (from, to) = (start, finish[j.id]);
+        let work = |p: usize| match unlisted[p] {
+            _ if !capped => Ticks::MAX,
+            Some(h) if h < to => Ticks::MAX,
+            _ => seq.jobs.iter().filter(|o| process[o.id] == p && o.release < to && finish[o.id] > from).map(|o| own[o.id]).sum::<Ticks>(),
+        };
+        let others: Ticks = (0..slices.len()).filter(|&p| p != c).map(|p| (slices[p] * k).min(work(p))).sum();
+        start + e + switch * (slices.len() as u128 * k) + others
+    };
+    let mut finish: Vec<Ticks> = vec![Ticks::ZERO; seq.jobs.len()];
+    for j in &seq.jobs {
+        finish[j.id] = bound(j, &finish, false);
     }
-    let n = slices.len() as u128;
-    if w.unlisted_jobs {
-        return finish;
-    }
-    let unlisted = unlisted_from(seq, w, slices.len(), process);
-    for _ in 0..MAX_SLICE_ROUNDS {
+    for _ in 0..if w.unlisted_jobs { 0 } else { MAX_SLICE_ROUNDS } {
         let mut lower = false;
         for j in &seq.jobs {
-            let (c, e) = (process[j.id], own[j.id]);
-            let start = j.after.map_or(j.ready, |a| j.ready.max(finish[a]));
-            let k = e.ceil_ratio(slices[c]);
-            let (from, to) = (start, finish[j.id]);
-            let work = |p: usize| match unlisted[p] {
-                Some(h) if h < to => Ticks::MAX,
-                _ => seq.jobs.iter().filter(|o| process[o.id] == p && o.release < to && finish[o.id] > from).map(|o| own[o.id]).sum::<Ticks>(),
-            };
-            let others: Ticks = (0..slices.len()).filter(|&p| p != c).map(|p| (slices[p] * k).min(work(p))).sum();
-            let bound = start + e + switch * (n * k) + others;
-            if bound < finish[j.id] {
-                (finish[j.id], lower) = (bound, true);
+            let b = bound(j, &finish, true);
+            if b < finish[j.id] {
+                (finish[j.id], lower) = (b, true);
             }
         }
         if !lower {
@@ -236,9 +236,11 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
 /// periodic kernel's next job after the last one analysed: in a window, or with one job
 /// per kernel, where a kernel with a period still recurs), `None` if none can come.
 fn unlisted_from(seq: &Sequence, w: &Workload, processes: usize, process: &[usize]) -> Vec<Option<Ticks>> {
+    let mut last = vec![Ticks::ZERO; w.tasks.len()];
+    seq.jobs.iter().for_each(|j| last[j.task] = last[j.task].max(j.release));
     let mut next: Vec<Option<Ticks>> = vec![None; processes];
     for j in &seq.jobs {
-        let last = seq.jobs.iter().filter(|o| o.task == j.task).map(|o| o.release).max().unwrap_or(j.release);
+        let last = last[j.task];
         // A kernel without a period has no later job.
         if let Some(at) = w.tasks[j.task].period.and_then(|p| last.checked_add(p)) {
             let p = process[j.id];

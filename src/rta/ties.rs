@@ -13,7 +13,7 @@
 
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{Class, Job, TieOrder};
-use crate::rta::list::finishes;
+use crate::rta::list::{entry_in_list, finishes};
 use crate::rta::time::Ticks;
 use std::fmt;
 use std::ops::Range;
@@ -328,8 +328,8 @@ fn earliest_entries(jobs: &[Job]) -> Vec<(Ticks, bool)> {
 }
 
 /// Whether the list schedule of `run` (in queue order, `finish` its finishes) can happen:
-/// each job's entry in it (its `ready`, or its stream predecessor's finish there if later)
-/// is no earlier than the entry of the job before it in the queue. Then every job entering
+/// each job's entry in it (its `ready`, or its stream predecessor's finish there if later:
+/// [`entry_in_list`]) is no earlier than the entry of the job before it in the queue. Then every job entering
 /// at exactly that time, with every block taking its `C`, is an execution (each entry is
 /// within the job's window: `ready` is at least its release and at most its latest entry),
 /// whose queue is `run`'s order; at equal entries that order must be the nominal one
@@ -338,7 +338,7 @@ fn realizable(run: &[Job], finish: &[Ticks], free: bool) -> bool {
     let mut done = std::collections::HashMap::new();
     let mut before: Option<(Ticks, usize)> = None;
     for (j, &f) in run.iter().zip(finish) {
-        let entry = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&d: &Ticks| j.ready.max(d));
+        let entry = entry_in_list(j, &done);
         if let Some((e, id)) = before {
             if entry < e || (entry == e && !free && id > j.id) {
                 return false;

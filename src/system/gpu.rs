@@ -37,7 +37,7 @@ use super::model::{serialize_ms, serialize_ms_option, Ps, System, Task, Unit, Wa
 use crate::error::{Error, InputError};
 use crate::model::cycles::Cycles;
 use crate::rta::analysis::{analyse, Timeline};
-use crate::rta::gpu::Platform;
+use crate::rta::gpu::{Demand, Platform};
 use crate::rta::report::RtaReport;
 use crate::rta::time::Ticks;
 use crate::rta::workload::{demands, Task as Kernel, Timing, Workload};
@@ -242,17 +242,11 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
         }
     };
     let d = demands(&w)?;
-    let alone = |p: &Planned| {
-        p.kernels
-            .iter()
-            .map(|&k| ticks_ps(crate::rta::slicing::alone(w.tasks[k].blocks, w.tasks[k].wcet + w.block_overhead, &d[k], &w.platform)))
-            .sum::<Ps>()
-    };
     let mut rows: Vec<GpuResponse> = plans
         .iter()
         .zip(times)
         .map(|(p, kernel_response)| GpuResponse {
-            alone: alone(p),
+            alone: alone_times(p, &w, &d).into_iter().sum(),
             trigger_period: p.trigger.and_then(|t| t.period),
             task: p.task.name.clone(),
             triggered_by: p.trigger.map(|x| x.name.clone()),
@@ -269,7 +263,7 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
         })
         .collect();
     if let SharingUsed::TimeSlices { context_switch, .. } = sharing {
-        cap_shares(&plans, &w, uncapped, context_switch, &mut rows)?;
+        cap_shares(&plans, (&w, &d), uncapped, context_switch, &mut rows);
     }
     let unclaimed = side
         .map(|s| s.tasks.iter().filter(|k| !rows.iter().any(|r| r.kernels.contains(&k.name))).map(|k| k.name.clone()).collect())
@@ -552,22 +546,11 @@ fn refuse_with_slices(side: Option<&Workload>, p: &Planned, kernels: &[Kernel]) 
 /// With time slices: each GPU task's kernel time is the least of the kernel RTA's bound
 /// and [`sliced_response`], which caps another task's share by its jobs' needs when its
 /// trigger is periodic, waits for it, and is not in `uncapped`.
-fn cap_shares(
-    plans: &[Planned],
-    w: &Workload,
-    uncapped: &BTreeSet<String>,
-    switch: Ps,
-    rows: &mut [GpuResponse],
-) -> Result<(), InputError> {
-    let d = demands(w)?;
+fn cap_shares(plans: &[Planned], (w, d): (&Workload, &[Demand]), uncapped: &BTreeSet<String>, switch: Ps, rows: &mut [GpuResponse]) {
     let contexts: Vec<Context> = plans
         .iter()
         .map(|p| {
-            let alone = p
-                .kernels
-                .iter()
-                .map(|&k| ticks_ps(crate::rta::slicing::alone(w.tasks[k].blocks, w.tasks[k].wcet + w.block_overhead, &d[k], &w.platform)))
-                .collect();
+            let alone = alone_times(p, w, d);
             let period = p
                 .trigger
                 .filter(|t| t.offload.as_ref().is_some_and(|o| o.wait != Wait::None))
@@ -590,7 +573,12 @@ fn cap_shares(
                 .collect();
         }
     }
-    Ok(())
+}
+
+/// Each kernel's time of `p` with the GPU to itself (`ceil(g / slots) C`, with the block
+/// overhead; `d` the workload's demands).
+fn alone_times(p: &Planned, w: &Workload, d: &[Demand]) -> Vec<Ps> {
+    p.kernels.iter().map(|&k| ticks_ps(crate::rta::slicing::alone(w.tasks[k].blocks, w.tasks[k].wcet + w.block_overhead, &d[k], &w.platform))).collect()
 }
 
 /// A GPU task known only by its ticks: one block per SM, each filling its SM (the most

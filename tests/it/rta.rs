@@ -765,43 +765,23 @@ fn a_process_is_charged_only_for_the_work_it_has() {
     assert_eq!((response(&rep, "A"), response(&rep, "B")), (64.0, 78.0));
 }
 
-/// The cap by the others' work needs all their jobs: in a window, a process whose next
-/// job (after those analysed) comes before the bound is charged its whole slice. A
-/// (process a, 10 of work, slices of 2) and B (process b, 1 of work every 3), window
-/// until 1: B's later jobs take the GPU at each of A's 5 waits (reachable 15 with no
-/// switch cost); the one job of B analysed would have capped A at 11. Reported 20.
-#[test]
-fn the_work_cap_counts_jobs_after_the_window() {
-    let a = Task {
-        process: Some("a".into()),
-        ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 1024)
-    };
-    let b = Task {
-        process: Some("b".into()),
-        ..Task::given("B", Timing { period: Ticks::new(3), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 1024)
-    };
-    let mut w = workload(vec![a, b]);
-    (w.time_slice, w.context_switch, w.window) = (Ticks::new(2), Some(Ticks::ZERO), Window::Until(Ticks::new(1)));
-    let rep = analyse(&w, Timeline::Omitted).unwrap();
-    assert_eq!(response(&rep, "A"), 20.0);
-}
-
-/// With one job per kernel a periodic kernel still recurs: B (1 of work every 3) takes
-/// a slice at each of A's 5 waits (reachable 15 without switch costs), so A is not
-/// capped by B's one listed job (which gave 11): 20.
+/// The cap by the others' work needs all their jobs: a process whose next job (after
+/// those analysed) comes before the bound is charged its whole slice. A (process a, 10
+/// of work, slices of 2) and B (process b, 1 of work every 3): B's later jobs take the
+/// GPU at each of A's 5 waits (reachable 15 with no switch cost); the one job of B
+/// analysed would have capped A at 11. Reported 20, with one job per kernel (a periodic
+/// kernel still recurs) and in a window until 1.
 #[test]
 fn the_work_cap_counts_a_periodic_kernels_next_jobs() {
-    let a = Task {
-        process: Some("a".into()),
-        ..Task::given("A", Timing { period: Ticks::new(100), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 1024)
+    let k = |name: &str, period: u128, wcet: u128| Task {
+        process: Some(name.to_lowercase()),
+        ..Task::given(name, Timing { period: Ticks::new(period), wcet: Ticks::new(wcet), release: Ticks::ZERO }, 1, 1024)
     };
-    let b = Task {
-        process: Some("b".into()),
-        ..Task::given("B", Timing { period: Ticks::new(3), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 1024)
-    };
-    let mut w = workload(vec![a, b]);
-    (w.time_slice, w.context_switch) = (Ticks::new(2), Some(Ticks::ZERO));
-    assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 20.0);
+    for window in [Window::OneJob, Window::Until(Ticks::new(1))] {
+        let mut w = workload(vec![k("A", 100, 10), k("B", 3, 1)]);
+        (w.time_slice, w.context_switch, w.window) = (Ticks::new(2), Some(Ticks::ZERO), window);
+        assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 20.0, "{window:?}");
+    }
 }
 
 /// A time slice with kernels of one process is no time slicing: the report says the

@@ -520,6 +520,7 @@ pub fn system_tables(rep: &SystemReport, warnings_shown: bool) -> String {
 fn system_cores(s: &mut String, rep: &SystemReport) {
     let opt = |v: Option<f64>| v.map_or("-".to_string(), |x| format!("{x:.3}"));
     for core in &rep.cores {
+        let by_model = serde_word(&core.priorities) == "model";
         let _ = writeln!(
             s,
             "\ncore {} ({}, {:.3} GHz), priorities {} ({}), utilization {:.3} (sum of (C+ + S+) / T)",
@@ -527,7 +528,7 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
             core.kind,
             core.frequency_ghz,
             serde_word(&core.priorities),
-            if serde_word(&core.priorities) == "model" { "prio: the model's, larger higher" } else { "prio: rank, #0 highest" },
+            if by_model { "prio: the model's, larger higher" } else { "prio: rank, #0 highest" },
             core.utilization
         );
         let _ = writeln!(
@@ -537,7 +538,7 @@ fn system_cores(s: &mut String, rep: &SystemReport) {
         );
         for t in &core.tasks {
             // The priority used: the model's, or (rate-monotonic) the rank, #0 highest.
-            let prio = match (serde_word(&core.priorities) == "model", t.entity.model_priority) {
+            let prio = match (by_model, t.entity.model_priority) {
                 (true, Some(p)) => p.to_string(),
                 _ => format!("#{}", t.rank),
             };
@@ -605,21 +606,9 @@ fn system_gpu(s: &mut String, rep: &SystemReport) {
     }
 }
 
-/// What the kernel-level RTA's bound word of the GPU table means.
+/// What the kernel-level RTA's bound word of the GPU table means (the `rta` table's words).
 fn gpu_bound_words(bound: Option<Bound>) -> String {
-    let what = match bound {
-        None => "no kernel-level RTA",
-        Some(Bound::ExactMonotone) => "exact-monotone: one block demand, the dispatch rules' responses for block times C, reached",
-        Some(Bound::UpperBound) => "upper-bound: one block demand, a proven bound not known to be reached",
-        Some(Bound::Envelope) => "envelope: mixed block demands, a proven upper bound",
-        Some(Bound::TieBound) => "tie-bound: tied kernels merged, a proven upper bound",
-        Some(Bound::Priorities) => "priorities: two stream priorities, a proven upper bound",
-        Some(Bound::Copies) => "copies: with the copy engine, a proven upper bound",
-        Some(Bound::TimeSliced) => {
-            "time-sliced: contexts in time slices, a proven upper bound (kernels' column; R+ adds the copies and the jobs' queueing)"
-        }
-    };
-    format!("bound        {what}")
+    bound.map_or("bound        no kernel-level RTA".to_string(), |b| format!("bound        {b}: {}", bound_line(b, false)))
 }
 
 /// Each chain's latencies of `makespan system`.
