@@ -57,6 +57,15 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
 }
 
 /// The model's stimuli: periods of periodic ones, names of inter-process ones.
+/// The narrowest `bitWidth` of `m`'s ports (of `kind`, when given), if any.
+fn narrowest_port(m: Node, kind: Option<&str>) -> Option<u64> {
+    m.children()
+        .filter(|p| p.has_tag_name("ports") && kind.is_none_or(|k| p.attribute("portType") == Some(k)))
+        .filter_map(|p| p.attribute("bitWidth")?.parse().ok())
+        .filter(|&b: &u64| b >= 8)
+        .min()
+}
+
 #[derive(Default)]
 struct Stimuli {
     periodic: BTreeMap<String, Ps>,
@@ -106,7 +115,9 @@ impl Reader {
                         // Which unit goes through which is not read: none is modelled.
                         policy = format!("(one of several: {} and {name})", before.name);
                     }
-                    self.sys.interconnect = Some(Interconnect { name, policy, max_concurrent_transfers });
+                    let max_burst = c.attribute("maxBurstSize").and_then(|b| b.parse().ok()).filter(|&b: &u64| b > 0);
+                    self.sys.interconnect =
+                        Some(Interconnect { name, policy, max_concurrent_transfers, max_burst, frequency: None, port_bits: None });
                 }
                 ("domains", "FrequencyDomain") => {
                     let name = self.attr(c, "name", "hwModel.domains")?.to_string();
@@ -137,7 +148,15 @@ impl Reader {
                     let unit = self.unit(c, kinds, domains)?;
                     self.sys.units.push(unit);
                 }
-                ("modules", "ConnectionHandler") => self.take_all(c),
+                ("modules", "ConnectionHandler") => {
+                    self.take_all(c);
+                    let domain = c.attribute("frequencyDomain").map(refs).and_then(|mut d| d.pop()).unwrap_or_default();
+                    let port_bits = narrowest_port(c, None);
+                    if let Some(i) = self.sys.interconnect.as_mut() {
+                        i.frequency = domains.get(&domain).copied();
+                        i.port_bits = port_bits;
+                    }
+                }
                 _ => {}
             }
         }
@@ -167,7 +186,8 @@ impl Reader {
         if paths > 1 {
             self.sys.warnings.push(format!("unit {name}: {paths} memory access paths; the largest read and write latencies are used"));
         }
-        Ok(Unit { name, kind, gpu, frequency, read_latency, write_latency, contention: 0 })
+        let port_bits = narrowest_port(m, Some("initiator"));
+        Ok(Unit { name, kind, gpu, frequency, read_latency, write_latency, contention: 0, port_bits })
     }
 
     fn stimuli(&mut self, s: Node) -> Result<Stimuli, InputError> {

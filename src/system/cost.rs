@@ -104,6 +104,20 @@ pub fn copy_cycles(sys: &System, runnables: &[&Runnable], unit: &Unit, task: &st
     Ok(total)
 }
 
+/// Line accesses (64-byte lines, every access counted, as [`runnable_cycles`] charges
+/// them) of `rs`, plus the lines of their implicit copies when `copies` (as
+/// [`copy_cycles`] charges them).
+pub fn lines(sys: &System, rs: &[&Runnable], copies: bool) -> u128 {
+    let of = |l: &String| (sys.labels.get(l).copied().unwrap_or(0) as u128).div_ceil(64);
+    let accesses: u128 = rs.iter().flat_map(|r| r.reads.iter().chain(&r.writes)).map(of).sum();
+    if !copies {
+        return accesses;
+    }
+    let reads: BTreeSet<&String> = rs.iter().flat_map(|r| &r.reads).collect();
+    let writes: BTreeSet<&String> = rs.iter().flat_map(|r| &r.writes).collect();
+    accesses + reads.into_iter().map(of).sum::<u128>() + writes.into_iter().map(of).sum::<u128>()
+}
+
 /// The runnables named in `names` (checked to exist by [`System::check`]).
 pub fn runnables<'a>(sys: &'a System, names: &[String]) -> Vec<&'a Runnable> {
     names.iter().filter_map(|n| sys.runnables.get(n)).collect()

@@ -43,7 +43,8 @@
 //! are not all equal on a core, else rate-monotonic (shorter period higher; equal
 //! periods equal priority); the report says which per core.
 
-use super::cost::{copy_cycles, cost, runnables, Communication, Cost};
+use super::contention::Bus;
+use super::cost::{copy_cycles, cost, lines, runnables, Communication, Cost};
 use super::gpu::GpuSide;
 use super::model::{ms, Ps, System, Task, Unit, Wait, MAX_TIME};
 use super::reference::{labels_only, Reference};
@@ -103,15 +104,24 @@ pub struct Entity {
     pub case: Case,
     /// The GPU task it offloads to, if any.
     pub gpu_task: Option<String>,
-    /// An offloading task's runnables before the offload, without copies (the best case
-    /// bounds when the GPU task is released; zero for other cases).
+    /// An offloading task's runnables before the offload, or a GPU task on a CPU's
+    /// trigger's, without copies (the best case bounds when the GPU task is released;
+    /// the worst case without waiting for the interconnect; zero for other cases).
     pub pre: Cost,
-    /// An offloading task's runnables after the wait, without copies (zero for other
-    /// cases).
+    /// An offloading task's runnables after the wait, or a GPU task on a CPU's trigger's,
+    /// without copies (the worst case without waiting for the interconnect; zero for
+    /// other cases).
     pub post: Cost,
     /// Synchronous offloading: the GPU response that `c` counts as execution (the core
     /// spins); zero for other cases. `c - wait` is what the task needs of the core.
     pub wait: Cost,
+    /// Line accesses a job makes from its core at most (its runnables' and copies';
+    /// not its GPU task's), for the interconnect ([`crate::system::contention`]).
+    pub lines: u128,
+    /// The part of `c.worst` that is waiting for the interconnect. Before the analysis
+    /// the per-access bound (every line waits for every other active unit); in a
+    /// [`Response`], the job-driven bound over the job's window when it has an `R+`.
+    pub contention: Ps,
 }
 
 impl Entity {
@@ -132,7 +142,14 @@ impl Entity {
             pre: Cost::default(),
             post: Cost::default(),
             wait: Cost::default(),
+            lines: 0,
+            contention: Ps::ZERO,
         }
+    }
+
+    /// `C+` without waiting for the interconnect.
+    pub fn c0(&self) -> Ps {
+        self.c.worst - self.contention
     }
 }
 
@@ -152,13 +169,15 @@ pub struct Response {
     pub best: Option<Ps>,
     /// `worst <= deadline`.
     pub schedulable: bool,
+    /// Without `worst`: the term that keeps it above the period, and by how much.
+    pub blocked_by: Option<String>,
 }
 
 impl Serialize for Response {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let e = &self.entity;
-        let mut row = s.serialize_struct("Response", 14)?;
+        let mut row = s.serialize_struct("Response", 15)?;
         row.serialize_field("name", &e.name)?;
         row.serialize_field("tasks", &e.tasks)?;
         row.serialize_field("case", &e.case)?;
@@ -173,6 +192,7 @@ impl Serialize for Response {
         row.serialize_field("r_best", &self.best.map(ms))?;
         row.serialize_field("r_worst", &self.worst.map(ms))?;
         row.serialize_field("schedulable", &self.schedulable)?;
+        row.serialize_field("blocked_by", &self.blocked_by)?;
         row.end()
     }
 }
@@ -183,15 +203,26 @@ pub fn response_of<'a>(all: &'a [Response], name: &str) -> Option<&'a Response> 
     all.iter().find(|r| r.entity.tasks.iter().any(|t| t == name))
 }
 
-/// The tasks each core schedules, with their execution times.
-pub fn entities(sys: &System, gpu: &GpuSide, comm: Communication, mode: OffloadMode, rules: Reference) -> Result<Vec<Entity>, InputError> {
+/// The tasks each core schedules, with their execution times: `sys` with each unit's
+/// per-line contention ([`crate::system::contention::with_contention`]), `plain` the
+/// same system without it (for [`Entity::contention`]).
+pub fn entities(
+    (sys, plain): (&System, &System),
+    gpu: &GpuSide,
+    comm: Communication,
+    mode: OffloadMode,
+    rules: Reference,
+) -> Result<Vec<Entity>, InputError> {
     let mut out = Vec::new();
     for t in &sys.tasks {
         let unit = mapped(sys, t);
         if unit.gpu || t.period.is_none() {
             continue; // GPU tasks, and triggered tasks (handled with their trigger).
         }
-        let e = entity(sys, t, unit, gpu, (comm, mode, rules))?;
+        let mut e = entity(sys, t, unit, gpu, (comm, mode, rules))?;
+        let alone = entity(plain, t, mapped(plain, t), gpu, (comm, mode, rules))?;
+        e.contention = e.c.worst.saturating_sub(alone.c.worst);
+        (e.pre, e.post) = (alone.pre, alone.post);
         let longest = e.period.max(e.deadline).max(e.c.worst + e.suspension.worst);
         if longest > MAX_TIME {
             return Err(InputError::new(
@@ -226,10 +257,13 @@ fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, how: (Communicatio
         pre: Cost::default(),
         post: Cost::default(),
         wait: Cost::default(),
+        lines: 0,
+        contention: Ps::ZERO,
     };
+    let implicit = comm == Communication::Implicit;
     let Some(o) = &t.offload else {
         let rs = runnables(sys, &t.pre);
-        return Ok(Entity { c: cost(sys, &rs, unit, &t.name, copies(sys, &rs, unit, comm, &t.name)?)?, ..base });
+        return Ok(Entity { c: cost(sys, &rs, unit, &t.name, copies(sys, &rs, unit, comm, &t.name)?)?, lines: lines(sys, &rs, implicit), ..base });
     };
     let target = sys.task(&o.target).expect("checked");
     let target_unit = mapped(sys, target);
@@ -250,6 +284,9 @@ fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, how: (Communicatio
             unit: target_unit.name.clone(),
             c,
             case: Case::GpuTaskOnCpu,
+            lines: lines(sys, &rs, implicit),
+            pre: cost(sys, &runnables(sys, &t.pre), target_unit, &target.name, (Cycles::ZERO, Cycles::ZERO))?,
+            post: cost(sys, &runnables(sys, &t.post), target_unit, &target.name, (Cycles::ZERO, Cycles::ZERO))?,
             ..base
         });
     }
@@ -268,6 +305,7 @@ fn entity(sys: &System, t: &Task, unit: &Unit, gpu: &GpuSide, how: (Communicatio
         gpu_task: Some(target.name.clone()),
         pre: cost(sys, &runnables(sys, &t.pre), unit, &t.name, (Cycles::ZERO, Cycles::ZERO))?,
         post: cost(sys, &runnables(sys, &t.post), unit, &t.name, (Cycles::ZERO, Cycles::ZERO))?,
+        lines: lines(sys, &rs, implicit),
         ..base
     };
     Ok(match wait {
@@ -310,23 +348,27 @@ pub fn ranks(on_core: &[&Entity]) -> (Priorities, Vec<usize>) {
 pub const MAX_ITERATIONS: usize = 1_000_000;
 
 /// Response times of the entities of one core (see the module docs): the worst case by
-/// [`worst_case`]; the best case `C- + S-` under this tool's rules ([`Reference::Proven`],
-/// proof in [`no_interference`]), the Redell-Sanfridson recurrence ([`best_case`]) under
-/// the GSoC document's ([`Reference::App4rta`]).
-pub fn analyse_core(on_core: &[&Entity], rules: Reference) -> (Priorities, Vec<Response>) {
+/// [`worst_case`], with `bus` the interconnect as this core sees it (empty: no
+/// contention beyond what `C+` holds); the best case `C- + S-` under this tool's rules
+/// ([`Reference::Proven`], proof in [`no_interference`]), the Redell-Sanfridson
+/// recurrence ([`best_case`]) under the GSoC document's ([`Reference::App4rta`]). A
+/// response's entity has the `C+` of one job in its window: `C0` plus the job-driven
+/// wait of its own accesses over `R+` (at most the per-access one it came with).
+pub fn analyse_core(on_core: &[&Entity], rules: Reference, bus: &Bus) -> (Priorities, Vec<Response>) {
     let (scheme, rank) = ranks(on_core);
     let mut order: Vec<usize> = (0..on_core.len()).collect();
     order.sort_by_key(|&i| rank[i]);
     let mut worst: Vec<Option<Ps>> = vec![None; on_core.len()];
+    let mut blocked: Vec<Option<String>> = vec![None; on_core.len()];
     for &i in &order {
-        let interferers: Vec<(Ps, Ps, Ps)> = (0..on_core.len())
+        let interferers: Vec<Interferer> = (0..on_core.len())
             .filter(|&j| j != i && rank[j] <= rank[i])
-            .map(|j| {
-                let e = on_core[j];
-                (e.period, e.c.worst, jitter(e, if rank[j] < rank[i] { worst[j] } else { None }))
-            })
+            .map(|j| Interferer::of(on_core[j], if rank[j] < rank[i] { worst[j] } else { None }))
             .collect();
-        worst[i] = worst_case(on_core[i], &interferers);
+        worst[i] = worst_case(on_core[i], &interferers, bus);
+        if worst[i].is_none() {
+            blocked[i] = Some(blocked_by(on_core[i], &interferers, bus));
+        }
     }
     // A suspending interferer's jitter rests on its own response: R - C when it has
     // one, D - C for an equal priority, valid only when it meets its deadline. Where that
@@ -341,8 +383,9 @@ pub fn analyse_core(on_core: &[&Entity], rules: Reference) -> (Priorities, Vec<R
                     Some(r) => rank[j] == rank[i] && r > on_core[j].deadline,
                 }
         });
-        if unfounded {
+        if unfounded && worst[i].is_some() {
             worst[i] = None;
+            blocked[i] = Some("a suspending task of higher or equal priority on its core has no R+ (or misses its deadline at equal priority), so its jitter is unknown".into());
         }
     }
     let responses = (0..on_core.len())
@@ -356,19 +399,91 @@ pub fn analyse_core(on_core: &[&Entity], rules: Reference) -> (Priorities, Vec<R
                     best_case(e, w, &hp)
                 }
             });
-            Response { entity: e.clone(), rank: rank[i], worst: worst[i], best, schedulable: worst[i].is_some_and(|w| w <= e.deadline) }
+            let entity = match worst[i] {
+                Some(r) => in_window(e, bus, r),
+                None => e.clone(),
+            };
+            let schedulable = worst[i].is_some_and(|w| w <= e.deadline);
+            Response { entity, rank: rank[i], worst: worst[i], best, schedulable, blocked_by: blocked[i].take() }
         })
         .collect();
     (scheme, responses)
 }
 
-/// The release jitter a task causes lower-priority tasks: `R - C` for a suspending task
-/// whose `R` is known, `D - C` otherwise; zero for a task that does not suspend.
-fn jitter(e: &Entity, worst: Option<Ps>) -> Ps {
-    if e.case != Case::AsyncOffload {
-        return Ps::ZERO;
+/// `e` with the `C+` of one job whose response is at most `r`: its own accesses wait at
+/// most [`Bus::wait`] over a window of length `r` (they all fall in it), and at most the
+/// per-access wait it came with.
+fn in_window(e: &Entity, bus: &Bus, r: Ps) -> Entity {
+    let contention = e.contention.min(bus.wait(e.lines, r));
+    Entity { c: Cost { worst: e.c0() + contention, ..e.c }, contention, ..e.clone() }
+}
+
+/// Why `e` gets no `R+` within its period `T`, with the margin: its own `C0 + S` when
+/// that alone passes `T` (for a GPU task on a CPU, its trigger's pre- and
+/// post-processing when they alone make the difference), else the terms of
+/// [`worst_case`] at `R = T`: the wait for the interconnect when the work alone fits,
+/// else the higher-priority work.
+fn blocked_by(e: &Entity, interferers: &[Interferer], bus: &Bus) -> String {
+    let t = e.period;
+    let own = e.c0() + e.suspension.worst;
+    if own > t {
+        let sides = e.pre.worst + e.post.worst;
+        if e.case == Case::GpuTaskOnCpu && own.saturating_sub(sides) <= t {
+            return format!(
+                "its trigger's pre- and post-processing runnables ({:.3} ms, run on its core with the task) make its C+ without contention {:.3} ms, {:.3} ms above its period",
+                ms(sides),
+                ms(own),
+                ms(own - t)
+            );
+        }
+        return format!("its C+ without contention plus S+, {:.3} ms, is {:.3} ms above its period", ms(own), ms(own - t));
     }
-    worst.unwrap_or(e.deadline).saturating_sub(e.c.worst)
+    let work: Ps = interferers.iter().map(|i| i.c * (t + i.jitter).ceil_ratio(i.period)).sum();
+    let lines = interferers.iter().fold(e.lines, |n, i| n.saturating_add(i.lines.saturating_mul((t + i.line_jitter).ceil_ratio(i.period))));
+    let wait = bus.wait(lines, t).min(MAX_TIME);
+    let over = (own + work + wait).saturating_sub(t);
+    if own + work <= t {
+        format!("its core's wait for the interconnect ({:.3} ms over a period) takes R+ {:.3} ms above its period", ms(wait), ms(over))
+    } else {
+        format!("work of higher or equal priority on its core ({:.3} ms over a period) takes R+ {:.3} ms above its period", ms(work), ms(over))
+    }
+}
+
+/// An entity of equal or higher priority as the worst-case recurrence sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Interferer {
+    /// Minimum time between releases.
+    pub period: Ps,
+    /// Execution per job without waiting for the interconnect ([`Entity::c0`]).
+    pub c: Ps,
+    /// Release jitter of its execution.
+    pub jitter: Ps,
+    /// Line accesses per job.
+    pub lines: u128,
+    /// Release jitter of its accesses: only jobs released less than this before a window
+    /// (or in it) access memory in it.
+    pub line_jitter: Ps,
+}
+
+impl Interferer {
+    /// `e` as an interferer, `worst` its `R+` when known. A task that does not suspend:
+    /// no jitter (at the start of a level-i busy window none of its jobs is pending).
+    /// A suspending task (asynchronous offloading): its work as released with jitter
+    /// `J = R - C0` (`R` its response, or `D` for an equal priority, valid when it meets
+    /// its deadline). Proof: a job released at `x` ends by `x + R`, so of its work at most
+    /// `min(C0, x + R - y)` is left at any `y`: no more than a job released at `x + R -
+    /// C0` running `C0`; a `C0` below the job's `C+` only makes `J` larger. Its accesses:
+    /// every job released in `(a - R, a + t)` may be running in `[a, a + t)`, so they get
+    /// jitter `R`.
+    pub fn of(e: &Entity, worst: Option<Ps>) -> Interferer {
+        let (jitter, line_jitter) = if e.case == Case::AsyncOffload {
+            let r = worst.unwrap_or(e.deadline);
+            (r.saturating_sub(e.c0()), r)
+        } else {
+            (Ps::ZERO, Ps::ZERO)
+        };
+        Interferer { period: e.period, c: e.c0(), jitter, lines: e.lines, line_jitter }
+    }
 }
 
 /// A higher-priority entity as the best-case recurrence sees it: `(T, C-, J)` triples of
@@ -401,16 +516,31 @@ pub fn waits(e: &Entity) -> bool {
     matches!(e.case, Case::SyncOffload | Case::AsyncOffload)
 }
 
-/// The worst-case recurrence; `None` when it passes `T` or does not converge.
-pub fn worst_case(e: &Entity, interferers: &[(Ps, Ps, Ps)]) -> Option<Ps> {
+/// The worst-case recurrence; `None` when it passes `T` or does not converge:
+///
+/// `R = C0 + S + sum_j ceil((R + J_j) / T_j) C0_j + W(N(R), R)`,
+/// `N(R) = n + sum_j ceil((R + J'_j) / T_j) n_j`,
+///
+/// with `C0` execution without waiting for the interconnect, `n` line accesses per job,
+/// `J'` the jitter of the accesses ([`Interferer::of`]) and `W` the interconnect's wait
+/// ([`Bus::wait`]). Proof: in a window of length `R` from the start of the level-i busy
+/// window, the core runs the job and the higher- and equal-priority jobs counted; their
+/// work without waiting is at most the first sum (Joseph and Pandya; jitter as in
+/// [`Interferer::of`]), and all the accesses they make in the window, at most `N(R)`,
+/// wait at most `W(N(R), R)` together. If the job has not ended by `R`, the core was busy
+/// with that work all along, so the least fixed point bounds the response. Without
+/// contention (`W = 0`, `C0 = C+`) it is the recurrence of the module docs.
+pub fn worst_case(e: &Entity, interferers: &[Interferer], bus: &Bus) -> Option<Ps> {
     let limit = e.period;
-    let own = e.c.worst + e.suspension.worst;
+    let own = e.c0() + e.suspension.worst;
     let mut r = own;
     for _ in 0..MAX_ITERATIONS {
         if r > limit {
             return None;
         }
-        let next = own + interferers.iter().map(|&(t, c, j)| c * (r + j).ceil_ratio(t)).sum::<Ps>();
+        let work: Ps = interferers.iter().map(|i| i.c * (r + i.jitter).ceil_ratio(i.period)).sum();
+        let lines = interferers.iter().fold(e.lines, |n, i| n.saturating_add(i.lines.saturating_mul((r + i.line_jitter).ceil_ratio(i.period))));
+        let next = own + work + bus.wait(lines, r).min(MAX_TIME);
         if next == r {
             return Some(r);
         }
@@ -500,18 +630,18 @@ mod tests {
     fn the_textbook_example() {
         // (T, C) = (7, 3), (12, 3), (20, 5): R = 3, 6, 20 (Buttazzo's example of RTA).
         let (a, b, c) = (e("a", Ps::new(7), Ps::new(3)), e("b", Ps::new(12), Ps::new(3)), e("c", Ps::new(20), Ps::new(5)));
-        let (scheme, r) = analyse_core(&[&c, &a, &b], Reference::Proven);
+        let (scheme, r) = analyse_core(&[&c, &a, &b], Reference::Proven, &Bus::default());
         assert_eq!(scheme, Priorities::RateMonotonic);
         let worst: Vec<Option<Ps>> = r.iter().map(|x| x.worst).collect();
         assert_eq!(worst, vec![Some(Ps::new(20)), Some(Ps::new(3)), Some(Ps::new(6))]);
         assert!(r.iter().all(|x| x.schedulable));
         let d = e("d", Ps::new(20), Ps::new(6));
-        let (_, r) = analyse_core(&[&a, &b, &d], Reference::Proven);
+        let (_, r) = analyse_core(&[&a, &b, &d], Reference::Proven, &Bus::default());
         assert_eq!(r[2].worst, None, "21 > T = 20: not analysed, not schedulable");
         assert!(!r[2].schedulable);
         let mut late = e("d", Ps::new(20), Ps::new(5));
         late.deadline = Ps::new(15);
-        let (_, r) = analyse_core(&[&a, &b, &late], Reference::Proven);
+        let (_, r) = analyse_core(&[&a, &b, &late], Reference::Proven, &Bus::default());
         assert_eq!((r[2].worst, r[2].schedulable), (Some(Ps::new(20)), false), "R = 20 <= T but > D = 15");
     }
 
@@ -525,9 +655,9 @@ mod tests {
         let mut high = Entity::periodic("high", Ps::new(10), Cost { best: Ps::new(6), worst: Ps::new(6) });
         high.case = Case::NoWaitOffload;
         (low.model_priority, high.model_priority) = (Some(1), Some(2));
-        let (_, proven) = analyse_core(&[&low, &high], Reference::Proven);
+        let (_, proven) = analyse_core(&[&low, &high], Reference::Proven, &Bus::default());
         assert_eq!(proven[0].best, Some(Ps::new(5)));
-        let (_, document) = analyse_core(&[&low, &high], Reference::App4rta);
+        let (_, document) = analyse_core(&[&low, &high], Reference::App4rta, &Bus::default());
         assert_eq!(document[0].best, Some(Ps::new(11)), "the recurrence: 5 + ceil0((17 - 10) / 10) 6");
     }
 
@@ -555,7 +685,7 @@ mod tests {
         let other = Entity::periodic("other", Ps::new(20), Cost { best: Ps::new(5), worst: Ps::new(5) });
         // Equal periods: equal priority under rate-monotonic. For `other`, off has
         // J = D - C = 18: R = 5 + ceil((R + 18) / 20) 2: 7 -> 9 -> 9.
-        let (_, r) = analyse_core(&[&off, &other], Reference::Proven);
+        let (_, r) = analyse_core(&[&off, &other], Reference::Proven, &Bus::default());
         assert_eq!(r[1].worst, Some(Ps::new(9)));
         // For `off`: R = 2 + 3 + ceil(R / 20) 5 = 10.
         assert_eq!(r[0].worst, Some(Ps::new(10)));
@@ -568,7 +698,7 @@ mod tests {
         off.suspension = Cost { best: Ps::new(9), worst: Ps::new(9) };
         let low = Entity::periodic("low", Ps::new(40), Cost { best: Ps::new(1), worst: Ps::new(1) });
         // off: R = 2 + 9 = 11 > T = 10: no R; low's jitter term would rest on it.
-        let (_, r) = analyse_core(&[&off, &low], Reference::Proven);
+        let (_, r) = analyse_core(&[&off, &low], Reference::Proven, &Bus::default());
         assert_eq!((r[0].worst, r[1].worst), (None, None));
         assert!(!r[1].schedulable);
     }
@@ -578,7 +708,7 @@ mod tests {
         let (mut a, mut b) = (e("a", Ps::new(7), Ps::new(3)), e("b", Ps::new(12), Ps::new(3)));
         a.model_priority = Some(1);
         b.model_priority = Some(2);
-        let (scheme, r) = analyse_core(&[&a, &b], Reference::Proven);
+        let (scheme, r) = analyse_core(&[&a, &b], Reference::Proven, &Bus::default());
         assert_eq!(scheme, Priorities::Model);
         assert_eq!((r[0].rank, r[1].rank), (1, 0));
         assert_eq!(r[1].worst, Some(Ps::new(3)));

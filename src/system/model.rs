@@ -99,6 +99,9 @@ pub struct Unit {
     /// Cycles one line access may wait for the interconnect in the worst case (memory
     /// contention, set by [`super::contention::with_contention`]; 0 without it).
     pub contention: u64,
+    /// Width in bits of its port to the interconnect (the narrowest initiator port), if
+    /// the model gives one.
+    pub port_bits: Option<u64>,
 }
 
 /// Lower and upper bounds on a runnable's cycles on one kind of unit.
@@ -258,6 +261,12 @@ pub struct Interconnect {
     pub policy: String,
     /// Transfers it serves at once.
     pub max_concurrent_transfers: u64,
+    /// Most beats one grant moves (`maxBurstSize`), if given.
+    pub max_burst: Option<u64>,
+    /// Its clock (its module's frequency domain), if given.
+    pub frequency: Option<Frequency>,
+    /// Width in bits of its narrowest port, if given.
+    pub port_bits: Option<u64>,
 }
 
 impl System {

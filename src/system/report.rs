@@ -2,9 +2,9 @@
 //! one table per core, one row per GPU task, one row per chain, each number labelled.
 
 use super::chains::{implicit, let_, Hop, Latencies};
-use super::contention::{with_contention, ContentionUsed};
-use super::cost::Communication;
-use super::cpu::{analyse_core, entities, response_of, OffloadMode, Priorities, Response};
+use super::contention::{buses, with_contention, Bus, ContentionUsed, Traffic};
+use super::cost::{lines, runnables, Communication};
+use super::cpu::{analyse_core, entities, response_of, waits, Entity, OffloadMode, Priorities, Response};
 use super::gpu::{analyse_gpu, GpuResponse, GpuSide, SharingUsed};
 use super::gpu_jobs::{gpu_bounds, GpuBound};
 use super::model::{ms, Ps, System};
@@ -235,6 +235,9 @@ pub struct ContentionRow {
     pub mode: &'static str,
     /// Why there is none (`null` when applied).
     pub why: Option<String>,
+    /// What one grant of the interconnect moves and how long it holds it (`null` when
+    /// none is applied).
+    pub grant: Option<String>,
     /// Per unit with tasks: the longest wait of one line access, ns.
     pub units: Vec<UnitWait>,
 }
@@ -251,13 +254,14 @@ pub struct UnitWait {
 
 fn contention_row(c: &ContentionUsed) -> ContentionRow {
     match c {
-        ContentionUsed::RoundRobin(waits) => ContentionRow {
+        ContentionUsed::RoundRobin(waits, reading) => ContentionRow {
             mode: "round-robin",
             why: None,
+            grant: Some(reading.clone()),
             units: waits.iter().map(|(u, w)| UnitWait { unit: u.clone(), wait_ns: w.get() as f64 / 1000.0 }).collect(),
         },
         ContentionUsed::None(why) | ContentionUsed::Ignored(why) => {
-            ContentionRow { mode: "none", why: Some(why.clone()), units: Vec::new() }
+            ContentionRow { mode: "none", why: Some(why.clone()), grant: None, units: Vec::new() }
         }
     }
 }
@@ -285,12 +289,13 @@ fn contention_row(c: &ContentionUsed) -> ContentionRow {
 pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<SystemReport, Error> {
     sys.check()?;
     let opts = opts.resolved();
+    let plain = sys;
     let (contended, contention) = with_contention(sys, opts.contention);
     let sys = &contended;
     let mut uncapped: BTreeSet<String> = BTreeSet::new();
     let (gpu, cores, all, bounds) = loop {
         let gpu = analyse_gpu(sys, side, opts.gpu, &uncapped)?;
-        let (cores, all) = analyse_cores(sys, &gpu, opts)?;
+        let (cores, all) = analyse_cores(sys, plain, &contention, &gpu, opts)?;
         // A waiting trigger proven within its period ends its GPU job within it too (its
         // R+ counts the GPU response), so `late` holds exactly the tasks whose cap fails.
         let bounds = gpu_bounds(sys, &gpu, &all);
@@ -352,9 +357,51 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
     })
 }
 
-/// Every CPU core's rows, and every entity's response.
-fn analyse_cores(sys: &System, gpu: &GpuSide, opts: Options) -> Result<(Vec<CoreRow>, Vec<Response>), Error> {
-    let ents = entities(sys, gpu, opts.communication.copies(), opts.offload, opts.reference)?;
+/// Most rounds of the interconnect's job-driven bound ([`analyse_cores`]).
+const BUS_ROUNDS: usize = 4;
+
+/// Every CPU core's rows, and every entity's response. `sys` has the per-access
+/// contention, `plain` none, `used` says which applies. The interconnect's job-driven
+/// bound needs the other units' responses: the first round bounds their jobs by their
+/// spans only ([`Traffic::jobs`]), each later round also by the responses of the round
+/// before, which are proven, so every round's responses are proven; the last is kept
+/// (at most [`BUS_ROUNDS`], fewer when a round changes nothing).
+fn analyse_cores(sys: &System, plain: &System, used: &ContentionUsed, gpu: &GpuSide, opts: Options) -> Result<(Vec<CoreRow>, Vec<Response>), Error> {
+    let ents = entities((sys, plain), gpu, opts.communication.copies(), opts.offload, opts.reference)?;
+    let mut known: BTreeMap<String, Ps> = BTreeMap::new();
+    for round in 1.. {
+        let buses = buses(sys, (used, opts.contention), &|unit| traffic(sys, unit, (&ents, gpu), &known));
+        let (cores, all) = cores_once(sys, &ents, &buses, opts);
+        let now: BTreeMap<String, Ps> = all.iter().filter_map(|r| Some((r.entity.name.clone(), r.worst?))).collect();
+        if now == known || round == BUS_ROUNDS {
+            return Ok((cores, all));
+        }
+        known = now;
+    }
+    unreachable!("the loop returns by its last round")
+}
+
+/// What `unit` transfers: per task mapped to it, its lines per job, period, span (best
+/// response) and, from `known`, its `R+`; for a GPU, per GPU task its runnables' lines,
+/// its trigger's period and, when the trigger waits for it, the trigger's `R+`.
+fn traffic(sys: &System, unit: &str, (ents, gpu): (&[Entity], &GpuSide), known: &BTreeMap<String, Ps>) -> Vec<Traffic> {
+    let mut out: Vec<Traffic> = ents
+        .iter()
+        .filter(|e| e.unit == unit)
+        .map(|e| Traffic { lines: e.lines, period: e.period, span: e.c.best + e.suspension.best, response: known.get(&e.name).copied() })
+        .collect();
+    for g in gpu.tasks.iter().filter(|g| g.unit == unit) {
+        let Some(task) = sys.task(&g.task) else { continue };
+        let trigger = g.triggered_by.as_deref().and_then(|t| ents.iter().find(|e| e.name == t));
+        let response = trigger.filter(|e| waits(e)).and_then(|e| known.get(&e.name).copied());
+        let period = g.trigger_period.or(task.period).unwrap_or(Ps::ZERO);
+        out.push(Traffic { lines: lines(sys, &runnables(sys, &task.pre), false), period, span: g.response.best, response });
+    }
+    out
+}
+
+/// One round of [`analyse_cores`]: each core with its bus.
+fn cores_once(sys: &System, ents: &[Entity], buses: &BTreeMap<String, Bus>, opts: Options) -> (Vec<CoreRow>, Vec<Response>) {
     let mut cores = Vec::new();
     let mut all: Vec<Response> = Vec::new();
     for unit in sys.units.iter().filter(|u| !u.gpu) {
@@ -362,9 +409,9 @@ fn analyse_cores(sys: &System, gpu: &GpuSide, opts: Options) -> Result<(Vec<Core
         if on.is_empty() {
             continue;
         }
-        let (priorities, mut responses) = analyse_core(&on, opts.reference);
+        let (priorities, mut responses) = analyse_core(&on, opts.reference, buses.get(&unit.name).unwrap_or(&Bus::default()));
         responses.sort_by_key(|r| r.rank);
-        let utilization = on.iter().map(|e| (e.c.worst + e.suspension.worst).get() as f64 / e.period.get() as f64).sum();
+        let utilization = responses.iter().map(|r| (r.entity.c.worst + r.entity.suspension.worst).get() as f64 / r.entity.period.get() as f64).sum();
         cores.push(CoreRow {
             unit: unit.name.clone(),
             kind: unit.kind.clone(),
@@ -375,7 +422,7 @@ fn analyse_cores(sys: &System, gpu: &GpuSide, opts: Options) -> Result<(Vec<Core
         });
         all.extend(responses);
     }
-    Ok((cores, all))
+    (cores, all)
 }
 
 /// The GPU task's response with its bounds.
@@ -438,7 +485,10 @@ fn chain_row(
             .filter(|(h, _)| late(h))
             .map(|(h, name)| match h.r_worst {
                 Some(r) => format!("{name} (R+ {:.3} ms above its period {:.3} ms)", ms(r), ms(h.period)),
-                None => format!("{name} (no R+: not shown to end within its period {:.3} ms)", ms(h.period)),
+                None => match response_of(found.0, name).and_then(|r| r.blocked_by.as_deref()) {
+                    Some(why) => format!("{name} (no R+ within its period {:.3} ms: {why})", ms(h.period)),
+                    None => format!("{name} (no R+: not shown to end within its period {:.3} ms)", ms(h.period)),
+                },
             })
             .collect::<Vec<String>>()
             .join(", ")
@@ -478,7 +528,7 @@ fn latencies_ms(l: Latencies) -> LatenciesMs {
 
 fn assumptions(gpu: &GpuSide, contention: &ContentionUsed, reference: Reference) -> Vec<String> {
     let memory = match contention {
-        ContentionUsed::RoundRobin(_) => "memory: each label line access waits at most one line transfer of every other unit with tasks (the model's round-robin interconnect, one transfer at a time; a transfer holds it at most its unit's access latency); no cache effects".to_string(),
+        ContentionUsed::RoundRobin(_, reading) => format!("memory: the model's round-robin interconnect serves one grant at a time; {reading}; each grant of a unit waits at most one grant of every other unit with tasks, and in a window no more grants than the other units' jobs there can make; no cache effects"),
         ContentionUsed::None(why) => format!("memory: no contention for the interconnect ({why}); label accesses cost their latency only"),
         ContentionUsed::Ignored(why) => format!("memory: contention for the interconnect left out ({why}), so the verdict is optimistic; label accesses cost their latency only"),
     };

@@ -32,6 +32,9 @@ struct InterconnectEntry {
     policy: String,
     #[serde(default = "one")]
     max_concurrent_transfers: u64,
+    max_burst_size: Option<u64>,
+    frequency: Option<String>,
+    port_bits: Option<u64>,
 }
 
 fn one() -> u64 {
@@ -50,6 +53,7 @@ struct UnitEntry {
     read_latency: u64,
     #[serde(default)]
     write_latency: u64,
+    port_bits: Option<u64>,
 }
 
 #[derive(Deserialize)]
@@ -131,6 +135,9 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
     let f: File = parse_toml(text, origin)?;
     let mut sys = System::default();
     for u in f.units {
+        if let Some(b) = u.port_bits.filter(|&b| b < 8) {
+            return Err(InputError::new(format!("units.{}.port_bits", u.name), b.to_string(), "a port is at least 8 bits wide"));
+        }
         let field = format!("units.{}.frequency", u.name);
         let (v, unit) = value_unit(&u.frequency, &field, "a frequency is a number and a unit, e.g. \"2 GHz\"")?;
         let frequency = frequency_of(v, unit, &field)?;
@@ -142,6 +149,7 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
             read_latency: u.read_latency,
             write_latency: u.write_latency,
             contention: 0,
+            port_bits: u.port_bits,
         });
     }
     for (name, size) in f.labels {
@@ -170,12 +178,34 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
         sys.tasks.push(task(t)?);
     }
     sys.chains = f.chains.into_iter().map(chain).collect::<Result<_, _>>()?;
-    sys.interconnect = f.interconnect.map(|i| Interconnect {
+    sys.interconnect = f.interconnect.map(interconnect).transpose()?;
+    Ok(sys)
+}
+
+/// The `[interconnect]` table: a frequency is a number and a unit; a burst size and a
+/// port width must be positive (a port at least 8 bits).
+fn interconnect(i: InterconnectEntry) -> Result<Interconnect, InputError> {
+    let frequency = match &i.frequency {
+        Some(f) => {
+            let (v, unit) = value_unit(f, "interconnect.frequency", "a frequency is a number and a unit, e.g. \"1.5 GHz\"")?;
+            Some(frequency_of(v, unit, "interconnect.frequency")?)
+        }
+        None => None,
+    };
+    if i.max_burst_size == Some(0) {
+        return Err(InputError::new("interconnect.max_burst_size", "0", "a burst moves at least one beat"));
+    }
+    if let Some(b) = i.port_bits.filter(|&b| b < 8) {
+        return Err(InputError::new("interconnect.port_bits", b.to_string(), "a port is at least 8 bits wide"));
+    }
+    Ok(Interconnect {
         name: "interconnect".into(),
         policy: i.policy,
         max_concurrent_transfers: i.max_concurrent_transfers,
-    });
-    Ok(sys)
+        max_burst: i.max_burst_size,
+        frequency,
+        port_bits: i.port_bits,
+    })
 }
 
 fn task(t: TaskEntry) -> Result<Task, InputError> {

@@ -7,6 +7,7 @@ mod approx;
 mod architecture;
 mod barriers;
 mod blocks;
+mod bus;
 mod cli;
 mod dense;
 mod fuzz;

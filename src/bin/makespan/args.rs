@@ -260,8 +260,10 @@ pub(crate) struct SystemArgs {
     #[arg(long, value_name = "TIME")]
     pub(crate) context_switch: Option<String>,
     /// Memory contention: `model` (round robin on the model's interconnect, when it gives
-    /// one) or `off`.
-    #[arg(long, default_value = "model", value_parser = ["model", "off"])]
+    /// one; a grant holds it for one burst when the model gives the burst size, the
+    /// interconnect's clock and the port widths), `latency` (as `model`, a grant holding
+    /// it for the unit's whole access latency: more cautious) or `off`.
+    #[arg(long, default_value = "model", value_parser = ["model", "latency", "off"])]
     pub(crate) contention: String,
     /// `app4rta`: follow the GSoC document (APP4RTA) where this tool departs from it, to
     /// compare digit for digit; its numbers are not proven bounds.

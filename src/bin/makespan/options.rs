@@ -252,7 +252,11 @@ pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan
         _ => Sharing::Auto,
     };
     let context_switch = a.context_switch.as_deref().map(|t| gpu_makespan::system::time_text(t, "--context-switch")).transpose()?;
-    let contention = if a.contention == "off" { ContentionMode::Off } else { ContentionMode::Model };
+    let contention = match a.contention.as_str() {
+        "off" => ContentionMode::Off,
+        "latency" => ContentionMode::Latency,
+        _ => ContentionMode::Model,
+    };
     let reference = if a.reference.is_some() { Reference::App4rta } else { Reference::Proven };
     Ok(Options::default()
         .with_communication(communication)
