@@ -263,7 +263,7 @@ pub fn analyse_gpu(sys: &System, side: Option<&Workload>, opts: GpuOptions, unca
         })
         .collect();
     if let SharingUsed::TimeSlices { context_switch, .. } = sharing {
-        cap_shares(&plans, (&w, &d), uncapped, context_switch, &mut rows);
+        cap_shares(sys, &plans, (&w, &d), uncapped, context_switch, &mut rows);
     }
     let unclaimed = side
         .map(|s| s.tasks.iter().filter(|k| !rows.iter().any(|r| r.kernels.contains(&k.name))).map(|k| k.name.clone()).collect())
@@ -546,17 +546,22 @@ fn refuse_with_slices(side: Option<&Workload>, p: &Planned, kernels: &[Kernel]) 
 /// With time slices: each GPU task's kernel time is the least of the kernel RTA's bound
 /// and [`sliced_response`], which caps another task's share by its jobs' needs when its
 /// trigger is periodic, waits for it, and is not in `uncapped`.
-fn cap_shares(plans: &[Planned], (w, d): (&Workload, &[Demand]), uncapped: &BTreeSet<String>, switch: Ps, rows: &mut [GpuResponse]) {
+fn cap_shares(
+    sys: &System,
+    plans: &[Planned],
+    (w, d): (&Workload, &[Demand]),
+    uncapped: &BTreeSet<String>,
+    switch: Ps,
+    rows: &mut [GpuResponse],
+) {
     let contexts: Vec<Context> = plans
         .iter()
         .map(|p| {
             let alone = alone_times(p, w, d);
-            let period = p
-                .trigger
-                .filter(|t| t.offload.as_ref().is_some_and(|o| o.wait != Wait::None))
-                .and_then(|t| t.period)
-                .filter(|_| !uncapped.contains(&p.task.name));
-            Context { alone, slice: p.slice.unwrap_or(Ps::new(1)), period }
+            let waiting = p.trigger.filter(|t| t.offload.as_ref().is_some_and(|o| o.wait != Wait::None));
+            let period = waiting.and_then(|t| t.period).filter(|_| !uncapped.contains(&p.task.name));
+            let one_job = waiting.is_some_and(|t| p.copies.best > Ps::ZERO || between_jobs(sys, t) > Ps::ZERO);
+            Context { alone, slice: p.slice.unwrap_or(Ps::new(1)), period, one_job }
         })
         .collect();
     for (c, row) in rows.iter_mut().enumerate() {
@@ -573,6 +578,15 @@ fn cap_shares(plans: &[Planned], (w, d): (&Workload, &[Demand]), uncapped: &BTre
                 .collect();
         }
     }
+}
+
+/// The least time a trigger needs on its core between the end of one of its GPU jobs and
+/// the offload of the next: its post and pre runnables' best case (zero when it cannot
+/// be costed).
+fn between_jobs(sys: &System, trigger: &Task) -> Ps {
+    let Some(unit) = trigger.unit.as_deref().and_then(|u| sys.unit(u)) else { return Ps::ZERO };
+    let names: Vec<String> = trigger.post.iter().chain(&trigger.pre).cloned().collect();
+    super::cost::cost(sys, &runnables(sys, &names), unit, &trigger.name, (Cycles::ZERO, Cycles::ZERO)).map_or(Ps::ZERO, |c| c.best)
 }
 
 /// Each kernel's time of `p` with the GPU to itself (`ceil(g / slots) C`, with the block

@@ -19,12 +19,27 @@ pub struct Context {
     /// end within that period (the condition of the cap); `None`: no cap (a whole slice
     /// at every wait).
     pub period: Option<Ps>,
+    /// Whether it has at most one job's kernels at any time and none for a while after
+    /// each job ends: its trigger waits for it and needs more than zero time (its post
+    /// and pre runnables, or the job's copies) between one GPU job's end and the next
+    /// one's kernels, whatever its response (the condition of the per-wait cap).
+    pub one_job: bool,
 }
 
 impl Context {
     /// `W = sum_k E_k`: the GPU time one job needs with the GPU to itself.
     pub fn work(&self) -> Ps {
         self.alone.iter().sum()
+    }
+
+    /// `H`: the longest one hold of the GPU by this context executes: its slice, or one
+    /// job's work when less and it has one job at a time ([`Context::one_job`]).
+    pub fn hold(&self) -> Ps {
+        if self.one_job {
+            self.slice.min(self.work())
+        } else {
+            self.slice
+        }
     }
 
     /// `k = sum_k ceil(E_k / Q)`: the most waits one job goes through.
@@ -37,7 +52,8 @@ impl Context {
 /// launch overhead `L` and `switch` the longest context switch `S`, `N` contexts:
 ///
 /// `R = L + W_c + sum_{p != c} I_p(R) + k_c N S`,
-/// `I_p(R) = min(k_c Q_p, (ceil(R / T_p) + 1) W_p)` (`k_c Q_p` when `T_p` is not known),
+/// `I_p(R) = min(k_c H_p, (ceil(R / T_p) + 1) W_p)` (`k_c H_p` when `T_p` is not known),
+/// `H_p = min(Q_p, W_p)` when `p` has one job at a time ([`Context::one_job`]), else `Q_p`,
 ///
 /// the least fixed point from `R = L + W_c + k_c N S`, never above the uncapped bound
 /// `U = L + W_c + k_c (sum_{p != c} Q_p + N S)` (which it returns when the iteration
@@ -55,7 +71,12 @@ impl Context {
 /// context waits at most `ceil(E_k / Q_c)` times while kernel `k` is in its queue, `k_c`
 /// times in all, and in each wait every other context holds the GPU at most once, for at
 /// most its slice, with at most `N` switches: at most `k_c Q_p` for context `p`, `k_c N S`
-/// for the switches. Moreover `p` holds the GPU only while it has work, executing, so at
+/// for the switches. With `one_job`, one hold of `p` executes at most what is left of one
+/// of its jobs: its trigger waits for its GPU job before it can offload the next, so `p`
+/// never has kernels of two jobs, and when a job ends `p` has no work for a time above
+/// zero (the trigger's post and pre runnables, the copies) and gives the GPU up, ending
+/// the hold; so at most `k_c W_p` over the `k_c` waits, whatever the trigger's response.
+/// Moreover `p` holds the GPU only while it has work, executing, so at
 /// most as long as its jobs that execute within `[r, r + t]` need alone, each at most
 /// `W_p`. When `T_p` is given, `p`'s trigger is released at least `T_p` apart, waits for
 /// its GPU job, and each of its jobs ends within `T_p` of its release: the GPU job of
@@ -81,8 +102,8 @@ pub fn sliced_response(contexts: &[Context], c: usize, launch: Ps, switch: Ps) -
     let interference = |r: Ps| -> Ps {
         others()
             .map(|p| match p.period {
-                Some(t) => (k * p.slice).min((r.ceil_ratio(t) + 1) * p.work()),
-                None => k * p.slice,
+                Some(t) => (k * p.hold()).min((r.ceil_ratio(t) + 1) * p.work()),
+                None => k * p.hold(),
             })
             .sum()
     };
@@ -104,7 +125,19 @@ mod tests {
     use super::*;
 
     fn ctx(alone: &[Ps], slice: Ps, period: Option<Ps>) -> Context {
-        Context { alone: alone.to_vec(), slice, period }
+        Context { alone: alone.to_vec(), slice, period, one_job: false }
+    }
+
+    #[test]
+    fn a_context_with_one_job_at_a_time_holds_at_most_a_job_per_wait() {
+        // E = 10 in slices of 4: 3 waits; the other (slice 5, jobs of 2, no period known)
+        // executes at most 2 per hold: 3 x 2 instead of 3 x 5.
+        let other = Context { one_job: true, ..ctx(&[Ps::new(2)], Ps::new(5), None) };
+        let cs = [ctx(&[Ps::new(10)], Ps::new(4), None), other.clone()];
+        assert_eq!(sliced_response(&cs, 0, Ps::ZERO, Ps::new(1)), Ps::new(10 + 3 * 2 + 3 * 2));
+        // Jobs longer than a slice: the slice.
+        let long = [ctx(&[Ps::new(10)], Ps::new(4), None), Context { alone: vec![Ps::new(7)], ..other }];
+        assert_eq!(sliced_response(&long, 0, Ps::ZERO, Ps::new(1)), Ps::new(10 + 3 * 5 + 3 * 2));
     }
 
     #[test]
