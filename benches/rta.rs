@@ -2,7 +2,10 @@
 //! under 1 second each; every launch order of 8 tied kernels (40 320 orders, 992 blocks)
 //! in under 2 seconds; the WATERS 2019 system (`makespan system`: read the AMALTHEA
 //! model, 4 GPU tasks through the kernel RTA, 10 CPU tasks, 2 chains) in under 50 ms
-//! (0.38 ms measured on the 2-core reference machine).
+//! (0.38 ms measured on the 2-core reference machine); a schedulable system of 30 000
+//! tasks on 6 cores with contention (the analysis, the model already read) in under 1 s,
+//! near-linear in the tasks (issue 55: 112 s before interferers and traffic were merged
+//! by release pattern; 0.42 s measured).
 //! Run with `cargo bench --bench rta`.
 
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -76,5 +79,44 @@ fn system(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, rta, system);
+/// A schedulable TOML system of `n` tasks on 6 cores at about half load, periods from a
+/// small set, each reading and writing a label, on a round-robin interconnect.
+fn many_tasks(n: usize) -> String {
+    let mut next = xorshift();
+    let mut s: String = (0..6)
+        .map(|c| format!("[[units]]\nname = \"Core{c}\"\nkind = \"A57\"\nfrequency = \"1 GHz\"\nread_latency = 10\nwrite_latency = 10\n"))
+        .collect();
+    s += "[[units]]\nname = \"GPU\"\nkind = \"GPU_def\"\ngpu = true\nfrequency = \"1 GHz\"\n[labels]\n";
+    s += &(0..50).map(|i| format!("l{i} = 256\n")).collect::<String>();
+    let periods = [5u64, 10, 20, 50, 100, 200, 1000];
+    for i in 0..n {
+        let p = periods[(next() % periods.len() as u64) as usize];
+        let ticks = (p * 1_000_000 / 2 / (n as u64 / 6)).max(1);
+        s += &format!(
+            "[[runnables]]\nname = \"r{i}\"\nticks = {{ A57 = [{}, {ticks}] }}\nreads = [\"l{}\"]\nwrites = [\"l{}\"]\n",
+            ticks / 2,
+            i % 50,
+            (i + 1) % 50
+        );
+        s += &format!("[[tasks]]\nname = \"T{i}\"\nperiod = \"{p} ms\"\nunit = \"Core{}\"\nrunnables = [\"r{i}\"]\n", i % 6);
+    }
+    s + "[interconnect]\npolicy = \"RoundRobin\"\n"
+}
+
+fn system_scale(c: &mut Criterion) {
+    use gpu_makespan::system::{read, report};
+    let sys = read(&many_tasks(30_000), "many").unwrap();
+    let mut g = c.benchmark_group("system_scale");
+    g.sample_size(10).measurement_time(Duration::from_secs(10));
+    g.bench_function("system_30000_tasks", |b| {
+        b.iter(|| {
+            let rep = report::analyse(&sys, None, report::Options::default()).unwrap();
+            assert!(rep.cores.iter().flat_map(|c| &c.tasks).all(|t| t.worst.is_some()), "schedulable: every task has its R+");
+            black_box(rep.cores.len())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, rta, system, system_scale);
 criterion_main!(benches);

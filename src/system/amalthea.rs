@@ -97,6 +97,7 @@ impl Reader {
         self.take(hw);
         let mut kinds: BTreeMap<String, bool> = BTreeMap::new();
         let mut domains: BTreeMap<String, Frequency> = BTreeMap::new();
+        let mut slow_memory = false;
         for c in hw.children().filter(Node::is_element) {
             match (c.tag_name().name(), xsi_type(c)) {
                 ("definitions", "ProcessingUnitDefinition") => {
@@ -115,9 +116,25 @@ impl Reader {
                         // Which unit goes through which is not read: none is modelled.
                         policy = format!("(one of several: {} and {name})", before.name);
                     }
-                    let max_burst = c.attribute("maxBurstSize").and_then(|b| b.parse().ok()).filter(|&b: &u64| b > 0);
+                    let mut max_burst = c.attribute("maxBurstSize").and_then(|b| b.parse().ok()).filter(|&b: &u64| b > 0);
+                    // Latencies or a data rate of the interconnect itself are not modelled:
+                    // a grant is then taken to hold it for the unit's whole access latency.
+                    if max_burst.is_some() && c.children().any(|x| x.is_element()) {
+                        max_burst = None;
+                        self.sys.warnings.push(format!(
+                            "interconnect {name}: its own latencies or data rate are not modelled; a grant is taken to hold it for a unit's whole access latency"
+                        ));
+                    }
                     self.sys.interconnect =
                         Some(Interconnect { name, policy, max_concurrent_transfers, max_burst, frequency: None, port_bits: None });
+                }
+                ("definitions", "MemoryDefinition") => {
+                    // A memory that takes time to answer holds the interconnect meanwhile
+                    // (transfers are not split): bursts alone would be too short a hold.
+                    let latency = c.children().find(|x| x.has_tag_name("accessLatency")).and_then(|l| l.attribute("value"));
+                    if latency.is_some_and(|v| v.trim() != "0") {
+                        slow_memory = true;
+                    }
                 }
                 ("domains", "FrequencyDomain") => {
                     let name = self.attr(c, "name", "hwModel.domains")?.to_string();
@@ -135,6 +152,13 @@ impl Reader {
         // Units refer to definitions and domains, which may come after them.
         for c in hw.children().filter(|c| c.has_tag_name("structures")) {
             self.structures(c, &kinds, &domains)?;
+        }
+        if let Some(i) = self.sys.interconnect.as_mut().filter(|i| slow_memory && i.max_burst.is_some()) {
+            i.max_burst = None;
+            self.sys.warnings.push(format!(
+                "interconnect {}: the memory's access latency is not 0, so a grant is taken to hold it for a unit's whole access latency",
+                i.name
+            ));
         }
         Ok(())
     }

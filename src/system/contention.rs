@@ -85,6 +85,10 @@ pub fn with_contention(sys: &System, mode: ContentionMode) -> (System, Contentio
         (Some(i), _) if i.policy != "RoundRobin" => {
             Some(ContentionUsed::Ignored(format!("the interconnect {}'s policy {} is not modelled (round robin is)", i.name, i.policy)))
         }
+        (Some(i), _) if i.max_concurrent_transfers != 1 => Some(ContentionUsed::Ignored(format!(
+            "the interconnect {} serves {} transfers at once, which is not modelled (one at a time is)",
+            i.name, i.max_concurrent_transfers
+        ))),
         _ => None,
     };
     if let Some(skip) = skip {
@@ -109,9 +113,12 @@ pub fn with_contention(sys: &System, mode: ContentionMode) -> (System, Contentio
 /// With the model's burst size `B` (`maxBurstSize`), the interconnect's clock and the
 /// narrower of the unit's and the interconnect's port widths (`w` bits): a 64-byte line
 /// is `beats = ceil(512 / w)` beats, moved in `ceil(beats / B)` grants of at most
-/// `min(beats, B)` beats each, one beat per interconnect cycle. Without one of them (or
-/// with [`ContentionMode::Latency`]): one grant per line, holding the interconnect for the
-/// unit's whole access latency at its own clock (the access cannot take longer).
+/// `min(beats, B)` beats each, one beat per cycle of the interconnect or of the unit,
+/// whichever is slower. Without one of them (or with [`ContentionMode::Latency`], or
+/// when the model gives the interconnect latencies or a data rate of its own, or the
+/// memory an access latency: `amalthea` then drops the burst size): one grant per line,
+/// holding the interconnect for the unit's whole access latency at its own clock (the
+/// access cannot take longer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Grants {
     /// Grants per 64-byte line.
@@ -129,7 +136,9 @@ fn all_grants(sys: &System, mode: ContentionMode) -> Vec<Grants> {
             Some((burst, clock, bits)) => {
                 let width = u128::from(bits.min(u.port_bits.unwrap_or(bits)).max(8));
                 let beats = 512u128.div_ceil(width);
-                let hold = clock.time_up(Cycles::new(beats.min(u128::from(burst)))).unwrap_or(Ps::MAX / 4);
+                // A beat takes a cycle of the interconnect, or of the unit if it is slower.
+                let beats_held = Cycles::new(beats.min(u128::from(burst)));
+                let hold = clock.time_up(beats_held).max(u.frequency.time_up(beats_held)).unwrap_or(Ps::MAX / 4);
                 Grants { per_line: beats.div_ceil(u128::from(burst)), hold }
             }
             None => {
@@ -232,6 +241,32 @@ fn active_units(sys: &System) -> Vec<bool> {
     sys.units.iter().map(|u| sys.tasks.iter().any(|t| t.unit.as_deref() == Some(u.name.as_str()))).collect()
 }
 
+/// Most sources a [`Master`] keeps apart; beyond, those of one period are merged.
+const MAX_SOURCES: usize = 64;
+
+/// `traffic` with the sources of one release pattern merged (lines summed: no value
+/// changes) and, when more than [`MAX_SOURCES`] are left, those of one period merged into
+/// one with the shortest span and the longest response (none if one has none): each
+/// merged source's [`Traffic::jobs`] is at least each of its parts', so `A_v` only grows
+/// and stays a bound, and [`Bus::wait`] costs at most a few sources per unit.
+fn merged(traffic: Vec<Traffic>) -> Vec<Traffic> {
+    let mut exact: std::collections::BTreeMap<(Ps, Ps, Option<Ps>), u128> = std::collections::BTreeMap::new();
+    for t in traffic {
+        *exact.entry((t.period, t.span, t.response)).or_default() += t.lines;
+    }
+    if exact.len() <= MAX_SOURCES {
+        return exact.into_iter().map(|((period, span, response), lines)| Traffic { lines, period, span, response }).collect();
+    }
+    let mut by_period: std::collections::BTreeMap<Ps, Traffic> = std::collections::BTreeMap::new();
+    for ((period, span, response), lines) in exact {
+        let m = by_period.entry(period).or_insert(Traffic { lines: 0, period, span, response });
+        m.lines = m.lines.saturating_add(lines);
+        m.span = m.span.min(span);
+        m.response = m.response.zip(response).map(|(a, b)| a.max(b));
+    }
+    by_period.into_values().collect()
+}
+
 /// Each active unit's [`Bus`], from each unit's traffic (`traffic(unit name)`); every bus
 /// empty unless `used` is round robin. `mode` as given to [`with_contention`].
 pub fn buses(
@@ -246,7 +281,7 @@ pub fn buses(
         .zip(&grants)
         .zip(&active)
         .filter(|(_, &a)| a)
-        .map(|((u, &g), _)| Master { unit: u.name.clone(), grants: g, traffic: traffic(&u.name) })
+        .map(|((u, &g), _)| Master { unit: u.name.clone(), grants: g, traffic: merged(traffic(&u.name)) })
         .collect();
     let applied = matches!(used, ContentionUsed::RoundRobin(..));
     masters
@@ -296,6 +331,9 @@ mod tests {
         assert!(reading.contains("whole access latency"), "{reading}");
         let (off, _) = with_contention(&sys, ContentionMode::Off);
         assert!(off.units.iter().all(|u| u.contention == 0));
+        sys.interconnect.as_mut().unwrap().max_concurrent_transfers = 2;
+        assert!(with_contention(&sys, ContentionMode::Model).1.ignored(), "concurrent transfers are not modelled");
+        sys.interconnect.as_mut().unwrap().max_concurrent_transfers = 1;
         sys.interconnect.as_mut().unwrap().policy = "PriorityBased".into();
         assert!(with_contention(&sys, ContentionMode::Model).1.ignored());
         sys.interconnect = None;
@@ -312,13 +350,14 @@ mod tests {
         sys.units[0].port_bits = Some(64);
         sys.units[1].port_bits = Some(128);
         let (with, used) = with_contention(&sys, ContentionMode::Model);
-        // One burst: 4 cycles at 1.5 GHz = 2667 ps (rounded up). a's line is 2 grants,
-        // each waiting one of b's: 5334 ps = 11 of a's cycles at 2 GHz; b's line is one
-        // grant waiting one of a's: 2667 ps = 3 cycles at 1 GHz.
+        // One burst: 4 cycles at 1.5 GHz = 2667 ps (rounded up), or of the unit when it is
+        // slower: b's 4 beats at 1 GHz hold it 4000 ps. a's line is 2 grants, each
+        // waiting one of b's: 8000 ps = 16 of a's cycles at 2 GHz; b's line is one grant
+        // waiting one of a's: 2667 ps = 3 cycles at 1 GHz.
         let ContentionUsed::RoundRobin(waits, reading) = &used else { panic!("{used:?}") };
-        assert_eq!(waits, &vec![("a".into(), Ps::new(5_334)), ("b".into(), Ps::new(2_667))]);
+        assert_eq!(waits, &vec![("a".into(), Ps::new(8_000)), ("b".into(), Ps::new(2_667))]);
         assert!(reading.contains("burst of at most 4 beats"), "{reading}");
-        assert_eq!((with.units[0].contention, with.units[1].contention), (11, 3));
+        assert_eq!((with.units[0].contention, with.units[1].contention), (16, 3));
         // The cautious reading ignores the bursts.
         let (_, latency) = with_contention(&sys, ContentionMode::Latency);
         assert!(matches!(&latency, ContentionUsed::RoundRobin(w, _) if w[0].1 == Ps::new(10_000)), "{latency:?}");
@@ -330,8 +369,8 @@ mod tests {
             if u == "b" { vec![Traffic { lines: 3, period: Ps::new(10_000_000), span: Ps::new(1_000_000), response }] } else { Vec::new() }
         })["a"];
         assert_eq!(bus.grants_per_line, 2);
-        assert_eq!(bus.wait(100, Ps::new(5_000_000)), Ps::new(3 * 2_667));
-        assert_eq!(bus.wait(1, Ps::new(5_000_000)), Ps::new(2 * 2_667), "one line of a: 2 grants, each waits one of b's");
+        assert_eq!(bus.wait(100, Ps::new(5_000_000)), Ps::new(3 * 4_000));
+        assert_eq!(bus.wait(1, Ps::new(5_000_000)), Ps::new(2 * 4_000), "one line of a: 2 grants, each waits one of b's");
     }
 
     #[test]

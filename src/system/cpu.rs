@@ -156,7 +156,9 @@ impl Entity {
 /// A response-time result of one entity: times exact in picoseconds. Serialised as a
 /// row of a core's table in `makespan system --json` (`cores[].tasks[]`, times in ms:
 /// `name`, `tasks`, `case`, `priority`, `rank`, `period`, `deadline`, `c_best`,
-/// `c_worst`, `suspension` (the worst), `gpu_task`, `r_best`, `r_worst`, `schedulable`).
+/// `c_worst`, `suspension` (the worst), `gpu_task`, `r_best`, `r_worst`, `schedulable`,
+/// `blocked_by`: without `r_worst`, the term that keeps it above its period, or why it
+/// was not analysed).
 #[derive(Debug, Clone)]
 pub struct Response {
     /// The entity.
@@ -354,38 +356,60 @@ pub const MAX_ITERATIONS: usize = 1_000_000;
 /// recurrence ([`best_case`]) under the GSoC document's ([`Reference::App4rta`]). A
 /// response's entity has the `C+` of one job in its window: `C0` plus the job-driven
 /// wait of its own accesses over `R+` (at most the per-access one it came with).
-pub fn analyse_core(on_core: &[&Entity], rules: Reference, bus: &Bus) -> (Priorities, Vec<Response>) {
+///
+/// With a `deadline` that passes, the tasks not analysed by then get no `R+` and a
+/// `blocked_by` that says so (the others keep theirs: proven).
+pub fn analyse_core(on_core: &[&Entity], rules: Reference, (bus, deadline): (&Bus, Option<std::time::Instant>)) -> (Priorities, Vec<Response>) {
     let (scheme, rank) = ranks(on_core);
     let mut order: Vec<usize> = (0..on_core.len()).collect();
     order.sort_by_key(|&i| rank[i]);
     let mut worst: Vec<Option<Ps>> = vec![None; on_core.len()];
     let mut blocked: Vec<Option<String>> = vec![None; on_core.len()];
-    for &i in &order {
-        let interferers: Vec<Interferer> = (0..on_core.len())
-            .filter(|&j| j != i && rank[j] <= rank[i])
-            .map(|j| Interferer::of(on_core[j], if rank[j] < rank[i] { worst[j] } else { None }))
-            .collect();
-        worst[i] = worst_case(on_core[i], &interferers, bus);
-        if worst[i].is_none() {
-            blocked[i] = Some(blocked_by(on_core[i], &interferers, bus));
+    // The interferers of strictly higher ranks, merged by their release pattern (the
+    // recurrence is linear in `c` and `lines`, so merging changes no value), and of the
+    // rank at hand: each task's interferers are those less itself.
+    let mut higher = Interferers::default();
+    for group in order.chunk_by(|&a, &b| rank[a] == rank[b]) {
+        let mut level = higher.clone();
+        group.iter().for_each(|&j| level.add(Interferer::of(on_core[j], None), 1));
+        for &i in group {
+            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                blocked[i] = Some(TIME_LIMIT.into());
+                continue;
+            }
+            let mut mine = level.clone();
+            mine.add(Interferer::of(on_core[i], None), -1);
+            let interferers = mine.list();
+            worst[i] = worst_case(on_core[i], &interferers, bus);
+            if worst[i].is_none() {
+                blocked[i] = Some(blocked_by(on_core[i], &interferers, bus));
+            }
         }
+        group.iter().for_each(|&j| higher.add(Interferer::of(on_core[j], worst[j]), 1));
     }
     // A suspending interferer's jitter rests on its own response: R - C when it has
     // one, D - C for an equal priority, valid only when it meets its deadline. Where that
-    // fails, the tasks it interferes with are not analysed.
-    for i in 0..on_core.len() {
-        let unfounded = (0..on_core.len()).any(|j| {
-            j != i
-                && rank[j] <= rank[i]
-                && on_core[j].case == Case::AsyncOffload
-                && match worst[j] {
-                    None => true,
-                    Some(r) => rank[j] == rank[i] && r > on_core[j].deadline,
-                }
-        });
-        if unfounded && worst[i].is_some() {
-            worst[i] = None;
-            blocked[i] = Some("a suspending task of higher or equal priority on its core has no R+ (or misses its deadline at equal priority), so its jitter is unknown".into());
+    // fails, the tasks it interferes with are not analysed; repeated until nothing
+    // changes, as a response dropped here founds another task's jitter (the order of the
+    // tasks must not matter).
+    let mut changed = true;
+    while changed {
+        changed = false;
+        // The highest rank of a suspending task without R+ (it founds no jitter for any
+        // task of its rank or below), and per rank the suspending tasks past their
+        // deadline (each founds none for the others of its rank).
+        let without = (0..on_core.len()).filter(|&j| on_core[j].case == Case::AsyncOffload && worst[j].is_none()).map(|j| rank[j]).min();
+        let late: Vec<bool> =
+            (0..on_core.len()).map(|j| on_core[j].case == Case::AsyncOffload && worst[j].is_some_and(|r| r > on_core[j].deadline)).collect();
+        let mut late_at = vec![0usize; on_core.len()];
+        (0..on_core.len()).filter(|&j| late[j]).for_each(|j| late_at[rank[j]] += 1);
+        for i in 0..on_core.len() {
+            let unfounded = without.is_some_and(|r| r <= rank[i]) || late_at[rank[i]] > usize::from(late[i]);
+            if unfounded && worst[i].is_some() {
+                worst[i] = None;
+                blocked[i] = Some("a suspending task of higher or equal priority on its core has no R+ (or misses its deadline at equal priority), so its jitter is unknown".into());
+                changed = true;
+            }
         }
     }
     let responses = (0..on_core.len())
@@ -446,6 +470,38 @@ fn blocked_by(e: &Entity, interferers: &[Interferer], bus: &Bus) -> String {
         format!("its core's wait for the interconnect ({:.3} ms over a period) takes R+ {:.3} ms above its period", ms(wait), ms(over))
     } else {
         format!("work of higher or equal priority on its core ({:.3} ms over a period) takes R+ {:.3} ms above its period", ms(work), ms(over))
+    }
+}
+
+/// The `blocked_by` of a task the time limit left unanalysed.
+pub const TIME_LIMIT: &str = "not analysed: the time limit was reached first";
+
+/// Interferers merged by release pattern `(period, jitter, line jitter)`: their `c` and
+/// `lines` summed (signed while a task is taken out again).
+#[derive(Debug, Clone, Default)]
+struct Interferers(std::collections::BTreeMap<(Ps, Ps, Ps), (i128, i128)>);
+
+impl Interferers {
+    /// Adds `x` `times` times (`-1` takes it out).
+    fn add(&mut self, x: Interferer, times: i128) {
+        let slot = self.0.entry((x.period, x.jitter, x.line_jitter)).or_default();
+        slot.0 += times * x.c.get() as i128;
+        slot.1 += times * x.lines as i128;
+    }
+
+    /// One interferer per release pattern with work or accesses.
+    fn list(&self) -> Vec<Interferer> {
+        self.0
+            .iter()
+            .filter(|(_, &(c, lines))| c > 0 || lines > 0)
+            .map(|(&(period, jitter, line_jitter), &(c, lines))| Interferer {
+                period,
+                c: Ps::new(c.max(0) as u128),
+                jitter,
+                lines: lines.max(0) as u128,
+                line_jitter,
+            })
+            .collect()
     }
 }
 
@@ -630,18 +686,18 @@ mod tests {
     fn the_textbook_example() {
         // (T, C) = (7, 3), (12, 3), (20, 5): R = 3, 6, 20 (Buttazzo's example of RTA).
         let (a, b, c) = (e("a", Ps::new(7), Ps::new(3)), e("b", Ps::new(12), Ps::new(3)), e("c", Ps::new(20), Ps::new(5)));
-        let (scheme, r) = analyse_core(&[&c, &a, &b], Reference::Proven, &Bus::default());
+        let (scheme, r) = analyse_core(&[&c, &a, &b], Reference::Proven, (&Bus::default(), None));
         assert_eq!(scheme, Priorities::RateMonotonic);
         let worst: Vec<Option<Ps>> = r.iter().map(|x| x.worst).collect();
         assert_eq!(worst, vec![Some(Ps::new(20)), Some(Ps::new(3)), Some(Ps::new(6))]);
         assert!(r.iter().all(|x| x.schedulable));
         let d = e("d", Ps::new(20), Ps::new(6));
-        let (_, r) = analyse_core(&[&a, &b, &d], Reference::Proven, &Bus::default());
+        let (_, r) = analyse_core(&[&a, &b, &d], Reference::Proven, (&Bus::default(), None));
         assert_eq!(r[2].worst, None, "21 > T = 20: not analysed, not schedulable");
         assert!(!r[2].schedulable);
         let mut late = e("d", Ps::new(20), Ps::new(5));
         late.deadline = Ps::new(15);
-        let (_, r) = analyse_core(&[&a, &b, &late], Reference::Proven, &Bus::default());
+        let (_, r) = analyse_core(&[&a, &b, &late], Reference::Proven, (&Bus::default(), None));
         assert_eq!((r[2].worst, r[2].schedulable), (Some(Ps::new(20)), false), "R = 20 <= T but > D = 15");
     }
 
@@ -655,9 +711,9 @@ mod tests {
         let mut high = Entity::periodic("high", Ps::new(10), Cost { best: Ps::new(6), worst: Ps::new(6) });
         high.case = Case::NoWaitOffload;
         (low.model_priority, high.model_priority) = (Some(1), Some(2));
-        let (_, proven) = analyse_core(&[&low, &high], Reference::Proven, &Bus::default());
+        let (_, proven) = analyse_core(&[&low, &high], Reference::Proven, (&Bus::default(), None));
         assert_eq!(proven[0].best, Some(Ps::new(5)));
-        let (_, document) = analyse_core(&[&low, &high], Reference::App4rta, &Bus::default());
+        let (_, document) = analyse_core(&[&low, &high], Reference::App4rta, (&Bus::default(), None));
         assert_eq!(document[0].best, Some(Ps::new(11)), "the recurrence: 5 + ceil0((17 - 10) / 10) 6");
     }
 
@@ -685,7 +741,7 @@ mod tests {
         let other = Entity::periodic("other", Ps::new(20), Cost { best: Ps::new(5), worst: Ps::new(5) });
         // Equal periods: equal priority under rate-monotonic. For `other`, off has
         // J = D - C = 18: R = 5 + ceil((R + 18) / 20) 2: 7 -> 9 -> 9.
-        let (_, r) = analyse_core(&[&off, &other], Reference::Proven, &Bus::default());
+        let (_, r) = analyse_core(&[&off, &other], Reference::Proven, (&Bus::default(), None));
         assert_eq!(r[1].worst, Some(Ps::new(9)));
         // For `off`: R = 2 + 3 + ceil(R / 20) 5 = 10.
         assert_eq!(r[0].worst, Some(Ps::new(10)));
@@ -698,9 +754,29 @@ mod tests {
         off.suspension = Cost { best: Ps::new(9), worst: Ps::new(9) };
         let low = Entity::periodic("low", Ps::new(40), Cost { best: Ps::new(1), worst: Ps::new(1) });
         // off: R = 2 + 9 = 11 > T = 10: no R; low's jitter term would rest on it.
-        let (_, r) = analyse_core(&[&off, &low], Reference::Proven, &Bus::default());
+        let (_, r) = analyse_core(&[&off, &low], Reference::Proven, (&Bus::default(), None));
         assert_eq!((r[0].worst, r[1].worst), (None, None));
         assert!(!r[1].schedulable);
+    }
+
+    #[test]
+    fn an_unfounded_jitter_is_found_whatever_the_order_of_the_tasks() {
+        // X and Z suspend at equal priority 2, Y below them. X's R (9, with Z's jitter
+        // D - C = 18) passes its deadline 6, so Z's R (16, resting on X's D - C) is
+        // unfounded, and so is Y's, which rests on Z's jitter: in every order.
+        let async_task = |name: &str, c: u128, s: u128, d: u128| {
+            let mut t = Entity::periodic(name, Ps::new(20), Cost { best: Ps::new(c), worst: Ps::new(c) });
+            (t.case, t.suspension, t.deadline, t.model_priority) = (Case::AsyncOffload, Cost { best: Ps::new(s), worst: Ps::new(s) }, Ps::new(d), Some(2));
+            t
+        };
+        let (x, z) = (async_task("X", 2, 3, 6), async_task("Z", 2, 12, 20));
+        let mut y = Entity::periodic("Y", Ps::new(40), Cost { best: Ps::new(1), worst: Ps::new(1) });
+        y.model_priority = Some(1);
+        for order in [[&x, &y, &z], [&x, &z, &y], [&y, &z, &x], [&z, &y, &x]] {
+            let (_, r) = analyse_core(&order, Reference::Proven, (&Bus::default(), None));
+            let y = r.iter().find(|r| r.entity.name == "Y").unwrap();
+            assert_eq!(y.worst, None, "{:?}", order.map(|e| &e.name));
+        }
     }
 
     #[test]
@@ -708,7 +784,7 @@ mod tests {
         let (mut a, mut b) = (e("a", Ps::new(7), Ps::new(3)), e("b", Ps::new(12), Ps::new(3)));
         a.model_priority = Some(1);
         b.model_priority = Some(2);
-        let (scheme, r) = analyse_core(&[&a, &b], Reference::Proven, &Bus::default());
+        let (scheme, r) = analyse_core(&[&a, &b], Reference::Proven, (&Bus::default(), None));
         assert_eq!(scheme, Priorities::Model);
         assert_eq!((r[0].rank, r[1].rank), (1, 0));
         assert_eq!(r[1].worst, Some(Ps::new(3)));

@@ -30,6 +30,10 @@ pub struct Options {
     pub contention: super::contention::ContentionMode,
     /// This tool's proven rules, or the GSoC document's where they differ.
     pub reference: Reference,
+    /// The longest the CPU analysis may take (wall clock); `None`: no limit. When it is
+    /// reached, the tasks not yet analysed get no `R+` (their `blocked_by` says so), the
+    /// bounds found stay proven, and the report's `status` is `time_limit`.
+    pub time_limit: Option<std::time::Duration>,
 }
 
 with_setters!(Options {
@@ -38,6 +42,7 @@ with_setters!(Options {
     with_gpu => gpu: super::gpu::GpuOptions,
     with_contention => contention: super::contention::ContentionMode,
     with_reference => reference: Reference,
+    with_time_limit => time_limit: Option<std::time::Duration>,
 });
 
 impl Options {
@@ -198,6 +203,9 @@ pub struct SystemReport {
     /// unit with tasks the longest wait of one line access (`units[]`: `unit`,
     /// `wait_ns`).
     pub contention: ContentionRow,
+    /// `complete`, or `time_limit` when [`Options::time_limit`] left tasks unanalysed
+    /// (their `blocked_by` says so; every bound shown is still proven).
+    pub status: &'static str,
 }
 
 /// A warning per task whose deadline is above its period (analysed as given: a job
@@ -290,12 +298,13 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
     sys.check()?;
     let opts = opts.resolved();
     let plain = sys;
+    let deadline = opts.time_limit.and_then(|d| std::time::Instant::now().checked_add(d));
     let (contended, contention) = with_contention(sys, opts.contention);
     let sys = &contended;
     let mut uncapped: BTreeSet<String> = BTreeSet::new();
     let (gpu, cores, all, bounds) = loop {
         let gpu = analyse_gpu(sys, side, opts.gpu, &uncapped)?;
-        let (cores, all) = analyse_cores(sys, plain, &contention, &gpu, opts)?;
+        let (cores, all) = analyse_cores(sys, plain, (&contention, deadline), &gpu, opts)?;
         // A waiting trigger proven within its period ends its GPU job within it too (its
         // R+ counts the GPU response), so `late` holds exactly the tasks whose cap fails.
         let bounds = gpu_bounds(sys, &gpu, &all);
@@ -354,6 +363,7 @@ pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<S
             .collect(),
         assumptions: assumptions(&gpu, &contention, opts.reference),
         contention: contention_row(&contention),
+        status: if all.iter().any(|r| r.blocked_by.as_deref() == Some(super::cpu::TIME_LIMIT)) { "time_limit" } else { "complete" },
     })
 }
 
@@ -366,14 +376,21 @@ const BUS_ROUNDS: usize = 4;
 /// spans only ([`Traffic::jobs`]), each later round also by the responses of the round
 /// before, which are proven, so every round's responses are proven; the last is kept
 /// (at most [`BUS_ROUNDS`], fewer when a round changes nothing).
-fn analyse_cores(sys: &System, plain: &System, used: &ContentionUsed, gpu: &GpuSide, opts: Options) -> Result<(Vec<CoreRow>, Vec<Response>), Error> {
+fn analyse_cores(
+    sys: &System,
+    plain: &System,
+    (used, deadline): (&ContentionUsed, Option<std::time::Instant>),
+    gpu: &GpuSide,
+    opts: Options,
+) -> Result<(Vec<CoreRow>, Vec<Response>), Error> {
     let ents = entities((sys, plain), gpu, opts.communication.copies(), opts.offload, opts.reference)?;
     let mut known: BTreeMap<String, Ps> = BTreeMap::new();
     for round in 1.. {
         let buses = buses(sys, (used, opts.contention), &|unit| traffic(sys, unit, (&ents, gpu), &known));
-        let (cores, all) = cores_once(sys, &ents, &buses, opts);
+        let (cores, all) = cores_once(sys, &ents, (&buses, deadline), opts);
         let now: BTreeMap<String, Ps> = all.iter().filter_map(|r| Some((r.entity.name.clone(), r.worst?))).collect();
-        if now == known || round == BUS_ROUNDS {
+        // Every round's bounds are proven: the time limit keeps the last one.
+        if now == known || round == BUS_ROUNDS || past(deadline) {
             return Ok((cores, all));
         }
         known = now;
@@ -400,8 +417,13 @@ fn traffic(sys: &System, unit: &str, (ents, gpu): (&[Entity], &GpuSide), known: 
     out
 }
 
+/// Whether `deadline` has passed.
+fn past(deadline: Option<std::time::Instant>) -> bool {
+    deadline.is_some_and(|d| std::time::Instant::now() >= d)
+}
+
 /// One round of [`analyse_cores`]: each core with its bus.
-fn cores_once(sys: &System, ents: &[Entity], buses: &BTreeMap<String, Bus>, opts: Options) -> (Vec<CoreRow>, Vec<Response>) {
+fn cores_once(sys: &System, ents: &[Entity], (buses, deadline): (&BTreeMap<String, Bus>, Option<std::time::Instant>), opts: Options) -> (Vec<CoreRow>, Vec<Response>) {
     let mut cores = Vec::new();
     let mut all: Vec<Response> = Vec::new();
     for unit in sys.units.iter().filter(|u| !u.gpu) {
@@ -409,7 +431,7 @@ fn cores_once(sys: &System, ents: &[Entity], buses: &BTreeMap<String, Bus>, opts
         if on.is_empty() {
             continue;
         }
-        let (priorities, mut responses) = analyse_core(&on, opts.reference, buses.get(&unit.name).unwrap_or(&Bus::default()));
+        let (priorities, mut responses) = analyse_core(&on, opts.reference, (buses.get(&unit.name).unwrap_or(&Bus::default()), deadline));
         responses.sort_by_key(|r| r.rank);
         let utilization = responses.iter().map(|r| (r.entity.c.worst + r.entity.suspension.worst).get() as f64 / r.entity.period.get() as f64).sum();
         cores.push(CoreRow {

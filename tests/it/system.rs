@@ -258,8 +258,8 @@ proptest! {
         let mut longer = ents.clone();
         let k = which % ents.len();
         longer[k].c.worst += Ps::new(more);
-        let (_, a) = analyse_core(&ents.iter().collect::<Vec<_>>(), gpu_makespan::system::Reference::Proven, &Default::default());
-        let (_, b) = analyse_core(&longer.iter().collect::<Vec<_>>(), gpu_makespan::system::Reference::Proven, &Default::default());
+        let (_, a) = analyse_core(&ents.iter().collect::<Vec<_>>(), gpu_makespan::system::Reference::Proven, (&Default::default(), None));
+        let (_, b) = analyse_core(&longer.iter().collect::<Vec<_>>(), gpu_makespan::system::Reference::Proven, (&Default::default(), None));
         for (x, y) in a.iter().zip(&b) {
             match (x.worst, y.worst) {
                 (Some(rx), Some(ry)) => prop_assert!(ry >= rx, "{:?} -> {:?}", rx, ry),
@@ -330,6 +330,24 @@ fn contention_on_the_round_robin_interconnect() {
     // at 1.5 GHz (3.334 ns).
     let latency = json_of(&["system", WATERS, "--contention", "latency"]);
     assert_eq!(wait(&latency, "Core1"), 71.334);
+    // A memory with an access latency, or an interconnect with latencies of its own:
+    // bursts alone would hold it too briefly, so the cautious reading, with a warning.
+    let dir = tempfile::tempdir().unwrap();
+    let waters = std::fs::read_to_string(WATERS).unwrap();
+    let slow = waters.replace(
+        r#"<accessLatency xsi:type="am:DiscreteValueConstant" value="0" />"#,
+        r#"<accessLatency xsi:type="am:DiscreteValueConstant" value="10" />"#,
+    );
+    let own = waters.replace(
+        r#"maxBurstSize="4" maxConcurrentTransfers="1" />"#,
+        r#"maxBurstSize="4" maxConcurrentTransfers="1"><readLatency xsi:type="am:DiscreteValueConstant" value="3" /></definitions>"#,
+    );
+    for (name, text, needle) in [("slow.amxmi", slow, "the memory's access latency"), ("own.amxmi", own, "its own latencies")] {
+        assert_ne!(text, waters);
+        let v = json_of(&["system", &temp_file(&dir, name, &text)]);
+        assert_eq!(wait(&v, "Core1"), 71.334, "{name}");
+        assert!(v["warnings"].as_array().unwrap().iter().any(|w| w.as_str().unwrap().contains(needle)), "{name}: {}", v["warnings"]);
+    }
     // Only worst cases move, never down.
     let tasks = |v: &serde_json::Value| -> Vec<serde_json::Value> {
         v["cores"].as_array().unwrap().iter().flat_map(|c| c["tasks"].as_array().unwrap().clone()).collect()
@@ -605,4 +623,25 @@ fn a_chain_without_latencies_names_the_task() {
         planner(&cautious)["blocked_by"],
         "its core's wait for the interconnect (2.870 ms over a period) takes R+ 0.628 ms above its period"
     );
+}
+
+/// `--total-time-limit`: the tasks not analysed by then get no R+ and say why, the
+/// status says `time_limit` (text and JSON), and a limit that is no time is refused.
+#[test]
+fn the_time_limit_ends_with_a_status() {
+    let v = json_of(&["system", WATERS, "--total-time-limit", "0.000000001"]);
+    assert_eq!(v["status"], "time_limit");
+    let tasks: Vec<serde_json::Value> =
+        v["cores"].as_array().unwrap().iter().flat_map(|c| c["tasks"].as_array().unwrap().clone()).collect();
+    assert!(!tasks.is_empty());
+    for t in &tasks {
+        assert_eq!(t["r_worst"], serde_json::Value::Null, "{t}");
+        assert_eq!(t["blocked_by"], "not analysed: the time limit was reached first", "{t}");
+    }
+    assert_eq!(v["schedulable"], false);
+    let out = makespan().args(["system", WATERS, "--total-time-limit", "0.000000001", "-q"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\nstatus       time_limit: the time limit was reached"));
+    assert_eq!(json_of(&["system", WATERS, "--total-time-limit", "60"])["status"], "complete");
+    input_error(&["system", WATERS, "--total-time-limit", "-1"], "--total-time-limit");
 }

@@ -274,6 +274,11 @@ pub(crate) struct SystemArgs {
     /// Write each chain's worst-case reaction as an SVG timeline.
     #[arg(long)]
     pub(crate) svg: Option<PathBuf>,
+    /// Wall-clock limit in seconds of the CPU analysis: the tasks not analysed by then get
+    /// no R+ ("not analysed"), the bounds shown stay proven, and the status is
+    /// `time_limit`. Default: none.
+    #[arg(long, allow_hyphen_values = true)]
+    pub(crate) total_time_limit: Option<f64>,
     #[command(flatten)]
     pub(crate) wcet: WcetArgs,
 }

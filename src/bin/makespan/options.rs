@@ -258,7 +258,9 @@ pub(crate) fn system_options(a: &crate::args::SystemArgs) -> Result<gpu_makespan
         _ => ContentionMode::Model,
     };
     let reference = if a.reference.is_some() { Reference::App4rta } else { Reference::Proven };
+    let time_limit = a.total_time_limit.map(|t| seconds(t, "--total-time-limit")).transpose()?;
     Ok(Options::default()
+        .with_time_limit(time_limit)
         .with_communication(communication)
         .with_offload(offload)
         .with_gpu(GpuOptions::default().with_sharing(sharing).with_context_switch(context_switch))

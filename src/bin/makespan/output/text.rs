@@ -506,6 +506,9 @@ pub fn system_tables(rep: &SystemReport, warnings_shown: bool) -> String {
     system_chains(&mut s, rep);
     let verdict = if rep.schedulable { "every task meets its deadline and every chain its requirement" } else { "NOT shown schedulable" };
     let _ = writeln!(s, "\nverdict      {verdict} (bounds {})", rep.verdict);
+    if rep.status == "time_limit" {
+        let _ = writeln!(s, "status       time_limit: the time limit was reached; tasks without R+ marked \"not analysed\" were not analysed (the bounds shown are proven)");
+    }
     for a in &rep.assumptions {
         let _ = writeln!(s, "assumes      {a}");
     }
