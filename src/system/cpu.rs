@@ -158,7 +158,9 @@ impl Entity {
 /// `name`, `tasks`, `case`, `priority`, `rank`, `period`, `deadline`, `c_best`,
 /// `c_worst`, `suspension` (the worst), `gpu_task`, `r_best`, `r_worst`, `schedulable`,
 /// `blocked_by`: without `r_worst`, the term that keeps it above its period, or why it
-/// was not analysed).
+/// was not analysed; `pre`, `post`: an offloading task's runnables before and after the
+/// offload, or a GPU task on a CPU's trigger's, `[best, worst]` without copies or
+/// contention, null for a task that does not offload).
 #[derive(Debug, Clone)]
 pub struct Response {
     /// The entity.
@@ -179,7 +181,7 @@ impl Serialize for Response {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let e = &self.entity;
-        let mut row = s.serialize_struct("Response", 15)?;
+        let mut row = s.serialize_struct("Response", 17)?;
         row.serialize_field("name", &e.name)?;
         row.serialize_field("tasks", &e.tasks)?;
         row.serialize_field("case", &e.case)?;
@@ -195,6 +197,9 @@ impl Serialize for Response {
         row.serialize_field("r_worst", &self.worst.map(ms))?;
         row.serialize_field("schedulable", &self.schedulable)?;
         row.serialize_field("blocked_by", &self.blocked_by)?;
+        let part = |c: Cost| (e.case != Case::Ticks).then(|| [ms(c.best), ms(c.worst)]);
+        row.serialize_field("pre", &part(e.pre))?;
+        row.serialize_field("post", &part(e.post))?;
         row.end()
     }
 }

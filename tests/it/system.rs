@@ -645,3 +645,37 @@ fn the_time_limit_ends_with_a_status() {
     assert_eq!(json_of(&["system", WATERS, "--total-time-limit", "60"])["status"], "complete");
     input_error(&["system", WATERS, "--total-time-limit", "-1"], "--total-time-limit");
 }
+
+/// The MobSTr dataset's published analysis (`scripts/compare-mobstr.py`): with the
+/// mapping read off its numbers, direct communication and no contention, each published
+/// response's lower end is our C- to the nanosecond (its values are in ns).
+#[test]
+fn the_mobstr_dataset_lower_ends_are_ours() {
+    let published: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("instances/amalthea/mobstr-results.json").unwrap()).unwrap();
+    let script = std::fs::read_to_string("scripts/compare-mobstr.py").unwrap();
+    let mapping = script.lines().find_map(|l| l.strip_prefix("MAPPING = \"")).unwrap().trim_end_matches('"');
+    let v = json_of(&[
+        "system",
+        "instances/amalthea/mobstr-mapped.amxmi",
+        "--mapping",
+        mapping,
+        "--unit-order",
+        "app4rta",
+        "--communication",
+        "direct",
+        "--contention",
+        "off",
+    ]);
+    let ours = |name: &str| {
+        v["cores"].as_array().unwrap().iter().flat_map(|c| c["tasks"].as_array().unwrap().clone()).find(|t| t["name"] == name).unwrap()
+            ["c_best"]
+            .as_f64()
+            .unwrap()
+    };
+    for name in ["Lidar_Grabber", "DASM", "EKF", "CANbus_polling", "OS_Overhead"] {
+        let e = published["lExecutableResult"].as_array().unwrap().iter().find(|e| e["executableID"] == name).unwrap();
+        let lower_ms = e["delayLowerBound"].as_f64().unwrap() / 1e6;
+        assert!((ours(name) - lower_ms).abs() < 1e-6, "{name}: ours {} published {lower_ms}", ours(name));
+    }
+}
