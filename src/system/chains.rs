@@ -43,6 +43,8 @@ pub struct Hop {
     pub r_best: Ps,
     /// Response time, worst (`None`: not schedulable).
     pub r_worst: Option<Ps>,
+    /// Execution time, worst (the document's worst initial pending time is `R+ - C+`).
+    pub c_worst: Ps,
 }
 
 /// Best and worst of one latency.
@@ -103,7 +105,7 @@ mod tests {
     use super::*;
 
     fn hop(period: Ps, c_best: Ps, r_best: Ps, r_worst: Ps) -> Hop {
-        Hop { period, c_best, r_best, r_worst: Some(r_worst) }
+        Hop { period, c_best, r_best, r_worst: Some(r_worst), c_worst: c_best }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use super::cpu::{analyse_core, entities, response_of, waits, Entity, OffloadMode
 use super::gpu::{analyse_gpu, GpuResponse, GpuSide, SharingUsed};
 use super::gpu_jobs::{gpu_bounds, GpuBound};
 use super::model::{ms, Ps, System};
-use super::reference::{let_document, Reference};
+use super::reference::{implicit_document, let_document, Reference};
 use crate::error::Error;
 use crate::rta::report::Verdict;
 use crate::rta::workload::Workload;
@@ -457,12 +457,18 @@ fn gpu_row(g: &GpuResponse, bound: &GpuBound) -> GpuResponse {
 /// `proven`, queueing included, none when it is late).
 fn hop(name: &str, sys: &System, (all, gpu, proven): (&[Response], &GpuSide, &BTreeMap<String, Option<Ps>>)) -> Option<Hop> {
     if let Some(r) = response_of(all, name) {
-        return Some(Hop { period: r.entity.period, c_best: r.entity.c.best, r_best: r.best.unwrap_or(r.entity.c.best), r_worst: r.worst });
+        return Some(Hop {
+            period: r.entity.period,
+            c_best: r.entity.c.best,
+            r_best: r.best.unwrap_or(r.entity.c.best),
+            r_worst: r.worst,
+            c_worst: r.entity.c.worst,
+        });
     }
     let g = gpu.tasks.iter().find(|g| g.task == name)?;
     let period = sys.task(name)?.period.or_else(|| sys.trigger_of(name)?.period)?;
     let r_worst = proven.get(name).copied().flatten();
-    Some(Hop { period, c_best: g.response.best, r_best: g.response.best, r_worst })
+    Some(Hop { period, c_best: g.response.best, r_best: g.response.best, r_worst, c_worst: r_worst.unwrap_or(g.response.worst) })
 }
 
 /// Each GPU task's bound when it is proven to end within its period, `None` for the late
@@ -497,7 +503,7 @@ fn chain_row(
         })
         .collect();
     let complete = hops.len() == c.tasks.len();
-    let imp = implicit(&hops).filter(|_| complete);
+    let imp = if opts.reference == Reference::App4rta { implicit_document(&hops) } else { implicit(&hops) }.filter(|_| complete);
     let let_v = if opts.reference == Reference::App4rta { let_document(&hops) } else { let_(&hops) }.filter(|_| complete);
     // The tasks that block the latencies, by name (with the margin they miss by); only
     // when every task has a hop, so that `hops` and `c.tasks` go together.

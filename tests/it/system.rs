@@ -679,3 +679,30 @@ fn the_mobstr_dataset_lower_ends_are_ours() {
         assert!((ours(name) - lower_ms).abs() < 1e-6, "{name}: ours {} published {lower_ms}", ours(name));
     }
 }
+
+/// Reference mode follows the GSoC document's implicit formulas (issue 55, item 4): on
+/// APP4RTA's mapping the lidar chain's worst reaction, initial reaction and age are
+/// 887.131, 892.131 and 530.006 ms (APP4RTA: 893.305, 898.305, 528.956 from its own
+/// responses, which hold its contention term).
+#[test]
+fn reference_mode_gives_the_documents_implicit_latencies() {
+    let v = json_of(&[
+        "system",
+        WATERS,
+        "--mapping",
+        "4,1,1,3,4,0,3,3,3,0,6,2,5,6",
+        "--unit-order",
+        "app4rta",
+        "--offload",
+        "sync",
+        "--chains",
+        "instances/amalthea/app4rta-chains.toml",
+        "--reference",
+        "app4rta",
+    ]);
+    let implicit = &v["chains"][0]["implicit"];
+    for (field, want) in [("reaction", 887.131), ("initial_reaction", 892.131), ("age", 530.006)] {
+        let got = implicit[field]["worst"].as_f64().unwrap();
+        assert!((got - want).abs() < 1e-3, "{field}: {got}");
+    }
+}
