@@ -586,22 +586,16 @@ fn the_system_report_says_what_it_uses() {
     assert!(!svg.exists());
 }
 
+/// `makespan system --json` on the WATERS model with APP4RTA's mapping, and `extra`.
+fn on_app4rtas_mapping(extra: &[&str]) -> serde_json::Value {
+    json_of(&[&["system", WATERS, "--mapping", "4,1,1,3,4,0,3,3,3,0,6,2,5,6", "--unit-order", "app4rta"], extra].concat())
+}
+
 /// A chain without latencies names the task that blocks them, the term and the margin;
 /// on APP4RTA's mapping the other chain gets its values (issue 55).
 #[test]
 fn a_chain_without_latencies_names_the_task() {
-    let v = json_of(&[
-        "system",
-        WATERS,
-        "--mapping",
-        "4,1,1,3,4,0,3,3,3,0,6,2,5,6",
-        "--unit-order",
-        "app4rta",
-        "--chains",
-        "instances/amalthea/app4rta-chains.toml",
-        "--context-switch",
-        "100us",
-    ]);
+    let v = on_app4rtas_mapping(&["--chains", "instances/amalthea/app4rta-chains.toml", "--context-switch", "100us"]);
     let notes: Vec<String> = v["chains"][0]["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap().to_string()).collect();
     assert!(
         notes.iter().any(|n| n == "no implicit latencies: no worst-case response within its period for Localization (no R+ within its period 400.000 ms: its trigger's pre- and post-processing runnables (18.579 ms, run on its core with the task) make its C+ without contention 406.939 ms, 6.939 ms above its period)"),
@@ -617,8 +611,7 @@ fn a_chain_without_latencies_names_the_task() {
     assert!((planner_now["r_worst"].as_f64().unwrap() - 13.829).abs() < 1e-3, "{planner_now}");
     assert_eq!(planner_now["blocked_by"], serde_json::Value::Null);
     // With the cautious reading Planner has no R+, and the term is the interconnect.
-    let cautious =
-        json_of(&["system", WATERS, "--mapping", "4,1,1,3,4,0,3,3,3,0,6,2,5,6", "--unit-order", "app4rta", "--contention", "latency"]);
+    let cautious = on_app4rtas_mapping(&["--contention", "latency"]);
     assert_eq!(
         planner(&cautious)["blocked_by"],
         "its core's wait for the interconnect (2.870 ms over a period) takes R+ 0.628 ms above its period"
@@ -686,20 +679,7 @@ fn the_mobstr_dataset_lower_ends_are_ours() {
 /// responses, which hold its contention term).
 #[test]
 fn reference_mode_gives_the_documents_implicit_latencies() {
-    let v = json_of(&[
-        "system",
-        WATERS,
-        "--mapping",
-        "4,1,1,3,4,0,3,3,3,0,6,2,5,6",
-        "--unit-order",
-        "app4rta",
-        "--offload",
-        "sync",
-        "--chains",
-        "instances/amalthea/app4rta-chains.toml",
-        "--reference",
-        "app4rta",
-    ]);
+    let v = on_app4rtas_mapping(&["--offload", "sync", "--chains", "instances/amalthea/app4rta-chains.toml", "--reference", "app4rta"]);
     let implicit = &v["chains"][0]["implicit"];
     for (field, want) in [("reaction", 887.131), ("initial_reaction", 892.131), ("age", 530.006)] {
         let got = implicit[field]["worst"].as_f64().unwrap();
