@@ -581,11 +581,13 @@ fn cap_shares(
 }
 
 /// The least time a trigger needs on its core between the end of one of its GPU jobs and
-/// the offload of the next: its post and pre runnables' best case (zero when it cannot
-/// be costed).
+/// the offload of the next: its pre runnables' best case, which run after its previous
+/// job ended and before the offload (zero when they cannot be costed). Not its post
+/// runnables: an AMALTHEA task's calls between the trigger and the wait are read as
+/// post, and those run while the GPU job does (a cold review's counterexample).
 fn between_jobs(sys: &System, trigger: &Task) -> Ps {
     let Some(unit) = trigger.unit.as_deref().and_then(|u| sys.unit(u)) else { return Ps::ZERO };
-    let names: Vec<String> = trigger.post.iter().chain(&trigger.pre).cloned().collect();
+    let names: Vec<String> = trigger.pre.clone();
     super::cost::cost(sys, &runnables(sys, &names), unit, &trigger.name, (Cycles::ZERO, Cycles::ZERO)).map_or(Ps::ZERO, |c| c.best)
 }
 

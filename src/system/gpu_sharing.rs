@@ -20,9 +20,10 @@ pub struct Context {
     /// at every wait).
     pub period: Option<Ps>,
     /// Whether it has at most one job's kernels at any time and none for a while after
-    /// each job ends: its trigger waits for it and needs more than zero time (its post
-    /// and pre runnables, or the job's copies) between one GPU job's end and the next
-    /// one's kernels, whatever its response (the condition of the per-wait cap).
+    /// each job ends: its trigger waits for it and needs more than zero time (its pre
+    /// runnables, or the job's copies) between one GPU job's end and the next one's
+    /// kernels, whatever its response (the condition of the per-wait cap). Assumed: a
+    /// context without work gives the GPU up at once.
     pub one_job: bool,
 }
 
@@ -74,7 +75,7 @@ impl Context {
 /// for the switches. With `one_job`, one hold of `p` executes at most what is left of one
 /// of its jobs: its trigger waits for its GPU job before it can offload the next, so `p`
 /// never has kernels of two jobs, and when a job ends `p` has no work for a time above
-/// zero (the trigger's post and pre runnables, the copies) and gives the GPU up, ending
+/// zero (the trigger's pre runnables, the copies) and gives the GPU up, ending
 /// the hold; so at most `k_c W_p` over the `k_c` waits, whatever the trigger's response.
 /// Moreover `p` holds the GPU only while it has work, executing, so at
 /// most as long as its jobs that execute within `[r, r + t]` need alone, each at most

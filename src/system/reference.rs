@@ -97,7 +97,7 @@ pub fn let_document(hops: &[Hop]) -> Option<Latencies> {
 /// al.'s bound keeps). `None` if some task has no worst-case response.
 pub fn implicit_document(hops: &[Hop]) -> Option<Latencies> {
     let worst: Vec<Ps> = hops.iter().map(|h| h.r_worst).collect::<Option<_>>()?;
-    let last = hops.len() - 1;
+    let last = hops.len().checked_sub(1)?;
     let ip_minus = |j: usize| hops[j].r_best.saturating_sub(hops[j].c_best);
     let ip_plus = |j: usize| worst[j].saturating_sub(hops[j].c_worst);
     let t = |j: usize| hops[j].period;

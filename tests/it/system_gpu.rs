@@ -328,6 +328,29 @@ proptest::proptest! {
     }
 }
 
+/// The one-job cap needs a gap: a context whose next job comes the instant the last one
+/// ends keeps the GPU for its whole slice, beyond the cap (the simulator shows it), so
+/// such a context must not get it.
+#[test]
+fn without_a_gap_a_context_keeps_the_gpu_past_one_job() {
+    use gpu_makespan::system::gpu_sharing::sliced_response;
+    // c0: 10 in slices of 4, released at 0; c1: jobs of 2, slice 5, each next job 0 after
+    // the last ends, the first at 0.
+    let arrivals = [Arrivals::Fixed(vec![0]), Arrivals::Closed { first: 0, gaps: vec![0; 40] }];
+    let done = round_robin(&[10, 2], &[4, 5], &arrivals, 0, 200);
+    let response = done[0][0].1 - done[0][0].0;
+    let capped = [ctx_one(10, 4, false), ctx_one(2, 5, true)];
+    let bound = sliced_response(&capped, 0, Ps::ZERO, Ps::ZERO);
+    assert!(Ps::new(u128::from(response)) > bound, "response {response}, cap {bound:?}: the gap is what the cap needs");
+    let uncapped = [ctx_one(10, 4, false), ctx_one(2, 5, false)];
+    assert!(Ps::new(u128::from(response)) <= sliced_response(&uncapped, 0, Ps::ZERO, Ps::ZERO));
+}
+
+/// A context of one kernel of `work`, slice `slice`, no period.
+fn ctx_one(work: u128, slice: u128, one_job: bool) -> gpu_makespan::system::gpu_sharing::Context {
+    gpu_makespan::system::gpu_sharing::Context { alone: vec![Ps::new(work)], slice: Ps::new(slice), period: None, one_job }
+}
+
 #[test]
 fn fifo_charges_each_kernel_with_one_kernel_of_every_other_stream() {
     // G1: kernels of 0.1 and 5 ms, G2: one of 1 ms, each filling the GPU (4 blocks of
