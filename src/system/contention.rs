@@ -33,6 +33,8 @@
 //! `g_v`. The response-time analysis (`cpu::worst_case`) adds `W_u` over all the
 //! accesses its window holds instead of `D_u` per access; `W_u(N, t) <= N D_u` up to the
 //! rounding of `D_u` to cycles. `tests/it/bus.rs` checks `W` against a bus simulator.
+//! It also adds one grant of the core's own unit per job start in the window
+//! ([`Bus::own_hold`]): a preempted job's grant in flight.
 
 use super::model::{Ps, System};
 use crate::model::cycles::Cycles;
@@ -223,6 +225,10 @@ impl Master {
 pub struct Bus {
     /// Grants per line of this unit.
     pub grants_per_line: u128,
+    /// How long one grant of this unit holds the interconnect (zero without contention):
+    /// a job preempted with a grant in flight leaves it on the interconnect, and the job
+    /// that preempted it may wait for it ([`crate::system::cpu::worst_case`]).
+    pub own_hold: Ps,
     /// The other active units.
     pub others: Vec<Master>,
 }
@@ -288,7 +294,8 @@ pub fn buses(
         .iter()
         .map(|m| {
             let others = if applied { masters.iter().filter(|o| o.unit != m.unit).cloned().collect() } else { Vec::new() };
-            (m.unit.clone(), Bus { grants_per_line: m.grants.per_line, others })
+            let own_hold = if applied { m.grants.hold } else { Ps::ZERO };
+            (m.unit.clone(), Bus { grants_per_line: m.grants.per_line, own_hold, others })
         })
         .collect()
 }

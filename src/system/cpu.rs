@@ -469,7 +469,7 @@ fn blocked_by(e: &Entity, interferers: &[Interferer], bus: &Bus) -> String {
     }
     let work: Ps = interferers.iter().map(|i| i.c * (t + i.jitter).ceil_ratio(i.period)).sum();
     let lines = interferers.iter().fold(e.lines, |n, i| n.saturating_add(i.lines.saturating_mul((t + i.line_jitter).ceil_ratio(i.period))));
-    let wait = bus.wait(lines, t).min(MAX_TIME);
+    let wait = (bus.wait(lines, t) + in_flight(e, interferers, bus, t)).min(MAX_TIME);
     let over = (own + work + wait).saturating_sub(t);
     if own + work <= t {
         format!("its core's wait for the interconnect ({:.3} ms over a period) takes R+ {:.3} ms above its period", ms(wait), ms(over))
@@ -484,7 +484,7 @@ pub const TIME_LIMIT: &str = "not analysed: the time limit was reached first";
 /// Interferers merged by release pattern `(period, jitter, line jitter)`: their `c` and
 /// `lines` summed (signed while a task is taken out again).
 #[derive(Debug, Clone, Default)]
-struct Interferers(std::collections::BTreeMap<(Ps, Ps, Ps), (i128, i128)>);
+struct Interferers(std::collections::BTreeMap<(Ps, Ps, Ps), (i128, i128, i128)>);
 
 impl Interferers {
     /// Adds `x` `times` times (`-1` takes it out).
@@ -492,22 +492,34 @@ impl Interferers {
         let slot = self.0.entry((x.period, x.jitter, x.line_jitter)).or_default();
         slot.0 += times * x.c.get() as i128;
         slot.1 += times * x.lines as i128;
+        slot.2 += times * x.tasks as i128;
     }
 
     /// One interferer per release pattern with work or accesses.
     fn list(&self) -> Vec<Interferer> {
         self.0
             .iter()
-            .filter(|(_, &(c, lines))| c > 0 || lines > 0)
-            .map(|(&(period, jitter, line_jitter), &(c, lines))| Interferer {
+            .filter(|(_, &(_, _, tasks))| tasks > 0)
+            .map(|(&(period, jitter, line_jitter), &(c, lines, tasks))| Interferer {
                 period,
                 c: Ps::new(c.max(0) as u128),
                 jitter,
                 lines: lines.max(0) as u128,
                 line_jitter,
+                tasks: tasks as u128,
             })
             .collect()
     }
+}
+
+/// The wait for grants of the core's own unit left in flight by a job that was preempted
+/// or ended (see [`worst_case`]): one each time a job of the window starts running, at
+/// most once per job counted (twice for a suspending job: it starts again after its GPU
+/// job), and once for the job itself (twice when it suspends), in a window of length `r`.
+fn in_flight(e: &Entity, interferers: &[Interferer], bus: &Bus, r: Ps) -> Ps {
+    let starts = |suspends: bool| if suspends { 2 } else { 1 };
+    let others: u128 = interferers.iter().map(|i| i.tasks * starts(i.line_jitter > Ps::ZERO) * (r + i.line_jitter).ceil_ratio(i.period)).sum();
+    bus.own_hold.saturating_mul(starts(e.case == Case::AsyncOffload) + others)
 }
 
 /// An entity of equal or higher priority as the worst-case recurrence sees it.
@@ -524,6 +536,8 @@ pub struct Interferer {
     /// Release jitter of its accesses: only jobs released less than this before a window
     /// (or in it) access memory in it.
     pub line_jitter: Ps,
+    /// How many tasks it stands for (merged ones share the release pattern; 1 for one).
+    pub tasks: u128,
 }
 
 impl Interferer {
@@ -543,7 +557,7 @@ impl Interferer {
         } else {
             (Ps::ZERO, Ps::ZERO)
         };
-        Interferer { period: e.period, c: e.c0(), jitter, lines: e.lines, line_jitter }
+        Interferer { period: e.period, c: e.c0(), jitter, lines: e.lines, line_jitter, tasks: 1 }
     }
 }
 
@@ -579,7 +593,7 @@ pub fn waits(e: &Entity) -> bool {
 
 /// The worst-case recurrence; `None` when it passes `T` or does not converge:
 ///
-/// `R = C0 + S + sum_j ceil((R + J_j) / T_j) C0_j + W(N(R), R)`,
+/// `R = C0 + S + sum_j ceil((R + J_j) / T_j) C0_j + W(N(R), R) + h P(R)`,
 /// `N(R) = n + sum_j ceil((R + J'_j) / T_j) n_j`,
 ///
 /// with `C0` execution without waiting for the interconnect, `n` line accesses per job,
@@ -588,9 +602,14 @@ pub fn waits(e: &Entity) -> bool {
 /// window, the core runs the job and the higher- and equal-priority jobs counted; their
 /// work without waiting is at most the first sum (Joseph and Pandya; jitter as in
 /// [`Interferer::of`]), and all the accesses they make in the window, at most `N(R)`,
-/// wait at most `W(N(R), R)` together. If the job has not ended by `R`, the core was busy
-/// with that work all along, so the least fixed point bounds the response. Without
-/// contention (`W = 0`, `C0 = C+`) it is the recurrence of the module docs.
+/// wait at most `W(N(R), R)` together. A job preempted (or ended) with a grant of its
+/// core in flight leaves it on the interconnect for at most `h` ([`Bus::own_hold`]), and
+/// the job that runs next may wait for it: at most once each time a job starts running
+/// in the window, `P(R)` times (`in_flight`: once per job counted, twice for a
+/// suspending one). If the job has not ended by `R`,
+/// the core was busy with that work all along, so the least fixed point bounds the
+/// response. Without contention (`W = 0`, `h = 0`, `C0 = C+`) it is the recurrence of the
+/// module docs.
 pub fn worst_case(e: &Entity, interferers: &[Interferer], bus: &Bus) -> Option<Ps> {
     let limit = e.period;
     let own = e.c0() + e.suspension.worst;
@@ -601,7 +620,7 @@ pub fn worst_case(e: &Entity, interferers: &[Interferer], bus: &Bus) -> Option<P
         }
         let work: Ps = interferers.iter().map(|i| i.c * (r + i.jitter).ceil_ratio(i.period)).sum();
         let lines = interferers.iter().fold(e.lines, |n, i| n.saturating_add(i.lines.saturating_mul((r + i.line_jitter).ceil_ratio(i.period))));
-        let next = own + work + bus.wait(lines, r).min(MAX_TIME);
+        let next = own + work + (bus.wait(lines, r) + in_flight(e, interferers, bus, r)).min(MAX_TIME);
         if next == r {
             return Some(r);
         }
@@ -782,6 +801,19 @@ mod tests {
             let y = r.iter().find(|r| r.entity.name == "Y").unwrap();
             assert_eq!(y.worst, None, "{:?}", order.map(|e| &e.name));
         }
+    }
+
+    #[test]
+    fn a_grant_left_in_flight_delays_each_start_once() {
+        // hp: T 10, C 2; lo: C 3; one grant of the core holds the interconnect 1. lo waits
+        // for one left by whatever ran before it and one left by hp's preemption:
+        // R = 3 + 2 + 1 x (1 + 1) = 7 (5 without).
+        let bus = Bus { own_hold: Ps::new(1), ..Bus::default() };
+        let (hp, lo) = (e("hp", Ps::new(10), Ps::new(2)), e("lo", Ps::new(40), Ps::new(3)));
+        let (_, r) = analyse_core(&[&hp, &lo], Reference::Proven, (&bus, None));
+        assert_eq!((r[0].worst, r[1].worst), (Some(Ps::new(3)), Some(Ps::new(7))));
+        let (_, r) = analyse_core(&[&hp, &lo], Reference::Proven, (&Bus::default(), None));
+        assert_eq!(r[1].worst, Some(Ps::new(5)));
     }
 
     #[test]

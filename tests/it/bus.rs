@@ -166,7 +166,7 @@ fn bus(units: &[Unit], worst: &[u64]) -> Bus {
             }],
         })
         .collect();
-    Bus { grants_per_line: u128::from(units[0].grants), others }
+    Bus { grants_per_line: u128::from(units[0].grants), own_hold: Ps::ZERO, others }
 }
 
 fn unit(max_lines: usize) -> impl Strategy<Value = Unit> {
