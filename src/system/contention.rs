@@ -36,7 +36,7 @@
 //! It also adds one grant of the core's own unit per job start in the window
 //! ([`Bus::own_hold`]): a preempted job's grant in flight.
 
-use super::model::{Ps, System};
+use super::model::{Frequency, Ps, System};
 use crate::model::cycles::Cycles;
 
 /// Whether label accesses pay for contention.
@@ -131,7 +131,7 @@ pub struct Grants {
 
 /// Each unit's [`Grants`].
 fn all_grants(sys: &System, mode: ContentionMode) -> Vec<Grants> {
-    let bursts = sys.interconnect.as_ref().and_then(|i| Some((i.max_burst?, i.frequency?, i.port_bits?))).filter(|_| mode == ContentionMode::Model);
+    let bursts = bursts(sys, mode);
     sys.units
         .iter()
         .map(|u| match bursts {
@@ -151,10 +151,17 @@ fn all_grants(sys: &System, mode: ContentionMode) -> Vec<Grants> {
         .collect()
 }
 
+/// The interconnect's burst size, clock and port width when the model gives all three
+/// and `mode` reads grants as bursts ([`Grants`]).
+fn bursts(sys: &System, mode: ContentionMode) -> Option<(u64, Frequency, u64)> {
+    let i = sys.interconnect.as_ref().filter(|_| mode == ContentionMode::Model)?;
+    Some((i.max_burst?, i.frequency?, i.port_bits?))
+}
+
 /// What a grant holds the interconnect for, in words (for the report's assumptions).
 fn reading(sys: &System, mode: ContentionMode) -> String {
-    match sys.interconnect.as_ref().and_then(|i| Some((i.max_burst?, i.frequency?, i.port_bits?))) {
-        Some((burst, clock, bits)) if mode == ContentionMode::Model => format!(
+    match bursts(sys, mode) {
+        Some((burst, clock, bits)) => format!(
             "a grant moves one burst of at most {burst} beats of the narrower of the unit's and the interconnect's ports (at most {bits} bits), one beat per cycle of the interconnect's {:.3} GHz clock",
             clock.ghz()
         ),

@@ -378,7 +378,7 @@ pub fn analyse_core(on_core: &[&Entity], rules: Reference, (bus, deadline): (&Bu
         let mut level = higher.clone();
         group.iter().for_each(|&j| level.add(Interferer::of(on_core[j], None), 1));
         for &i in group {
-            if deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+            if past(deadline) {
                 blocked[i] = Some(TIME_LIMIT.into());
                 continue;
             }
@@ -467,15 +467,27 @@ fn blocked_by(e: &Entity, interferers: &[Interferer], bus: &Bus) -> String {
         }
         return format!("its C+ without contention plus S+, {:.3} ms, is {:.3} ms above its period", ms(own), ms(own - t));
     }
-    let work: Ps = interferers.iter().map(|i| i.c * (t + i.jitter).ceil_ratio(i.period)).sum();
-    let lines = interferers.iter().fold(e.lines, |n, i| n.saturating_add(i.lines.saturating_mul((t + i.line_jitter).ceil_ratio(i.period))));
-    let wait = (bus.wait(lines, t) + in_flight(e, interferers, bus, t)).min(MAX_TIME);
+    let (work, wait) = window_terms(e, interferers, bus, t);
     let over = (own + work + wait).saturating_sub(t);
     if own + work <= t {
         format!("its core's wait for the interconnect ({:.3} ms over a period) takes R+ {:.3} ms above its period", ms(wait), ms(over))
     } else {
         format!("work of higher or equal priority on its core ({:.3} ms over a period) takes R+ {:.3} ms above its period", ms(work), ms(over))
     }
+}
+
+/// The interference terms of [`worst_case`] over a window of length `r`: the work of the
+/// interferers counted (without waiting), and the wait for the interconnect of every
+/// access the window holds, `W(N(r), r)`, with the grants left in flight.
+fn window_terms(e: &Entity, interferers: &[Interferer], bus: &Bus, r: Ps) -> (Ps, Ps) {
+    let work: Ps = interferers.iter().map(|i| i.c * (r + i.jitter).ceil_ratio(i.period)).sum();
+    let lines = interferers.iter().fold(e.lines, |n, i| n.saturating_add(i.lines.saturating_mul((r + i.line_jitter).ceil_ratio(i.period))));
+    (work, (bus.wait(lines, r) + in_flight(e, interferers, bus, r)).min(MAX_TIME))
+}
+
+/// Whether `deadline` has passed (none: never).
+pub fn past(deadline: Option<std::time::Instant>) -> bool {
+    deadline.is_some_and(|d| std::time::Instant::now() >= d)
 }
 
 /// The `blocked_by` of a task the time limit left unanalysed.
@@ -618,9 +630,8 @@ pub fn worst_case(e: &Entity, interferers: &[Interferer], bus: &Bus) -> Option<P
         if r > limit {
             return None;
         }
-        let work: Ps = interferers.iter().map(|i| i.c * (r + i.jitter).ceil_ratio(i.period)).sum();
-        let lines = interferers.iter().fold(e.lines, |n, i| n.saturating_add(i.lines.saturating_mul((r + i.line_jitter).ceil_ratio(i.period))));
-        let next = own + work + (bus.wait(lines, r) + in_flight(e, interferers, bus, r)).min(MAX_TIME);
+        let (work, wait) = window_terms(e, interferers, bus, r);
+        let next = own + work + wait;
         if next == r {
             return Some(r);
         }

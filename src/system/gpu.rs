@@ -587,8 +587,7 @@ fn cap_shares(
 /// post, and those run while the GPU job does (a cold review's counterexample).
 fn between_jobs(sys: &System, trigger: &Task) -> Ps {
     let Some(unit) = trigger.unit.as_deref().and_then(|u| sys.unit(u)) else { return Ps::ZERO };
-    let names: Vec<String> = trigger.pre.clone();
-    super::cost::cost(sys, &runnables(sys, &names), unit, &trigger.name, (Cycles::ZERO, Cycles::ZERO)).map_or(Ps::ZERO, |c| c.best)
+    super::cost::cost(sys, &runnables(sys, &trigger.pre), unit, &trigger.name, (Cycles::ZERO, Cycles::ZERO)).map_or(Ps::ZERO, |c| c.best)
 }
 
 /// Each kernel's time of `p` with the GPU to itself (`ceil(g / slots) C`, with the block

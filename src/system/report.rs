@@ -4,7 +4,7 @@
 use super::chains::{implicit, let_, Hop, Latencies};
 use super::contention::{buses, with_contention, Bus, ContentionUsed, Traffic};
 use super::cost::{lines, runnables, Communication};
-use super::cpu::{analyse_core, entities, response_of, waits, Entity, OffloadMode, Priorities, Response};
+use super::cpu::{analyse_core, entities, past, response_of, waits, Entity, OffloadMode, Priorities, Response};
 use super::gpu::{analyse_gpu, GpuResponse, GpuSide, SharingUsed};
 use super::gpu_jobs::{gpu_bounds, GpuBound};
 use super::model::{ms, Ps, System};
@@ -415,11 +415,6 @@ fn traffic(sys: &System, unit: &str, (ents, gpu): (&[Entity], &GpuSide), known: 
         out.push(Traffic { lines: lines(sys, &runnables(sys, &task.pre), false), period, span: g.response.best, response });
     }
     out
-}
-
-/// Whether `deadline` has passed.
-fn past(deadline: Option<std::time::Instant>) -> bool {
-    deadline.is_some_and(|d| std::time::Instant::now() >= d)
 }
 
 /// One round of [`analyse_cores`]: each core with its bus.

@@ -135,9 +135,7 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
     let f: File = parse_toml(text, origin)?;
     let mut sys = System::default();
     for u in f.units {
-        if let Some(b) = u.port_bits.filter(|&b| b < 8) {
-            return Err(InputError::new(format!("units.{}.port_bits", u.name), b.to_string(), "a port is at least 8 bits wide"));
-        }
+        port_width(u.port_bits, &format!("units.{}.port_bits", u.name))?;
         let field = format!("units.{}.frequency", u.name);
         let (v, unit) = value_unit(&u.frequency, &field, "a frequency is a number and a unit, e.g. \"2 GHz\"")?;
         let frequency = frequency_of(v, unit, &field)?;
@@ -182,6 +180,14 @@ pub fn read(text: &str, origin: &str) -> Result<System, InputError> {
     Ok(sys)
 }
 
+/// A port width, if given: at least 8 bits, or an error naming `field`.
+fn port_width(bits: Option<u64>, field: &str) -> Result<(), InputError> {
+    match bits.filter(|&b| b < 8) {
+        Some(b) => Err(InputError::new(field, b.to_string(), "a port is at least 8 bits wide")),
+        None => Ok(()),
+    }
+}
+
 /// The `[interconnect]` table: a frequency is a number and a unit; a burst size and a
 /// port width must be positive (a port at least 8 bits).
 fn interconnect(i: InterconnectEntry) -> Result<Interconnect, InputError> {
@@ -195,9 +201,7 @@ fn interconnect(i: InterconnectEntry) -> Result<Interconnect, InputError> {
     if i.max_burst_size == Some(0) {
         return Err(InputError::new("interconnect.max_burst_size", "0", "a burst moves at least one beat"));
     }
-    if let Some(b) = i.port_bits.filter(|&b| b < 8) {
-        return Err(InputError::new("interconnect.port_bits", b.to_string(), "a port is at least 8 bits wide"));
-    }
+    port_width(i.port_bits, "interconnect.port_bits")?;
     Ok(Interconnect {
         name: "interconnect".into(),
         policy: i.policy,
