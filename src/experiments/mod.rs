@@ -4,13 +4,14 @@
 internal! {
     mod approx;
     mod convergence;
+    mod csv;
 }
 
 pub use approx::{approx, check_x, Approx, NotABound, Row as ApproxRow};
 pub use convergence::{
     check_warps_max, compare_constraints, converge, converge_csv, forms_csv, ConvergeRow, ConvergeRun, FormRow, FormRun,
 };
-pub mod csv;
+pub use csv::table as csv_table;
 
 use crate::budget::Budget;
 use serde::{Deserialize, Serialize};

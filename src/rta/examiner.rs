@@ -282,6 +282,10 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
             }
         ),
         wcet_optimistic: false,
+        segments: Vec::new(),
+        segments_wcet: None,
+        points: None,
+        rank: None,
     };
     Ok((task, release))
 }

@@ -12,7 +12,8 @@
 //! Internally, files depend on each other without a circle: `gpu` <- `workload` <- `jobs`
 //! <- `list` <- `ties` <- `priority`, `copies` <- `queues`, `copy_engine` <- `sms` <- `report` <- `analysis`;
 //! `slicing` and `time_slices` <- `analysis`;
-//! `taskset` and `examiner` build a `workload`.
+//! `taskset` (with `points`) and `examiner` build a `workload`; `preemptive` (the
+//! preemption-point framework, `makespan preempt`) reads a `workload` on its own.
 
 internal! {
     mod adversary;
@@ -24,6 +25,8 @@ internal! {
     mod gpu;
     mod jobs;
     mod list;
+    mod points;
+    mod preemptive;
     mod priority;
     mod queues;
     mod report;
@@ -42,8 +45,9 @@ pub mod taskset;
 pub use analysis::{analyse, Timeline};
 pub use gpu::{Arbitration, GlobalCaching, Platform, WarpPlacement};
 pub use jobs::TieOrder;
+pub use preemptive::{preemptive, Preemptive, PreemptiveRow};
 pub use report::{Bound, JobMark, KernelRow, KernelTies, RtaReport, Verdict};
 pub use ties::Ties;
 pub use time::{Decimal, Scale, Ticks};
 pub use wcet::Contention;
-pub use workload::{Launch, Priority, Task, Timing, Window, Workload};
+pub use workload::{Launch, Priority, Ranking, Task, Timing, Window, Workload};

@@ -426,7 +426,7 @@ pub(crate) fn utilization(tasks: &[Task], p: &Platform, scale: Scale) -> f64 {
 }
 
 /// The `wcet_model` of a `C` whose `wcet_source` is `source`.
-fn wcet_model(source: &str) -> Option<String> {
+pub(crate) fn wcet_model(source: &str) -> Option<String> {
     use crate::rta::wcet::{NO_LATENCIES, WITH_LATENCIES};
     if source.contains(NO_LATENCIES) {
         Some("no-latencies".into())

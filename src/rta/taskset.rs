@@ -14,10 +14,11 @@ use crate::model::program::Program;
 use crate::model::sm::SmCounts;
 use crate::rta::block_resources::{file_resources, Given, Stated};
 use crate::rta::gpu::{GpuSection, Profile};
+use crate::rta::points::POINT;
 use crate::rta::time::{Decimal, Scale, Ticks};
 use crate::rta::wcet::{self, Contention, WcetCache};
 use crate::rta::workload::{Launch, Window};
-use crate::rta::workload::{Priority, Task, Workload};
+use crate::rta::workload::{Priority, Ranking, Task, Workload};
 use serde::Deserialize;
 use std::path::Path;
 use toml::Spanned;
@@ -89,6 +90,22 @@ pub(crate) struct KernelEntry {
     pub copy_in: Option<Spanned<crate::rta::time::Number>>,
     /// Time of each job's copy back after its kernel (default 0: none).
     pub copy_out: Option<Spanned<crate::rta::time::Number>>,
+    /// `makespan preempt`: an upper bound on one block's time in each segment between
+    /// preemption points, in order, in place of `wcet` (whose value is then their sum).
+    pub segments: Option<Vec<Spanned<crate::rta::time::Number>>>,
+    /// `makespan preempt`: the kernel's priority rank (lower first).
+    pub rank: Option<i64>,
+}
+
+/// The `[framework]` table (`makespan preempt`): the preemption-point framework's
+/// parameters, in the task set's unit.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FrameworkSection {
+    quantum: Spanned<crate::rta::time::Number>,
+    save: Option<Spanned<crate::rta::time::Number>>,
+    relaunch: Option<Spanned<crate::rta::time::Number>>,
+    priorities: Option<Ranking>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -97,6 +114,7 @@ struct TaskSetFile {
     gpu: Option<GpuSection>,
     kernels: Vec<KernelEntry>,
     unit: Option<String>,
+    framework: Option<FrameworkSection>,
     #[allow(dead_code)]
     description: Option<String>,
 }
@@ -144,6 +162,11 @@ pub struct Request {
     pub window: Option<WindowRequest>,
     /// How tied releases launch.
     pub launch: Launch,
+    /// `makespan preempt --points-budget`: place preemption points in every kernel
+    /// given by instructions (or a kernel file), the fewest such that each segment's
+    /// bound plus the framework's save is at most this (in the task set's unit); the
+    /// kernel's own points, if any, are replaced.
+    pub points_budget: Option<Decimal>,
 }
 
 with_setters!(Request {
@@ -151,6 +174,7 @@ with_setters!(Request {
     with_deadline => deadline: Option<Decimal>,
     with_window => window: Option<WindowRequest>,
     with_launch => launch: Launch,
+    with_points_budget => points_budget: Option<Decimal>,
 });
 
 /// An analysis window as asked for, before the time scale is known.
@@ -199,7 +223,7 @@ pub fn load(path: &Path, request: &Request, limits: &SolveOptions) -> Result<Wor
         )
         .into());
     }
-    let mut w = from_text(&text, &origin(path), profile, limits, request.window)?;
+    let mut w = read(&text, &origin(path), profile, limits, (request.window, request.points_budget))?;
     w.launch = request.launch;
     Ok(w)
 }
@@ -214,6 +238,12 @@ struct Pending {
     copy_in: Decimal,
     copy_out: Decimal,
     time_slice: Option<Decimal>,
+    /// Per-segment bounds (empty: no preemption points); with `sum_segments` the
+    /// kernel's `C` is their sum (given as `segments`), else `wcet` stays.
+    segments: Vec<Decimal>,
+    sum_segments: bool,
+    /// With points in the instructions: the kernel's bound with its points as barriers.
+    segments_wcet: Option<Decimal>,
 }
 
 /// Parses the text of a task-set file (from `origin`) and computes the WCETs it asks
@@ -237,6 +267,17 @@ pub fn from_text(
     limits: &SolveOptions,
     window: Option<WindowRequest>,
 ) -> Result<Workload, Error> {
+    read(text, origin, profile, limits, (window, None))
+}
+
+/// [`from_text`] with a budget for proposed preemption points ([`Request::points_budget`]).
+fn read(
+    text: &str,
+    origin: &str,
+    profile: Option<Profile>,
+    limits: &SolveOptions,
+    (window, points_budget): (Option<WindowRequest>, Option<Decimal>),
+) -> Result<Workload, Error> {
     let file: TaskSetFile = parse_toml(text, origin)?;
     let gpu = file.gpu.clone().unwrap_or_default();
     if profile.is_some() && file.gpu.is_some() && !only_cycle_time(text) {
@@ -253,6 +294,12 @@ pub fn from_text(
         return Err(InputError::new("kernels", "[]", "the task set has no kernels").into());
     }
     check_names(&file.kernels)?;
+    let framework = file.framework.as_ref().map(|f| framework_times(text, f)).transpose()?;
+    let budget = match (points_budget, framework) {
+        (Some(b), Some([_, save, _])) => Some(Budget { budget: b, save }),
+        (Some(_), None) => return Err(InputError::option("points-budget", "", "the task set has no [framework] table").into()),
+        (None, _) => None,
+    };
     let mut cache = WcetCache::default();
     let read = file.kernels.iter().enumerate().map(|(i, e)| instructions(i, e, origin)).collect::<Result<Vec<_>, _>>()?;
     let (set, stated): (Vec<Option<String>>, Vec<Option<Stated>>) = read.into_iter().unzip();
@@ -267,6 +314,7 @@ pub fn from_text(
             set: &set,
             kernels: &file.kernels,
             stated: stated[i].as_ref(),
+            budget,
         };
         pending.push(entry(i, e, &cx, &mut cache)?);
     }
@@ -275,12 +323,20 @@ pub fn from_text(
         _ => None,
     };
     let overheads = profile.times();
+    let ranking = ranking(file.framework.as_ref(), &file.kernels)?;
     let scale = Scale::fitting(
         pending
             .iter()
-            .flat_map(|p| [&p.period, &p.deadline, &p.wcet, &p.release, &p.copy_in, &p.copy_out].into_iter().chain(p.time_slice.as_ref()))
+            .flat_map(|p| {
+                [&p.period, &p.deadline, &p.wcet, &p.release, &p.copy_in, &p.copy_out]
+                    .into_iter()
+                    .chain(p.time_slice.as_ref())
+                    .chain(&p.segments)
+                    .chain(p.segments_wcet.as_ref())
+            })
             .chain(window_decimal.iter())
-            .chain(overheads.iter()),
+            .chain(overheads.iter())
+            .chain(framework.iter().flatten()),
     );
     let mut tasks = Vec::with_capacity(pending.len());
     for (i, p) in pending.into_iter().enumerate() {
@@ -293,8 +349,14 @@ pub fn from_text(
             copy_in: scale.ticks(p.copy_in, &field("copy_in"))?,
             copy_out: scale.ticks(p.copy_out, &field("copy_out"))?,
             time_slice: p.time_slice.map(|s| scale.ticks(s, &field("time_slice"))).transpose()?,
+            segments: p.segments.iter().map(|&d| scale.ticks(d, &field("segments"))).collect::<Result<_, _>>()?,
+            segments_wcet: p.segments_wcet.map(|d| scale.ticks(d, &field("instructions"))).transpose()?,
             ..p.task
         });
+        if p.sum_segments {
+            let t = tasks.last_mut().expect("just pushed");
+            t.wcet = t.segments.iter().copied().sum();
+        }
     }
     let mut w = Workload::new(tasks, profile.platform, scale, file.unit.unwrap_or_else(|| "input units".into()));
     w.launch_overhead = scale.ticks(profile.launch_overhead, "gpu.launch_overhead")?;
@@ -304,7 +366,65 @@ pub fn from_text(
     if let Some(win) = window {
         w.window = win.in_ticks(scale)?;
     }
+    if let Some([quantum, save, relaunch]) = framework {
+        w.quantum = Some(scale.ticks(quantum, "framework.quantum")?);
+        w.save = scale.ticks(save, "framework.save")?;
+        w.relaunch = scale.ticks(relaunch, "framework.relaunch")?;
+    }
+    w.ranking = ranking;
     Ok(w)
+}
+
+/// The `[framework]` table's quantum, save and relaunch times (the last two 0 when not
+/// given); the quantum must be positive.
+fn framework_times(text: &str, f: &FrameworkSection) -> Result<[Decimal; 3], InputError> {
+    let quantum = Decimal::of_toml(text, &f.quantum, "framework.quantum")?;
+    if quantum.digits == 0 {
+        return Err(InputError::new("framework.quantum", f.quantum.get_ref(), "must be positive"));
+    }
+    let or_zero = |v: &Option<Spanned<crate::rta::time::Number>>, name: &str| {
+        v.as_ref().map_or(Ok(Decimal::ZERO), |v| Decimal::of_toml(text, v, name))
+    };
+    Ok([quantum, or_zero(&f.save, "framework.save")?, or_zero(&f.relaunch, "framework.relaunch")?])
+}
+
+/// How the framework ranks the kernels: `framework.priorities`, or by default the ranks
+/// given (every kernel's `rank`) or, with none given, Audsley's assignment. Ranks are
+/// given on every kernel or on none, and only with `priorities = "given"` (or none).
+fn ranking(f: Option<&FrameworkSection>, kernels: &[KernelEntry]) -> Result<Ranking, InputError> {
+    let ranked = kernels.iter().filter(|e| e.rank.is_some()).count();
+    let stated = f.and_then(|f| f.priorities);
+    if f.is_none() {
+        return match kernels.iter().position(|e| e.rank.is_some()) {
+            Some(i) => Err(InputError::new(
+                format!("kernels[{i}].rank"),
+                kernels[i].rank.unwrap_or(0),
+                "ranks apply to makespan preempt: give a [framework] table with its quantum",
+            )),
+            None => Ok(Ranking::Given),
+        };
+    }
+    match (stated, ranked) {
+        (None, 0) => Ok(Ranking::Audsley),
+        (None | Some(Ranking::Given), n) if n == kernels.len() => Ok(Ranking::Given),
+        (None | Some(Ranking::Given), _) => {
+            let i = kernels.iter().position(|e| e.rank.is_none()).unwrap_or(0);
+            Err(InputError::new(
+                format!("kernels[{i}].rank"),
+                "",
+                "give a rank on every kernel or on none (then framework.priorities assigns them)",
+            ))
+        }
+        (Some(r), 0) => Ok(r),
+        (Some(_), _) => {
+            let i = kernels.iter().position(|e| e.rank.is_some()).unwrap_or(0);
+            Err(InputError::new(
+                format!("kernels[{i}].rank"),
+                kernels[i].rank.unwrap_or(0),
+                "framework.priorities assigns the ranks: give ranks only with priorities = \"given\"",
+            ))
+        }
+    }
 }
 
 /// Whether the task set's `[gpu]` table holds only what converts cycles into its time
@@ -399,6 +519,27 @@ struct Context<'a> {
     kernels: &'a [KernelEntry],
     /// What this kernel's file states about its resources (`None`: no kernel file).
     stated: Option<&'a Stated>,
+    /// A budget for proposed preemption points.
+    budget: Option<Budget>,
+}
+
+/// The points budget: each segment's bound plus `save` must be at most `budget`.
+#[derive(Debug, Clone, Copy)]
+struct Budget {
+    budget: Decimal,
+    save: Decimal,
+}
+
+impl Budget {
+    /// `segment + save <= budget`, exactly (`false` when the numbers overflow).
+    fn holds(&self, segment: Decimal) -> bool {
+        let places = segment.decimals.max(self.save.decimals).max(self.budget.decimals);
+        let at = |d: Decimal| 10u128.checked_pow(places - d.decimals).and_then(|f| d.digits.checked_mul(f));
+        match (at(segment), at(self.save), at(self.budget)) {
+            (Some(s), Some(v), Some(b)) => s.checked_add(v).is_some_and(|sum| sum <= b),
+            _ => false,
+        }
+    }
 }
 
 /// A kernel's instruction string, from `instructions` or `kernel_file` (`None`: neither),
@@ -407,7 +548,7 @@ fn instructions(i: usize, e: &KernelEntry, task_set: &str) -> Result<(Option<Str
     let field = |f: &str| format!("kernels[{i}].{f}");
     match (&e.instructions, &e.kernel_file) {
         (Some(_), Some(_)) => Err(InputError::new(field("kernel_file"), "", "give either instructions or kernel_file, not both")),
-        (Some(k), None) => Ok((Some(k.clone()), None)),
+        (Some(k), None) => Ok((Some(k.replace(POINT, "")), None)),
         (None, Some(f)) => kernel_file(e, f, task_set, &field).map(|(k, r)| (Some(k), Some(r))),
         (None, None) => Ok((None, None)),
     }
@@ -455,7 +596,28 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
         return Err(InputError::new(field("deadline"), 0, "must be positive").into());
     }
     let mut optimistic = false;
+    let mut segments = Vec::new();
+    if let Some(given) = &e.segments {
+        if e.wcet.is_some() || instructions.is_some() {
+            return Err(InputError::new(field("segments"), "", "give segments in place of wcet, instructions or kernel_file").into());
+        }
+        if given.is_empty() {
+            return Err(InputError::new(field("segments"), "[]", "give at least one segment").into());
+        }
+        for v in given {
+            let d = exact(v, "segments")?;
+            if d.digits == 0 {
+                return Err(InputError::new(field("segments"), v.get_ref(), "every segment must be positive").into());
+            }
+            segments.push(d);
+        }
+    }
+    let sum_segments = e.segments.is_some();
+    let mut segments_wcet = None;
+    let mut proposal: Option<crate::rta::points::Proposal> = None;
+    let mut pointed_text = None;
     let (wcet, wcet_source) = match (&e.wcet, &instructions) {
+        (None, None) if sum_segments => (segments[0], "given (segments, their sum)".to_string()),
         (Some(w), None) => {
             let d = exact(w, "wcet")?;
             if d.digits == 0 {
@@ -467,27 +629,67 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             let sm = e.sm.or(gpu.sm).unwrap_or(SmCounts::TX2);
             let contention = e.contention.unwrap_or(Contention::FullSm);
             let warp_size = positive(sm.warp_size, &field("sm.warp_size"))?;
-            let block = |warps: u64| {
-                Program::build(instr, |phase| Instance::from_counts(phase, warps as i64, &sm)).map_err(|err| {
+            let block = |text: &str| {
+                Program::build(text, |phase| Instance::from_counts(phase, b.div_ceil(warp_size) as i64, &sm)).map_err(|err| {
                     let f = field(&err.field);
                     err.in_field(f)
                 })
             };
-            let one_block = block(b.div_ceil(warp_size))?;
+            let one_block = block(instr)?;
             let slots = wcet::warp_slots(&profile.platform, &sm);
-            let c = match contention {
-                Contention::Isolated => wcet::Computed::isolated(&one_block, &profile.latency, cache, limits)?,
-                Contention::FullSm => wcet::full_sm(
-                    &one_block,
-                    &profile.platform,
-                    (profile.arbitration, &profile.latency),
-                    slots,
-                    beside(cx, i, &sm, (&one_block, slots)),
-                    cache,
-                    limits,
-                )?,
-            };
+            let near = beside(cx, i, &sm, (&one_block, slots));
+            let route = Route { contention, profile, slots, beside: near.as_ref(), limits };
+            let c = route.computed(&one_block, cache)?;
             optimistic = c.optimistic;
+            let mut points = String::new();
+            let pointed = match cx.budget {
+                Some(budget) => {
+                    let mut fits = |seg: &str| -> Result<bool, Error> {
+                        let c = route.computed(&block(seg)?, cache)?;
+                        Ok(budget.holds(cx.cycle.time_of(c.cycles, &field("instructions"))?))
+                    };
+                    let Some(p) = crate::rta::points::propose(instr, &mut fits)? else {
+                        return Err(InputError::option(
+                            "points-budget",
+                            "",
+                            format!("kernels[{i}] cannot be cut so that every segment's bound plus the save fits: some part that cannot be cut (one instruction, or the parts around it) takes more"),
+                        )
+                        .into());
+                    };
+                    proposal = Some(p.clone());
+                    Some(p.text)
+                }
+                None => e.instructions.clone().filter(|k| k.contains(POINT)),
+            };
+            if let Some(raw) = pointed.as_deref().filter(|k| k.contains(POINT)) {
+                let mut cycles = Vec::new();
+                for part in raw.split(POINT) {
+                    if part.trim().is_empty() {
+                        return Err(
+                            InputError::new(field("instructions"), raw, "a preemption point (^) needs instructions on both sides").into()
+                        );
+                    }
+                    let seg = route.computed(&block(part)?, cache)?;
+                    optimistic |= seg.optimistic;
+                    segments.push(cx.cycle.time_of(seg.cycles, &field("instructions"))?);
+                    cycles.push(seg.cycles.get().to_string());
+                }
+                let whole = route.computed(&block(&raw.replace(POINT, "|"))?, cache)?;
+                optimistic |= whole.optimistic;
+                segments_wcet = Some(cx.cycle.time_of(whole.cycles, &field("instructions"))?);
+                let chosen = match &proposal {
+                    Some(p) if p.fewest => "points proposed for the points budget, the fewest (every segment tested): ",
+                    Some(_) => "points proposed for the points budget, greedily (each segment grown while it fits; fewest if bounds grow with segments): ",
+                    None => "",
+                };
+                points = format!(
+                    "; under makespan preempt: {chosen}{} segments between its preemption points (^, barriers of the block), each bounded the same way ({} cycles), all together at most {} cycles (the kernel with its points as barriers)",
+                    cycles.len(),
+                    cycles.join(", "),
+                    whole.cycles.get()
+                );
+                pointed_text = Some(raw.to_string());
+            }
             if let Some(u) = &cx.cycle.missing {
                 return Err(InputError::new(
                     "gpu.clock",
@@ -498,7 +700,7 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             }
             let wcet = cx.cycle.time_of(c.cycles, &field("instructions"))?;
             let res = resources.map_or(String::new(), |r| format!("; block resources: {r}"));
-            (wcet, format!("{} cycles {}: {}{res}", c.cycles.get(), cx.cycle.label, c.how))
+            (wcet, format!("{} cycles {}: {}{res}{points}", c.cycles.get(), cx.cycle.label, c.how))
         }
         (Some(_), Some(_)) => {
             return Err(InputError::new(field("wcet"), "", "give either wcet or instructions (or kernel_file), not both").into())
@@ -527,12 +729,37 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
         copy_out: Ticks::ZERO,
         wcet_source,
         wcet_optimistic: optimistic,
+        segments: Vec::new(),
+        segments_wcet: None,
+        points: pointed_text,
+        rank: e.rank,
     };
     let release = e.release.as_ref().map_or(Ok(Decimal::ZERO), |r| exact(r, "release"))?;
     let copy_in = e.copy_in.as_ref().map_or(Ok(Decimal::ZERO), |c| exact(c, "copy_in"))?;
     let copy_out = e.copy_out.as_ref().map_or(Ok(Decimal::ZERO), |c| exact(c, "copy_out"))?;
     let time_slice = e.time_slice.as_ref().map(|s| exact(s, "time_slice")).transpose()?;
-    Ok(Pending { task, period, deadline, wcet, release, copy_in, copy_out, time_slice })
+    Ok(Pending { task, period, deadline, wcet, release, copy_in, copy_out, time_slice, segments, sum_segments, segments_wcet })
+}
+
+/// How a kernel's `C` is computed from a program (the kernel, or one of its segments).
+struct Route<'a> {
+    contention: Contention,
+    profile: &'a Profile,
+    slots: u64,
+    beside: Option<&'a Beside>,
+    limits: &'a SolveOptions,
+}
+
+impl Route<'_> {
+    fn computed(&self, one_block: &Program, cache: &mut WcetCache) -> Result<wcet::Computed, Error> {
+        let p = self.profile;
+        match self.contention {
+            Contention::Isolated => wcet::Computed::isolated(one_block, &p.latency, cache, self.limits),
+            Contention::FullSm => {
+                wcet::full_sm(one_block, &p.platform, (p.arbitration, &p.latency), self.slots, self.beside.cloned(), cache, self.limits)
+            }
+        }
+    }
 }
 
 /// What the warps beside a block of kernel `i` can hold (`one`: that block, on an SM of

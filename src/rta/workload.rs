@@ -56,6 +56,19 @@ pub struct Task {
     pub wcet_source: String,
     /// Whether `C_i` is known to be optimistic (not a bound on a block's time).
     pub wcet_optimistic: bool,
+    /// Under the preemption-point framework ([`crate::rta::preemptive`]): an upper bound
+    /// on one block's time in each segment between its preemption points, in order
+    /// (empty: no points, one segment of `wcet`).
+    pub segments: Vec<Ticks>,
+    /// Under the framework: a bound on one block's time over all its segments when one
+    /// is known below their sum (the kernel with its points read as barriers).
+    pub segments_wcet: Option<Ticks>,
+    /// Under the framework: its instruction string with its preemption points (`^`),
+    /// given or proposed (`None`: not computed from instructions, or no points).
+    pub points: Option<String>,
+    /// Under the framework: its priority rank (lower runs first; `None`: assigned by
+    /// [`Workload::ranking`]).
+    pub rank: Option<i64>,
 }
 
 /// The times of a task given directly ([`Task::given`]), by name so that none can take
@@ -105,6 +118,10 @@ impl Task {
             copy_out: Ticks::ZERO,
             wcet_source: "given (wcet)".into(),
             wcet_optimistic: false,
+            segments: Vec::new(),
+            segments_wcet: None,
+            points: None,
+            rank: None,
         }
     }
 }
@@ -162,6 +179,18 @@ pub struct Workload {
     /// work of its listed jobs. `false` (default): the jobs listed (one per kernel, or a
     /// window's) are all there are.
     pub unlisted_jobs: bool,
+    /// The preemption-point framework's quantum ([`crate::rta::preemptive`]; `None`: not
+    /// given, the framework is not analysed).
+    pub quantum: Option<Ticks>,
+    /// Under the framework: the most time a block takes to save its context once it
+    /// stops at a preemption point.
+    pub save: Ticks,
+    /// Under the framework: the most time from a launch (first or resumed) until every
+    /// block runs its next segment (the host's launch and every block's restore or
+    /// initialisation; the profile's launch and block overheads are added to it).
+    pub relaunch: Ticks,
+    /// Under the framework: how kernels get their priority ranks.
+    pub ranking: Ranking,
 }
 
 impl Workload {
@@ -179,6 +208,10 @@ impl Workload {
             launch: Launch::AnyOrder,
             window: Window::OneJob,
             unlisted_jobs: false,
+            quantum: None,
+            save: Ticks::ZERO,
+            relaunch: Ticks::ZERO,
+            ranking: Ranking::Given,
         }
     }
 }
@@ -189,6 +222,24 @@ pub fn launch_order(tasks: &[Task]) -> Vec<usize> {
     let mut order: Vec<usize> = (0..tasks.len()).collect();
     order.sort_by_key(|&i| (tasks[i].release, tasks[i].launch_order.unwrap_or(0)));
     order
+}
+
+/// How the preemption-point framework ranks kernels (thesis 4.6: a separate module
+/// orders them; fixed priorities per kernel here).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ranking {
+    /// Each kernel's `rank` (lower first; equal ranks delay each other both ways).
+    #[default]
+    Given,
+    /// Shorter period first (ties: file order).
+    RateMonotonic,
+    /// Shorter deadline first (ties: file order).
+    DeadlineMonotonic,
+    /// Audsley's optimal priority assignment: from the lowest rank up, any kernel that
+    /// meets its deadline there with every unranked kernel above it; it finds an order
+    /// in which every kernel meets its deadline whenever one exists for this test.
+    Audsley,
 }
 
 /// How jobs released at the same time launch.

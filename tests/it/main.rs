@@ -16,6 +16,7 @@ mod ilp;
 mod import;
 mod latency;
 mod messages;
+mod preemptive;
 mod rta;
 mod search;
 mod sweep;

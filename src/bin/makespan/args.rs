@@ -42,6 +42,11 @@ pub(crate) enum Command {
     /// (TOML) or a cuda_scheduling_examiner config (JSON).
     #[command(after_long_help = RTA_LEGEND)]
     Rta(RtaArgs),
+    /// The preemption-point framework (UNAM thesis design): kernels stop at preemption
+    /// points (`^` in instruction strings, or `segments`) when their quantum expires;
+    /// proven responses under fixed priority ranks (given, rate- or deadline-monotonic,
+    /// Audsley). The task set needs a `[framework]` table.
+    Preempt(PreemptArgs),
     /// CPU-GPU system analysis of an AMALTHEA model (.amxmi) or its TOML form: response
     /// times per core (fixed priority), GPU tasks through the kernel-level RTA, and
     /// end-to-end latencies of cause-effect chains.
@@ -216,6 +221,32 @@ pub(crate) struct RtaArgs {
     /// ...; default 2G).
     #[arg(long)]
     pub(crate) max_memory: Option<String>,
+}
+
+/// `makespan preempt`.
+#[derive(Args)]
+pub(crate) struct PreemptArgs {
+    /// Task-set file (TOML with a `[framework]` table; see instances/preempt-*.toml); `-`
+    /// reads standard input.
+    pub(crate) file: PathBuf,
+    /// GPU profile file (a `[gpu]` table; see instances/gpu-tx2.toml). Default: the TX2.
+    #[arg(long)]
+    pub(crate) gpu: Option<PathBuf>,
+    /// Place preemption points in every kernel given by instructions or a kernel file:
+    /// the fewest such that each segment's bound plus the framework's save is at most
+    /// BUDGET (in the task set's unit: what a launch may add to a higher rank's wait
+    /// beyond the quantum). Replaces the kernel's own points.
+    #[arg(long, value_name = "BUDGET", allow_hyphen_values = true)]
+    pub(crate) points_budget: Option<String>,
+    /// Also analyse the task set as the TX2 shares the GPU without the framework (FIFO,
+    /// stream priorities, time slicing; `makespan rta`) and print the responses side by
+    /// side.
+    #[arg(long)]
+    pub(crate) compare: bool,
+    #[command(flatten)]
+    pub(crate) json: JsonArg,
+    #[command(flatten)]
+    pub(crate) wcet: WcetArgs,
 }
 
 /// `makespan system`.
@@ -548,8 +579,8 @@ const RTA_LEGEND: &str = "The table, column by column (times in the task set's u
             optimistic; then meets deadline, MISSES DEADLINE, or - (no deadline)
 Times are rounded up to 6 significant digits (whole numbers in full): a shown response is
 never below the exact one; --json has the exact values (`*_exact`).
-The lines below: task set (the verdict), unit, responses (which guarantee holds: see the
-README), times, launch (how tied releases launch), worst order (the order that gives a
+The lines below: task set (the verdict), unit, responses (which guarantee holds, in
+words), times, launch (how tied releases launch), worst order (the order that gives a
 kernel's response), g_max (the GPU's block slots), utilization (of the GPU's
 thread-time; 1.0 is the whole GPU), C of NAME (wcet_source), assumes (every assumption
 the verdict rests on).";

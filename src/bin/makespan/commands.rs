@@ -1,8 +1,8 @@
 //! Each subcommand, one function each: load its input, call the library, print.
 
 use crate::args::{
-    ApproxArgs, BenchSuiteArgs, BoundArgs, Cli, Command, CompareArgs, ConvergeArgs, ImportArgs, InstanceArgs, PlotArgs, RtaArgs,
-    SimulateArgs, SolveArgs, SystemArgs, ThreadsArg,
+    ApproxArgs, BenchSuiteArgs, BoundArgs, Cli, Command, CompareArgs, ConvergeArgs, ImportArgs, InstanceArgs, PlotArgs, PreemptArgs,
+    RtaArgs, SimulateArgs, SolveArgs, SystemArgs, ThreadsArg,
 };
 use crate::files::write_text;
 use crate::options::{budget, max_states as positive_states, rta_request, with_total};
@@ -37,6 +37,7 @@ pub(crate) fn run(cli: Cli, stop: &StopFlag) -> Result<(), Failure> {
         Command::Converge(a) => converge(a, &cx),
         Command::CompareConstraints(a) => compare_constraints(a, &cx),
         Command::Rta(a) => rta(a, &cx),
+        Command::Preempt(a) => preempt(a, &cx),
         Command::System(a) => system(a, &cx),
         Command::Sweep(a) => sweep(a, &cx.progress, stop),
         Command::Import(a) => import(a),
@@ -364,6 +365,28 @@ fn rta(a: RtaArgs, cx: &Context) -> Result<(), Failure> {
         out(&json(&rep))
     } else {
         out(&report::rta_table(&rep))
+    }
+}
+
+fn preempt(a: PreemptArgs, cx: &Context) -> Result<(), Failure> {
+    prepare(&[], &[a.file.as_path()].into_iter().chain(a.gpu.as_deref()).collect::<Vec<_>>())?;
+    let limits = SolveOptions::default().with_budget(budget(Some(a.wcet.time_limit), None, cx.stop)?);
+    let pb = cx.progress.spinner("computing per-segment WCETs");
+    let budget = a
+        .points_budget
+        .as_deref()
+        .map(|b| rta::Decimal::parse_number(b, "points-budget").map_err(gpu_makespan::InputError::as_option))
+        .transpose()?;
+    let w = taskset::load(&a.file, &taskset::Request::default().with_gpu(a.gpu).with_points_budget(budget), &limits);
+    pb.finish_and_clear();
+    let w = w?;
+    let rep = rta::preemptive(&w)?;
+    let regimes = if a.compare { crate::regimes::regimes(&w, &rep) } else { Vec::new() };
+    match (a.json.json, a.compare) {
+        (true, false) => out(&json(&rep)),
+        (true, true) => out(&json(&serde_json::json!({ "framework": rep, "comparison": crate::regimes::json(&regimes) }))),
+        (false, false) => out(&report::preempt_table(&rep)),
+        (false, true) => out(&(report::preempt_table(&rep) + "\n" + &crate::regimes::table(&rep, &regimes))),
     }
 }
 

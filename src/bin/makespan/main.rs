@@ -9,6 +9,7 @@ mod files;
 mod interrupt;
 mod options;
 mod output;
+mod regimes;
 mod sweep;
 mod terminal;
 mod wording;

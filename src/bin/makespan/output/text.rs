@@ -669,6 +669,87 @@ fn bound_line(bound: Bound, optimistic: bool) -> &'static str {
     }
 }
 
+/// The `preempt` report: the framework's figures per kernel, in rank order.
+pub fn preempt_table(rep: &gpu_makespan::rta::Preemptive) -> String {
+    use gpu_makespan::rta::{Ranking, Verdict};
+    let t = |v: gpu_makespan::rta::Ticks| round_up(&rep.scale.format(v));
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<12} {:>4} {:>4} {:>9} {:>9} {:>8} {:>9} {:>9} {:>9} {:>10} {:>10}  verdict",
+        "kernel", "rank", "segs", "longest", "C", "launches", "E", "launch", "blocking", "response", "deadline"
+    );
+    for k in &rep.kernels {
+        let verdict = match k.schedulable {
+            Some(true) => "meets deadline",
+            Some(false) => "MISSES DEADLINE",
+            None => "-",
+        };
+        let label = match (k.wcet_optimistic, k.wcet_model.as_deref()) {
+            (true, _) => "[OPTIMISTIC]",
+            (false, Some("no-latencies")) => "[proven, no latencies]",
+            _ => "[proven]",
+        };
+        let _ = writeln!(
+            s,
+            "{:<12} {:>4} {:>4} {:>9} {:>9} {:>8} {:>9} {:>9} {:>9} {:>10} {:>10}  {label} {verdict}",
+            k.name,
+            k.rank,
+            k.segments,
+            t(k.longest_segment),
+            t(k.wcet),
+            k.launches,
+            t(k.gpu_time),
+            t(k.longest_launch),
+            t(k.blocking),
+            k.response.map_or("-".into(), t),
+            k.deadline.map_or("-".into(), t),
+        );
+    }
+    let zero_latency = rep.kernels.iter().any(|k| k.wcet_model.as_deref() == Some("no-latencies"));
+    let verdict = match (rep.schedulable, rep.verdict) {
+        (true, Verdict::Proven) if zero_latency => {
+            "SCHEDULABLE under the framework in the zero-latency model: not proven on real hardware (give gpu.latency)"
+        }
+        (true, Verdict::Proven) => "SCHEDULABLE under the framework: every kernel meets its deadline (proven)",
+        (true, Verdict::Optimistic) => "meets every deadline ONLY IF the optimistic C hold (not proven)",
+        (false, _) => "NOT schedulable under the framework",
+    };
+    let _ = writeln!(s, "task set     {verdict}");
+    let _ = writeln!(s, "unit         {}", rep.unit);
+    let _ = writeln!(
+        s,
+        "framework    quantum {}, save {}, relaunch {} (with the profile's launch and block overheads); rules F1-F4 of docs/preemptive.md",
+        t(rep.quantum),
+        t(rep.save),
+        t(rep.relaunch)
+    );
+    let ranks = match (rep.ranking, rep.feasible_order) {
+        (Ranking::Given, _) => "as given (rank)".to_string(),
+        (Ranking::RateMonotonic, _) => "rate-monotonic".to_string(),
+        (Ranking::DeadlineMonotonic, _) => "deadline-monotonic".to_string(),
+        (_, Some(false)) => {
+            "Audsley's assignment found no order in which every kernel meets its deadline; the ranks left are deadline-monotonic"
+                .to_string()
+        }
+        _ => "Audsley's optimal assignment".to_string(),
+    };
+    let _ = writeln!(s, "ranks        {ranks}");
+    let _ = writeln!(s, "columns      longest: longest segment of a block; C: a block's segments together; launches: most per job; E: most GPU time per job; launch: its longest launch (how long it can hold off a kernel of a better rank); blocking: longest launch of a lower rank");
+    let _ = writeln!(s, "times        rounded up to {SIGNIFICANT} significant digits (whole numbers in full); exact values in --json");
+    let width = rep.kernels.iter().map(|k| k.name.chars().count()).max().unwrap_or(0).max(7);
+    for k in &rep.kernels {
+        let _ = writeln!(s, "C of {:<width$} {}", k.name, k.wcet_source);
+    }
+    for k in rep.kernels.iter().filter(|k| k.points.is_some()) {
+        let _ = writeln!(s, "points of {:<width$} {}", k.name, k.points.as_deref().unwrap_or_default());
+    }
+    for k in rep.kernels.iter().filter(|k| k.note.is_some()) {
+        let _ = writeln!(s, "no response  {}: {}", k.name, k.note.as_deref().unwrap_or_default());
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::round_up;

@@ -4,7 +4,7 @@
 //! a bound.
 
 use super::results::{JobResult, Record};
-use gpu_makespan::experiments::csv;
+use gpu_makespan::experiments::csv_table;
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -205,7 +205,11 @@ pub fn csv(rows: &[Row]) -> String {
         "seconds",
         "error",
     ];
-    csv::table(&header, rows, |r| {
+    // A field that may be absent is empty; an error is quoted, its quotes doubled.
+    fn cell<T: ToString>(v: Option<T>) -> String {
+        v.map_or(String::new(), |v| v.to_string())
+    }
+    csv_table(&header, rows, |r| {
         vec![
             r.id.clone(),
             r.command.clone(),
@@ -214,15 +218,15 @@ pub fn csv(rows: &[Row]) -> String {
             r.sigma_c.clone(),
             r.warps.to_string(),
             r.method.clone(),
-            csv::or_empty(r.x),
-            csv::or_empty(r.lower),
-            csv::or_empty(r.upper),
+            cell(r.x),
+            cell(r.lower),
+            cell(r.upper),
             r.exact.to_string(),
-            csv::or_empty(r.gap_percent().map(|g| csv::fixed(g, 3))),
-            csv::or_empty(r.estimate),
+            cell(r.gap_percent().map(|g| format!("{g:.3}"))),
+            cell(r.estimate),
             r.status.clone(),
-            csv::or_empty(r.seconds.map(|t| csv::fixed(t, 6))),
-            csv::or_empty(r.error.as_deref().map(csv::quoted)),
+            cell(r.seconds.map(|t| format!("{t:.6}"))),
+            cell(r.error.as_deref().map(|e| format!("\"{}\"", e.replace('"', "\"\"")))),
         ]
     })
 }
