@@ -21,6 +21,7 @@ mod rta;
 mod search;
 mod sweep;
 mod system;
+mod system_bus_sim;
 mod system_gpu;
 mod system_sim;
 mod truth;
