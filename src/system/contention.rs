@@ -98,6 +98,7 @@ pub fn with_contention(sys: &System, mode: ContentionMode) -> (System, Contentio
     }
     let (grants, active) = (all_grants(sys, mode), active_units(sys));
     let mut waits = Vec::new();
+    let mut reading = reading(sys, mode);
     for (i, unit) in out.units.iter_mut().enumerate() {
         let others: Ps = (0..grants.len()).filter(|&j| j != i && active[j]).map(|j| grants[j].hold).sum();
         let wait = others * grants[i].per_line;
@@ -105,8 +106,22 @@ pub fn with_contention(sys: &System, mode: ContentionMode) -> (System, Contentio
         if active[i] {
             waits.push((unit.name.clone(), wait));
         }
+        // With bursts, a line's own grants take their time on the interconnect even
+        // alone: an access is never shorter than them.
+        let own = grants[i].hold * grants[i].per_line;
+        let own_cycles = u64::try_from(unit.frequency.cycles_up(own).get()).unwrap_or(u64::MAX / 4);
+        if bursts(sys, mode).is_some() && active[i] && own_cycles > unit.read_latency.min(unit.write_latency) {
+            reading += &format!(
+                "; a line of {} takes {} grants of at most {} ps, longer than its latency: each access of it is taken as {own_cycles} cycles at least",
+                unit.name,
+                grants[i].per_line,
+                grants[i].hold.get()
+            );
+            unit.read_latency = unit.read_latency.max(own_cycles);
+            unit.write_latency = unit.write_latency.max(own_cycles);
+        }
     }
-    (out, ContentionUsed::RoundRobin(waits, reading(sys, mode)))
+    (out, ContentionUsed::RoundRobin(waits, reading))
 }
 
 /// How one unit's line transfers use the interconnect: `per_line` grants, each holding
@@ -372,6 +387,14 @@ mod tests {
         assert_eq!(waits, &vec![("a".into(), Ps::new(8_000)), ("b".into(), Ps::new(2_667))]);
         assert!(reading.contains("burst of at most 4 beats"), "{reading}");
         assert_eq!((with.units[0].contention, with.units[1].contention), (16, 3));
+        assert_eq!((with.units[0].read_latency, with.units[1].read_latency), (40, 10), "the latencies cover the lines' grants");
+        // A narrow port: a's line is 64 beats of 8 bits, 16 grants of 2667 ps: 42.7 ns,
+        // more than its 40 cycles at 2 GHz (20 ns): an access takes 86 cycles at least.
+        let mut narrow = sys.clone();
+        narrow.units[0].port_bits = Some(8);
+        let (slow, used) = with_contention(&narrow, ContentionMode::Model);
+        assert_eq!((slow.units[0].read_latency, slow.units[0].write_latency), (86, 86));
+        assert!(matches!(&used, ContentionUsed::RoundRobin(_, r) if r.contains("longer than its latency")), "{used:?}");
         // The cautious reading ignores the bursts.
         let (_, latency) = with_contention(&sys, ContentionMode::Latency);
         assert!(matches!(&latency, ContentionUsed::RoundRobin(w, _) if w[0].1 == Ps::new(10_000)), "{latency:?}");

@@ -7,7 +7,7 @@ use super::cost::{lines, runnables, Communication};
 use super::cpu::{analyse_core, entities, past, response_of, waits, Entity, OffloadMode, Priorities, Response};
 use super::gpu::{analyse_gpu, GpuResponse, GpuSide, SharingUsed};
 use super::gpu_jobs::{gpu_bounds, GpuBound};
-use super::model::{ms, Ps, System};
+use super::model::{ms, Ps, System, Unit};
 use super::reference::{implicit_document, let_document, Reference};
 use crate::error::Error;
 use crate::rta::report::Verdict;
@@ -297,9 +297,11 @@ fn contention_row(c: &ContentionUsed) -> ContentionRow {
 pub fn analyse(sys: &System, side: Option<&Workload>, opts: Options) -> Result<SystemReport, Error> {
     sys.check()?;
     let opts = opts.resolved();
-    let plain = sys;
     let deadline = opts.time_limit.and_then(|d| std::time::Instant::now().checked_add(d));
     let (contended, contention) = with_contention(sys, opts.contention);
+    // Without the waits, but with the latencies `with_contention` may raise (an access
+    // is never shorter than its line's own grants).
+    let plain = &System { units: contended.units.iter().map(|u| Unit { contention: 0, ..u.clone() }).collect(), ..contended.clone() };
     let sys = &contended;
     let mut uncapped: BTreeSet<String> = BTreeSet::new();
     let (gpu, cores, all, bounds) = loop {
