@@ -335,3 +335,25 @@ fn rta_reads_a_kernel_without_its_points() {
     assert_eq!(v["kernels"][0]["segments"], 2);
     assert_eq!(v["kernels"][0]["wcet_optimistic"], true);
 }
+
+/// The done-when, with kernels from instructions: the short kernel misses its
+/// deadline under FIFO and under stream priorities (its C proven with latencies and
+/// round-robin arbitration), and meets it under the framework with the points
+/// `--points-budget` proposes in the long kernel, proven.
+#[test]
+fn proposed_points_let_the_short_kernel_meet_its_deadline() {
+    let v = crate::common::cli::json_of(&["preempt", "instances/preempt-proposed-points.toml", "--points-budget", "30", "--compare"]);
+    for regime in 0..3 {
+        assert_eq!(v["comparison"][regime]["schedulable"], false, "{}", v["comparison"][regime]);
+    }
+    let fw = &v["framework"];
+    assert_eq!((fw["schedulable"].as_bool(), fw["verdict"].as_str()), (Some(true), Some("proven")));
+    let long = fw["kernels"].as_array().unwrap().iter().find(|k| k["name"] == "long").unwrap();
+    assert_eq!(long["segments"], 4);
+    assert_eq!(long["points"].as_str().unwrap().matches('^').count(), 3);
+    assert!(long["wcet_source"].as_str().unwrap().contains("the fewest") || long["wcet_source"].as_str().unwrap().contains("greedily"));
+    assert_eq!(long["wcet_optimistic"], false);
+    // Without points the short kernel misses under the framework too.
+    let plain = crate::common::cli::json_of(&["preempt", "instances/preempt-proposed-points.toml"]);
+    assert_eq!(plain["schedulable"], false);
+}

@@ -2,6 +2,7 @@
 //! the GPU (`rta::analyse`: FIFO, stream priorities, time slicing) beside the
 //! preemption-point framework, per kernel.
 
+use crate::output::text::round_up;
 use gpu_makespan::rta::{self, Preemptive, Priority, RtaReport, Task, Timeline, Window, Workload};
 use std::fmt::Write;
 
@@ -51,7 +52,7 @@ pub(crate) fn regimes(w: &Workload, framework: &Preemptive) -> Vec<Regime> {
 /// The side-by-side table: per kernel its deadline and each regime's worst response
 /// and verdict, the framework last.
 pub(crate) fn table(framework: &Preemptive, regimes: &[Regime]) -> String {
-    let t = |v: rta::Ticks| framework.scale.format(v);
+    let t = |v: rta::Ticks| round_up(&framework.scale.format(v));
     let mut s = format!("{:<12} {:>9}", "kernel", "deadline");
     for r in regimes {
         let _ = write!(s, " {:>20}", r.name);
@@ -62,7 +63,7 @@ pub(crate) fn table(framework: &Preemptive, regimes: &[Regime]) -> String {
         for r in regimes {
             let cell = match &r.result {
                 Ok(rep) => rep.kernels.iter().find(|row| row.name == k.name).map_or("-".into(), |row| {
-                    format!("{} {}", row.exact(row.response), if row.schedulable == Some(false) { "MISSES" } else { "meets" })
+                    format!("{} {}", round_up(&row.exact(row.response)), if row.schedulable == Some(false) { "MISSES" } else { "meets" })
                 }),
                 Err(_) => "-".into(),
             };
