@@ -20,6 +20,7 @@
 //! one grant (200 cases); `Traffic::jobs` without the response's jitter (`ceil(t / T)`
 //! jobs) only at full size (`MAKESPAN_FULL_PROPTESTS=1`, 2,000 cases).
 
+use crate::common::Draw;
 use gpu_makespan::system::cpu::OffloadMode;
 use gpu_makespan::system::read;
 use gpu_makespan::system::report::{analyse, Options, Paradigm, SystemReport};
@@ -152,21 +153,6 @@ impl Job {
     /// Whether the job waits for a grant (its local part done, a grant left, none held).
     fn requesting(&self) -> bool {
         matches!(self.ops.get(self.pos), Some(Op::Line { grants, .. }) if self.left == 0 && !self.holding && self.granted < *grants)
-    }
-}
-
-/// A small deterministic generator (SplitMix64) for execution times, phases and
-/// priorities.
-struct Draw(u64);
-
-impl Draw {
-    fn next(&mut self, lo: u64, hi: u64) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        lo + z % (hi - lo + 1)
     }
 }
 

@@ -6,6 +6,7 @@
 //! after another (one stream). Execution times and phases are drawn at random. No
 //! simulated response may be below the reported `R-` or above the reported `R+`.
 
+use crate::common::Draw;
 use gpu_makespan::system::cpu::OffloadMode;
 use gpu_makespan::system::model::ms;
 use gpu_makespan::system::read;
@@ -76,20 +77,6 @@ struct Job {
     gpu: u64,
 }
 
-/// A small deterministic generator (SplitMix64) for the execution times.
-struct Draw(u64);
-
-impl Draw {
-    fn next(&mut self, (lo, hi): (u64, u64)) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^= z >> 31;
-        lo + z % (hi - lo + 1)
-    }
-}
-
 /// Responses observed: per task, CPU jobs `(release, finish or None)` and GPU jobs
 /// `(release, finish or None)`, in steps.
 struct Observed {
@@ -111,7 +98,7 @@ fn simulate(specs: &[Spec], priorities: &[i64], seed: u64, horizon: u64) -> Obse
     for t in 0..horizon {
         for (i, s) in specs.iter().enumerate() {
             if t >= s.phase && (t - s.phase) % s.period == 0 {
-                let (pre, post, gpu) = (draw.next(s.pre), draw.next(s.post), draw.next(s.gpu));
+                let (pre, post, gpu) = (draw.next(s.pre.0, s.pre.1), draw.next(s.post.0, s.post.1), draw.next(s.gpu.0, s.gpu.1));
                 queues[i].push_back(Job { release: t, phase: Phase::Pre, left: pre, post, gpu });
             }
         }
@@ -220,7 +207,7 @@ proptest! {
         let mut priorities: Vec<i64> = (0..specs.len() as i64).collect();
         let mut d = Draw(order);
         for i in (1..priorities.len()).rev() {
-            priorities.swap(i, d.next((0, i as u64)) as usize);
+            priorities.swap(i, d.next(0, i as u64) as usize);
         }
         let rep = analysed(&model(&specs, &priorities));
         let horizon = 1200;

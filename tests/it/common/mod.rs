@@ -26,6 +26,21 @@ pub fn cases(full: u32, capped: u32) -> u32 {
     }
 }
 
+/// A small deterministic generator (SplitMix64) for simulators' choices.
+pub struct Draw(pub u64);
+
+impl Draw {
+    /// A value in `lo..=hi`.
+    pub fn next(&mut self, lo: u64, hi: u64) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        lo + z % (hi - lo + 1)
+    }
+}
+
 /// An instance from an instruction string, `W` and integral sigmas (must be valid).
 pub fn inst(kernel: &str, warps: i64, sigma_l: i64, sigma_c: i64) -> Instance {
     Instance::new(kernel, warps, sigma_l, sigma_c).unwrap()
