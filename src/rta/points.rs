@@ -37,14 +37,17 @@ struct Cut {
     start: usize,
 }
 
-/// The places `text` (no points in it) can be cut.
+/// The places `text` (no points in it) can be cut: between two instructions, or in
+/// place of a barrier between two instructions (not next to the characters the
+/// instruction strings ignore, spaces and `_`, so no segment is empty).
 fn cuts(text: &str) -> Vec<Cut> {
     let b = text.as_bytes();
+    let instruction = |i: usize| b.get(i).is_some_and(|c| matches!(c.to_ascii_uppercase(), b'L' | b'C'));
     let mut cuts = Vec::new();
-    for i in 1..b.len() {
-        if b[i] == b'|' && i + 1 < b.len() {
+    for (i, &c) in b.iter().enumerate().skip(1) {
+        if c == b'|' && instruction(i - 1) && instruction(i + 1) {
             cuts.push(Cut { end: i, start: i + 1 });
-        } else if b[i] != b'|' && b[i - 1] != b'|' {
+        } else if instruction(i - 1) && instruction(i) {
             cuts.push(Cut { end: i, start: i });
         }
     }
@@ -125,6 +128,8 @@ mod tests {
         assert_eq!(with("LLCC", 2).unwrap().text, "LL^CC");
         assert_eq!(with("LL|CC", 2).unwrap().text, "LL^CC");
         assert_eq!(with("LLCC", 4).unwrap().text, "LLCC");
+        // Spaces and `_` are no instructions: no cut beside them.
+        assert_eq!(with(" LL_CC", 3).unwrap().text, " L^L_C^C");
         assert!(with("LLCC", 0).is_none());
         assert!(with("LLCC", 1).unwrap().fewest);
     }

@@ -21,7 +21,10 @@
 //! - *F4:* one block's time in segment `k` of kernel `i` is at most `c_{i,k}`
 //!   whatever else runs (its own kernel's blocks, by F1), and its segments together
 //!   take at most `C_i`: `sum_k c_{i,k}`, or less when a bound on the whole kernel with
-//!   its points as barriers is known (`Task::segments_wcet`).
+//!   its points as barriers holds across relaunches (`Task::segments_wcet`, set under
+//!   round-robin warp arbitration only). A kernel with points whose `C` rests on
+//!   oldest-first arbitration is reported optimistic: that bound does not count the
+//!   save and restore code of the blocks beside it.
 //!
 //! **One job's GPU time.** Let `cbar_i = max_k c_{i,k}` and
 //! `N_i = min(ceil(C_i / (Q - rho)), K_i)` for `K_i` segments. (a) A job has at most
@@ -68,6 +71,10 @@ use serde::{Serialize, Serializer};
 
 /// Most fixed-point iterations for one busy period before it is reported unsettled.
 const MAX_ITERATIONS: u32 = 1_000_000;
+
+/// Most jobs of one level-`i` active period checked; beyond, the kernel gets no
+/// response (a limit of the analysis, said in its note).
+const MAX_JOBS: u128 = 100_000;
 
 /// One kernel under the framework (`makespan preempt`). Times in ticks of
 /// [`Preemptive::scale`].
@@ -169,7 +176,8 @@ struct Costs {
 impl Costs {
     /// `E_i`, `Lambda_i`, `A_i`, `F_i` of `t` (module doc, "one job's GPU time").
     fn demand(&self, t: &Task) -> Result<Demand, String> {
-        let sum: Ticks = if t.segments.is_empty() { t.wcet } else { t.segments.iter().copied().sum() };
+        let sum = if t.segments.is_empty() { Some(t.wcet) } else { t.segments.iter().try_fold(Ticks::ZERO, |s, &x| s.checked_add(x)) };
+        let sum = sum.ok_or("the sum of its segments overflows")?;
         let wcet = t.segments_wcet.map_or(sum, |w| w.min(sum));
         let longest_segment = t.segments.iter().copied().max().unwrap_or(t.wcet);
         let progress = self.quantum - self.relaunch;
@@ -178,14 +186,12 @@ impl Costs {
         let per_extra = longest_segment.checked_add(self.save).and_then(|x| x.checked_add(self.relaunch));
         let gpu_time = per_extra
             .and_then(|x| x.checked_mul(extra))
-            .and_then(|x| x.checked_add(wcet + self.relaunch))
+            .and_then(|x| x.checked_add(wcet.checked_add(self.relaunch)?))
             .ok_or("its GPU time overflows")?;
-        let longest_launch = if extra == 0 {
-            self.relaunch + wcet
-        } else {
-            (self.quantum + longest_segment + self.save).min(self.relaunch + wcet + self.save)
-        };
-        let before_last = (self.quantum + longest_segment + self.save).checked_mul(extra).ok_or("its GPU time overflows")?;
+        // Every sum below is at most `gpu_time` (checked above) or `Q + cbar + s`.
+        let stop = self.quantum.checked_add(longest_segment).and_then(|x| x.checked_add(self.save)).ok_or("its launch time overflows")?;
+        let longest_launch = if extra == 0 { self.relaunch + wcet } else { stop.min(self.relaunch + wcet + self.save) };
+        let before_last = stop.checked_mul(extra).ok_or("its GPU time overflows")?;
         let last = self.relaunch + wcet - progress * extra;
         let period = t.period.ok_or("it has no period")?;
         Ok(Demand { period, deadline: t.deadline, gpu_time, longest_launch, before_last, last, launches, longest_segment, wcet })
@@ -212,7 +218,8 @@ impl Costs {
 /// ```
 pub fn preemptive(w: &Workload) -> Result<Preemptive, Error> {
     let quantum = w.quantum.ok_or_else(|| InputError::new("framework.quantum", "", "the task set has no [framework] table with a quantum"))?;
-    let relaunch = w.relaunch + w.launch_overhead + w.block_overhead;
+    let relaunch = w.relaunch.checked_add(w.launch_overhead).and_then(|x| x.checked_add(w.block_overhead));
+    let relaunch = relaunch.ok_or_else(|| InputError::new("framework.relaunch", w.scale.format(w.relaunch), "with the profile's overheads, too large"))?;
     if quantum <= relaunch {
         return Err(InputError::new(
             "framework.quantum",
@@ -231,7 +238,7 @@ pub fn preemptive(w: &Workload) -> Result<Preemptive, Error> {
     let mut order: Vec<usize> = (0..w.tasks.len()).collect();
     order.sort_by_key(|&i| (ranks[i], i));
     let kernels: Vec<PreemptiveRow> = order.iter().map(|&i| row(w, &demand, &ranks, i)).collect();
-    let optimistic = w.tasks.iter().any(|t| t.wcet_optimistic);
+    let optimistic = kernels.iter().any(|k| k.wcet_optimistic);
     Ok(Preemptive {
         schedulable: kernels.iter().all(|k| k.schedulable != Some(false) && k.response.is_some()),
         kernels,
@@ -308,8 +315,10 @@ fn audsley(demand: &[Demand], dm: &[i64]) -> (Vec<i64>, bool) {
         match fits {
             Some(p) => rank[unranked.remove(p)] = level,
             None => {
-                for &i in &unranked {
-                    rank[i] = dm[i];
+                // The rest keep their deadline-monotonic order, above every level found.
+                unranked.sort_by_key(|&i| dm[i]);
+                for (r, &i) in unranked.iter().enumerate() {
+                    rank[i] = r as i64 + 1;
                 }
                 return (rank, false);
             }
@@ -329,6 +338,15 @@ fn row(w: &Workload, demand: &[Demand], ranks: &[i64], i: usize) -> PreemptiveRo
         Err(why) => (None, 0, Some(why)),
     };
     let t = &w.tasks[i];
+    // An oldest-first bound counts the instructions of the blocks beside it, not the
+    // save and restore code other blocks run at their points (a relaunch is also a new
+    // arrival beside other blocks): not a bound under the framework.
+    let oldest_first = t.points.is_some() && t.wcet_source.contains(crate::rta::wcet::OLDEST_FIRST);
+    let wcet_source = if oldest_first {
+        format!("{}; under the framework OPTIMISTIC: an oldest-first bound counts the other blocks' instructions, not the save and restore code they run at their points (gpu.warp_arbitration = \"round-robin\" gives a bound that does)", t.wcet_source)
+    } else {
+        t.wcet_source.clone()
+    };
     PreemptiveRow {
         name: t.name.clone(),
         rank: ranks[i],
@@ -347,9 +365,9 @@ fn row(w: &Workload, demand: &[Demand], ranks: &[i64], i: usize) -> PreemptiveRo
             (_, None) => None,
         },
         jobs,
-        wcet_optimistic: t.wcet_optimistic,
-        wcet_source: t.wcet_source.clone(),
+        wcet_optimistic: t.wcet_optimistic || oldest_first,
         wcet_model: crate::rta::report::wcet_model(&t.wcet_source),
+        wcet_source,
         points: t.points.clone(),
         note,
     }
@@ -375,6 +393,11 @@ fn response_jobs(demand: &[Demand], i: usize, above: &[usize], below: &[usize]) 
     })
     .ok_or_else(|| overload(demand, i, above))?;
     let jobs = busy.ceil_ratio(me.period).max(1);
+    if jobs > MAX_JOBS {
+        return Err(format!(
+            "its level-i active period holds {jobs} of its jobs, more than the {MAX_JOBS} the analysis checks (a limit of the analysis, not an overload)"
+        ));
+    }
     let mut worst = Ticks::ZERO;
     for k in 0..jobs {
         let own = me.gpu_time.checked_mul(k).and_then(|x| x.checked_add(me.before_last)).and_then(|x| x.checked_add(b)).ok_or("its busy period overflows")?;
@@ -390,7 +413,14 @@ fn response_jobs(demand: &[Demand], i: usize, above: &[usize], below: &[usize]) 
 /// Why a busy period did not settle: the utilisation of the kernels involved.
 fn overload(demand: &[Demand], i: usize, above: &[usize]) -> String {
     let u: f64 = std::iter::once(i).chain(above.iter().copied()).map(|j| demand[j].gpu_time.get() as f64 / demand[j].period.get() as f64).sum();
-    format!("its busy period does not end: the GPU time of its kernel and those ranked at or above it is {:.1} % of the GPU", 100.0 * u)
+    if u >= 1.0 {
+        format!("its busy period does not end: the GPU time of its kernel and those ranked at or above it is {:.1} % of the GPU", 100.0 * u)
+    } else {
+        format!(
+            "its busy period did not settle within {MAX_ITERATIONS} steps (the GPU time of its kernel and those ranked at or above it is {:.1} % of the GPU: a limit of the analysis, not an overload)",
+            100.0 * u
+        )
+    }
 }
 
 /// The least fixed point of `x = f(x)` from `start` (`f` nondecreasing), `None` when it
@@ -519,9 +549,29 @@ mod tests {
             w.ranking = Ranking::Audsley;
             let opt = preemptive(&w).unwrap();
             assert_eq!((opt.feasible_order, opt.schedulable), (Some(any), any), "{:?}", w.tasks);
+            let mut ranks: Vec<i64> = opt.kernels.iter().map(|k| k.rank).collect();
+            ranks.sort();
+            assert_eq!(ranks, [1, 2, 3], "distinct ranks, found or not");
             found += usize::from(any);
         }
         assert!(found > 50 && found < 350 && beyond_dm > 0, "{found} of 400 feasible, {beyond_dm} not by deadline-monotonic ranks");
+    }
+
+    #[test]
+    fn a_busy_period_of_too_many_jobs_is_a_limit_not_a_response() {
+        let w = framework(vec![kernel("low", 1_000_000_000, &[100_000_000], 2), kernel("high", 10, &[1], 1)], 5, 0, 0);
+        let r = preemptive(&w).unwrap();
+        let note = r.kernels[0].note.as_deref().unwrap_or("");
+        assert!(r.kernels[0].response.is_none() && note.contains("more than the 100000"), "{note}");
+    }
+
+    #[test]
+    fn sums_that_overflow_are_refused_not_wrapped() {
+        let big = u128::MAX / 2 + 1;
+        let mut k = kernel("k", 100, &[1], 1);
+        k.segments = vec![Ticks::new(big), Ticks::new(big)];
+        let e = preemptive(&framework(vec![k], 10, 0, 1)).unwrap_err();
+        assert!(e.to_string().contains("overflows"), "{e}");
     }
 
     #[test]

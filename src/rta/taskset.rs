@@ -13,7 +13,7 @@ use crate::model::kernel::Unit;
 use crate::model::program::Program;
 use crate::model::sm::SmCounts;
 use crate::rta::block_resources::{file_resources, Given, Stated};
-use crate::rta::gpu::{GpuSection, Profile};
+use crate::rta::gpu::{Arbitration, GpuSection, Profile};
 use crate::rta::points::POINT;
 use crate::rta::time::{Decimal, Scale, Ticks};
 use crate::rta::wcet::{self, Contention, WcetCache};
@@ -355,7 +355,11 @@ fn read(
         });
         if p.sum_segments {
             let t = tasks.last_mut().expect("just pushed");
-            t.wcet = t.segments.iter().copied().sum();
+            t.wcet = t
+                .segments
+                .iter()
+                .try_fold(Ticks::ZERO, |s, &x| s.checked_add(x))
+                .ok_or_else(|| InputError::new(field("segments"), "", "their sum is too large"))?;
         }
     }
     let mut w = Workload::new(tasks, profile.platform, scale, file.unit.unwrap_or_else(|| "input units".into()));
@@ -674,19 +678,31 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                     segments.push(cx.cycle.time_of(seg.cycles, &field("instructions"))?);
                     cycles.push(seg.cycles.get().to_string());
                 }
-                let whole = route.computed(&block(&raw.replace(POINT, "|"))?, cache)?;
-                optimistic |= whole.optimistic;
-                segments_wcet = Some(cx.cycle.time_of(whole.cycles, &field("instructions"))?);
+                // A bound on the whole kernel with its points as barriers holds across
+                // relaunches only where it is per instruction (round robin): an
+                // oldest-first bound counts the blocks beside one arrival.
+                let whole = match profile.arbitration {
+                    Arbitration::RoundRobin => Some(route.computed(&block(&raw.replace(POINT, "|"))?, cache)?),
+                    _ => None,
+                };
+                if let Some(whole) = &whole {
+                    optimistic |= whole.optimistic;
+                    segments_wcet = Some(cx.cycle.time_of(whole.cycles, &field("instructions"))?);
+                }
+                let total = whole.map_or(
+                    "their sum (the kernel's bound with its points as barriers holds across relaunches under round-robin arbitration only)"
+                        .to_string(),
+                    |w| format!("at most {} cycles (the kernel with its points as barriers)", w.cycles.get()),
+                );
                 let chosen = match &proposal {
                     Some(p) if p.fewest => "points proposed for the points budget, the fewest (every segment tested): ",
                     Some(_) => "points proposed for the points budget, greedily (each segment grown while it fits; fewest if bounds grow with segments): ",
                     None => "",
                 };
                 points = format!(
-                    "; under makespan preempt: {chosen}{} segments between its preemption points (^, barriers of the block), each bounded the same way ({} cycles), all together at most {} cycles (the kernel with its points as barriers)",
+                    "; under makespan preempt: {chosen}{} segments between its preemption points (^, barriers of the block), each bounded the same way ({} cycles), all together {total}",
                     cycles.len(),
                     cycles.join(", "),
-                    whole.cycles.get()
                 );
                 pointed_text = Some(raw.to_string());
             }
