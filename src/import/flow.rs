@@ -23,6 +23,7 @@ use crate::error::InputError;
 use crate::import::listing::{Function, Instr, Item, Target};
 use crate::import::trips::Trip;
 use crate::import::units::{Class, UnitMap};
+use crate::model::program::POINT;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Most instructions a walk visits (loops unrolled).
@@ -43,6 +44,17 @@ pub struct Path {
 }
 
 impl Path {
+    /// A preemption point here: not before the first instruction nor twice in a row,
+    /// and in place of a barrier just passed.
+    fn point(&mut self) {
+        if self.kernel.ends_with('|') {
+            self.kernel.pop();
+        }
+        if self.kernel.ends_with(['L', 'C']) {
+            self.kernel.push(POINT);
+        }
+    }
+
     fn push(&mut self, class: Class, key: &str) {
         *self.classes.entry(class.name().to_string()).or_default() += 1;
         *self.opcodes.entry(key.to_string()).or_default() += 1;
@@ -73,8 +85,18 @@ pub struct Undecided<'a> {
 /// A per-visit list whose visits the path does not use up (the walk and the user
 /// disagree on how often the branch is met) is refused, as is one the path overruns.
 pub fn walk(f: &Function, map: &UnitMap, trace: bool, trips: &HashMap<String, Trip>, origin: &str) -> Result<Path, InputError> {
+    walk_pointed(f, map, (trace, &[]), trips, origin)
+}
+
+/// [`walk`] with a preemption point (`^`) each time the path passes one of the labels
+/// `points` (static code only; `makespan preempt`): not at the kernel's start or end,
+/// and in place of a barrier right before it (a point is a barrier of the block).
+pub fn walk_pointed(f: &Function, map: &UnitMap, (trace, points): (bool, &[String]), trips: &HashMap<String, Trip>, origin: &str) -> Result<Path, InputError> {
     let mut counts = Counts::default();
-    let path = walk_counting(f, map, trace, trips, origin, &mut counts, &mut |u| Err(undecided_error(&u, origin)))?;
+    let mut path = walk_counting(f, map, (trace, points), trips, origin, &mut counts, &mut |u| Err(undecided_error(&u, origin)))?;
+    while path.kernel.ends_with(POINT) {
+        path.kernel.pop();
+    }
     if trace {
         return Ok(path);
     }
@@ -136,13 +158,13 @@ pub fn walk_with(
     origin: &str,
     undecided: &mut dyn FnMut(Undecided) -> Result<bool, InputError>,
 ) -> Result<Path, InputError> {
-    walk_counting(f, map, trace, trips, origin, &mut Counts::default(), undecided)
+    walk_counting(f, map, (trace, &[]), trips, origin, &mut Counts::default(), undecided)
 }
 
 fn walk_counting(
     f: &Function,
     map: &UnitMap,
-    trace: bool,
+    (trace, points): (bool, &[String]),
     trips: &HashMap<String, Trip>,
     origin: &str,
     counts: &mut Counts,
@@ -174,6 +196,9 @@ fn walk_counting(
     let mut steps = 0usize;
     while pc < f.items.len() {
         let Item::Instr(x) = &f.items[pc] else {
+            if matches!(&f.items[pc], Item::Label(l) if points.contains(l)) {
+                path.point();
+            }
             pc += 1;
             continue;
         };

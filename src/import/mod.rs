@@ -89,6 +89,9 @@ pub struct Request {
     /// The launch's dynamic shared memory per block in bytes (`extern __shared__`, the
     /// third `<<<>>>` parameter), recorded under the provenance's resources.
     pub dynamic_shared_memory: Option<u64>,
+    /// Labels where the path gets a preemption point (`^`) each time it passes them
+    /// (`makespan preempt`'s kernel files; the kernel string then holds `^`).
+    pub points_at: Vec<String>,
 }
 
 with_setters!(Request {
@@ -99,6 +102,7 @@ with_setters!(Request {
     with_arch => arch: Option<String>,
     with_block_threads => block_threads: Option<i64>,
     with_dynamic_shared_memory => dynamic_shared_memory: Option<u64>,
+    with_points_at => points_at: Vec<String>,
 });
 
 impl Request {
@@ -116,6 +120,7 @@ impl Request {
             sm,
             block_threads: None,
             dynamic_shared_memory: None,
+            points_at: Vec::new(),
         }
     }
 }
@@ -253,7 +258,7 @@ pub fn import(text: &str, origin: &str, format: Format, req: &Request) -> Result
             return Err(InputError::option("block_threads", b, format!("{} allows at most {t} threads per block (.maxntid)", f.name)));
         }
     }
-    let path = flow::walk(f, &map, req.trace, &trips, origin)?;
+    let path = flow::walk_pointed(f, &map, (req.trace, &req.points_at), &trips, origin)?;
     if !path.kernel.contains(['L', 'C']) {
         return Err(InputError::new("entry", &f.name, "no instruction of the model on its path"));
     }

@@ -12,10 +12,7 @@
 //! segment grows, which the report does not claim.
 
 use crate::error::Error;
-
-/// The preemption-point marker in instruction strings (`makespan preempt`): a barrier
-/// of the block where it may stop; `rta` reads the kernel without its points.
-pub(crate) const POINT: char = '^';
+pub(crate) use crate::model::program::POINT;
 
 /// Most segments the exact search tests; beyond, the greedy cut.
 pub(crate) const MAX_TESTS: usize = 2_000;

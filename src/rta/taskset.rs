@@ -95,6 +95,9 @@ pub(crate) struct KernelEntry {
     pub segments: Option<Vec<Spanned<crate::rta::time::Number>>>,
     /// `makespan preempt`: the kernel's priority rank (lower first).
     pub rank: Option<i64>,
+    /// `makespan preempt`, with `kernel_file`: labels where the path gets a preemption
+    /// point each time it passes them.
+    pub points_at: Option<Vec<String>>,
 }
 
 /// The `[framework]` table (`makespan preempt`): the preemption-point framework's
@@ -302,7 +305,9 @@ fn read(
     };
     let mut cache = WcetCache::default();
     let read = file.kernels.iter().enumerate().map(|(i, e)| instructions(i, e, origin)).collect::<Result<Vec<_>, _>>()?;
-    let (set, stated): (Vec<Option<String>>, Vec<Option<Stated>>) = read.into_iter().unzip();
+    let (raw, stated): (Vec<Option<String>>, Vec<Option<Stated>>) = read.into_iter().unzip();
+    // Every analysis but the framework's reads the kernels without their points.
+    let set: Vec<Option<String>> = raw.iter().map(|k| k.as_ref().map(|k| k.replace(POINT, ""))).collect();
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
         let cx = Context {
@@ -312,6 +317,7 @@ fn read(
             cycle: &cycle,
             limits,
             set: &set,
+            raw: &raw,
             kernels: &file.kernels,
             stated: stated[i].as_ref(),
             budget,
@@ -519,6 +525,8 @@ struct Context<'a> {
     cycle: &'a Cycle,
     limits: &'a SolveOptions,
     set: &'a [Option<String>],
+    /// The same with their preemption points (`^`), as given or imported.
+    raw: &'a [Option<String>],
     /// Every kernel of the set (for their block sizes and counts).
     kernels: &'a [KernelEntry],
     /// What this kernel's file states about its resources (`None`: no kernel file).
@@ -552,8 +560,12 @@ fn instructions(i: usize, e: &KernelEntry, task_set: &str) -> Result<(Option<Str
     let field = |f: &str| format!("kernels[{i}].{f}");
     match (&e.instructions, &e.kernel_file) {
         (Some(_), Some(_)) => Err(InputError::new(field("kernel_file"), "", "give either instructions or kernel_file, not both")),
-        (Some(k), None) => Ok((Some(k.replace(POINT, "")), None)),
+        (Some(_), None) if e.points_at.is_some() => {
+            Err(InputError::new(field("points_at"), "", "points_at applies to kernel_file; in instructions write ^"))
+        }
+        (Some(k), None) => Ok((Some(k.clone()), None)),
         (None, Some(f)) => kernel_file(e, f, task_set, &field).map(|(k, r)| (Some(k), Some(r))),
+        (None, None) if e.points_at.is_some() => Err(InputError::new(field("points_at"), "", "points_at applies to kernel_file")),
         (None, None) => Ok((None, None)),
     }
 }
@@ -663,7 +675,7 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                     proposal = Some(p.clone());
                     Some(p.text)
                 }
-                None => e.instructions.clone().filter(|k| k.contains(POINT)),
+                None => cx.raw[i].clone().filter(|k| k.contains(POINT)),
             };
             if let Some(raw) = pointed.as_deref().filter(|k| k.contains(POINT)) {
                 let mut cycles = Vec::new();
@@ -819,6 +831,7 @@ fn kernel_file(e: &KernelEntry, file: &str, task_set: &str, field: &dyn Fn(&str)
         sm: SmCounts::TX2,
         block_threads: None,
         dynamic_shared_memory: None,
+        points_at: e.points_at.clone().unwrap_or_default(),
     };
     let format = crate::import::Format::pick("auto", file, &text)?;
     let imp = crate::import::import(&text, &origin(&path), format, &request).map_err(|mut err| {

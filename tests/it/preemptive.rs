@@ -377,3 +377,28 @@ fn proposed_points_let_the_short_kernel_meet_its_deadline() {
     let plain = crate::common::cli::json_of(&["preempt", "instances/preempt-proposed-points.toml"]);
     assert_eq!(plain["schedulable"], false);
 }
+
+/// Points in an imported kernel: a PTX loop head named in `points_at` gets a point each
+/// time the path passes it (gemm-tiled, 4 tiles: after the prologue and after each of
+/// the first three tiles), so the framework sees 5 segments; `rta` reads the same
+/// kernel without them.
+#[test]
+fn points_at_a_label_of_an_imported_kernel() {
+    use crate::common::cli::{input_error, json_of, temp_file};
+    let dir = tempfile::tempdir().unwrap();
+    let ptx = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/real/gemm-tiled.ptx");
+    let set = |extra: &str| {
+        format!(
+            "unit = \"us\"\n[gpu]\nclock = \"1.3 GHz\"\nwarp_arbitration = \"round-robin\"\n[framework]\nquantum = 50\n[[kernels]]\nname = \"gemm\"\nperiod = 1000\nkernel_file = \"{}\"\ntrip = {{ \"$L__BB0_1\" = 4 }}\nblocks = 4\nthreads_per_block = 256\n{extra}",
+            ptx.display()
+        )
+    };
+    let path = temp_file(&dir, "g.toml", &set("points_at = [\"$L__BB0_1\"]\n"));
+    let v = json_of(&["preempt", &path]);
+    let k = &v["kernels"][0];
+    assert_eq!((k["segments"].as_u64(), k["points"].as_str().unwrap().matches('^').count()), (Some(5), 4));
+    assert_eq!(k["wcet_optimistic"], false);
+    let plain = json_of(&["rta", &temp_file(&dir, "p.toml", &set(""))]);
+    assert_eq!(json_of(&["rta", &path])["kernels"][0]["wcet"], plain["kernels"][0]["wcet"]);
+    input_error(&["preempt", &temp_file(&dir, "bad.toml", "[framework]\nquantum = 5\n[[kernels]]\nperiod = 10\ninstructions = \"LC\"\npoints_at = [\"x\"]\nblocks = 1\nthreads_per_block = 64\n")], "kernels[0].points_at");
+}
