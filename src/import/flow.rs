@@ -23,7 +23,7 @@ use crate::error::InputError;
 use crate::import::listing::{Function, Instr, Item, Target};
 use crate::import::trips::Trip;
 use crate::import::units::{Class, UnitMap};
-use crate::model::program::POINT;
+use crate::model::kernel::POINT;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Most instructions a walk visits (loops unrolled).

@@ -38,6 +38,11 @@ pub struct Kernel {
 /// [`Kernel`], an [`crate::model::instance::Instance`]), and what takes it instead.
 pub(crate) const BARRIER_FREE: &str = "an Instance is barrier-free: give a kernel with barriers as a Program (Program::build; exact::phases::solve_phases solves it phase by phase)";
 
+/// The preemption-point marker in instruction strings (`makespan preempt`): a barrier
+/// of the block where it may stop at a launch's end; `rta` reads the kernel without its
+/// points, and only `preempt` reads them.
+pub(crate) const POINT: char = '^';
+
 impl Kernel {
     /// Parses a string of `L`/`C` (case-insensitive; spaces and `_` are ignored so that
     /// long kernels can be grouped). Errors name the field `field` and the bad value.
@@ -53,6 +58,16 @@ impl Kernel {
                         field,
                         format!("{:?}", crate::error::shorten(text)),
                         format!("has a barrier (|); {BARRIER_FREE}"),
+                    ))
+                }
+                POINT => {
+                    return Err(InputError::new(
+                        field,
+                        format!("{:?}", crate::error::shorten(text)),
+                        format!(
+                            "has a preemption point (^) at character {}: makespan preempt reads points (task sets); here write a barrier (|) where the command takes barriers",
+                            position + 1
+                        ),
                     ))
                 }
                 other => {

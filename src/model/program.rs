@@ -32,11 +32,6 @@ pub struct Program {
     pub source_kernel: String,
 }
 
-/// The preemption-point marker in instruction strings (`makespan preempt`): a barrier
-/// of the block where it may stop at a launch's end; `rta` reads the kernel without its
-/// points, and only `preempt` reads them.
-pub(crate) const POINT: char = '^';
-
 /// The phases of an instruction string: the text between barriers (`|`), without empty
 /// ones (a barrier at the start, at the end or twice in a row waits for nothing).
 pub fn phase_texts(kernel: &str) -> Vec<&str> {

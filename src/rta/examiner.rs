@@ -285,6 +285,8 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
         segments: Vec::new(),
         segments_wcet: None,
         points: None,
+        save: None,
+        relaunch: None,
         rank: None,
     };
     Ok((task, release))

@@ -12,7 +12,7 @@
 //! segment grows, which the report does not claim.
 
 use crate::error::Error;
-pub(crate) use crate::model::program::POINT;
+pub(crate) use crate::model::kernel::POINT;
 
 /// Most segments the exact search tests; beyond, the greedy cut.
 pub(crate) const MAX_TESTS: usize = 2_000;

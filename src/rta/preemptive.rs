@@ -99,6 +99,10 @@ pub struct PreemptiveRow {
     pub longest_launch: Ticks,
     /// `B_i`: the longest launch of a lower rank that can delay it.
     pub blocking: Ticks,
+    /// `s`: its blocks' save time (its own, else the framework's).
+    pub save: Ticks,
+    /// `rho`: its relaunch time with the profile's launch and block overheads.
+    pub relaunch: Ticks,
     /// `R_i`: the worst response (`None`: not bounded, see `note`).
     pub response: Option<Ticks>,
     /// Relative deadline.
@@ -163,6 +167,8 @@ struct Demand {
     launches: u128,
     longest_segment: Ticks,
     wcet: Ticks,
+    save: Ticks,
+    relaunch: Ticks,
 }
 
 /// The framework's parameters, in ticks.
@@ -194,7 +200,8 @@ impl Costs {
         let before_last = stop.checked_mul(extra).ok_or("its GPU time overflows")?;
         let last = self.relaunch + wcet - progress * extra;
         let period = t.period.ok_or("it has no period")?;
-        Ok(Demand { period, deadline: t.deadline, gpu_time, longest_launch, before_last, last, launches, longest_segment, wcet })
+        let (save, relaunch) = (self.save, self.relaunch);
+        Ok(Demand { period, deadline: t.deadline, gpu_time, longest_launch, before_last, last, launches, longest_segment, wcet, save, relaunch })
     }
 }
 
@@ -218,20 +225,11 @@ impl Costs {
 /// ```
 pub fn preemptive(w: &Workload) -> Result<Preemptive, Error> {
     let quantum = w.quantum.ok_or_else(|| InputError::new("framework.quantum", "", "the task set has no [framework] table with a quantum"))?;
-    let relaunch = w.relaunch.checked_add(w.launch_overhead).and_then(|x| x.checked_add(w.block_overhead));
-    let relaunch = relaunch.ok_or_else(|| InputError::new("framework.relaunch", w.scale.format(w.relaunch), "with the profile's overheads, too large"))?;
-    if quantum <= relaunch {
-        return Err(InputError::new(
-            "framework.quantum",
-            w.scale.format(quantum),
-            format!("must exceed the relaunch time ({} with the profile's launch and block overheads): a launch must leave its blocks time to run", w.scale.format(relaunch)),
-        )
-        .into());
-    }
+    let relaunch = costs(w, quantum, None, "framework.relaunch")?.relaunch;
     check_fit(w)?;
-    let costs = Costs { quantum, save: w.save, relaunch };
     let mut demand = Vec::with_capacity(w.tasks.len());
     for (i, t) in w.tasks.iter().enumerate() {
+        let costs = costs(w, quantum, Some(t), &format!("kernels[{i}].relaunch"))?;
         demand.push(costs.demand(t).map_err(|why| InputError::new(format!("kernels[{i}]"), &t.name, why))?);
     }
     let (ranks, feasible_order) = ranks(w, &demand);
@@ -251,6 +249,27 @@ pub fn preemptive(w: &Workload) -> Result<Preemptive, Error> {
         unit: w.unit.clone(),
         scale: w.scale,
     })
+}
+
+/// The costs of `t`'s launches (its own save and relaunch, else the framework's; the
+/// profile's launch and block overheads added to the relaunch), which must leave its
+/// blocks time to run in a quantum (`field` names the relaunch in errors).
+fn costs(w: &Workload, quantum: Ticks, t: Option<&Task>, field: &str) -> Result<Costs, InputError> {
+    let own = t.and_then(|t| t.relaunch).unwrap_or(w.relaunch);
+    let relaunch = own.checked_add(w.launch_overhead).and_then(|x| x.checked_add(w.block_overhead));
+    let relaunch = relaunch.ok_or_else(|| InputError::new(field, w.scale.format(own), "with the profile's overheads, too large"))?;
+    if quantum <= relaunch {
+        return Err(InputError::new(
+            field,
+            w.scale.format(own),
+            format!(
+                "the relaunch time ({} with the profile's launch and block overheads) must be below the quantum ({}): a launch must leave its blocks time to run",
+                w.scale.format(relaunch),
+                w.scale.format(quantum)
+            ),
+        ));
+    }
+    Ok(Costs { quantum, save: t.and_then(|t| t.save).unwrap_or(w.save), relaunch })
 }
 
 /// Rule F1's precondition: every kernel's blocks fit on the GPU at once, in every
@@ -357,6 +376,8 @@ fn row(w: &Workload, demand: &[Demand], ranks: &[i64], i: usize) -> PreemptiveRo
         gpu_time: d.gpu_time,
         longest_launch: d.longest_launch,
         blocking: blocking(demand, &below),
+        save: d.save,
+        relaunch: d.relaunch,
         response,
         deadline: d.deadline,
         schedulable: match (response, d.deadline) {
@@ -454,7 +475,7 @@ impl Serialize for Preemptive {
                 serde_json::json!({
                     "name": k.name, "rank": k.rank, "segments": k.segments, "longest_segment": u(k.longest_segment),
                     "wcet": u(k.wcet), "launches": k.launches, "gpu_time": u(k.gpu_time), "longest_launch": u(k.longest_launch),
-                    "blocking": u(k.blocking), "response": k.response.map(u), "deadline": k.deadline.map(u),
+                    "blocking": u(k.blocking), "save": u(k.save), "relaunch": u(k.relaunch), "response": k.response.map(u), "deadline": k.deadline.map(u),
                     "schedulable": k.schedulable, "jobs": k.jobs, "wcet_optimistic": k.wcet_optimistic,
                     "wcet_source": k.wcet_source, "wcet_model": k.wcet_model, "points": k.points, "note": k.note,
                 })
@@ -585,7 +606,7 @@ mod tests {
     #[test]
     fn a_quantum_not_above_the_relaunch_is_refused() {
         let e = preemptive(&framework(vec![kernel("k", 100, &[5], 1)], 2, 0, 2)).unwrap_err();
-        assert!(e.to_string().contains("framework.quantum"), "{e}");
+        assert!(e.to_string().contains("framework.relaunch") && e.to_string().contains("quantum"), "{e}");
     }
 
     #[test]

@@ -98,6 +98,10 @@ pub(crate) struct KernelEntry {
     /// `makespan preempt`, with `kernel_file`: labels where the path gets a preemption
     /// point each time it passes them.
     pub points_at: Option<Vec<String>>,
+    /// `makespan preempt`: this kernel's own save time (default: `framework.save`).
+    pub save: Option<Spanned<crate::rta::time::Number>>,
+    /// `makespan preempt`: this kernel's own relaunch time (default: `framework.relaunch`).
+    pub relaunch: Option<Spanned<crate::rta::time::Number>>,
 }
 
 /// The `[framework]` table (`makespan preempt`): the preemption-point framework's
@@ -247,6 +251,9 @@ struct Pending {
     sum_segments: bool,
     /// With points in the instructions: the kernel's bound with its points as barriers.
     segments_wcet: Option<Decimal>,
+    /// Its own save and relaunch times, if given.
+    save: Option<Decimal>,
+    relaunch: Option<Decimal>,
 }
 
 /// Parses the text of a task-set file (from `origin`) and computes the WCETs it asks
@@ -339,6 +346,8 @@ fn read(
                     .chain(p.time_slice.as_ref())
                     .chain(&p.segments)
                     .chain(p.segments_wcet.as_ref())
+                    .chain(p.save.as_ref())
+                    .chain(p.relaunch.as_ref())
             })
             .chain(window_decimal.iter())
             .chain(overheads.iter())
@@ -357,6 +366,8 @@ fn read(
             time_slice: p.time_slice.map(|s| scale.ticks(s, &field("time_slice"))).transpose()?,
             segments: p.segments.iter().map(|&d| scale.ticks(d, &field("segments"))).collect::<Result<_, _>>()?,
             segments_wcet: p.segments_wcet.map(|d| scale.ticks(d, &field("instructions"))).transpose()?,
+            save: p.save.map(|d| scale.ticks(d, &field("save"))).transpose()?,
+            relaunch: p.relaunch.map(|d| scale.ticks(d, &field("relaunch"))).transpose()?,
             ..p.task
         });
         if p.sum_segments {
@@ -659,7 +670,9 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             optimistic = c.optimistic;
             let mut points = String::new();
             let pointed = match cx.budget {
-                Some(budget) => {
+                Some(framework) => {
+                    let own = e.save.as_ref().map(|v| exact(v, "save")).transpose()?;
+                    let budget = Budget { save: own.unwrap_or(framework.save), ..framework };
                     let mut fits = |seg: &str| -> Result<bool, Error> {
                         let c = route.computed(&block(seg)?, cache)?;
                         Ok(budget.holds(cx.cycle.time_of(c.cycles, &field("instructions"))?))
@@ -760,13 +773,31 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
         segments: Vec::new(),
         segments_wcet: None,
         points: pointed_text,
+        save: None,
+        relaunch: None,
         rank: e.rank,
     };
     let release = e.release.as_ref().map_or(Ok(Decimal::ZERO), |r| exact(r, "release"))?;
     let copy_in = e.copy_in.as_ref().map_or(Ok(Decimal::ZERO), |c| exact(c, "copy_in"))?;
     let copy_out = e.copy_out.as_ref().map_or(Ok(Decimal::ZERO), |c| exact(c, "copy_out"))?;
     let time_slice = e.time_slice.as_ref().map(|s| exact(s, "time_slice")).transpose()?;
-    Ok(Pending { task, period, deadline, wcet, release, copy_in, copy_out, time_slice, segments, sum_segments, segments_wcet })
+    let save = e.save.as_ref().map(|v| exact(v, "save")).transpose()?;
+    let relaunch = e.relaunch.as_ref().map(|v| exact(v, "relaunch")).transpose()?;
+    Ok(Pending {
+        task,
+        period,
+        deadline,
+        wcet,
+        release,
+        copy_in,
+        copy_out,
+        time_slice,
+        segments,
+        sum_segments,
+        segments_wcet,
+        save,
+        relaunch,
+    })
 }
 
 /// How a kernel's `C` is computed from a program (the kernel, or one of its segments).

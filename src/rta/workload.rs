@@ -66,6 +66,12 @@ pub struct Task {
     /// Under the framework: its instruction string with its preemption points (`^`),
     /// given or proposed (`None`: not computed from instructions, or no points).
     pub points: Option<String>,
+    /// Under the framework: this kernel's own save time (the thesis's `t_bk[ex]`, 5.4;
+    /// `None`: the framework's).
+    pub save: Option<Ticks>,
+    /// Under the framework: this kernel's own relaunch time (its `t_bk[in]` and launch;
+    /// `None`: the framework's).
+    pub relaunch: Option<Ticks>,
     /// Under the framework: its priority rank (lower runs first; `None`: assigned by
     /// [`Workload::ranking`]).
     pub rank: Option<i64>,
@@ -121,6 +127,8 @@ impl Task {
             segments: Vec::new(),
             segments_wcet: None,
             points: None,
+            save: None,
+            relaunch: None,
             rank: None,
         }
     }

@@ -274,6 +274,7 @@ fn preempt_prints_the_framework_and_the_comparison() {
     assert_eq!(v["kernels"][0]["response"], 4.15);
     assert_eq!(v["kernels"][1]["launches"], 11);
     assert_eq!(v["kernels"][1]["gpu_time"], 31.6);
+    assert_eq!((v["kernels"][1]["save"].as_f64(), v["kernels"][1]["relaunch"].as_f64()), (Some(0.05), Some(0.1)));
     assert_eq!(
         (v["ranking"].as_str(), v["verdict"].as_str(), v["schedulable"].as_bool()),
         (Some("deadline-monotonic"), Some("proven"), Some(true))
@@ -296,7 +297,7 @@ fn bad_framework_input_names_the_field() {
     let with = |name: &str, head: &str, k: &str| temp_file(&dir, name, &format!("unit = \"us\"\n{head}{kernel}{k}"));
     let fw = "[framework]\nquantum = 5\nrelaunch = 1\n";
     for (name, head, k, field) in [
-        ("q.toml", "[framework]\nquantum = 1\nrelaunch = 1\n", "segments = [2]\n", "framework.quantum"),
+        ("q.toml", "[framework]\nquantum = 1\nrelaunch = 1\n", "segments = [2]\n", "framework.relaunch"),
         ("q0.toml", "[framework]\nquantum = 0\n", "segments = [2]\n", "framework.quantum"),
         ("none.toml", "", "segments = [2]\n", "framework.quantum"),
         ("both.toml", fw, "segments = [2]\nwcet = 2\n", "kernels[0].segments"),
@@ -317,6 +318,7 @@ fn bad_framework_input_names_the_field() {
         ("dm.toml", "[framework]\nquantum = 5\npriorities = \"rate-monotonic\"\n", "segments = [2]\nrank = 1\n", "kernels[0].rank"),
         ("bad.toml", "[framework]\nquantum = 5\npriorities = \"edf\"\n", "segments = [2]\n", "edf"),
         ("big.toml", "[framework]\nquantum = 1e38\n", "segments = [2e38, 2e38]\n", "kernels[0].segments"),
+        ("own.toml", fw, "segments = [2]\nrelaunch = 5\n", "kernels[0].relaunch"),
     ] {
         input_error(&["preempt", &with(name, head, k)], field);
     }
@@ -401,4 +403,21 @@ fn points_at_a_label_of_an_imported_kernel() {
     let plain = json_of(&["rta", &temp_file(&dir, "p.toml", &set(""))]);
     assert_eq!(json_of(&["rta", &path])["kernels"][0]["wcet"], plain["kernels"][0]["wcet"]);
     input_error(&["preempt", &temp_file(&dir, "bad.toml", "[framework]\nquantum = 5\n[[kernels]]\nperiod = 10\ninstructions = \"LC\"\npoints_at = [\"x\"]\nblocks = 1\nthreads_per_block = 64\n")], "kernels[0].points_at");
+}
+
+/// A kernel's own save and relaunch times (the thesis's per-task `t_bk`) replace the
+/// framework's for its launches only.
+#[test]
+fn a_kernels_own_save_and_relaunch_apply_to_it_alone() {
+    use crate::common::cli::{json_of, temp_file};
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(EXAMPLE).unwrap().replace(
+        "segments = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]",
+        "segments = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\nsave = 0.5",
+    );
+    let v = json_of(&["preempt", &temp_file(&dir, "own.toml", &text)]);
+    let (camera, mapping) = (&v["kernels"][0], &v["kernels"][1]);
+    assert_eq!((camera["save"].as_f64(), mapping["save"].as_f64()), (Some(0.05), Some(0.5)));
+    // The camera waits for one launch of the mapping kernel with its own save: 2 + 1 + 0.5.
+    assert_eq!((camera["blocking"].as_f64(), camera["response"].as_f64()), (Some(3.5), Some(4.6)));
 }
