@@ -227,16 +227,17 @@ fn the_framework_lets_the_short_kernel_meet_what_fifo_and_priorities_miss() {
     assert_eq!(fifo.kernels.iter().find(|k| k.name == "camera").unwrap().schedulable, Some(false));
 }
 
+/// How far the reports are above what the simulator finds, over 3,000 random sets (the
+/// figures in docs/preemptive.md, "How tight"): at least one kernel in twenty reached
+/// exactly, and on average under 1.7 times the worst found; a looser analysis fails.
 #[test]
-#[ignore]
-fn tightness_stats() {
+fn the_reports_stay_near_what_the_simulator_finds() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
     let (mut n, mut tight, mut sum) = (0, 0, 0.0);
     for _ in 0..3000 {
-        let kmax: usize = std::env::var("KMAX").ok().and_then(|v| v.parse().ok()).unwrap_or(4);
-        let specs = proptest::collection::vec(spec(), 1..=kmax).new_tree(&mut runner).unwrap().current();
+        let specs = proptest::collection::vec(spec(), 1..=4).new_tree(&mut runner).unwrap().current();
         let c = costs().new_tree(&mut runner).unwrap().current();
         let rep = analysed(&specs, c);
         let mut worst = vec![0u64; specs.len()];
@@ -256,7 +257,8 @@ fn tightness_stats() {
             }
         }
     }
-    eprintln!("{n} kernels with a response, {tight} reached exactly, mean ratio {:.3}", sum / n as f64);
+    let mean = sum / n as f64;
+    assert!(tight * 20 > n && mean < 1.7, "{n} kernels with a response, {tight} reached exactly, mean ratio {mean:.3}");
 }
 
 const EXAMPLE: &str = "instances/preempt-camera-mapping.toml";
