@@ -14,7 +14,7 @@
 use crate::error::{Error, InputError};
 use crate::rta::gpu::Profile;
 use crate::rta::time::{Decimal, Scale, Ticks};
-use crate::rta::workload::{Priority, Task, Workload};
+use crate::rta::workload::{Priority, Task, Timing, Workload};
 use serde::Deserialize;
 use serde_json::Value;
 use std::path::Path;
@@ -256,23 +256,12 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
         (Some(raw), Some(Value::Number(_))) => Decimal::parse_number(raw, &field("release_time"))?,
         (_, Some(v)) => return Err(refuse("release_time", v, "must be a number of seconds >= 0")),
     };
+    // Unlike a task set, a config gives no period or deadline.
+    let timing = Timing { period: Ticks::ZERO, wcet: Ticks::new(spin), release: Ticks::ZERO };
     let task = Task {
-        name,
         deadline: None,
         period: None,
-        wcet: Ticks::new(spin),
-        blocks,
-        threads_per_block: threads,
-        shared_memory: 0,
-        registers_per_thread: 0,
-        release: Ticks::ZERO,
-        launch_order: None,
-        stream: None,
         priority,
-        process: None,
-        time_slice: None,
-        copy_in: Ticks::ZERO,
-        copy_out: Ticks::ZERO,
         wcet_source: format!(
             "timer_spin: {spin} ns per block (the spin time{}; launch and dispatch overheads only as the GPU profile's launch_overhead and block_overhead)",
             if matches!(&b.additional_info, None | Some(Value::Null)) || b.additional_info.as_ref().and_then(Value::as_str).is_some_and(|s| s.trim().is_empty()) {
@@ -281,13 +270,7 @@ fn benchmark(i: usize, b: &Benchmark, default_iterations: Option<i64>, release: 
                 ""
             }
         ),
-        wcet_optimistic: false,
-        segments: Vec::new(),
-        segments_wcet: None,
-        points: None,
-        save: None,
-        relaunch: None,
-        rank: None,
+        ..Task::given(name, timing, blocks, threads)
     };
     Ok((task, release))
 }

@@ -641,8 +641,8 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
     }
     let sum_segments = e.segments.is_some();
     let mut segments_wcet = None;
-    let mut proposal: Option<crate::rta::points::Proposal> = None;
     let mut pointed_text = None;
+    let save = e.save.as_ref().map(|v| exact(v, "save")).transpose()?;
     let (wcet, wcet_source) = match (&e.wcet, &instructions) {
         (None, None) if sum_segments => (segments[0], "given (segments, their sum)".to_string()),
         (Some(w), None) => {
@@ -668,11 +668,9 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             let route = Route { contention, profile, slots, beside: near.as_ref(), limits };
             let c = route.computed(&one_block, cache)?;
             optimistic = c.optimistic;
-            let mut points = String::new();
             let pointed = match cx.budget {
                 Some(framework) => {
-                    let own = e.save.as_ref().map(|v| exact(v, "save")).transpose()?;
-                    let budget = Budget { save: own.unwrap_or(framework.save), ..framework };
+                    let budget = Budget { save: save.unwrap_or(framework.save), ..framework };
                     let mut fits = |seg: &str| -> Result<bool, Error> {
                         let c = route.computed(&block(seg)?, cache)?;
                         Ok(budget.holds(cx.cycle.time_of(c.cycles, &field("instructions"))?))
@@ -685,51 +683,15 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
                         )
                         .into());
                     };
-                    proposal = Some(p.clone());
-                    Some(p.text)
+                    Some((p.text, Some(p.fewest)))
                 }
-                None => cx.raw[i].clone().filter(|k| k.contains(POINT)),
+                None => cx.raw[i].clone().filter(|k| k.contains(POINT)).map(|k| (k, None)),
             };
-            if let Some(raw) = pointed.as_deref().filter(|k| k.contains(POINT)) {
-                let mut cycles = Vec::new();
-                for part in raw.split(POINT) {
-                    if part.trim().is_empty() {
-                        return Err(
-                            InputError::new(field("instructions"), raw, "a preemption point (^) needs instructions on both sides").into()
-                        );
-                    }
-                    let seg = route.computed(&block(part)?, cache)?;
-                    optimistic |= seg.optimistic;
-                    segments.push(cx.cycle.time_of(seg.cycles, &field("instructions"))?);
-                    cycles.push(seg.cycles.get().to_string());
-                }
-                // A bound on the whole kernel with its points as barriers holds across
-                // relaunches only where it is per instruction (round robin): an
-                // oldest-first bound counts the blocks beside one arrival.
-                let whole = match profile.arbitration {
-                    Arbitration::RoundRobin => Some(route.computed(&block(&raw.replace(POINT, "|"))?, cache)?),
-                    _ => None,
-                };
-                if let Some(whole) = &whole {
-                    optimistic |= whole.optimistic;
-                    segments_wcet = Some(cx.cycle.time_of(whole.cycles, &field("instructions"))?);
-                }
-                let total = whole.map_or(
-                    "their sum (the kernel's bound with its points as barriers holds across relaunches under round-robin arbitration only)"
-                        .to_string(),
-                    |w| format!("at most {} cycles (the kernel with its points as barriers)", w.cycles.get()),
-                );
-                let chosen = match &proposal {
-                    Some(p) if p.fewest => "points proposed for the points budget, the fewest (every segment tested): ",
-                    Some(_) => "points proposed for the points budget, greedily (each segment grown while it fits; fewest if bounds grow with segments): ",
-                    None => "",
-                };
-                points = format!(
-                    "; under makespan preempt: {chosen}{} segments between its preemption points (^, barriers of the block), each bounded the same way ({} cycles), all together {total}",
-                    cycles.len(),
-                    cycles.join(", "),
-                );
-                pointed_text = Some(raw.to_string());
+            let mut points = String::new();
+            if let Some((raw, fewest)) = pointed.filter(|(k, _)| k.contains(POINT)) {
+                let s = segmented(&raw, fewest, (&route, &block), cx, cache, &field)?;
+                optimistic |= s.optimistic;
+                (segments, segments_wcet, points, pointed_text) = (s.segments, s.total, s.words, Some(raw));
             }
             if let Some(u) = &cx.cycle.missing {
                 return Err(InputError::new(
@@ -781,7 +743,6 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
     let copy_in = e.copy_in.as_ref().map_or(Ok(Decimal::ZERO), |c| exact(c, "copy_in"))?;
     let copy_out = e.copy_out.as_ref().map_or(Ok(Decimal::ZERO), |c| exact(c, "copy_out"))?;
     let time_slice = e.time_slice.as_ref().map(|s| exact(s, "time_slice")).transpose()?;
-    let save = e.save.as_ref().map(|v| exact(v, "save")).transpose()?;
     let relaunch = e.relaunch.as_ref().map(|v| exact(v, "relaunch")).transpose()?;
     Ok(Pending {
         task,
@@ -819,6 +780,69 @@ impl Route<'_> {
             }
         }
     }
+}
+
+/// One block's program of an instruction string (a kernel or a part of one).
+type OneBlock<'a> = dyn Fn(&str) -> Result<Program, InputError> + 'a;
+
+/// A kernel's segments between its preemption points, as `makespan preempt` reads them.
+struct Segmented {
+    /// Each segment's bound, in the task set's unit.
+    segments: Vec<Decimal>,
+    /// A bound on them all together below their sum, when one holds across relaunches.
+    total: Option<Decimal>,
+    /// Some bound is known not to hold.
+    optimistic: bool,
+    /// What they rest on, for `wcet_source`.
+    words: String,
+}
+
+/// The segments of `raw` (an instruction string with points; `fewest`: whether the
+/// points were proposed, and if so whether no fewer do), each bounded by `route` as the
+/// kernel's `C` is; under round-robin arbitration also the whole kernel with its points
+/// read as barriers, a bound per instruction that holds across relaunches (an
+/// oldest-first bound counts the blocks beside one arrival).
+fn segmented(
+    raw: &str,
+    fewest: Option<bool>,
+    (route, block): (&Route, &OneBlock),
+    cx: &Context,
+    cache: &mut WcetCache,
+    field: &dyn Fn(&str) -> String,
+) -> Result<Segmented, Error> {
+    let (mut segments, mut cycles, mut optimistic) = (Vec::new(), Vec::new(), false);
+    for part in raw.split(POINT) {
+        if part.trim().is_empty() {
+            return Err(InputError::new(field("instructions"), raw, "a preemption point (^) needs instructions on both sides").into());
+        }
+        let seg = route.computed(&block(part)?, cache)?;
+        optimistic |= seg.optimistic;
+        segments.push(cx.cycle.time_of(seg.cycles, &field("instructions"))?);
+        cycles.push(seg.cycles.get().to_string());
+    }
+    let whole = match route.profile.arbitration {
+        Arbitration::RoundRobin => Some(route.computed(&block(&raw.replace(POINT, "|"))?, cache)?),
+        _ => None,
+    };
+    let total = whole.as_ref().map(|w| cx.cycle.time_of(w.cycles, &field("instructions"))).transpose()?;
+    optimistic |= whole.as_ref().is_some_and(|w| w.optimistic);
+    let all = whole.map_or(
+        "their sum (the kernel's bound with its points as barriers holds across relaunches under round-robin arbitration only)".to_string(),
+        |w| format!("at most {} cycles (the kernel with its points as barriers)", w.cycles.get()),
+    );
+    let chosen = match fewest {
+        Some(true) => "points proposed for the points budget, the fewest (every segment tested): ",
+        Some(false) => {
+            "points proposed for the points budget, greedily (each segment grown while it fits; fewest if bounds grow with segments): "
+        }
+        None => "",
+    };
+    let words = format!(
+        "; under makespan preempt: {chosen}{} segments between its preemption points (^, barriers of the block), each bounded the same way ({} cycles), all together {all}",
+        cycles.len(),
+        cycles.join(", "),
+    );
+    Ok(Segmented { segments, total, optimistic, words })
 }
 
 /// What the warps beside a block of kernel `i` can hold (`one`: that block, on an SM of

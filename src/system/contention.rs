@@ -99,6 +99,7 @@ pub fn with_contention(sys: &System, mode: ContentionMode) -> (System, Contentio
     let (grants, active) = (all_grants(sys, mode), active_units(sys));
     let mut waits = Vec::new();
     let mut reading = reading(sys, mode);
+    let in_bursts = bursts(sys, mode).is_some();
     for (i, unit) in out.units.iter_mut().enumerate() {
         let others: Ps = (0..grants.len()).filter(|&j| j != i && active[j]).map(|j| grants[j].hold).sum();
         let wait = others * grants[i].per_line;
@@ -110,7 +111,7 @@ pub fn with_contention(sys: &System, mode: ContentionMode) -> (System, Contentio
         // alone: an access is never shorter than them.
         let own = grants[i].hold * grants[i].per_line;
         let own_cycles = u64::try_from(unit.frequency.cycles_up(own).get()).unwrap_or(u64::MAX / 4);
-        if bursts(sys, mode).is_some() && active[i] && own_cycles > unit.read_latency.min(unit.write_latency) {
+        if in_bursts && active[i] && own_cycles > unit.read_latency.min(unit.write_latency) {
             reading += &format!(
                 "; a line of {} takes {} grants of at most {} ps, longer than its latency: each access of it is taken as {own_cycles} cycles at least",
                 unit.name,
