@@ -4,20 +4,30 @@
 //! FIFO (X1, G3: a kernel leaves its queue once fully dispatched). Blocks are never
 //! preempted: a high kernel waits for the low blocks already running.
 //!
-//! **High jobs: one low block of blocking.** Let `B_j` be the longest block (its `C` plus
-//! the block overhead) of the low jobs released by `j`'s latest entry (or by that of a
-//! high job before `j`, so that `B` never decreases along the order). The high jobs are
-//! analysed alone, as one FIFO ([`crate::rta::ties::worst_for`]: every launch order of
-//! their tied groups), with every job entering `B_j` later than it may enter (its
-//! release plus the launch overhead, or its stream predecessor's finish in the same list
-//! schedule if later, plus `B_j`: the job's `blocking`; merged and serial bounds add it
-//! too). Why it holds: take a high job `j` entering the high queue at
-//! `e_j` and a time `t >= e_j + B_j` at which the list schedule starts a block of `j`. A
-//! low block running at `t` started at some `s`. If `s < e_j`, its job was released
-//! before `e_j`, so the block is at most `B_j` long and ended by `t`. If `s >= e_j`, the
-//! high queue was empty at `s`, so `j` was fully dispatched by `s <= t`. Either way no low block stands between `j`'s block and the high blocks the list
-//! counts, and the proof of [`crate::rta::analysis`] (positions in the high FIFO, real
-//! entries no later than the list's) goes through unchanged.
+//! **High jobs: one low block of blocking.** For a high job `j`, let `B_j` be, over the
+//! low jobs `l` released by `j`'s latest entry `late_j` (or by that of a high job before
+//! `j`), the largest `min(C_l, F_l - late_j)` (0 if negative), `C_l` its block time (its
+//! `C` plus the block overhead) and `F_l` the bound on `l`'s finish given below (the low
+//! jobs are bounded first: their bounds rest on the entries and releases only). The high
+//! jobs are analysed alone, as one FIFO ([`crate::rta::ties::worst_for`]: every launch
+//! order of their tied groups), with every job entering `B_j` later than it may enter
+//! (its release plus the launch overhead, or its stream predecessor's finish in the same
+//! list schedule if later, plus `B_j`: the job's `blocking`; merged and serial bounds
+//! add it too). Why it holds: take a high job `j` entering the high queue at `e_j <=
+//! late_j` and a time `t >= late_j + B_j` at which the list schedule starts a block of
+//! `j`. A low block running at `t` started at some `s`. If `s < e_j`, its job `l` was
+//! released before `e_j`, so it is one of the `l` above, and the block ended by `s + C_l
+//! < e_j + C_l` and (as `l` is done by `F_l`) by `F_l`: if `B_j >= C_l`, by `t`; else `B_j
+//! >= F_l - late_j`, so `t >= F_l`, also ended by `t`. If `s >= e_j`, the high queue was
+//! empty at `s`, so `j` was fully dispatched by `s <= t`. Either way no low block stands
+//! between `j`'s block and the high blocks the list counts, and the proof of
+//! [`crate::rta::analysis`] (positions in the high FIFO, real entries no later than the
+//! list's) goes through unchanged: in its induction the job whose block the list starts
+//! at `t` is the head of the real high queue then (the jobs before it had all their
+//! blocks at earlier positions), so `t >= late_j + B_j` holds for the job it concerns.
+//! Using `F_l` is one more promise of the earliest-broken-promise argument of
+//! [`crate::rta::queues`]: it is used only at `t >= F_l` with `t` below `j`'s own bound
+//! (every block takes a positive time), so `l`'s promise comes due before `j`'s.
 //!
 //! **Low jobs: a pooled list.** For a low job `l` entering by `e_l`, let `S` be `l`, every
 //! other low job that may enter the low queue by `e_l` (released by then, and not after
@@ -77,9 +87,11 @@ pub struct TwoQueues {
     pub tied: Vec<bool>,
 }
 
-/// The high jobs' finishes, tie orders and ties for the entries `late` (0 for low jobs).
+/// The high jobs' finishes, tie orders and ties for the entries `late` (0 for low jobs)
+/// and the low jobs' finish bounds `low_finish` (0 for high jobs).
 pub struct HighJobs {
     late: Vec<Ticks>,
+    low_finish: Vec<Ticks>,
     finish: Vec<Ticks>,
     orders: Vec<Option<Vec<usize>>>,
     ties: Ties,
@@ -112,23 +124,30 @@ pub fn worst_two_queues(
     highs: &mut Option<HighJobs>,
 ) -> Option<TwoQueues> {
     let n = jobs.len();
-    let high_late: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::High { late[i] } else { Ticks::ZERO }).collect();
-    if highs.as_ref().is_none_or(|h| h.late != high_late) {
-        let work = highs.as_ref().map_or(4 * crate::rta::ties::MAX_ORDER_WORK, |h| h.work);
-        *highs = Some(high_jobs(jobs, high_late, order, classes, p, work));
-    }
-    let h = highs.as_ref()?;
-    let (mut finish, orders, mut reach, mut tied) = (h.finish.clone(), h.orders.clone(), late.to_vec(), h.tied.clone());
     let lows: Vec<usize> = (0..n).filter(|&i| jobs[i].priority == Priority::Low).collect();
     let root = stream_roots(jobs);
-    let mut pool = Pool { jobs, late, classes, p, budget };
-    let quiet = pool.quiet_points()?;
-    for &l in &lows {
-        // The latest quiet point at or before l's release: the jobs released before it are done.
-        let q = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(Ticks::ZERO);
-        let (f, d) = pool.low_job(&root, l, q)?;
-        finish[l] = f;
-        reach[l] = d;
+    // The low jobs first: their bounds rest on the entries and releases only, and a low
+    // job done by a high job's entry does not block it (`blocking`).
+    let (mut finish, mut reach) = (vec![Ticks::ZERO; n], late.to_vec());
+    {
+        let mut pool = Pool { jobs, late, classes, p, budget };
+        let quiet = pool.quiet_points()?;
+        for &l in &lows {
+            // The latest quiet point at or before l's release: the jobs released before it are done.
+            let q = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(Ticks::ZERO);
+            (finish[l], reach[l]) = pool.low_job(&root, l, q)?;
+        }
+    }
+    let high_late: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::High { late[i] } else { Ticks::ZERO }).collect();
+    let low_finish: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::Low { finish[i] } else { Ticks::ZERO }).collect();
+    if highs.as_ref().is_none_or(|h| h.late != high_late || h.low_finish != low_finish) {
+        let work = highs.as_ref().map_or(4 * crate::rta::ties::MAX_ORDER_WORK, |h| h.work);
+        *highs = Some(high_jobs(jobs, high_late, low_finish, order, classes, p, work));
+    }
+    let h = highs.as_ref()?;
+    let (orders, mut tied) = (h.orders.clone(), h.tied.clone());
+    for i in (0..n).filter(|&i| jobs[i].priority == Priority::High) {
+        finish[i] = h.finish[i];
     }
     let low_jobs: Vec<Job> = lows.iter().map(|&i| jobs[i]).collect();
     let low_groups = free_groups(&low_jobs, order, &|j: &Job| late[j.id]);
@@ -140,13 +159,13 @@ pub fn worst_two_queues(
 /// The high jobs alone, each entering one low block later than `late` (module
 /// documentation): their finishes, tie orders and whether they are tied (per job of
 /// `jobs`; nothing for low jobs).
-fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class], p: &Platform, mut work: u64) -> HighJobs {
+fn high_jobs(jobs: &[Job], late: Vec<Ticks>, low_finish: Vec<Ticks>, order: TieOrder, classes: &[Class], p: &Platform, mut work: u64) -> HighJobs {
     let n = jobs.len();
     let (mut finish, mut orders, mut tied) = (vec![Ticks::ZERO; n], vec![None; n], vec![false; n]);
     let highs: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].priority == Priority::High).collect();
     let index = |i: usize| highs.iter().position(|&h| h == i);
     let sub_late: Vec<Ticks> = highs.iter().map(|&i| late[i]).collect();
-    let blocking = blocking(jobs, &sub_late);
+    let blocking = blocking(jobs, &sub_late, &low_finish);
     let sub: Vec<Job> = highs
         .iter()
         .enumerate()
@@ -160,24 +179,27 @@ fn high_jobs(jobs: &[Job], late: Vec<Ticks>, order: TieOrder, classes: &[Class],
         finish[i] = f[k];
         orders[i] = o[k].as_ref().map(|o| o.iter().map(|&m| highs[m]).collect());
     }
-    HighJobs { late, finish, orders, ties, tied, work }
+    HighJobs { late, low_finish, finish, orders, ties, tied, work }
 }
 
-/// Per high job (in nominal order, `late` its latest entries): `B_j`, the longest block
-/// of the low jobs released by the latest entry of `j` or of a high job before it (a low
-/// block running when `j` enters belongs to a low job released before that entry).
-fn blocking(jobs: &[Job], late: &[Ticks]) -> Vec<Ticks> {
-    let mut lows: Vec<(Ticks, Ticks)> = jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| (j.release, j.wcet)).collect();
+/// Per high job (in nominal order, `late` its latest entries): `B_j`, the most a low
+/// block may still run after `j`'s entry: over the low jobs `l` released by the latest
+/// entry of `j` or of a high job before it (a low block running when `j` enters belongs to
+/// a low job released before that entry), `min(C_l, F_l - late_j)` (0 if negative), with
+/// `F_l = low_finish[l]` the bound on `l`'s finish (module documentation: a block of `l`
+/// started before `j`'s entry `e_j <= late_j` has ended by `e_j + C_l` and by `F_l`).
+fn blocking(jobs: &[Job], late: &[Ticks], low_finish: &[Ticks]) -> Vec<Ticks> {
+    let mut lows: Vec<(Ticks, Ticks, Ticks)> =
+        jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| (j.release, j.wcet, low_finish[j.id])).collect();
     lows.sort_unstable();
-    let (mut next, mut longest, mut entry) = (0, Ticks::ZERO, Ticks::ZERO);
+    let (mut next, mut entry) = (0, Ticks::ZERO);
     late.iter()
         .map(|&e| {
             entry = entry.max(e);
             while next < lows.len() && lows[next].0 <= entry {
-                longest = longest.max(lows[next].1);
                 next += 1;
             }
-            longest
+            lows[..next].iter().map(|&(_, c, f)| c.min(f.saturating_sub(e))).max().unwrap_or(Ticks::ZERO)
         })
         .collect()
 }

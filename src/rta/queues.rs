@@ -68,7 +68,9 @@ pub const MAX_ROUNDS: usize = 200;
 /// later. Each finish bound rests only on entry promises due strictly before it: with
 /// one queue the entries of the jobs in the list schedule before `F_a`; with two queues
 /// the entries in a pool (by the list's last start `< F_a`), the jobs before a quiet
-/// point (`q <= r_a`), and for a high job its entries plus `B` (before `F_a`). So no
+/// point (`q <= r_a`), and for a high job its entries plus `B` (before `F_a`) and the
+/// finish promises of the low jobs that `B` takes as done (each due by a start of the
+/// high job's list, before `F_a`). So no
 /// promise is the first broken. The list schedule's proof then applies, over the orders
 /// tried; orders that put a job before its stream predecessor are never tried (they
 /// cannot happen). Rounds that do not settle end in an error, never in a bound.

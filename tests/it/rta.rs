@@ -665,6 +665,35 @@ fn a_high_priority_kernel_overtakes_a_low_one() {
     assert_eq!(response(&rep, "L"), 20.0);
 }
 
+/// Issue 54: a low job done by a high job's entry does not block it, and one still
+/// running blocks it only until its finish bound. L (low, 8 blocks of 40 filling the GPU,
+/// released at 0, period 200) beside H (high, 2 blocks of 2, released at 1, period 20)
+/// over a window of 200. H's first job waits for L's blocks (ending at 40): 41, reached;
+/// its job at 21 waits 19 (was a whole low block, 40), its jobs from 41 on not at all.
+/// Before, every H job was charged a whole L block, H's responses outgrew its period and
+/// the window of 11 jobs was refused as thousands of jobs.
+#[test]
+fn a_low_job_blocks_a_high_one_only_until_it_is_done() {
+    let l = Task::given("L", Timing { period: Ticks::new(200), wcet: Ticks::new(40), release: Ticks::ZERO }, 8, 512);
+    let h = Task {
+        priority: Priority::High,
+        ..Task::given("H", Timing { period: Ticks::new(20), wcet: Ticks::new(2), release: Ticks::new(1) }, 2, 256)
+    };
+    let mut w = workload(vec![l.clone(), h.clone()]);
+    w.window = Window::Until(Ticks::new(200));
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "L"), response(&rep, "H")), (40.0, 41.0));
+    never_above_the_report(&w, &rep, 3).unwrap();
+    // One H job, released at 21 and at 41.
+    for (release, reached) in [(21, 21.0), (41, 2.0)] {
+        let h = Task { release: Ticks::new(release), ..h.clone() };
+        let w = workload(vec![l.clone(), h]);
+        let rep = analyse(&w, Timeline::Omitted).unwrap();
+        assert_eq!(response(&rep, "H"), reached, "H released at {release}");
+        never_above_the_report(&w, &rep, 3).unwrap();
+    }
+}
+
 /// A priority belongs to a stream: two kernels of one stream with different priorities
 /// are refused, naming the field.
 #[test]
