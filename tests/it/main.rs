@@ -19,6 +19,7 @@ mod messages;
 mod preemptive;
 mod rta;
 mod search;
+mod structure;
 mod sweep;
 mod system;
 mod system_bus_sim;
