@@ -51,9 +51,21 @@
 //! identical blocks never starts a block later when jobs are removed), so every block of
 //! `A`, `l`'s last among them, is assigned by `t_last < X`: a contradiction. The
 //! report takes the lesser of this and the work bound of `Pool::low_job_by_work` (each
-//! block at its own time, not the longest).
+//! block at its own time, not the longest, and without the jobs bounded to be done by
+//! `l`'s release).
+//!
+//! **Passes.** The low jobs' bounds rest on the entries, the releases and, for the work
+//! bound, finishes known from an earlier pass; the high jobs' on the low jobs' finishes.
+//! So the analysis runs passes (at most [`PASSES`]): the low jobs with the finishes of
+//! the last pass (none at first), then the high jobs with those low finishes; each job's
+//! reported finish is the least over the passes. Every pass's bounds hold, by induction
+//! over the passes: the finishes a pass takes as done are bounds of earlier passes, no
+//! smaller than the ones reported, and due before the bound that uses them (a job done by
+//! `l`'s release, before `l`'s finish; a low job done by a high job's list start, before
+//! the high job's finish), which is what the earliest-broken-promise argument of
+//! [`crate::rta::queues`] needs.
 
-use crate::rta::gpu::Platform;
+use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{free_groups, stream_roots, Class, Job, TieOrder};
 use crate::rta::room;
 use crate::rta::ties::{worst_for, Ties, Worsts};
@@ -64,6 +76,10 @@ use crate::rta::workload::Priority;
 pub fn two_queues(jobs: &[Job]) -> bool {
     jobs.iter().any(|j| j.priority == Priority::High) && jobs.iter().any(|j| j.priority == Priority::Low)
 }
+
+/// Most passes of [`worst_two_queues`] (low jobs, then high jobs, each from the last
+/// pass's finishes); any pass's result is a bound.
+pub const PASSES: usize = 4;
 
 /// Most block steps of the pooled lists of one analysis ([`worst_two_queues`] over all
 /// rounds): beyond, the analysis is refused (a window too long for its load).
@@ -108,6 +124,8 @@ struct Pool<'a> {
     classes: &'a [Class],
     p: &'a Platform,
     budget: &'a mut u64,
+    /// Per job, a bound on its kernel's finish from an earlier pass (`Ticks::MAX`: none).
+    done: &'a [Ticks],
 }
 
 /// See the module documentation for the two bounds and why they hold. `budget`: block
@@ -126,29 +144,40 @@ pub fn worst_two_queues(
     let n = jobs.len();
     let lows: Vec<usize> = (0..n).filter(|&i| jobs[i].priority == Priority::Low).collect();
     let root = stream_roots(jobs);
-    // The low jobs first: their bounds rest on the entries and releases only, and a low
-    // job done by a high job's entry does not block it (`blocking`).
+    let high_late: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::High { late[i] } else { Ticks::ZERO }).collect();
+    // Passes: the low jobs from the entries, releases and the last pass's finishes (none
+    // at first: a job done by a low job's release leaves its work bound), then the high
+    // jobs from the low jobs' finishes (a low job done by a high job's entry does not
+    // block it). Each pass's finishes are at most the last's (less is left out, less
+    // blocks), and each pass's low bounds rest on finishes no smaller than the ones
+    // reported with them (module documentation, "Passes").
     let (mut finish, mut reach) = (vec![Ticks::ZERO; n], late.to_vec());
-    {
-        let mut pool = Pool { jobs, late, classes, p, budget };
+    let mut done: Vec<Ticks> = vec![Ticks::MAX; n];
+    for _ in 0..PASSES {
+        let mut pool = Pool { jobs, late, classes, p, budget, done: &done };
         let quiet = pool.quiet_points()?;
         for &l in &lows {
             // The latest quiet point at or before l's release: the jobs released before it are done.
             let q = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(Ticks::ZERO);
-            (finish[l], reach[l]) = pool.low_job(&root, l, q)?;
+            let (f, d) = pool.low_job(&root, l, q)?;
+            (finish[l], reach[l]) = (f.min(done[l]), d.max(reach[l]));
         }
-    }
-    let high_late: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::High { late[i] } else { Ticks::ZERO }).collect();
-    let low_finish: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::Low { finish[i] } else { Ticks::ZERO }).collect();
-    if highs.as_ref().is_none_or(|h| h.late != high_late || h.low_finish != low_finish) {
-        let work = highs.as_ref().map_or(4 * crate::rta::ties::MAX_ORDER_WORK, |h| h.work);
-        *highs = Some(high_jobs(jobs, high_late, low_finish, order, classes, p, work));
+        let low_finish: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::Low { finish[i] } else { Ticks::ZERO }).collect();
+        if highs.as_ref().is_none_or(|h| h.late != high_late || h.low_finish != low_finish) {
+            let work = highs.as_ref().map_or(4 * crate::rta::ties::MAX_ORDER_WORK, |h| h.work);
+            *highs = Some(high_jobs(jobs, high_late.clone(), low_finish, order, classes, p, work));
+        }
+        let h = highs.as_ref()?;
+        for i in (0..n).filter(|&i| jobs[i].priority == Priority::High) {
+            finish[i] = h.finish[i].min(done[i]);
+        }
+        if finish == done {
+            break;
+        }
+        done.clone_from(&finish);
     }
     let h = highs.as_ref()?;
     let (orders, mut tied) = (h.orders.clone(), h.tied.clone());
-    for i in (0..n).filter(|&i| jobs[i].priority == Priority::High) {
-        finish[i] = h.finish[i];
-    }
     let low_jobs: Vec<Job> = lows.iter().map(|&i| jobs[i]).collect();
     let low_groups = free_groups(&low_jobs, order, &|j: &Job| late[j.id]);
     low_groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[lows[k]] = true);
@@ -241,38 +270,73 @@ impl Pool<'_> {
         (0..jobs.len()).filter(|&k| jobs[k].release >= q && (ahead(k) || (jobs[k].priority == Priority::High && jobs[k].release <= d))).collect()
     }
 
-    /// The **work bound** of low job `l` (issue 54): with `S` as for the pooled list, `G`
-    /// its slots (`#SMs` times the fit of the envelope of its demands) and `W` the sum over
-    /// `S` of each job's blocks times its own block time, `l`'s last block is assigned by
-    /// `X = e_l + ceil(W / G)` and `l` ends by `X + C_l`; `D` grows to `X` until no high
+    /// The **work bound** of low job `l` (issue 54): with `S'` the jobs of `S` (as for the
+    /// pooled list) less those an earlier pass bounds to be done by `l`'s release (`done`),
+    /// `G` its slots (`#SMs` times the fit of the envelope of its demands) and `W` the sum
+    /// over `S'` of each job's blocks times its own block time, less `l`'s own block time,
+    /// `l`'s last block is assigned by `X = e_l + floor(W / G) + 1`, or by `e_l` if `S'`
+    /// has at most `G` blocks, and `l` ends by `X + C_l`; `D` grows to `X` until no high
     /// job is released in `(D, X]`. Returns the finish and `D`.
     ///
     /// Proof. Let `e <= e_l` be `l`'s real entry and `X'` its last block's assignment, and
-    /// suppose `X' > X`. Throughout `[e, X)` `l` is in the low queue, so some queue is not
+    /// suppose `X' > X`. Throughout `[e, X')` `l` is in the low queue, so some queue is not
     /// empty and the head of the higher non-empty one is eligible: it is not assigned a
-    /// block only for want of room. Every block running at such an instant `t < X <= D`
-    /// was assigned before `t`: of a low job ahead of `l` (no low job behind `l` is
-    /// assigned a block before `l`'s last), of a high job released before `t` (so by
-    /// `D`), or of a job released before the quiet point `q`, done by then: all in `S`, no
-    /// larger than the envelope, and with fewer than `G` of them the head (in `S` too)
-    /// would have room. So at least `G` blocks of `S` run at every instant of `[e, X)`,
-    /// and `G (X - e)` is at most the time `S`'s blocks run in `[e, X)`: less than `W`,
-    /// since `l`'s last block (of positive time) starts at `X' > X`. But
-    /// `G (X - e) >= G ceil(W / G) >= W`: a contradiction. So `X' <= X`.
+    /// block only for want of room. Every block running at such an instant `t` in `[e, X)`
+    /// (`X <= D`) was assigned before `t`: of a low job ahead of `l` (no low job behind `l`
+    /// is assigned a block before `l`'s last), of a high job released before `t` (so by
+    /// `D`), or of a job released before the quiet point `q`, done by then: all in `S`; and
+    /// not of a job done by `l`'s release `<= e <= t`: all in `S'`, no larger than the
+    /// envelope, and with fewer than `G` of them the head (in `S'` too: it is not done)
+    /// would have room. So at least `G` blocks of `S'` run at every instant of `[e, X)`,
+    /// none of them `l`'s last (it starts at `X' > X`). With at most `G` blocks in `S'`
+    /// that is impossible at `e` itself, so `X' <= e`. Otherwise `G (X - e)` is at most the
+    /// time the blocks of `S'` other than `l`'s last run in `[e, X)`, at most `W`; but
+    /// `G (X - e) >= G (floor(W / G) + 1) > W`: a contradiction. So `X' <= X`. The pass's
+    /// use of `done` is one more promise of [`crate::rta::queues`]'s argument: each is a
+    /// job's bound due by `l`'s release, before `l`'s own.
     fn low_job_by_work(&self, root: &[usize], l: usize, q: Ticks) -> (Ticks, Ticks) {
         let (jobs, late) = (self.jobs, self.late);
         let mut d = late[l];
         loop {
-            let pool = self.pool_of(root, l, q, d);
+            let pool: Vec<usize> = self.pool_of(root, l, q, d).into_iter().filter(|&k| k == l || self.done[k] > jobs[l].release).collect();
             let slots = self.slots(&pool) as u128;
-            let work: Ticks = pool.iter().map(|&k| jobs[k].wcet * jobs[k].blocks as u128).sum();
-            let x = late[l] + Ticks::new(work.get().div_ceil(slots));
+            let blocks: u128 = pool.iter().map(|&k| jobs[k].blocks as u128).sum();
+            let work: Ticks = pool.iter().map(|&k| jobs[k].wcet * jobs[k].blocks as u128).sum::<Ticks>() - jobs[l].wcet;
+            let x = if blocks <= slots { late[l] } else { late[l] + Ticks::new(work.get() / slots + 1) };
+            let x = self.weighted_x(&pool, l).map_or(x, |w| x.min(w));
             let added = jobs.iter().any(|j| j.priority == Priority::High && j.release > d && j.release <= x);
             d = d.max(x);
             if !added {
                 return (x + jobs[l].wcet, d);
             }
         }
+    }
+
+    /// The **weighted work bound** of low job `l` over `pool` (`S'` of the work bound): with
+    /// each block weighted by [`room::weights`] (heads and running blocks of `S'`), `V`
+    /// the sum over `S'` of blocks times block time times weight, less `l`'s own block
+    /// time times its weight, and `U` the blocks' weights less one of `l`'s, `l`'s last
+    /// block is assigned by `e_l` if `U < #SMs`, else by `e_l + floor(V / #SMs) + 1` (in
+    /// the weights' fixed point). `None` where the weights do not apply or overflow.
+    ///
+    /// Proof: as for the work bound, at every instant of `[e, X)` the head has no room on
+    /// any SM, so the blocks of `S'` running there (none of them `l`'s last) weigh at least
+    /// 1 per SM, `#SMs` in all. With `U < #SMs` that fails at `e` itself, so `X' <= e`;
+    /// otherwise `#SMs (X - e)` is at most the weighted time the blocks of `S'` other than
+    /// `l`'s last run in `[e, X)`, at most `V`, while `#SMs (floor(V / #SMs) + 1) > V`.
+    fn weighted_x(&self, pool: &[usize], l: usize) -> Option<Ticks> {
+        let (jobs, late) = (self.jobs, self.late);
+        let demands: Vec<Demand> = pool.iter().map(|&k| self.classes[jobs[k].class].demand).collect();
+        let weights = room::weights(self.p, &demands, &demands)?;
+        let own = weights[pool.iter().position(|&k| k == l)?];
+        let (mut total, mut work) = (0u128, 0u128);
+        for (&k, &w) in pool.iter().zip(&weights) {
+            total = total.checked_add(w.checked_mul(jobs[k].blocks as u128)?)?;
+            work = work.checked_add(w.checked_mul(jobs[k].blocks as u128)?.checked_mul(jobs[k].wcet.get())?)?;
+        }
+        let (total, work) = (total - own, work - own.checked_mul(jobs[l].wcet.get())?);
+        let sms = u128::from(self.p.sms()).checked_mul(room::WEIGHT_ONE)?;
+        Some(if total < sms { late[l] } else { late[l] + Ticks::new(work / sms + 1) })
     }
 
     /// Times `q` at which the GPU is surely idle with every job released before `q` done:

@@ -188,6 +188,88 @@ pub fn fit_is_exact(p: &Platform, d: &Demand) -> bool {
     low == high
 }
 
+/// Fixed-point unit of [`weights`]: a weight of 1.
+pub const WEIGHT_ONE: u128 = 1 << 32;
+
+/// Per demand of `running`, a **weight** (in units of `1 / WEIGHT_ONE`, rounded up) such
+/// that on an SM where a block of a demand in `heads` has no room, the running blocks'
+/// weights sum to at least `WEIGHT_ONE`, in every scenario the profile leaves open.
+/// `None` when a scenario confines blocks to half an SM (not covered here) or a head
+/// needs more than an SM has.
+///
+/// Proof. In a `Whole` scenario a block of demand `h` has room beside running blocks
+/// (module documentation, the counts of [`beside`]) as soon as, for every resource `r`
+/// below, the running blocks' charges sum to at most `cap_r - need_r(h)`: threads
+/// (`T`, `h`'s threads, each block's threads), registers (`Greedy`: `R`, `need_S(h)`,
+/// each block's registers; `RoundRobin`: `R_sp`, `h`'s share of a sub-partition, each
+/// block's share: the busiest sub-partition holds at most the shares' sum), shared
+/// memory (`M`, `h`'s, each block's) and the block limit (`B`, 1, 1). So with no room,
+/// some `r` has a charge sum of at least `cap_r - need_r(h) + 1 >= cap_r - N_r + 1`,
+/// `N_r` the largest need over `heads` (charges are whole units), and the weights
+/// `max_r charge_r(b) / (cap_r - N_r + 1)` (over the scenarios too) sum to at least 1.
+/// Rounding each weight up keeps the sum at least 1.
+pub fn weights(p: &Platform, heads: &[Demand], running: &[Demand]) -> Option<Vec<u128>> {
+    if modes(p) != [Mode::Whole] {
+        return None;
+    }
+    let mut out = vec![0u128; running.len()];
+    for &policy in policies(p) {
+        for resource in [Resource::Threads, Resource::Registers(policy), Resource::Shared, Resource::Blocks] {
+            let need = heads.iter().map(|h| resource.need(p, h)).max().unwrap_or(0);
+            let den = u128::from(resource.cap(p).checked_sub(need)?) + 1;
+            for (w, b) in out.iter_mut().zip(running) {
+                *w = (*w).max((u128::from(resource.charge(p, b)) * WEIGHT_ONE).div_ceil(den));
+            }
+        }
+    }
+    Some(out)
+}
+
+/// A resource of one SM in a `Whole` scenario, as [`weights`] charges it.
+#[derive(Clone, Copy)]
+enum Resource {
+    Threads,
+    Registers(Policy),
+    Shared,
+    Blocks,
+}
+
+impl Resource {
+    /// What the SM has: threads, registers (of the SM, or of one sub-partition under
+    /// round robin), bytes of shared memory, block slots.
+    fn cap(self, p: &Platform) -> u64 {
+        match self {
+            Resource::Threads => p.sm_threads,
+            Resource::Registers(Policy::Greedy) => p.registers_per_sm,
+            Resource::Registers(Policy::RoundRobin) => p.registers_per_sub_partition(),
+            Resource::Shared => p.shared_memory_per_sm,
+            Resource::Blocks => p.max_blocks_per_sm,
+        }
+    }
+
+    /// What must be free for a block of `h` to have room (module documentation).
+    fn need(self, p: &Platform, h: &Demand) -> u64 {
+        match self {
+            Resource::Threads => h.threads,
+            Resource::Registers(Policy::Greedy) => greedy_need(p, h, p.register_sub_partitions),
+            Resource::Registers(Policy::RoundRobin) => round_robin_share(p, h, p.register_sub_partitions),
+            Resource::Shared => h.shared_memory,
+            Resource::Blocks => 1,
+        }
+    }
+
+    /// What a running block of `b` holds of it (at most, in one sub-partition).
+    fn charge(self, p: &Platform, b: &Demand) -> u64 {
+        match self {
+            Resource::Threads => b.threads,
+            Resource::Registers(Policy::Greedy) => b.registers,
+            Resource::Registers(Policy::RoundRobin) => round_robin_share(p, b, p.register_sub_partitions),
+            Resource::Shared => b.shared_memory,
+            Resource::Blocks => 1,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +350,87 @@ mod tests {
         assert_eq!(fit(&rr, &rr.demand(352, 0, 48, "k").unwrap()), 3);
         // 64 threads at 255 registers: 2 warps, 1 per sub-partition: 2 per sub-partition.
         assert_eq!(fit(&rr, &rr.demand(64, 0, 255, "k").unwrap()), 2);
+    }
+
+    /// One SM as the hardware fills it (threads, shared memory, block slots, registers
+    /// per sub-partition), written apart from the room rule: warps placed greedily at a
+    /// random sub-partition with room, or round robin from a random start.
+    struct Sm {
+        threads: u64,
+        shared: u64,
+        blocks: u64,
+        registers: Vec<u64>,
+        policy: Policy,
+    }
+
+    impl Sm {
+        /// Where `d`'s warps go, if they fit (sub-partition per warp).
+        fn spots(&self, p: &Platform, d: &Demand, start: usize) -> Option<Vec<usize>> {
+            let fits = self.threads + d.threads <= p.sm_threads
+                && self.shared + d.shared_memory <= p.shared_memory_per_sm
+                && self.blocks < p.max_blocks_per_sm;
+            let (cap, subs) = (p.registers_per_sub_partition(), self.registers.len());
+            let mut used = self.registers.clone();
+            let mut out = Vec::new();
+            for i in 0..d.warps as usize {
+                let s = match self.policy {
+                    Policy::Greedy => (0..subs).map(|k| (start + k) % subs).find(|&s| used[s] + d.registers_per_warp <= cap)?,
+                    Policy::RoundRobin => Some((start + i) % subs).filter(|&s| used[s] + d.registers_per_warp <= cap)?,
+                };
+                used[s] += d.registers_per_warp;
+                out.push(s);
+            }
+            fits.then_some(out)
+        }
+
+        /// Whether some placement has room for `d` (greedy: any; round robin: any start).
+        fn has_room(&self, p: &Platform, d: &Demand) -> bool {
+            (0..self.registers.len()).any(|start| self.spots(p, d, start).is_some())
+        }
+
+        fn place(&mut self, p: &Platform, d: &Demand, start: usize) -> bool {
+            let Some(spots) = self.spots(p, d, start) else { return false };
+            spots.into_iter().for_each(|s| self.registers[s] += d.registers_per_warp);
+            (self.threads, self.shared, self.blocks) = (self.threads + d.threads, self.shared + d.shared_memory, self.blocks + 1);
+            true
+        }
+    }
+
+    /// Wherever a head of the kinds has no room on an SM filled at random with blocks of
+    /// those kinds, the running blocks' weights sum to at least 1 (both placements).
+    #[test]
+    fn weights_sum_to_one_wherever_a_head_has_no_room() {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(54);
+        let mut blocked = 0;
+        for (placement, policy) in [(WarpPlacement::Any, Policy::Greedy), (WarpPlacement::RoundRobin, Policy::RoundRobin)] {
+            let p = tx2(placement, GlobalCaching::Off);
+            for _ in 0..20_000 {
+                let kinds: Vec<Demand> = (0..3)
+                    .filter_map(|_| {
+                        let shared = if rng.random_bool(0.3) { rng.random_range(0..40_000) } else { 0 };
+                        let registers = if rng.random_bool(0.6) { rng.random_range(16..=128) } else { 0 };
+                        p.demand(rng.random_range(1..=1024), shared, registers, "k").ok()
+                    })
+                    .collect();
+                let w = weights(&p, &kinds, &kinds).unwrap();
+                let subs = p.register_sub_partitions as usize;
+                let mut sm = Sm { threads: 0, shared: 0, blocks: 0, registers: vec![0; subs], policy };
+                let mut sum = 0;
+                for _ in 0..rng.random_range(0..40) {
+                    let k = rng.random_range(0..kinds.len().max(1));
+                    if k < kinds.len() && sm.place(&p, &kinds[k], rng.random_range(0..subs)) {
+                        sum += w[k];
+                    }
+                }
+                for h in kinds.iter().filter(|h| !sm.has_room(&p, h)) {
+                    blocked += 1;
+                    assert!(sum >= WEIGHT_ONE, "{h:?} blocked by weight {sum} ({placement:?})");
+                }
+            }
+        }
+        assert!(blocked > 10_000, "only {blocked} blocked heads");
     }
 
     #[test]

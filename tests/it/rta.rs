@@ -694,6 +694,27 @@ fn a_low_job_blocks_a_high_one_only_until_it_is_done() {
     }
 }
 
+/// Issue 54: a low kernel's work bound weighs each block by its share of the SM, not by
+/// the envelope of the pool. H (high, 1 block of 10, 256 threads, 33,000 bytes of
+/// shared memory) beside L (low, 64 blocks of 1, 64 threads), both released at 0: the
+/// envelope fits one block per SM (2 slots), so every block of L counted as half the
+/// GPU (L reported 38); each of L's blocks weighs about 1/28 of an SM (its 64 threads
+/// beside a head needing 256), H's shared memory a little more than one SM: 8.
+/// Reachable: 2 (63 of L's blocks start at once beside H, the last after one of them).
+#[test]
+fn a_low_kernel_is_weighed_by_its_share_of_an_sm() {
+    let l = Task::given("L", Timing { period: Ticks::new(1000), wcet: Ticks::new(1), release: Ticks::ZERO }, 64, 64);
+    let h = Task {
+        priority: Priority::High,
+        shared_memory: 33_000,
+        ..Task::given("H", Timing { period: Ticks::new(1000), wcet: Ticks::new(10), release: Ticks::ZERO }, 1, 256)
+    };
+    let w = workload(vec![h, l]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "L"), 8.0);
+    never_above_the_report(&w, &rep, 5).unwrap();
+}
+
 /// A priority belongs to a stream: two kernels of one stream with different priorities
 /// are refused, naming the field.
 #[test]
