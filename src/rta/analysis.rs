@@ -228,18 +228,19 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
 }
 
 /// A refusal of the analysis's own limits (rounds, work, a window that keeps growing)
-/// with the load that tells an overload from a limit of the analysis: the kernels'
-/// thread-time utilisation (`C g b / (period * threads of the GPU)`, summed), when every
-/// kernel has a period. At 1 or more the GPU cannot keep up; below, it may.
+/// with the load that tells an overload from a limit of the analysis, when every kernel
+/// has a period: the heaviest of the GPU's resources over time and of the streams' serial
+/// loads ([`crate::rta::load`]), with the kernels' thread-time utilisation. At 1 or more
+/// the GPU cannot keep up (every block taking its `C`); below, it may.
 fn with_load(w: &Workload, mut e: InputError) -> InputError {
-    if w.tasks.iter().all(|t| t.period.is_some()) {
-        let u = crate::rta::report::utilization(&w.tasks, &w.platform, w.scale);
-        e.reason += &if u >= 1.0 {
-            format!(" (the kernels use {u:.3} of the GPU's thread-time: an overload, the GPU cannot keep up)")
-        } else {
-            format!(" (the kernels use {u:.3} of the GPU's thread-time, so the GPU may keep up: a limit of the analysis, not an overload; the set is not proven schedulable)")
-        };
-    }
+    let Ok(demands) = crate::rta::workload::demands(w) else { return e };
+    let Some((load, what)) = crate::rta::load::heaviest(&w.tasks, &demands, &w.platform) else { return e };
+    let u = crate::rta::report::utilization(&w.tasks, &w.platform, w.scale);
+    e.reason += &if load >= 1.0 {
+        format!(" ({what} is loaded {load:.3} with every block at its C: an overload, the GPU cannot keep up; the kernels use {u:.3} of the GPU's thread-time)")
+    } else {
+        format!(" (the heaviest load is {load:.3}, {what}, and the kernels use {u:.3} of the GPU's thread-time, so the GPU may keep up: a limit of the analysis, not an overload; the set is not proven schedulable)")
+    };
     e
 }
 
@@ -283,9 +284,14 @@ mod tests {
     fn a_refusal_tells_an_overload_from_a_limit() {
         let k = |wcet: u128| Task::given("K", Timing { period: Ticks::new(10), wcet: Ticks::new(wcet), release: Ticks::ZERO }, 1, 512);
         let why = |wcet: u128| with_load(&workload(vec![k(wcet)], 0), InputError::option("window", "", "stop")).reason;
-        // 512 of the TX2's 4,096 threads for 1 in 10: 0.0125.
-        assert_eq!(why(1), "stop (the kernels use 0.013 of the GPU's thread-time, so the GPU may keep up: a limit of the analysis, not an overload; the set is not proven schedulable)");
-        assert!(why(80).contains("1.000 of the GPU's thread-time: an overload"), "{}", why(80));
+        // 512 of the TX2's 4,096 threads for 1 in 10: 0.0125; its own stream 1 in 10.
+        assert_eq!(why(1), "stop (the heaviest load is 0.100, the stream of \"K\", and the kernels use 0.013 of the GPU's thread-time, so the GPU may keep up: a limit of the analysis, not an overload; the set is not proven schedulable)");
+        assert!(why(10).contains("the stream of \"K\" is loaded 1.000 with every block at its C: an overload"), "{}", why(10));
+        // Two kernels, each 8 blocks of 512 threads for 5 in 10, fill the GPU's threads;
+        // each of their streams is busy half the time.
+        let half = |name: &str| Task { name: name.into(), blocks: 8, ..k(5) };
+        let why = with_load(&workload(vec![half("A"), half("B")], 0), InputError::option("window", "", "stop")).reason;
+        assert!(why.contains("the threads of the GPU is loaded 1.000"), "{why}");
     }
 
     fn analyse_all(w: &Workload) -> Result<RtaReport, Error> {

@@ -39,9 +39,12 @@ pub struct Job {
     pub after: Option<usize>,
     /// Its stream's priority: which EE queue it enters.
     pub priority: Priority,
-    /// Added to its entry by the analysis (after any stream wait): with two priority
-    /// queues, the low block a high job may wait for ([`crate::rta::priority`]); else 0.
+    /// Added to its entry by the analysis (after any stream wait), but not past
+    /// `blocked_until`: with two priority queues, the low block a high job may wait for
+    /// ([`crate::rta::priority`]); else 0.
     pub blocking: Ticks,
+    /// The low blocks a high job may wait for are done by then (0 without blocking).
+    pub blocked_until: Ticks,
     /// Time of its copy in (0: none), before the kernel in its stream.
     pub copy_in: Ticks,
     /// Time of its copy out (0: none), after the kernel in its stream.
@@ -342,6 +345,7 @@ fn push_jobs(jobs: &mut Vec<Job>, i: usize, t: &Task, w: &Workload, end: Option<
             after: None,
             priority: t.priority,
             blocking: Ticks::ZERO,
+            blocked_until: Ticks::ZERO,
             copy_in: t.copy_in,
             copy_out: t.copy_out,
         });
@@ -408,6 +412,7 @@ pub(crate) mod tests {
             after,
             priority: Default::default(),
             blocking: Ticks::ZERO,
+            blocked_until: Ticks::ZERO,
             copy_in: Ticks::ZERO,
             copy_out: Ticks::ZERO,
         }

@@ -206,9 +206,10 @@ impl Running {
 
 /// When job `j` may dispatch in a list schedule: its `ready`, or the finish there of its
 /// stream predecessor if later (`done`: the finishes so far, by job id), plus its
-/// `blocking`.
+/// `blocking` but not past its `blocked_until` (nor before that entry).
 pub(crate) fn entry_in_list(j: &Job, done: &std::collections::HashMap<usize, Ticks>) -> Ticks {
-    j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f)) + j.blocking
+    let entry = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f));
+    entry.max((entry + j.blocking).min(j.blocked_until))
 }
 
 /// The reported list schedule: jobs in the given (launch) order, each block starting at

@@ -25,6 +25,7 @@ internal! {
     mod gpu;
     mod jobs;
     mod list;
+    mod load;
     mod points;
     mod preemptive;
     mod priority;

@@ -4,30 +4,32 @@
 //! FIFO (X1, G3: a kernel leaves its queue once fully dispatched). Blocks are never
 //! preempted: a high kernel waits for the low blocks already running.
 //!
-//! **High jobs: one low block of blocking.** For a high job `j`, let `B_j` be, over the
-//! low jobs `l` released by `j`'s latest entry `late_j` (or by that of a high job before
-//! `j`), the largest `min(C_l, F_l - late_j)` (0 if negative), `C_l` its block time (its
-//! `C` plus the block overhead) and `F_l` the bound on `l`'s finish given below (the low
-//! jobs are bounded first: their bounds rest on the entries and releases only). The high
-//! jobs are analysed alone, as one FIFO ([`crate::rta::ties::worst_for`]: every launch
-//! order of their tied groups), with every job entering `B_j` later than it may enter
-//! (its release plus the launch overhead, or its stream predecessor's finish in the same
-//! list schedule if later, plus `B_j`: the job's `blocking`; merged and serial bounds
-//! add it too). Why it holds: take a high job `j` entering the high queue at `e_j <=
-//! late_j` and a time `t >= late_j + B_j` at which the list schedule starts a block of
-//! `j`. A low block running at `t` started at some `s`. If `s < e_j`, its job `l` was
-//! released before `e_j`, so it is one of the `l` above, and the block ended by `s + C_l
-//! < e_j + C_l` and (as `l` is done by `F_l`) by `F_l`: if `B_j >= C_l`, by `t`; else `B_j
-//! >= F_l - late_j`, so `t >= F_l`, also ended by `t`. If `s >= e_j`, the high queue was
-//! empty at `s`, so `j` was fully dispatched by `s <= t`. Either way no low block stands
-//! between `j`'s block and the high blocks the list counts, and the proof of
-//! [`crate::rta::analysis`] (positions in the high FIFO, real entries no later than the
-//! list's) goes through unchanged: in its induction the job whose block the list starts
-//! at `t` is the head of the real high queue then (the jobs before it had all their
-//! blocks at earlier positions), so `t >= late_j + B_j` holds for the job it concerns.
-//! Using `F_l` is one more promise of the earliest-broken-promise argument of
-//! [`crate::rta::queues`]: it is used only at `t >= F_l` with `t` below `j`'s own bound
-//! (every block takes a positive time), so `l`'s promise comes due before `j`'s.
+//! **High jobs: one low block of blocking.** For a high job `j`, let `B_j` be the longest
+//! block (its `C` plus the block overhead) and `U_j` the latest finish bound `F_l` (given
+//! below: the low jobs are bounded first, [`PASSES`]) of the low jobs `l` released by
+//! `j`'s latest entry (or by that of a high job before `j`). The high jobs are analysed
+//! alone, as one FIFO ([`crate::rta::ties::worst_for`]: every launch order of their tied
+//! groups), where a job whose entry in the list is `E` (its release plus the launch
+//! overhead, or its stream predecessor's finish in the same list schedule if later, or
+//! lowered to a later job's latest entry in a tried order) enters at `max(E, min(E + B_j,
+//! U_j))` (`blocking` and `blocked_until`; merged jobs take the largest of each, and the
+//! serial bound adds `B_j`). Why it holds: take a high job `j` entering the high queue at
+//! `e_j`, the list's `E >= e_j` (the list's proof), and a time `t >= max(E, min(E + B_j,
+//! U_j))` at which the list starts a block of `j`. A low block running at `t` started at
+//! some `s`. If `s < e_j`, its job `l` was released before `e_j`, so it is one of the `l`
+//! above: the block ended by `s + C_l < E + B_j` and (`l` being done by `F_l`) by `U_j`,
+//! so by `t`. If `s >= e_j`, the high queue was empty at `s`, so `j` was fully
+//! dispatched by `s <= t`. Either way no low block stands between `j`'s block and the
+//! high blocks the list counts, and the proof of [`crate::rta::analysis`] (positions in
+//! the high FIFO, real entries no later than the list's) goes through unchanged: in its
+//! induction the job whose block the list starts at `t` is the head of the real high
+//! queue then (the jobs before it had all their blocks at earlier positions). (A form
+//! with `F_l - late_j` in place of the cap would not hold: a tried order or a stream
+//! predecessor's finish may let the list enter `j` before `late_j`; a cold review's
+//! counterexamples are tests.) Using `F_l` is one more promise of the
+//! earliest-broken-promise argument of [`crate::rta::queues`]: it is used only for a block
+//! ending by `F_l <= t`, with `t` below `j`'s own bound (every block takes a positive
+//! time), so `l`'s promise comes due before `j`'s.
 //!
 //! **Low jobs: a pooled list.** For a low job `l` entering by `e_l`, let `S` be `l`, every
 //! other low job that may enter the low queue by `e_l` (released by then, and not after
@@ -108,6 +110,8 @@ pub struct TwoQueues {
 pub struct HighJobs {
     late: Vec<Ticks>,
     low_finish: Vec<Ticks>,
+    /// The jobs' `ready` (with copies, the gate of their copy in).
+    ready: Vec<Ticks>,
     finish: Vec<Ticks>,
     orders: Vec<Option<Vec<usize>>>,
     ties: Ties,
@@ -124,14 +128,16 @@ struct Pool<'a> {
     classes: &'a [Class],
     p: &'a Platform,
     budget: &'a mut u64,
-    /// Per job, a bound on its kernel's finish from an earlier pass (`Ticks::MAX`: none).
-    done: &'a [Ticks],
+    /// Per job, a bound on its kernel's finish from an earlier pass, or for a low job
+    /// from this one once it is bounded (`Ticks::MAX`: none).
+    done: Vec<Ticks>,
 }
 
 /// See the module documentation for the two bounds and why they hold. `budget`: block
 /// steps the pooled lists may still take; `None` once it is spent (the caller refuses).
-/// `highs`: the high jobs' result of an earlier round and the entries it was computed
-/// for (it depends on nothing else), reused when they are the same, else replaced.
+/// `highs`: the high jobs' result of an earlier round and the entries, low finishes and
+/// readies it was computed for (it depends on nothing else), reused when they are the
+/// same, else replaced.
 pub fn worst_two_queues(
     jobs: &[Job],
     late: &[Ticks],
@@ -154,16 +160,24 @@ pub fn worst_two_queues(
     let (mut finish, mut reach) = (vec![Ticks::ZERO; n], late.to_vec());
     let mut done: Vec<Ticks> = vec![Ticks::MAX; n];
     for _ in 0..PASSES {
-        let mut pool = Pool { jobs, late, classes, p, budget, done: &done };
+        let mut pool = Pool { jobs, late, classes, p, budget, done: done.clone() };
         let quiet = pool.quiet_points()?;
         for &l in &lows {
             // The latest quiet point at or before l's release: the jobs released before it are done.
             let q = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(Ticks::ZERO);
+            // The pass giving the least finish gives its reach too: jobs released after it
+            // change neither its pool nor the bounds it takes as done (each of them, below
+            // l's release, rests on jobs released before it).
             let (f, d) = pool.low_job(&root, l, q)?;
-            (finish[l], reach[l]) = (f.min(done[l]), d.max(reach[l]));
+            if f < done[l] {
+                (finish[l], reach[l]) = (f, d);
+            }
+            // Later low jobs of this pass may count on it.
+            pool.done[l] = finish[l];
         }
         let low_finish: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::Low { finish[i] } else { Ticks::ZERO }).collect();
-        if highs.as_ref().is_none_or(|h| h.late != high_late || h.low_finish != low_finish) {
+        let ready: Vec<Ticks> = jobs.iter().map(|j| j.ready).collect();
+        if highs.as_ref().is_none_or(|h| h.late != high_late || h.low_finish != low_finish || h.ready != ready) {
             let work = highs.as_ref().map_or(4 * crate::rta::ties::MAX_ORDER_WORK, |h| h.work);
             *highs = Some(high_jobs(jobs, high_late.clone(), low_finish, order, classes, p, work));
         }
@@ -198,7 +212,7 @@ fn high_jobs(jobs: &[Job], late: Vec<Ticks>, low_finish: Vec<Ticks>, order: TieO
     let sub: Vec<Job> = highs
         .iter()
         .enumerate()
-        .map(|(k, &i)| Job { id: k, after: jobs[i].after.and_then(index), blocking: blocking[k], ..jobs[i] })
+        .map(|(k, &i)| Job { id: k, after: jobs[i].after.and_then(index), blocking: blocking[k].0, blocked_until: blocking[k].1, ..jobs[i] })
         .collect();
     // Which high jobs may swap in the high queue: from their real entry windows.
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
@@ -208,27 +222,28 @@ fn high_jobs(jobs: &[Job], late: Vec<Ticks>, low_finish: Vec<Ticks>, order: TieO
         finish[i] = f[k];
         orders[i] = o[k].as_ref().map(|o| o.iter().map(|&m| highs[m]).collect());
     }
-    HighJobs { late, low_finish, finish, orders, ties, tied, work }
+    let ready = jobs.iter().map(|j| j.ready).collect();
+    HighJobs { late, low_finish, ready, finish, orders, ties, tied, work }
 }
 
-/// Per high job (in nominal order, `late` its latest entries): `B_j`, the most a low
-/// block may still run after `j`'s entry: over the low jobs `l` released by the latest
-/// entry of `j` or of a high job before it (a low block running when `j` enters belongs to
-/// a low job released before that entry), `min(C_l, F_l - late_j)` (0 if negative), with
-/// `F_l = low_finish[l]` the bound on `l`'s finish (module documentation: a block of `l`
-/// started before `j`'s entry `e_j <= late_j` has ended by `e_j + C_l` and by `F_l`).
-fn blocking(jobs: &[Job], late: &[Ticks], low_finish: &[Ticks]) -> Vec<Ticks> {
+/// Per high job (in nominal order, `late` its latest entries): `(B_j, U_j)`, the longest
+/// block `C_l` and the latest finish bound `F_l` (`low_finish[l]`) of the low jobs `l`
+/// released by the latest entry of `j` or of a high job before it (a low block running
+/// when `j` enters belongs to a low job released before that entry). A list enters `j`
+/// at `min(entry + B_j, U_j)` if later than its entry (module documentation).
+fn blocking(jobs: &[Job], late: &[Ticks], low_finish: &[Ticks]) -> Vec<(Ticks, Ticks)> {
     let mut lows: Vec<(Ticks, Ticks, Ticks)> =
         jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| (j.release, j.wcet, low_finish[j.id])).collect();
     lows.sort_unstable();
-    let (mut next, mut entry) = (0, Ticks::ZERO);
+    let (mut next, mut entry, mut longest, mut until) = (0, Ticks::ZERO, Ticks::ZERO, Ticks::ZERO);
     late.iter()
         .map(|&e| {
             entry = entry.max(e);
             while next < lows.len() && lows[next].0 <= entry {
+                (longest, until) = (longest.max(lows[next].1), until.max(lows[next].2));
                 next += 1;
             }
-            lows[..next].iter().map(|&(_, c, f)| c.min(f.saturating_sub(e))).max().unwrap_or(Ticks::ZERO)
+            (longest, until)
         })
         .collect()
 }

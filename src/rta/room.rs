@@ -383,9 +383,13 @@ mod tests {
             fits.then_some(out)
         }
 
-        /// Whether some placement has room for `d` (greedy: any; round robin: any start).
-        fn has_room(&self, p: &Platform, d: &Demand) -> bool {
-            (0..self.registers.len()).any(|start| self.spots(p, d, start).is_some())
+        /// Whether the placement has room for `d`: greedy from any sub-partition, round
+        /// robin from the hardware's `start`.
+        fn has_room(&self, p: &Platform, d: &Demand, start: usize) -> bool {
+            match self.policy {
+                Policy::Greedy => (0..self.registers.len()).any(|from| self.spots(p, d, from).is_some()),
+                Policy::RoundRobin => self.spots(p, d, start).is_some(),
+            }
         }
 
         fn place(&mut self, p: &Platform, d: &Demand, start: usize) -> bool {
@@ -424,7 +428,8 @@ mod tests {
                         sum += w[k];
                     }
                 }
-                for h in kinds.iter().filter(|h| !sm.has_room(&p, h)) {
+                let start = rng.random_range(0..subs);
+                for h in kinds.iter().filter(|h| !sm.has_room(&p, h, start)) {
                     blocked += 1;
                     assert!(sum >= WEIGHT_ONE, "{h:?} blocked by weight {sum} ({placement:?})");
                 }

@@ -478,6 +478,7 @@ fn merge(members: &[Job], ready: Ticks, classes: &mut Vec<Class>) -> Job {
     Job {
         wcet: members.iter().map(|j| j.wcet).max().unwrap_or(Ticks::ZERO),
         blocking: members.iter().map(|j| j.blocking).max().unwrap_or(Ticks::ZERO),
+        blocked_until: members.iter().map(|j| j.blocked_until).max().unwrap_or(Ticks::ZERO),
         blocks: members.iter().map(|j| j.blocks).sum(),
         ready,
         class: classes.len() - 1,

@@ -490,16 +490,26 @@ proptest! {
 
     /// The adversarial search of the reference simulator (`src/rta/adversary.rs`:
     /// hill-climbing over every open choice of a run) never finds a response above the
-    /// report: mixed demands, a launch overhead, tied releases, kernels sharing streams.
+    /// report: mixed demands, a launch overhead, tied releases, kernels sharing streams,
+    /// stream priorities.
     #[test]
     fn the_searched_worst_never_exceeds_the_report(
         tasks in mixed_task_set(),
         streams in proptest::collection::vec(0usize..3, 7),
+        high in proptest::collection::vec(prop_oneof![2 => Just(false), 1 => Just(true)], 8),
         overhead in prop_oneof![Just(0u128), 1u128..8],
         seed in any::<u64>(),
     ) {
-        let tasks: Vec<Task> =
-            tasks.into_iter().enumerate().map(|(i, t)| Task { stream: (streams[i] > 0).then(|| format!("s{}", streams[i])), ..t }).collect();
+        // A priority per stream (kernels of one stream share it): a third high.
+        let tasks: Vec<Task> = tasks
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| Task {
+                stream: (streams[i] > 0).then(|| format!("s{}", streams[i])),
+                priority: if high[if streams[i] > 0 { streams[i] } else { 3 + i % 5 }] { Priority::High } else { Priority::Low },
+                ..t
+            })
+            .collect();
         let mut w = Workload { launch: Launch::FileOrder, ..workload(tasks) };
         w.launch_overhead = Ticks::new(overhead);
         let rep = analyse(&w, Timeline::Omitted).map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -692,6 +702,46 @@ fn a_low_job_blocks_a_high_one_only_until_it_is_done() {
         assert_eq!(response(&rep, "H"), reached, "H released at {release}");
         never_above_the_report(&w, &rep, 3).unwrap();
     }
+}
+
+/// A cold review's counterexamples to a first form of the blocking (`min(C_l, F_l -
+/// late_j)`, from the latest entry): the lists may enter a high job before its latest
+/// entry. Kernels of 256 threads and 40,000 bytes of shared memory fit one per SM.
+/// (A) L (low, 2 blocks of 100, released at 0), J (high, 1 of 50, at 11), K (high, 2 of
+/// 50, at 20), launch overhead 10: L enters at 10 and runs to 110, K enters at 20 and
+/// runs 110-160, J enters at 21 and runs 160-210: 199 (reported 190 by that form; 199
+/// now). (B) a tied group of 26 high kernels too large to enumerate, with a stream wait
+/// (A then Jw), beside L (low, released at 21), launch overhead 20: the serial bound;
+/// Jw reaches 130 by hand and 138 in the simulator (reported 113 by that form).
+#[test]
+fn a_high_job_may_enter_the_list_before_its_latest_entry() {
+    let big = |name: &str, priority: Priority, release: u128, wcet: u128, blocks: u64| Task {
+        priority,
+        shared_memory: 40_000,
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, blocks, 256)
+    };
+    let mut w =
+        workload(vec![big("L", Priority::Low, 0, 100, 2), big("J", Priority::High, 11, 50, 1), big("K", Priority::High, 20, 50, 2)]);
+    w.launch_overhead = Ticks::new(10);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "J"), 199.0);
+    never_above_the_report(&w, &rep, 11).unwrap();
+
+    let small = |name: String, release: u128, wcet: u128| Task {
+        priority: Priority::High,
+        ..Task::given(name, Timing { period: Ticks::new(100_000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, 1, 32)
+    };
+    let mut tasks = vec![
+        Task { stream: Some("s".into()), ..small("A".into(), 0, 10) },
+        Task { stream: Some("s".into()), period: Some(Ticks::new(100_000)), ..big("Jw", Priority::High, 1, 10, 1) },
+    ];
+    tasks.extend((0..24).map(|i| small(format!("B{i}"), 0, 1)));
+    tasks.push(Task { period: Some(Ticks::new(100_000)), ..big("L", Priority::Low, 21, 100, 2) });
+    let mut w = workload(tasks);
+    w.launch_overhead = Ticks::new(20);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert!(response(&rep, "Jw") >= 138.0, "Jw reported {}", response(&rep, "Jw"));
+    never_above_the_report(&w, &rep, 12).unwrap();
 }
 
 /// Issue 54: a low kernel's work bound weighs each block by its share of the SM, not by
