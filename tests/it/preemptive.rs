@@ -295,6 +295,22 @@ fn preempt_prints_the_framework_and_the_comparison() {
     assert!(!text.contains("FIRST JOBS ONLY"), "{text}");
 }
 
+/// `--compare` falls back to each kernel's first jobs when the hyperperiod's analysis is
+/// refused, and says why: here the camera needs 1 ms per 0.9 (an overload of its own
+/// stream, named as such).
+#[test]
+fn compare_falls_back_to_the_first_jobs_and_says_why() {
+    use crate::common::cli::{makespan, temp_file};
+    let dir = tempfile::tempdir().unwrap();
+    let text =
+        std::fs::read_to_string(EXAMPLE).unwrap().replace("period = 10\n", "period = 0.9\n").replace("deadline = 5\n", "deadline = 0.9\n");
+    let file = temp_file(&dir, "overloaded.toml", &text);
+    let out = makespan().args(["preempt", &file, "--compare"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("FIRST JOBS ONLY"), "{stdout}");
+    assert!(stdout.contains("the stream of \"camera\" is loaded 1.111 with every block at its C: an overload"), "{stdout}");
+}
+
 /// Bad framework input: one line naming the field, exit code 2.
 #[test]
 fn bad_framework_input_names_the_field() {
