@@ -7,7 +7,9 @@
 //! 10-50 %), analysed over the hyperperiod.
 //! Prints, per family, how many sets were refused and why (each reason once, with its
 //! count and the largest load refused for it), and the sets that took over 5 s.
-//! Run: `cargo run --release --example rta_refusals [SETS]` (default 200 per family).
+//! Run: `cargo run --release --example rta_refusals [SETS]` (default 200 per family);
+//! with `FULL=<family>` (a prefix of its name) every refused set of it is printed on
+//! stderr, message and kernels.
 
 use gpu_makespan::rta::analysis::{analyse, Timeline};
 use gpu_makespan::rta::gpu::{Demand, Platform};
@@ -87,6 +89,28 @@ fn workload(rng: &mut SmallRng, family: usize) -> Workload {
     w
 }
 
+/// A refused set in full, on stderr: the message and every kernel.
+fn show(family: &str, load: f64, message: &str, w: &Workload) {
+    eprintln!("{family} load {load:.2}: {message}");
+    for t in &w.tasks {
+        eprintln!(
+            "   {} {:?} release {} period {} C {} blocks {} threads {} shared {} registers {} stream {:?} copies {}/{}",
+            t.name,
+            t.priority,
+            t.release.get(),
+            t.period.map_or(0, |p| p.get()),
+            t.wcet.get(),
+            t.blocks,
+            t.threads_per_block,
+            t.shared_memory,
+            t.registers_per_thread,
+            t.stream,
+            t.copy_in.get(),
+            t.copy_out.get()
+        );
+    }
+}
+
 fn main() {
     let sets: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(SETS);
     let mut rng = SmallRng::seed_from_u64(54);
@@ -107,27 +131,10 @@ fn main() {
             if let Err(e) = result {
                 refused += 1;
                 let text = e.to_string();
-                // The reason without the numbers of this set.
                 if std::env::var("FULL").is_ok_and(|f| name.starts_with(&f)) {
-                    eprintln!("{name} u={u:.2}: {text}");
-                    for t in &w.tasks {
-                        eprintln!(
-                            "   {} {:?} r={} T={} C={} g={} b={} shm={} reg={} stream={:?} in={} out={}",
-                            t.name,
-                            t.priority,
-                            t.release.get(),
-                            t.period.unwrap().get(),
-                            t.wcet.get(),
-                            t.blocks,
-                            t.threads_per_block,
-                            t.shared_memory,
-                            t.registers_per_thread,
-                            t.stream,
-                            t.copy_in.get(),
-                            t.copy_out.get()
-                        );
-                    }
+                    show(name, u, &text, &w);
                 }
+                // The reason without the numbers of this set.
                 let reason: String = text.split(':').nth(1).unwrap_or(&text).chars().filter(|c| !c.is_ascii_digit()).take(90).collect();
                 let entry = reasons.entry(reason).or_insert((0, 0.0));
                 entry.0 += 1;

@@ -269,6 +269,12 @@ fn tie_order(tasks: &[Task], launch: Launch) -> Result<TieOrder, InputError> {
     Ok(TieOrder::LaunchOrder)
 }
 
+/// Which stream kernel `i` of `tasks` is in: its named stream, or one of its own (named
+/// streams and own ones never equal).
+pub(crate) fn stream_of(tasks: &[Task], i: usize) -> (bool, String) {
+    tasks[i].stream.clone().map_or((false, i.to_string()), |s| (true, s))
+}
+
 /// In a window, whether some job left out of `seq` may pass an analysed one: a job of
 /// another stream released no later than that one's latest entry `late[id]` (jobs of one
 /// stream never pass each other).
@@ -276,12 +282,11 @@ pub fn missing_may_pass(w: &Workload, seq: &Sequence, late: &[Ticks]) -> bool {
     if seq.window_end.is_none() {
         return false;
     }
-    let stream_of = |i: usize| w.tasks[i].stream.clone().map_or((false, i.to_string()), |s| (true, s));
     (0..w.tasks.len()).any(|i| {
         let t = &w.tasks[i];
         let Some(last) = seq.jobs.iter().filter(|j| j.task == i).map(|j| j.release).max() else { return false };
         let Some(next) = t.period.and_then(|p| last.checked_add(p)) else { return false };
-        seq.jobs.iter().any(|j| stream_of(j.task) != stream_of(i) && next <= late[j.id])
+        seq.jobs.iter().any(|j| stream_of(&w.tasks, j.task) != stream_of(&w.tasks, i) && next <= late[j.id])
     })
 }
 

@@ -16,6 +16,7 @@
 //! Below 1 in all of them the GPU may keep up, and a refusal is a limit of the analysis.
 
 use crate::rta::gpu::{Demand, Platform};
+use crate::rta::jobs::stream_of;
 use crate::rta::time::Ticks;
 use crate::rta::workload::Task;
 
@@ -45,8 +46,8 @@ pub fn heaviest(tasks: &[Task], demands: &[Demand], p: &Platform) -> Option<(f64
 
 /// Each stream's serial load (module documentation), named by its first kernel.
 fn streams(tasks: &[Task], demands: &[Demand], p: &Platform, periods: &[f64]) -> Vec<(f64, String)> {
-    let stream = |i: usize| tasks[i].stream.clone().unwrap_or_else(|| format!("#{i}"));
-    let mut out: Vec<(String, f64, String)> = Vec::new();
+    let stream = |i: usize| stream_of(tasks, i);
+    let mut out: Vec<((bool, String), f64, String)> = Vec::new();
     for (i, t) in tasks.iter().enumerate() {
         let d = &demands[i];
         let per_sm = [p.sm_threads.checked_div(d.threads), p.shared_memory_per_sm.checked_div(d.shared_memory), Some(p.max_blocks_per_sm)]

@@ -105,13 +105,19 @@ pub struct TwoQueues {
     pub tied: Vec<bool>,
 }
 
-/// The high jobs' finishes, tie orders and ties for the entries `late` (0 for low jobs)
-/// and the low jobs' finish bounds `low_finish` (0 for high jobs).
-pub struct HighJobs {
+/// What the high jobs' bounds rest on (per job of `jobs`): the entries `late` (0 for low
+/// jobs), the low jobs' finish bounds `low_finish` (0 for high jobs) and the jobs'
+/// `ready` (with copies, the gate of their copy in).
+#[derive(PartialEq)]
+struct HighInputs {
     late: Vec<Ticks>,
     low_finish: Vec<Ticks>,
-    /// The jobs' `ready` (with copies, the gate of their copy in).
     ready: Vec<Ticks>,
+}
+
+/// The high jobs' finishes, tie orders and ties for their [`HighInputs`].
+pub struct HighJobs {
+    inputs: HighInputs,
     finish: Vec<Ticks>,
     orders: Vec<Option<Vec<usize>>>,
     ties: Ties,
@@ -135,9 +141,9 @@ struct Pool<'a> {
 
 /// See the module documentation for the two bounds and why they hold. `budget`: block
 /// steps the pooled lists may still take; `None` once it is spent (the caller refuses).
-/// `highs`: the high jobs' result of an earlier round and the entries, low finishes and
-/// readies it was computed for (it depends on nothing else), reused when they are the
-/// same, else replaced.
+/// `highs`: the high jobs' result of an earlier round or pass and the [`HighInputs`] it
+/// was computed for (it depends on nothing else), reused when they are the same, else
+/// replaced.
 pub fn worst_two_queues(
     jobs: &[Job],
     late: &[Ticks],
@@ -151,17 +157,18 @@ pub fn worst_two_queues(
     let lows: Vec<usize> = (0..n).filter(|&i| jobs[i].priority == Priority::Low).collect();
     let root = stream_roots(jobs);
     let high_late: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::High { late[i] } else { Ticks::ZERO }).collect();
+    let ready: Vec<Ticks> = jobs.iter().map(|j| j.ready).collect();
     // Passes: the low jobs from the entries, releases and the last pass's finishes (none
     // at first: a job done by a low job's release leaves its work bound), then the high
     // jobs from the low jobs' finishes (a low job done by a high job's entry does not
-    // block it). Each pass's finishes are at most the last's (less is left out, less
-    // blocks), and each pass's low bounds rest on finishes no smaller than the ones
-    // reported with them (module documentation, "Passes").
+    // block it). Every pass's bounds hold, and each job's reported finish is the least
+    // over the passes (module documentation, "Passes"). The quiet points rest on the
+    // entries alone: found once.
     let (mut finish, mut reach) = (vec![Ticks::ZERO; n], late.to_vec());
-    let mut done: Vec<Ticks> = vec![Ticks::MAX; n];
+    let mut pool = Pool { jobs, late, classes, p, budget, done: vec![Ticks::MAX; n] };
+    let quiet = pool.quiet_points()?;
     for _ in 0..PASSES {
-        let mut pool = Pool { jobs, late, classes, p, budget, done: done.clone() };
-        let quiet = pool.quiet_points()?;
+        let previous = pool.done.clone();
         for &l in &lows {
             // The latest quiet point at or before l's release: the jobs released before it are done.
             let q = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(Ticks::ZERO);
@@ -169,26 +176,26 @@ pub fn worst_two_queues(
             // change neither its pool nor the bounds it takes as done (each of them, below
             // l's release, rests on jobs released before it).
             let (f, d) = pool.low_job(&root, l, q)?;
-            if f < done[l] {
+            if f < previous[l] {
                 (finish[l], reach[l]) = (f, d);
             }
             // Later low jobs of this pass may count on it.
             pool.done[l] = finish[l];
         }
         let low_finish: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::Low { finish[i] } else { Ticks::ZERO }).collect();
-        let ready: Vec<Ticks> = jobs.iter().map(|j| j.ready).collect();
-        if highs.as_ref().is_none_or(|h| h.late != high_late || h.low_finish != low_finish || h.ready != ready) {
+        let inputs = HighInputs { late: high_late.clone(), low_finish, ready: ready.clone() };
+        if highs.as_ref().is_none_or(|h| h.inputs != inputs) {
             let work = highs.as_ref().map_or(4 * crate::rta::ties::MAX_ORDER_WORK, |h| h.work);
-            *highs = Some(high_jobs(jobs, high_late.clone(), low_finish, order, classes, p, work));
+            *highs = Some(high_jobs(jobs, inputs, order, classes, p, work));
         }
         let h = highs.as_ref()?;
         for i in (0..n).filter(|&i| jobs[i].priority == Priority::High) {
-            finish[i] = h.finish[i].min(done[i]);
+            finish[i] = h.finish[i].min(previous[i]);
         }
-        if finish == done {
+        if finish == previous {
             break;
         }
-        done.clone_from(&finish);
+        pool.done.clone_from(&finish);
     }
     let h = highs.as_ref()?;
     let (orders, mut tied) = (h.orders.clone(), h.tied.clone());
@@ -202,13 +209,13 @@ pub fn worst_two_queues(
 /// The high jobs alone, each entering one low block later than `late` (module
 /// documentation): their finishes, tie orders and whether they are tied (per job of
 /// `jobs`; nothing for low jobs).
-fn high_jobs(jobs: &[Job], late: Vec<Ticks>, low_finish: Vec<Ticks>, order: TieOrder, classes: &[Class], p: &Platform, mut work: u64) -> HighJobs {
+fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class], p: &Platform, mut work: u64) -> HighJobs {
     let n = jobs.len();
     let (mut finish, mut orders, mut tied) = (vec![Ticks::ZERO; n], vec![None; n], vec![false; n]);
     let highs: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].priority == Priority::High).collect();
     let index = |i: usize| highs.iter().position(|&h| h == i);
-    let sub_late: Vec<Ticks> = highs.iter().map(|&i| late[i]).collect();
-    let blocking = blocking(jobs, &sub_late, &low_finish);
+    let sub_late: Vec<Ticks> = highs.iter().map(|&i| inputs.late[i]).collect();
+    let blocking = blocking(jobs, &sub_late, &inputs.low_finish);
     let sub: Vec<Job> = highs
         .iter()
         .enumerate()
@@ -222,8 +229,7 @@ fn high_jobs(jobs: &[Job], late: Vec<Ticks>, low_finish: Vec<Ticks>, order: TieO
         finish[i] = f[k];
         orders[i] = o[k].as_ref().map(|o| o.iter().map(|&m| highs[m]).collect());
     }
-    let ready = jobs.iter().map(|j| j.ready).collect();
-    HighJobs { late, low_finish, ready, finish, orders, ties, tied, work }
+    HighJobs { inputs, finish, orders, ties, tied, work }
 }
 
 /// Per high job (in nominal order, `late` its latest entries): `(B_j, U_j)`, the longest

@@ -131,13 +131,7 @@ pub fn slots(p: &Platform, d: &Demand, policy: Policy, parts: u64) -> u64 {
 /// part of `1 / parts` of the SM, `e`'s round-robin share taken over `e_subs`
 /// sub-partitions.
 fn part_room(p: &Platform, d: &Demand, e: &Demand, policy: Policy, parts: u64, e_subs: u64) -> u64 {
-    let subs = p.register_sub_partitions / parts;
-    let threads = room(p.sm_threads / parts, d.threads, e.threads);
-    let registers = match policy {
-        Policy::Greedy => room(p.registers_per_sm / parts, greedy_need(p, d, subs), e.registers),
-        Policy::RoundRobin => room(p.registers_per_sub_partition(), round_robin_share(p, d, subs), round_robin_share(p, e, e_subs)),
-    };
-    threads.min(registers)
+    Resource::Threads.room(p, d, e, parts, e_subs).min(Resource::Registers(policy).room(p, d, e, parts, e_subs))
 }
 
 /// `k` in one scenario (see the module documentation).
@@ -148,7 +142,8 @@ pub fn beside_in(p: &Platform, d: &Demand, e: &Demand, policy: Policy, mode: Mod
         Mode::Halves => part_room(p, d, e, policy, 2, s / 2).saturating_mul(2),
         Mode::Mixed => part_room(p, d, e, policy, 2, s / 2).min(part_room(p, d, e, policy, 1, s / 2)),
     };
-    k.min(room(p.shared_memory_per_sm, d.shared_memory, e.shared_memory)).min(p.max_blocks_per_sm).max(1)
+    // Shared memory (never halved) and the block limit.
+    k.min(Resource::Shared.room(p, d, e, 1, s)).min(Resource::Blocks.room(p, d, e, 1, s)).max(1)
 }
 
 /// `k` such that an SM running at most `k - 1` blocks, each of demand at most `e`, has
@@ -212,20 +207,22 @@ pub fn weights(p: &Platform, heads: &[Demand], running: &[Demand]) -> Option<Vec
     if modes(p) != [Mode::Whole] {
         return None;
     }
+    let s = p.register_sub_partitions;
     let mut out = vec![0u128; running.len()];
     for &policy in policies(p) {
         for resource in [Resource::Threads, Resource::Registers(policy), Resource::Shared, Resource::Blocks] {
-            let need = heads.iter().map(|h| resource.need(p, h)).max().unwrap_or(0);
-            let den = u128::from(resource.cap(p).checked_sub(need)?) + 1;
+            let need = heads.iter().map(|h| resource.need(p, h, s)).max().unwrap_or(0);
+            let den = u128::from(resource.cap(p, 1).checked_sub(need)?) + 1;
             for (w, b) in out.iter_mut().zip(running) {
-                *w = (*w).max((u128::from(resource.charge(p, b)) * WEIGHT_ONE).div_ceil(den));
+                *w = (*w).max((u128::from(resource.charge(p, b, s)) * WEIGHT_ONE).div_ceil(den));
             }
         }
     }
     Some(out)
 }
 
-/// A resource of one SM in a `Whole` scenario, as [`weights`] charges it.
+/// A resource of an SM as the room rule counts it ([`beside_in`]) and [`weights`]
+/// charges it: what a part has, what a new block needs free, what a running block holds.
 #[derive(Clone, Copy)]
 enum Resource {
     Threads,
@@ -235,38 +232,47 @@ enum Resource {
 }
 
 impl Resource {
-    /// What the SM has: threads, registers (of the SM, or of one sub-partition under
-    /// round robin), bytes of shared memory, block slots.
-    fn cap(self, p: &Platform) -> u64 {
+    /// What `1 / parts` of an SM has: threads, registers (of the part, or of one
+    /// sub-partition under round robin), bytes of shared memory and block slots (of the
+    /// whole SM: never halved).
+    fn cap(self, p: &Platform, parts: u64) -> u64 {
         match self {
-            Resource::Threads => p.sm_threads,
-            Resource::Registers(Policy::Greedy) => p.registers_per_sm,
+            Resource::Threads => p.sm_threads / parts,
+            Resource::Registers(Policy::Greedy) => p.registers_per_sm / parts,
             Resource::Registers(Policy::RoundRobin) => p.registers_per_sub_partition(),
             Resource::Shared => p.shared_memory_per_sm,
             Resource::Blocks => p.max_blocks_per_sm,
         }
     }
 
-    /// What must be free for a block of `h` to have room (module documentation).
-    fn need(self, p: &Platform, h: &Demand) -> u64 {
+    /// What must be free for a block of `h` to have room, its warps over `subs`
+    /// sub-partitions (module documentation).
+    fn need(self, p: &Platform, h: &Demand, subs: u64) -> u64 {
         match self {
             Resource::Threads => h.threads,
-            Resource::Registers(Policy::Greedy) => greedy_need(p, h, p.register_sub_partitions),
-            Resource::Registers(Policy::RoundRobin) => round_robin_share(p, h, p.register_sub_partitions),
+            Resource::Registers(Policy::Greedy) => greedy_need(p, h, subs),
+            Resource::Registers(Policy::RoundRobin) => round_robin_share(p, h, subs),
             Resource::Shared => h.shared_memory,
             Resource::Blocks => 1,
         }
     }
 
-    /// What a running block of `b` holds of it (at most, in one sub-partition).
-    fn charge(self, p: &Platform, b: &Demand) -> u64 {
+    /// What a running block of `b` holds of it (at most, in one sub-partition, its warps
+    /// over `subs` of them).
+    fn charge(self, p: &Platform, b: &Demand, subs: u64) -> u64 {
         match self {
             Resource::Threads => b.threads,
             Resource::Registers(Policy::Greedy) => b.registers,
-            Resource::Registers(Policy::RoundRobin) => round_robin_share(p, b, p.register_sub_partitions),
+            Resource::Registers(Policy::RoundRobin) => round_robin_share(p, b, subs),
             Resource::Shared => b.shared_memory,
             Resource::Blocks => 1,
         }
+    }
+
+    /// `room` of this resource for a block of `d` beside blocks of at most `e` in
+    /// `1 / parts` of the SM (`e`'s share over `e_subs` sub-partitions).
+    fn room(self, p: &Platform, d: &Demand, e: &Demand, parts: u64, e_subs: u64) -> u64 {
+        room(self.cap(p, parts), self.need(p, d, p.register_sub_partitions / parts), self.charge(p, e, e_subs))
     }
 }
 
