@@ -8,7 +8,9 @@
 //! Per kernel: reported response / longest response found over `RUNS` runs (a lower
 //! bound on the truth, so the ratio over-states the pessimism). Sets the analysis
 //! refuses are counted apart.
-//! Run: `cargo run --release --example rta_pessimism [SETS]` (default 300 per family).
+//! Run: `cargo run --release --example rta_pessimism [SETS]` (default 300 per family);
+//! `SHOW=<family name>` also prints each kernel of that family reported more than 3
+//! times the worst found, with its set.
 
 use gpu_makespan::rta::adversary::worst_responses;
 use gpu_makespan::rta::analysis::{analyse, Timeline};
@@ -61,6 +63,31 @@ fn with_priorities(rng: &mut SmallRng, tasks: Vec<Task>) -> Vec<Task> {
             Task { priority: if high { Priority::High } else { Priority::Low }, ..t }
         })
         .collect()
+}
+
+/// Prints a kernel `k` of `w` reported `r` times the worst found (`found`), with its set
+/// and every kernel's response.
+fn show(w: &Workload, rep: &gpu_makespan::rta::RtaReport, k: &gpu_makespan::rta::KernelRow, r: f64, found: Ticks) {
+    println!("ratio {r:.2} kernel {} reported {} found {}", k.name, k.response.get(), found.get());
+    for t in &w.tasks {
+        println!(
+            "   {} rel {} C {} g {} b {} smem {} regs {} in {} out {} prio {:?} stream {:?}",
+            t.name,
+            t.release.get(),
+            t.wcet.get(),
+            t.blocks,
+            t.threads_per_block,
+            t.shared_memory,
+            t.registers_per_thread,
+            t.copy_in.get(),
+            t.copy_out.get(),
+            t.priority,
+            t.stream
+        );
+    }
+    for kk in &rep.kernels {
+        println!("      {} response {}", kk.name, kk.response.get());
+    }
 }
 
 /// The families of the corpus.
@@ -148,7 +175,11 @@ fn main() {
             }
             for k in &rep.kernels {
                 let i = w.tasks.iter().position(|t| t.name == k.name).expect("a kernel of the set");
-                ratios.push(k.response.get() as f64 / worst[i].get() as f64);
+                let r = k.response.get() as f64 / worst[i].get() as f64;
+                if std::env::var("SHOW").is_ok_and(|f| f == family.name()) && r > 3.0 {
+                    show(&w, &rep, k, r, worst[i]);
+                }
+                ratios.push(r);
             }
         }
         ratios.sort_by(f64::total_cmp);

@@ -70,7 +70,7 @@
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{free_groups, stream_roots, Class, Job, TieOrder};
 use crate::rta::room;
-use crate::rta::ties::{worst_for, Ties, Worsts};
+use crate::rta::ties::{Entries, worst_for, Ties, Worsts};
 use crate::rta::time::Ticks;
 use crate::rta::workload::Priority;
 
@@ -223,7 +223,7 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
         .collect();
     // Which high jobs may swap in the high queue: from their real entry windows.
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
-    let Worsts { finish: f, order: o, ties, .. } = worst_for(&sub, &groups, &sub_late, order, classes, p, &mut work);
+    let Worsts { finish: f, order: o, ties, .. } = worst_for(&sub, &groups, Entries::late(&sub_late), order, classes, p, &mut work);
     groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[highs[k]] = true);
     for (k, &i) in highs.iter().enumerate() {
         finish[i] = f[k];

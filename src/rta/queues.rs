@@ -8,7 +8,7 @@ use crate::rta::copies::{copy_finishes, CopyFinishes, MAX_COPY_WORK};
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{free_groups, Job, Sequence};
 use crate::rta::priority::{two_queues, worst_two_queues, MAX_POOLED_WORK};
-use crate::rta::ties::{worst_for, Ties};
+use crate::rta::ties::{worst_for, Entries, Ties, MAX_GROUP};
 use crate::rta::time::Ticks;
 use std::ops::Range;
 
@@ -117,7 +117,8 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
             let tied = q.tied.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| i..i + 1).collect();
             (q.finish, q.order, q.ties, q.reach, Some(tied))
         } else {
-            let w = worst_for(jobs, &groups, &late, seq.order, &seq.classes, p, &mut order_work);
+            let first = if copies { copy_order(&seq.jobs, &groups, &enter_in, &late) } else { Vec::new() };
+            let w = worst_for(jobs, &groups, Entries { late: &late, first: &first }, seq.order, &seq.classes, p, &mut order_work);
             attained = w.attained;
             (w.finish, w.order, w.ties, late.clone(), None)
         };
@@ -161,6 +162,33 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
         "",
         format!("the analysis of the streams' waits did not settle in {MAX_ROUNDS} rounds for the {} jobs analysed; give a shorter window or longer periods", seq.jobs.len()),
     ))
+}
+
+/// Per job, the jobs of its free group whose kernel enters the EE queue strictly before
+/// its own in every execution, by the copy engine's order ([`Entries::first`]): `k`
+/// before `i` when both have a copy in, `k`'s copy enters the CE queue by `enter_in[k] <
+/// r_i`, `k`'s launch is due by `r_i` (`r_k + L <= r_i`, `jobs` with `ready = r + L`) and
+/// `(late[k], k) < (late[i], i)`.
+///
+/// Proof (rules C1-C4: one CE queue, FIFO, one copy at a time). `i`'s copy enters the CE
+/// queue at or after `r_i`, so after `k`'s (the promise `enter_in[k]`, due before `r_i`),
+/// and starts once `k`'s has completed, at `c_k`; a copy takes a positive time, so it
+/// completes at `c_i > c_k`, and `c_i > r_i`. A kernel with a copy in enters its queue at
+/// the later of its launch and its copy's completion: `k`'s by `max(r_k + L, c_k) <=
+/// max(r_i, c_k) < c_i`, and `i`'s at `c_i` or later.
+fn copy_order(jobs: &[Job], groups: &[Range<usize>], enter_in: &[Ticks], late: &[Ticks]) -> Vec<Vec<usize>> {
+    let mut first = vec![Vec::new(); jobs.len()];
+    for g in groups.iter().filter(|g| g.len() <= MAX_GROUP) {
+        for i in g.clone().filter(|&i| jobs[i].copy_in > Ticks::ZERO) {
+            let r = jobs[i].release;
+            first[i] = g
+                .clone()
+                .filter(|&k| k != i && jobs[k].copy_in > Ticks::ZERO)
+                .filter(|&k| enter_in[k] < r && jobs[k].ready <= r && (late[k], k) < (late[i], i))
+                .collect();
+        }
+    }
+    first
 }
 
 /// The refusal of a set whose analysis needs more work than its budget (`why`).

@@ -83,6 +83,28 @@ impl<'de> serde::Deserialize<'de> for Ties {
 /// Most jobs of one group whose orders are enumerated (longer groups are bounded).
 pub const MAX_GROUP: usize = 24;
 
+/// What bounds each job's entry into the queue: `late[i]`, the latest time job `i` may
+/// enter, and `first[i]`, jobs that enter strictly before it in every execution whose
+/// promises hold (besides its stream predecessor; `first` may be shorter than the jobs,
+/// or empty: nothing more is known). Each `k` in `first[i]` must have `(late[k], k) <
+/// (late[i], i)`, so that ordering by `late` keeps them ([`stream_orders`]); the fact
+/// must rest only on promises due by `i`'s real entry (as the copy engine's order of
+/// [`crate::rta::queues`] does).
+#[derive(Debug, Clone, Copy)]
+pub struct Entries<'a> {
+    /// The latest entry of each job.
+    pub late: &'a [Ticks],
+    /// Per job, the jobs that enter before it.
+    pub first: &'a [Vec<usize>],
+}
+
+impl<'a> Entries<'a> {
+    /// Only the latest entries known.
+    pub fn late(late: &'a [Ticks]) -> Entries<'a> {
+        Entries { late, first: &[] }
+    }
+}
+
 /// Per job: its worst finish, the order of its group that gives it, how ties went, and
 /// whether a reachable execution attains it.
 #[derive(Debug, Clone)]
@@ -110,8 +132,8 @@ pub struct Worsts {
 /// too little left the groups are merged. `order`: whether jobs entering the queue at the
 /// same instant may do so in any order ([`TieOrder::Free`]) or only in the nominal one
 /// (for [`Worsts::attained`]).
-pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], order: TieOrder, classes: &[Class], p: &Platform, work: &mut u64) -> Worsts {
-    let n = jobs.len();
+pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], entries: Entries, order: TieOrder, classes: &[Class], p: &Platform, work: &mut u64) -> Worsts {
+    let (n, late) = (jobs.len(), entries.late);
     let free = order == TieOrder::Free;
     if groups.is_empty() {
         let finish = finishes(jobs, classes, p);
@@ -122,7 +144,7 @@ pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], late: &[Ticks], order: T
     // One round may try MAX_ORDER_WORK / blocks orders; all rounds together what `work`
     // leaves, each order counted with its overhead.
     let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks).min(*work / (blocks + ORDER_OVERHEAD)) as usize);
-    let windows = Windows { earliest: earliest_entries(jobs), late, fixed: !free };
+    let windows = Windows { earliest: earliest_entries(jobs), late, fixed: !free, first: entries.first };
     let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), &windows, cap.saturating_add(1))).collect();
     if let Some(total) = orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap)) {
         *work = work.saturating_sub(total as u64 * (blocks + ORDER_OVERHEAD));
@@ -204,6 +226,7 @@ fn hybrid(
 
 /// The orders of the jobs of `group` that can happen (at most `cap` of them; more means
 /// too many): every job after its stream predecessor when both are in the group, and
+/// every job after the jobs known to enter before it (`Windows::first`, [`Entries`]), and
 /// every job entering within its window, no earlier than its earliest entry
 /// ([`earliest_entries`]) and no later than `late`: an order puts job `j` before job `i`
 /// only if some entries `e_j <= e_i` fit the windows, i.e. (greedily, entries as early
@@ -222,7 +245,10 @@ fn hybrid(
 /// passes the test, and so does `R` up to `a` followed by the other jobs by increasing
 /// `late`, ties in nominal order (which also keeps each stream in order: a successor's
 /// `late` is at least its predecessor's finish, after that one's entry): an order tried,
-/// with the same jobs ahead of `a` in the same order.
+/// with the same jobs ahead of `a` in the same order. A job `k` known to enter before
+/// `i` ([`Entries`]) is before it in `R` unless a promise due by `i`'s real entry broke
+/// (before `F_a` when `i` is ahead of `a`), and after `a` the order by `late` keeps `k`
+/// before `i`, since `(late[k], k) < (late[i], i)`.
 ///
 /// With a fixed order of simultaneous entries (`Windows::fixed`: the nominal order at
 /// the same instant, as the reference simulator's fixed ties), `j` before `i` with `j`
@@ -261,7 +287,9 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, windows: &Windows, cap: usiz
             }
             for i in self.group.clone() {
                 let placed = |k: usize| order.contains(&k);
-                let ready = self.jobs[i].after.is_none_or(|a| !self.group.contains(&a) || placed(a));
+                let before = |a: usize| !self.group.contains(&a) || placed(a);
+                let known = self.windows.first.get(i).is_none_or(|f| f.iter().all(|&k| before(k)));
+                let ready = self.jobs[i].after.is_none_or(before) && known;
                 if placed(i) || !ready {
                     continue;
                 }
@@ -282,7 +310,7 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, windows: &Windows, cap: usiz
         // No order fits: `late` is not yet a bound (a round of the fixpoint before the
         // last, whose entries only grow). Every order that keeps the streams, as before
         // the windows were used; the last round has the real order among its own.
-        let open = Windows { earliest: vec![(Ticks::ZERO, false); jobs.len()], late: &vec![Ticks::MAX; jobs.len()], fixed: false };
+        let open = Windows { earliest: vec![(Ticks::ZERO, false); jobs.len()], late: &vec![Ticks::MAX; jobs.len()], fixed: false, first: &[] };
         let mut all = Orders { jobs, group, windows: &open, cap, out: Vec::new() };
         all.extend(&mut Vec::new(), &mut Vec::new());
         return all.out;
@@ -292,11 +320,12 @@ fn stream_orders(jobs: &[Job], group: Range<usize>, windows: &Windows, cap: usiz
 
 /// Each job's entry window: `earliest` from [`earliest_entries`], `late` the latest;
 /// `fixed`: jobs entering at the same instant enter in the nominal order (a launch order
-/// the user fixed), else in any order.
+/// the user fixed), else in any order; `first`: as [`Entries::first`].
 struct Windows<'a> {
     earliest: Vec<(Ticks, bool)>,
     late: &'a [Ticks],
     fixed: bool,
+    first: &'a [Vec<usize>],
 }
 
 impl Windows<'_> {
@@ -314,7 +343,9 @@ impl Windows<'_> {
 }
 
 /// Per job (nominal order), a bound below its real entry into the queue, as `(time,
-/// strictly after)`: its release, and strictly after its stream predecessor's earliest
+/// strictly after)`: its release (strictly after it with a copy in: the kernel enters
+/// once its copy in, launched at the release at the earliest, has completed, and a copy
+/// takes a positive time), and strictly after its stream predecessor's earliest
 /// entry (a job enters only once its predecessor has completed, after that one's entry
 /// by a block's positive time, which may be less than a tick: strictly later, never a
 /// whole tick later; and a chain of successors stays strictly after the first's, not a
@@ -322,7 +353,8 @@ impl Windows<'_> {
 fn earliest_entries(jobs: &[Job]) -> Vec<(Ticks, bool)> {
     let mut earliest = vec![(Ticks::ZERO, false); jobs.len()];
     for (i, j) in jobs.iter().enumerate() {
-        earliest[i] = j.after.map_or((j.release, false), |a| (j.release, false).max((earliest[a].0, true)));
+        let own = (j.release, j.copy_in > Ticks::ZERO);
+        earliest[i] = j.after.map_or(own, |a| own.max((earliest[a].0, true)));
     }
     earliest
 }
@@ -556,7 +588,7 @@ mod tests {
                 .collect();
             let groups = vec![0..3, 3..6];
             let late: Vec<Ticks> = jobs.iter().map(|j| j.ready).collect();
-            let windows = Windows { earliest: earliest_entries(&jobs), late: &late, fixed: false };
+            let windows = Windows { earliest: earliest_entries(&jobs), late: &late, fixed: false, first: &[] };
             let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(&jobs, g.clone(), &windows, 100)).collect();
             let all = every_order(&jobs, &groups, &orders, &late, true, &classes, &p).finish;
             for tried in [vec![0], vec![1]] {
@@ -569,7 +601,7 @@ mod tests {
     }
 
     fn orders(jobs: &[Job], group: Range<usize>, late: &[Ticks], cap: usize) -> Vec<Vec<usize>> {
-        stream_orders(jobs, group, &Windows { earliest: earliest_entries(jobs), late, fixed: false }, cap)
+        stream_orders(jobs, group, &Windows { earliest: earliest_entries(jobs), late, fixed: false, first: &[] }, cap)
     }
 
     /// With a fixed order, jobs 0 and 1 released at 0 and entering by 0 enter in that
@@ -579,7 +611,7 @@ mod tests {
         let jobs = vec![job(0, None), job(1, None)];
         let zero = [Ticks::ZERO; 2];
         let with = |late: &[Ticks], fixed: bool| {
-            let mut o = stream_orders(&jobs, 0..2, &Windows { earliest: earliest_entries(&jobs), late, fixed }, 10);
+            let mut o = stream_orders(&jobs, 0..2, &Windows { earliest: earliest_entries(&jobs), late, fixed, first: &[] }, 10);
             o.sort();
             o
         };

@@ -830,6 +830,29 @@ fn copies_share_one_copy_engine() {
     never_above_the_report(&w, &rep, 3).unwrap();
 }
 
+/// Issue 54: a kernel behind a copy in enters its queue only after the copy, and copies
+/// complete in the copy engine's FIFO order. Each kernel fills the GPU (4 blocks of 1024
+/// threads, 10 each). (1) K (no copy) and A (copy in 3) released at 0: A's kernel enters
+/// after its copy, strictly after K's entry at 0, so K ends at 10 (it was reported 20,
+/// via A ahead of it). (2) A (copy in 5, released at 0) and B (copy in 1, released at 2):
+/// A's copy is in the CE queue before B is released, so A's kernel enters before B's, at
+/// 5, and ends at 15 (it was reported 25, via B's kernel ahead of it); B ends at 25.
+#[test]
+fn kernels_behind_copies_enter_in_the_copy_engines_order() {
+    let k = |name: &str, release: u128, copy_in: u128| Task {
+        copy_in: Ticks::new(copy_in),
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(10), release: Ticks::new(release) }, 4, 1024)
+    };
+    let w = workload(vec![k("K", 0, 0), k("A", 0, 3)]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "K"), response(&rep, "A")), (10.0, 20.0));
+    never_above_the_report(&w, &rep, 5).unwrap();
+    let w = workload(vec![k("A", 0, 5), k("B", 2, 1)]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "A"), response(&rep, "B")), (15.0, 23.0));
+    never_above_the_report(&w, &rep, 5).unwrap();
+}
+
 /// Jobs of one stream with copies run copy in, kernel, copy out, then the next job: the
 /// second job of K (period 4, copy in 2, one block of 3, copy out 2: 7 per job) is
 /// released at 4 but starts its copy at 7 and ends at 14.
