@@ -10,7 +10,7 @@
 //! refuses are counted apart.
 //! Run: `cargo run --release --example rta_pessimism [SETS]` (default 300 per family);
 //! `SHOW=<family name>` also prints each kernel of that family reported more than 3
-//! times the worst found, with its set.
+//! (`SHOW_ABOVE`) times the worst found, with its set.
 
 use gpu_makespan::rta::adversary::worst_responses;
 use gpu_makespan::rta::analysis::{analyse, Timeline};
@@ -176,7 +176,8 @@ fn main() {
             for k in &rep.kernels {
                 let i = w.tasks.iter().position(|t| t.name == k.name).expect("a kernel of the set");
                 let r = k.response.get() as f64 / worst[i].get() as f64;
-                if std::env::var("SHOW").is_ok_and(|f| f == family.name()) && r > 3.0 {
+                let above: f64 = std::env::var("SHOW_ABOVE").ok().and_then(|a| a.parse().ok()).unwrap_or(3.0);
+                if std::env::var("SHOW").is_ok_and(|f| f == family.name()) && r > above {
                     show(&w, &rep, k, r, worst[i]);
                 }
                 ratios.push(r);

@@ -19,7 +19,8 @@
 //! `n(t) < #SMs * k`, where `n(t)` counts the list schedule's blocks running at `t` and
 //! `k` is chosen so that an SM running at most `k - 1` blocks of the running kinds has
 //! room for the new block (`fit(d)` when every running block has the new block's demand
-//! `d`, else the envelope rule of [`crate::rta::room::beside`]).
+//! `d`, else the envelope rule of [`crate::rta::room::beside`]), or at which the running
+//! blocks' weights ([`crate::rta::room::weights`], head `d`) sum to less than `#SMs`.
 //! 1. *It bounds the real GPU.* Compare blocks by their position in the sequence; the
 //!    real block at each position has at most the list block's time and demand. By
 //!    induction, if every earlier real block started no later than its list block, it
@@ -27,10 +28,13 @@
 //!    start `t` of block `b` every earlier list block has started; the real blocks still
 //!    running at `t` are earlier ones whose list blocks also run at `t`, with no larger
 //!    demands, and later real blocks have not started (FIFO). Fewer than `#SMs * k` run,
-//!    so some SM runs at most `k - 1` of them and has room: the real block, whose
-//!    predecessor started by `t`, starts no later than `t`.
+//!    so some SM runs at most `k - 1` of them and has room; or their weights (no larger
+//!    than their list blocks') sum to less than `#SMs`, so on some SM they weigh less
+//!    than 1 and it has room: the real block, whose predecessor started by `t`, starts
+//!    no later than `t`.
 //! 2. *It is monotone.* Shorter blocks only remove running blocks at any `t`, and fewer
-//!    running blocks of fewer kinds never lower `k`: nothing starts later.
+//!    running blocks of fewer kinds never lower `k` nor raise the weights' sum: nothing
+//!    starts later.
 //!
 //! When every kernel has the same demand `d`, `k = fit(d)` throughout and the list
 //! schedule *is* the GPU's schedule (an SM has room exactly when it runs fewer than

@@ -153,16 +153,18 @@ pub fn closed_form_equal_c(blocks: &[u64], g_max: u64, c: Ticks) -> Vec<Ticks> {
     out
 }
 
-/// Blocks running in a list schedule: their ends, and how many of each class run.
+/// Blocks running in a list schedule: their ends, how many of each class run, and the
+/// weights of [`room::weights`] met so far (per head class and running class).
 struct Running {
     ends: BinaryHeap<Reverse<(Ticks, usize)>>,
     count: Vec<u64>,
     active: Vec<usize>,
+    weights: Vec<Option<Option<u128>>>,
 }
 
 impl Running {
     fn new(classes: usize) -> Running {
-        Running { ends: BinaryHeap::new(), count: vec![0; classes], active: Vec::new() }
+        Running { ends: BinaryHeap::new(), count: vec![0; classes], active: Vec::new(), weights: vec![None; classes * classes] }
     }
 
     /// Forgets the blocks that end by `t`.
@@ -190,8 +192,28 @@ impl Running {
     /// Whether a block of class `c` surely finds an SM with room, whatever SMs the
     /// running blocks went to: fewer than `#SMs * k` blocks run, with `k = fit(d)` when
     /// every running block has exactly `c`'s demand, else [`room::beside`] the envelope
-    /// of the running classes.
-    fn has_room(&self, c: usize, classes: &[Class], p: &Platform) -> bool {
+    /// of the running classes; or the running blocks' weights ([`room::weights`], head
+    /// `c`) sum to less than `#SMs`. Either suffices: with no room for `c` on any SM,
+    /// each SM runs at least `k` blocks and its blocks weigh at least 1.
+    fn has_room(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
+        self.counted_room(c, classes, p) || self.weighed_room(c, classes, p)
+    }
+
+    /// The weighted form of [`Running::has_room`]; false where the profile leaves no
+    /// weights ([`room::weights`]: blocks confined to half an SM).
+    fn weighed_room(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
+        let n = classes.len();
+        let mut sum = 0u128;
+        for &a in &self.active {
+            let w = *self.weights[c * n + a].get_or_insert_with(|| room::weights(p, &[classes[c].demand], &[classes[a].demand]).map(|w| w[0]));
+            let Some(w) = w else { return false };
+            sum = sum.saturating_add(w.saturating_mul(u128::from(self.count[a])));
+        }
+        sum < u128::from(p.sms()).saturating_mul(room::WEIGHT_ONE)
+    }
+
+    /// The counted form of [`Running::has_room`].
+    fn counted_room(&self, c: usize, classes: &[Class], p: &Platform) -> bool {
         let new = &classes[c];
         let alike = new.exact && self.active.iter().all(|&a| classes[a].exact && classes[a].demand == new.demand);
         let k = if alike {

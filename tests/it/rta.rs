@@ -830,6 +830,23 @@ fn copies_share_one_copy_engine() {
     never_above_the_report(&w, &rep, 3).unwrap();
 }
 
+/// Issue 54: the room rule weighs each running block by its share of an SM instead of
+/// counting every block at the envelope of the demands. K0 (4 blocks of 544 threads, 24
+/// each, released at 0) and K1 (14 blocks of 128 threads, 23 each, released at 1): K1's
+/// blocks all fit beside K0's however they are placed (the SM with 3 of K0's holds 3
+/// more, the other 11), so K1 ends at 24 (response 23). Counting every block as 544
+/// threads allowed 8 blocks in all, and K1 was reported 46.
+#[test]
+fn small_blocks_beside_large_ones_are_weighed_by_their_share() {
+    let k = |name: &str, release: u128, wcet: u128, blocks: u64, threads: u64| {
+        Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, blocks, threads)
+    };
+    let w = workload(vec![k("K0", 0, 24, 4, 544), k("K1", 1, 23, 14, 128)]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "K0"), response(&rep, "K1")), (24.0, 23.0));
+    never_above_the_report(&w, &rep, 5).unwrap();
+}
+
 /// Issue 54: a kernel behind a copy in enters its queue only after the copy, and copies
 /// complete in the copy engine's FIFO order. Each kernel fills the GPU (4 blocks of 1024
 /// threads, 10 each). (1) K (no copy) and A (copy in 3) released at 0: A's kernel enters
