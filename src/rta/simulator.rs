@@ -55,7 +55,9 @@ pub struct Hardware {
     pub confined: Vec<bool>,
     /// The launch overhead's upper bound `L` (each job's overhead is drawn in `[0, L]`).
     pub launch_overhead: Ticks,
-    /// Every block takes its whole `C` (else its time is drawn).
+    /// Every block takes its whole `C` (else its time is drawn: per job, all its blocks
+    /// at `C`, all at 1 tick, or each drawn on its own, so that runs where a whole kernel
+    /// is short and another long are not rare).
     pub full_blocks: bool,
     /// Jobs entering the queue at the same time enter in the order of `jobs` (the order
     /// the user fixed for tied releases); else in a random order.
@@ -176,6 +178,12 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
             [kernel, if j.copy_in > Ticks::ZERO { draw(rng, hw.launch_overhead) } else { Ticks::ZERO }]
         })
         .collect();
+    // Kernels entering at one instant: all before any dispatch, or one at a time with the
+    // heads dispatching in between (entries an instant apart in that order: a low job's
+    // blocks may then start before a high job entering with it).
+    let interleave = rng.random_bool(0.5);
+    // How each job's block times are drawn (`Hardware::full_blocks`).
+    let styles: Vec<u64> = if hw.full_blocks { Vec::new() } else { jobs.iter().map(|_| rng.random_range(0..4)).collect() };
     let mut sms: Vec<Sm> =
         (0..p.sms()).map(|_| Sm { threads: [0; 2], blocks: 0, shared_memory: 0, registers: [0; MAX_SUB_PARTITIONS], pointer: 0 }).collect();
     let mut ops = Ops { end: vec![None; n], copied_in: vec![None; n], copy_entered: vec![false; n], engine: CopyEngine::default() };
@@ -217,6 +225,9 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
         if !hw.fixed_ties {
             now.shuffle(rng);
         }
+        if interleave {
+            now.truncate(1);
+        }
         for j in now {
             entered[j] = true;
             queues[jobs[j].priority.queue()].push_back((j, 0));
@@ -231,7 +242,12 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
             order.shuffle(rng);
             let started = order.into_iter().find_map(|s| try_start(&mut sms[s], &d, confined, p, hw.placement, rng).map(|w| (s, w)));
             let Some((sm, warps)) = started else { break };
-            let end = t + if hw.full_blocks { jobs[j].wcet.max(Ticks::new(1)) } else { block_time(rng, jobs[j].wcet.max(Ticks::new(1))) };
+            let c = jobs[j].wcet.max(Ticks::new(1));
+            let end = t + match styles.get(j) {
+                None | Some(0) => c,
+                Some(1) => Ticks::new(1),
+                Some(_) => block_time(rng, c),
+            };
             running.push(Running { end, sm, job: j, demand: d, warps });
             queue.pop_front();
             if b + 1 < jobs[j].blocks {
@@ -246,6 +262,10 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
             .chain((0..n).filter(|&j| jobs[j].copy_in > Ticks::ZERO && !ops.copy_entered[j]).filter_map(|j| copy_entry(j, &ops)))
             .filter(|&e| e > t)
             .min();
+        // Interleaved: kernels left to enter now are entered (one at a time) before time moves.
+        if interleave && (0..n).any(|j| !entered[j] && kernel_entry(j, &ops).is_some_and(|e| e <= t)) {
+            continue;
+        }
         let Some(next) = [next_end, next_entry, ops.engine.next_start()].into_iter().flatten().min() else { break };
         t = next;
         let mut done_now = Vec::new();
