@@ -215,7 +215,12 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
     let highs: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].priority == Priority::High).collect();
     let index = |i: usize| highs.iter().position(|&h| h == i);
     let sub_late: Vec<Ticks> = highs.iter().map(|&i| inputs.late[i]).collect();
-    let blocking = blocking(jobs, &sub_late, &inputs.low_finish);
+    let mut blocking = blocking(jobs, &sub_late, &inputs.low_finish);
+    for (k, b) in room_beside_all(jobs, &highs, &sub_late, classes, p).into_iter().enumerate() {
+        if b {
+            blocking[k] = (Ticks::ZERO, Ticks::ZERO);
+        }
+    }
     let sub: Vec<Job> = highs
         .iter()
         .enumerate()
@@ -250,6 +255,46 @@ fn blocking(jobs: &[Job], late: &[Ticks], low_finish: &[Ticks]) -> Vec<(Ticks, T
                 next += 1;
             }
             (longest, until)
+        })
+        .collect()
+}
+
+/// Per high job `j` (of `highs`, in nominal order; `late` their latest entries): whether
+/// a block of `j` always has room, beside every block of the jobs released by the latest
+/// entry of `j` or of a high job before it (`r <= entry`; `j`'s own blocks but the one
+/// to start): their blocks' weights
+/// ([`room::weights`], head `j`'s class) sum to less than `#SMs`. Then `j` needs no
+/// blocking (`B_j = 0`).
+///
+/// Proof: let the list start a block of `j` at `t >= E`. By the list's induction the
+/// real high blocks running at `t` are among the list's (jobs of the high FIFO ahead of
+/// `j` or `j` itself, released by `entry`), and a low block running at `t` started either
+/// before `e_j <= entry`, its job released by then, or after `e_j` with the high queue
+/// empty, `j` then fully dispatched (module documentation). So the real blocks running at
+/// `t` are among the blocks counted, whose weights sum to less than `#SMs`: some SM
+/// holds less than 1 of them and has room for `j`'s block, the head of the real high
+/// queue (or already started), which therefore starts by `t`.
+fn room_beside_all(jobs: &[Job], highs: &[usize], late: &[Ticks], classes: &[Class], p: &Platform) -> Vec<bool> {
+    let mut weight: std::collections::HashMap<(usize, usize), Option<u128>> = std::collections::HashMap::new();
+    let mut w = |h: usize, a: usize| {
+        *weight.entry((h, a)).or_insert_with(|| room::weights(p, &[classes[h].demand], &[classes[a].demand]).map(|w| w[0]))
+    };
+    let limit = u128::from(p.sms()).saturating_mul(room::WEIGHT_ONE);
+    let mut entry = Ticks::ZERO;
+    highs
+        .iter()
+        .zip(late)
+        .map(|(&j, &e)| {
+            entry = entry.max(e);
+            let h = jobs[j].class;
+            let mut sum = 0u128;
+            for k in jobs.iter().filter(|k| k.release <= entry) {
+                let Some(weight) = w(h, k.class) else { return false };
+                // The head block itself is not running.
+                let blocks = k.blocks - u64::from(k.id == jobs[j].id);
+                sum = sum.saturating_add(weight.saturating_mul(u128::from(blocks)));
+            }
+            sum < limit
         })
         .collect()
 }

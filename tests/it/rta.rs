@@ -833,6 +833,28 @@ fn copies_share_one_copy_engine() {
     never_above_the_report(&w, &rep, 3).unwrap();
 }
 
+/// Issue 54 (its first case): five kernels, two high and three low, released together,
+/// whose blocks all fit on the GPU at once (3,840 of 4,096 threads). A high block has room
+/// beside every other block of the set, so no low block can hold it back: H1 ends at 4
+/// and H2 at 3, their own block times (each was reported one low block later, 8 and 7).
+#[test]
+fn a_high_kernel_that_fits_beside_everything_is_not_blocked() {
+    let k = |name: &str, priority: Priority, wcet: u128, blocks: u64, threads: u64| Task {
+        priority,
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::ZERO }, blocks, threads)
+    };
+    let w = workload(vec![
+        k("H1", Priority::High, 4, 2, 256),
+        k("H2", Priority::High, 3, 3, 256),
+        k("L1", Priority::Low, 4, 2, 256),
+        k("L2", Priority::Low, 2, 4, 128),
+        k("L3", Priority::Low, 4, 3, 512),
+    ]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "H1"), response(&rep, "H2")), (4.0, 3.0));
+    never_above_the_report(&w, &rep, 9).unwrap();
+}
+
 /// Issue 54: the room rule weighs each running block by its share of an SM instead of
 /// counting every block at the envelope of the demands. K0 (4 blocks of 544 threads, 24
 /// each, released at 0) and K1 (14 blocks of 128 threads, 23 each, released at 1): K1's
