@@ -154,17 +154,18 @@ pub fn closed_form_equal_c(blocks: &[u64], g_max: u64, c: Ticks) -> Vec<Ticks> {
 }
 
 /// Blocks running in a list schedule: their ends, how many of each class run, and the
-/// weights of [`room::weights`] met so far (per head class and running class).
+/// weights of [`room::weights`] met so far (per head class and running class, only
+/// those met: a matrix over every class cost `n^2` per list, found by a cold review).
 struct Running {
     ends: BinaryHeap<Reverse<(Ticks, usize)>>,
     count: Vec<u64>,
     active: Vec<usize>,
-    weights: Vec<Option<Option<u128>>>,
+    weights: std::collections::HashMap<(usize, usize), Option<u128>>,
 }
 
 impl Running {
     fn new(classes: usize) -> Running {
-        Running { ends: BinaryHeap::new(), count: vec![0; classes], active: Vec::new(), weights: vec![None; classes * classes] }
+        Running { ends: BinaryHeap::new(), count: vec![0; classes], active: Vec::new(), weights: std::collections::HashMap::new() }
     }
 
     /// Forgets the blocks that end by `t`.
@@ -202,10 +203,9 @@ impl Running {
     /// The weighted form of [`Running::has_room`]; false where the profile leaves no
     /// weights ([`room::weights`]: blocks confined to half an SM).
     fn weighed_room(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
-        let n = classes.len();
         let mut sum = 0u128;
         for &a in &self.active {
-            let w = *self.weights[c * n + a].get_or_insert_with(|| room::weights(p, &[classes[c].demand], &[classes[a].demand]).map(|w| w[0]));
+            let w = *self.weights.entry((c, a)).or_insert_with(|| room::weights(p, &[classes[c].demand], &[classes[a].demand]).map(|w| w[0]));
             let Some(w) = w else { return false };
             sum = sum.saturating_add(w.saturating_mul(u128::from(self.count[a])));
         }
