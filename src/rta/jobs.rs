@@ -45,6 +45,10 @@ pub struct Job {
     pub blocking: Ticks,
     /// The low blocks a high job may wait for are done by then (0 without blocking).
     pub blocked_until: Ticks,
+    /// In a launch order tried for its free group, the least latest entry of the jobs
+    /// after it there ([`crate::rta::ties`]): it entered the queue by then, even when its
+    /// stream predecessor's finish bound is later. `Ticks::MAX` otherwise.
+    pub entered_by: Ticks,
     /// Time of its copy in (0: none), before the kernel in its stream.
     pub copy_in: Ticks,
     /// Time of its copy out (0: none), after the kernel in its stream.
@@ -351,6 +355,7 @@ fn push_jobs(jobs: &mut Vec<Job>, i: usize, t: &Task, w: &Workload, end: Option<
             priority: t.priority,
             blocking: Ticks::ZERO,
             blocked_until: Ticks::ZERO,
+            entered_by: Ticks::MAX,
             copy_in: t.copy_in,
             copy_out: t.copy_out,
         });
@@ -418,6 +423,7 @@ pub(crate) mod tests {
             priority: Default::default(),
             blocking: Ticks::ZERO,
             blocked_until: Ticks::ZERO,
+            entered_by: Ticks::MAX,
             copy_in: Ticks::ZERO,
             copy_out: Ticks::ZERO,
         }

@@ -228,9 +228,10 @@ impl Running {
 
 /// When job `j` may dispatch in a list schedule: its `ready`, or the finish there of its
 /// stream predecessor if later (`done`: the finishes so far, by job id), plus its
-/// `blocking` but not past its `blocked_until` (nor before that entry).
+/// `blocking` but not past its `blocked_until` (nor before that entry); the stream wait
+/// no later than its `entered_by`.
 pub(crate) fn entry_in_list(j: &Job, done: &std::collections::HashMap<usize, Ticks>) -> Ticks {
-    let entry = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f));
+    let entry = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f).min(j.entered_by.max(j.ready)));
     entry.max((entry + j.blocking).min(j.blocked_until))
 }
 

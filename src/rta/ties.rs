@@ -371,6 +371,11 @@ fn realizable(run: &[Job], finish: &[Ticks], free: bool) -> bool {
     let mut before: Option<(Ticks, usize)> = None;
     for (j, &f) in run.iter().zip(finish) {
         let entry = entry_in_list(j, &done);
+        // An entry capped below its stream predecessor's finish is not that of an
+        // execution with every block at its `C`.
+        if entry != entry_in_list(&Job { entered_by: Ticks::MAX, ..*j }, &done) {
+            return false;
+        }
         if let Some((e, id)) = before {
             if entry < e || (entry == e && !free && id > j.id) {
                 return false;
@@ -389,8 +394,9 @@ fn realizable(run: &[Job], finish: &[Ticks], free: bool) -> bool {
 ///
 /// In an order that puts a job ahead of job `k`, it entered no later than `k` did, so by
 /// `late[k]`: each job's `ready` is lowered to the least `late` of the jobs after it in
-/// the order (the list schedule is monotone in the entries, so a lower bound on none of
-/// them is taken). With copies a job's `ready` (its kernel's entry bound, after its copy
+/// the order, and so is its entry after a stream wait (`Job::entered_by`: in that order
+/// it entered by then even if its stream predecessor's bound in the list is later; the
+/// list schedule is monotone in the entries, so a lower bound on none of them is taken). With copies a job's `ready` (its kernel's entry bound, after its copy
 /// in) is taken from the previous round of [`crate::rta::queues`], over every order;
 /// without the cap an order could charge a job for a copy wait that only another order
 /// has, and the rounds would never settle. The cap binds only within a free group: a job
@@ -428,6 +434,7 @@ fn every_order(
         let mut entered_by = Ticks::MAX;
         for (slot, &i) in run.iter_mut().zip(&order).rev() {
             slot.ready = slot.ready.min(entered_by);
+            slot.entered_by = entered_by;
             entered_by = entered_by.min(late[i]);
         }
         let fin = finishes(&run, classes, p);
@@ -513,6 +520,7 @@ fn merge(members: &[Job], ready: Ticks, classes: &mut Vec<Class>) -> Job {
         blocked_until: members.iter().map(|j| j.blocked_until).max().unwrap_or(Ticks::ZERO),
         blocks: members.iter().map(|j| j.blocks).sum(),
         ready,
+        entered_by: Ticks::MAX,
         class: classes.len() - 1,
         after: None,
         ..members[0]

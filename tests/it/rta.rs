@@ -309,18 +309,35 @@ fn a_stream_successor_may_enter_less_than_a_tick_later() {
 /// Issue 54: a worst order that needs entries that cannot happen together is no exact
 /// value. P (C 2) then X (C 1) in stream `s`, released at 0; Y (C 1) at 1; file order.
 /// X enters once P has completed, by 2, so Y (released at 1) may pass it, or not: the
-/// order P, X, Y is tried, and in its list schedule X enters at 2 and Y behind it, ending
-/// at 3 (R = 2). But X ahead of Y means X entered by Y's entry, so P ended before it, and
-/// then Y starts at 1 on a GPU with room: Y's worst reachable response is 1. The report
-/// keeps the safe 2, labelled `upper-bound`, not exact. P ends at 2 and X at 3, as they
-/// can (Y cannot enter before P: it is released after P's entry).
+/// order P, X, Y is tried. X ahead of Y means X entered by Y's entry, by 1, whatever P's
+/// bound in the list, so X's entry there is capped at 1 (`Job::entered_by`; before, X
+/// entered at 2 and Y behind it ended at 3, R = 2, labelled `upper-bound`): Y starts at 1
+/// on a GPU with room, its worst reachable response, 1. That list schedule is not an
+/// execution with full blocks (P cannot end by 1), so it is no witness; the order P, Y, X
+/// is, and the label is exact. P ends at 2 and X at 3, as they can (Y cannot enter
+/// before P: it is released after P's entry).
 #[test]
 fn a_witness_that_cannot_happen_is_labelled_an_upper_bound() {
     let p = in_stream_s("P", 2);
     let x = in_stream_s("X", 1);
     let y = Task::given("Y", Timing { period: Ticks::new(100), wcet: Ticks::new(1), release: Ticks::new(1) }, 1, 256);
     let rep = analyse(&Workload { launch: Launch::FileOrder, ..workload(vec![p, x, y]) }, Timeline::Omitted).unwrap();
-    assert_eq!(["P", "X", "Y"].map(|n| response(&rep, n)), [2.0, 3.0, 2.0]);
+    assert_eq!(["P", "X", "Y"].map(|n| response(&rep, n)), [2.0, 3.0, 1.0]);
+    assert_eq!(rep.bound, Bound::ExactMonotone);
+    // X of 4 blocks of 1024 threads and 3 each: in the order P, X, Y, X enters by 1 and
+    // fills the GPU until 4 or 5, and Y ends at 5 (R = 4). That needs P to end by 1, below
+    // its C: reachable with a shorter P, but no execution with full blocks, so the label
+    // is `upper-bound`.
+    let big = |name: &str, wcet: u128, blocks: u64, release: u128, stream: Option<&str>| Task {
+        stream: stream.map(Into::into),
+        ..Task::given(name, Timing { period: Ticks::new(100), wcet: Ticks::new(wcet), release: Ticks::new(release) }, blocks, 1024)
+    };
+    let w = Workload {
+        launch: Launch::FileOrder,
+        ..workload(vec![big("P", 2, 1, 0, Some("s")), big("X", 3, 4, 0, Some("s")), big("Y", 1, 1, 1, None)])
+    };
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "Y"), 4.0);
     assert_eq!(rep.bound, Bound::UpperBound);
 }
 
