@@ -244,8 +244,13 @@ fn hybrid(
 /// an earlier broken promise than `F_a`. So, with no earlier promise broken, `R` up to `a`
 /// passes the test, and so does `R` up to `a` followed by the other jobs by increasing
 /// `late`, ties in nominal order (which also keeps each stream in order: a successor's
-/// `late` is at least its predecessor's finish, after that one's entry): an order tried,
-/// with the same jobs ahead of `a` in the same order. A job `k` known to enter before
+/// `late` is at least its predecessor's finish, after that one's entry; where a
+/// predecessor's reported finish rests on an order in which its own entry was capped
+/// (`Job::entered_by`), move it, its successors and the jobs known to follow it to just
+/// after the last job of smaller `late`: the window test still passes, their earliest
+/// entries being below that `late`, and the order that gives the predecessor's finish is
+/// unchanged, a cold review's exchange argument): an order tried, with the same jobs
+/// ahead of `a` in the same order. A job `k` known to enter before
 /// `i` ([`Entries`]) is before it in `R` unless a promise due by `i`'s real entry broke
 /// (before `F_a` when `i` is ahead of `a`), and after `a` the order by `late` keeps `k`
 /// before `i`, since `(late[k], k) < (late[i], i)`.
@@ -399,10 +404,11 @@ fn realizable(run: &[Job], finish: &[Ticks], free: bool) -> bool {
 /// list schedule is monotone in the entries, so a lower bound on none of them is taken). With copies a job's `ready` (its kernel's entry bound, after its copy
 /// in) is taken from the previous round of [`crate::rta::queues`], over every order;
 /// without the cap an order could charge a job for a copy wait that only another order
-/// has, and the rounds would never settle. The cap binds only within a free group: a job
-/// after it outside its group is released after its latest entry, hence after its
-/// `ready`; and it never goes below a release, since only orders that fit the windows
-/// are tried ([`stream_orders`]).
+/// has, and the rounds would never settle. A job after it outside its group is released
+/// after its latest entry, so such a cap is at least that entry (with two queues it may
+/// still bind, the reported finishes being the least over passes, and it stays above the
+/// real entry); and a cap never goes below a release, since only orders that fit the
+/// windows are tried ([`stream_orders`]).
 fn every_order(
     jobs: &[Job],
     groups: &[Range<usize>],
