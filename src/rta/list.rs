@@ -194,10 +194,26 @@ impl Running {
     /// running blocks went to: fewer than `#SMs * k` blocks run, with `k = fit(d)` when
     /// every running block has exactly `c`'s demand, else [`room::beside`] the envelope
     /// of the running classes; or the running blocks' weights ([`room::weights`], head
-    /// `c`) sum to less than `#SMs`. Either suffices: with no room for `c` on any SM,
-    /// each SM runs at least `k` blocks and its blocks weigh at least 1.
+    /// `c`) sum to less than `#SMs`; or [`Running::room_on_every_sm`]. Each suffices: with
+    /// no room for `c` on any SM, each SM runs at least `k` blocks and its blocks weigh at
+    /// least 1.
     fn has_room(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
-        self.counted_room(c, classes, p) || self.weighed_room(c, classes, p)
+        self.counted_room(c, classes, p) || self.weighed_room(c, classes, p) || self.room_on_every_sm(c, classes, p)
+    }
+
+    /// The per-SM form of [`Running::has_room`]: `c`'s block has room beside as many
+    /// running blocks as one SM can hold ([`room::beside_every_sm`]; of an exact class at
+    /// most its [`room::most`], and no more of a class than run), so every SM has room.
+    fn room_on_every_sm(&self, c: usize, classes: &[Class], p: &Platform) -> bool {
+        let per_sm: Vec<(Demand, u64)> = self
+            .active
+            .iter()
+            .map(|&a| {
+                let n = self.count[a];
+                (classes[a].demand, if classes[a].exact { n.min(room::most(p, &classes[a].demand)) } else { n })
+            })
+            .collect();
+        room::beside_every_sm(p, &classes[c].demand, &per_sm)
     }
 
     /// The weighted form of [`Running::has_room`]; false where the profile leaves no

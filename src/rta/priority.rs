@@ -4,10 +4,10 @@
 //! FIFO (X1, G3: a kernel leaves its queue once fully dispatched). Blocks are never
 //! preempted: a high kernel waits for the low blocks already running.
 //!
-//! **High jobs: one low block of blocking.** For a high job `j`, let `B_j` be the longest
-//! block (its `C` plus the block overhead) and `U_j` the latest finish bound `F_l` (given
-//! below: the low jobs are bounded first, [`PASSES`]) of the low jobs `l` released by
-//! `j`'s latest entry (or by that of a high job before `j`). The high jobs are analysed
+//! **High jobs: one low block of blocking.** For a high job `j`, let `U_j` be the latest
+//! finish bound `F_l` (given below: the low jobs are bounded first, [`PASSES`]) of the low
+//! jobs `l` released by `j`'s latest entry (or by that of a high job before `j`), and
+//! `B_j` the longest block (its `C` plus the block overhead) of those with `F_l > r_j`. The high jobs are analysed
 //! alone, as one FIFO ([`crate::rta::ties::worst_for`]: every launch order of their tied
 //! groups), where a job whose entry in the list is `E` (its release plus the launch
 //! overhead, or its stream predecessor's finish in the same list schedule if later, or
@@ -17,8 +17,8 @@
 //! `e_j`, the list's `E >= e_j` (the list's proof), and a time `t >= max(E, min(E + B_j,
 //! U_j))` at which the list starts a block of `j`. A low block running at `t` started at
 //! some `s`. If `s < e_j`, its job `l` was released before `e_j`, so it is one of the `l`
-//! above: the block ended by `s + C_l < E + B_j` and (`l` being done by `F_l`) by `U_j`,
-//! so by `t`. If `s >= e_j`, the high queue was empty at `s`, so `j` was fully
+//! above: with `F_l <= r_j <= e_j <= E <= t` it is done by `t`; otherwise the block ended
+//! by `s + C_l < E + B_j` and (`l` being done by `F_l`) by `U_j`, so by `t`. If `s >= e_j`, the high queue was empty at `s`, so `j` was fully
 //! dispatched by `s <= t`. Either way no low block stands between `j`'s block and the
 //! high blocks the list counts, and the proof of [`crate::rta::analysis`] (positions in
 //! the high FIFO, real entries no later than the list's) goes through unchanged: in its
@@ -82,6 +82,10 @@ pub fn two_queues(jobs: &[Job]) -> bool {
 /// Most passes of [`worst_two_queues`] (low jobs, then high jobs, each from the last
 /// pass's finishes); any pass's result is a bound.
 pub const PASSES: usize = 4;
+
+/// Most steps of the windowed work bound's fixed-point iteration ([`Pool::windowed_x`]):
+/// beyond, the bound is not used (the other bounds stand).
+pub const WINDOW_STEPS: usize = 1_000;
 
 /// Most block steps of the pooled lists of one analysis ([`worst_two_queues`] over all
 /// rounds): beyond, the analysis is refused (a window too long for its load).
@@ -215,7 +219,8 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
     let highs: Vec<usize> = (0..jobs.len()).filter(|&i| jobs[i].priority == Priority::High).collect();
     let index = |i: usize| highs.iter().position(|&h| h == i);
     let sub_late: Vec<Ticks> = highs.iter().map(|&i| inputs.late[i]).collect();
-    let mut blocking = blocking(jobs, &sub_late, &inputs.low_finish);
+    let releases: Vec<Ticks> = highs.iter().map(|&i| jobs[i].release).collect();
+    let mut blocking = blocking(jobs, &releases, &sub_late, &inputs.low_finish);
     for (k, b) in room_beside_all(jobs, &highs, &sub_late, classes, p).into_iter().enumerate() {
         if b {
             blocking[k] = (Ticks::ZERO, Ticks::ZERO);
@@ -237,24 +242,38 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
     HighJobs { inputs, finish, orders, ties, tied, work }
 }
 
-/// Per high job (in nominal order, `late` its latest entries): `(B_j, U_j)`, the longest
-/// block `C_l` and the latest finish bound `F_l` (`low_finish[l]`) of the low jobs `l`
-/// released by the latest entry of `j` or of a high job before it (a low block running
-/// when `j` enters belongs to a low job released before that entry). A list enters `j`
-/// at `min(entry + B_j, U_j)` if later than its entry (module documentation).
-fn blocking(jobs: &[Job], late: &[Ticks], low_finish: &[Ticks]) -> Vec<(Ticks, Ticks)> {
+/// Per high job (in nominal order: `release` its releases, `late` its latest entries):
+/// `(B_j, U_j)`. `U_j` is the latest finish bound `F_l` (`low_finish[l]`) of the low jobs
+/// `l` released by the latest entry of `j` or of a high job before it (a low block running
+/// when `j` enters belongs to a low job released before that entry), and `B_j` the longest
+/// block `C_l` of those not bounded to be done by the release of `j` or of a later high job
+/// (`F_l > min_{k >= j} r_k`; the others are done by `j`'s entry). A list enters `j` at
+/// `min(entry + B_j, U_j)` if later than its entry (module documentation).
+fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks]) -> Vec<(Ticks, Ticks)> {
     let mut lows: Vec<(Ticks, Ticks, Ticks)> =
         jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| (j.release, j.wcet, low_finish[j.id])).collect();
     lows.sort_unstable();
-    let (mut next, mut entry, mut longest, mut until) = (0, Ticks::ZERO, Ticks::ZERO, Ticks::ZERO);
+    // The least release from each high job on: non-decreasing, so a low job done by it stays done.
+    let mut done_by = release.to_vec();
+    for k in (1..done_by.len()).rev() {
+        done_by[k - 1] = done_by[k - 1].min(done_by[k]);
+    }
+    let mut running: std::collections::BinaryHeap<(Ticks, Ticks)> = std::collections::BinaryHeap::new();
+    let (mut next, mut entry, mut until) = (0, Ticks::ZERO, Ticks::ZERO);
     late.iter()
-        .map(|&e| {
+        .zip(done_by)
+        .map(|(&e, done_by)| {
             entry = entry.max(e);
             while next < lows.len() && lows[next].0 <= entry {
-                (longest, until) = (longest.max(lows[next].1), until.max(lows[next].2));
+                running.push((lows[next].1, lows[next].2));
+                until = until.max(lows[next].2);
                 next += 1;
             }
-            (longest, until)
+            // The longest block of a low job that may still run at j's entry.
+            while running.peek().is_some_and(|&(_, f)| f <= done_by) {
+                running.pop();
+            }
+            (running.peek().map_or(Ticks::ZERO, |&(c, _)| c), until)
         })
         .collect()
 }
@@ -263,17 +282,20 @@ fn blocking(jobs: &[Job], late: &[Ticks], low_finish: &[Ticks]) -> Vec<(Ticks, T
 /// a block of `j` always has room, beside every block of the jobs released by the latest
 /// entry of `j` or of a high job before it (`r <= entry`; `j`'s own blocks but the one
 /// to start): their blocks' weights
-/// ([`room::weights`], head `j`'s class) sum to less than `#SMs`. Then `j` needs no
-/// blocking (`B_j = 0`).
+/// ([`room::weights`], head `j`'s class) sum to less than `#SMs`, or a block of `j` has
+/// room on every SM beside as many of them as one SM can hold ([`room::beside_every_sm`]:
+/// of each exact class at most its [`room::most`]). Then `j` needs no blocking (`B_j = 0`).
 ///
 /// Proof: let the list start a block of `j` at `t >= E`. By the list's induction the
 /// real high blocks running at `t` are among the list's (jobs of the high FIFO ahead of
 /// `j` or `j` itself, released by `entry`), and a low block running at `t` started either
 /// before `e_j <= entry`, its job released by then, or after `e_j` with the high queue
 /// empty, `j` then fully dispatched (module documentation). So the real blocks running at
-/// `t` are among the blocks counted, whose weights sum to less than `#SMs`: some SM
-/// holds less than 1 of them and has room for `j`'s block, the head of the real high
-/// queue (or already started), which therefore starts by `t`.
+/// `t` are among the blocks counted. With weights summing to less than `#SMs`, some SM
+/// holds less than 1 of them and has room for `j`'s block; with room beside as many as
+/// one SM can hold, every SM has room (one SM holds at most `most` blocks of an exact
+/// class, and no more of a class than are counted). Either way `j`'s block, the head of
+/// the real high queue (or already started), starts by `t`.
 fn room_beside_all(jobs: &[Job], highs: &[usize], late: &[Ticks], classes: &[Class], p: &Platform) -> Vec<bool> {
     let mut weight: std::collections::HashMap<(usize, usize), Option<u128>> = std::collections::HashMap::new();
     let mut w = |h: usize, a: usize| {
@@ -287,12 +309,21 @@ fn room_beside_all(jobs: &[Job], highs: &[usize], late: &[Ticks], classes: &[Cla
         .map(|(&j, &e)| {
             entry = entry.max(e);
             let h = jobs[j].class;
-            let mut sum = 0u128;
+            // Per class, the blocks counted (the head block itself is not running).
+            let mut blocks: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
             for k in jobs.iter().filter(|k| k.release <= entry) {
-                let Some(weight) = w(h, k.class) else { return false };
-                // The head block itself is not running.
-                let blocks = k.blocks - u64::from(k.id == jobs[j].id);
-                sum = sum.saturating_add(weight.saturating_mul(u128::from(blocks)));
+                *blocks.entry(k.class).or_default() += k.blocks - u64::from(k.id == jobs[j].id);
+            }
+            // Of an exact class no SM holds more than its `most`.
+            let on_one_sm = |c: usize, n: u64| if classes[c].exact { n.min(room::most(p, &classes[c].demand)) } else { n };
+            let per_sm: Vec<(Demand, u64)> = blocks.iter().map(|(&c, &n)| (classes[c].demand, on_one_sm(c, n))).collect();
+            if room::beside_every_sm(p, &classes[h].demand, &per_sm) {
+                return true;
+            }
+            let mut sum = 0u128;
+            for (c, n) in blocks {
+                let Some(weight) = w(h, c) else { return false };
+                sum = sum.saturating_add(weight.saturating_mul(u128::from(n)));
             }
             sum < limit
         })
@@ -319,8 +350,9 @@ impl Pool<'_> {
             }
         };
         let (work_finish, work_d) = self.low_job_by_work(root, l, q);
-        // Both are bounds; a job released after both D's changes neither.
-        Some((list_finish.min(work_finish), list_d.max(work_d)))
+        let window = self.windowed_x(root, l, q).map(|x| x + jobs[l].wcet);
+        // All are bounds; a job released after every D changes none.
+        Some((list_finish.min(work_finish).min(window.unwrap_or(Ticks::MAX)), list_d.max(work_d).max(window.unwrap_or(Ticks::ZERO))))
     }
 
     /// `S` for low job `l` with high jobs released by `d`, as job indices (module
@@ -403,6 +435,75 @@ impl Pool<'_> {
         let (total, work) = (total - own, work - own.checked_mul(jobs[l].wcet.get())?);
         let sms = u128::from(self.p.sms()).checked_mul(room::WEIGHT_ONE)?;
         Some(if total < sms { late[l] } else { late[l] + Ticks::new(work / sms + 1) })
+    }
+
+    /// The **windowed work bound** of low job `l`: `X`, the least fixed point of `X = e_l +
+    /// floor(V(X) / G) + 1` above `e_l` (or `e_l` if the blocks of `S(e_l + 1)` other than
+    /// `l`'s last weigh less than `G`), where `S(X)` is `S` of the work bound with only the
+    /// high jobs released before `X`, each job `k` of `S(X)` has weight `w_k` (the
+    /// [`room::weights`] of its demand with the demands of `S(X)` as heads, `G = #SMs`; where
+    /// the weights do not apply, 1 each with `G` the slots of [`Pool::slots`]), and
+    /// `V(X) = sum_k w_k n_k min(C_k, (min(X, F_k) - max(r_k, r_l))^+)`, with `n_k` the
+    /// blocks of `k` (less one for `l`) and `F_k` its finish bound if known (`done`). `l`'s
+    /// last block is assigned by `X`, and `l` ends by `X + C_l`. `None` if the iteration does
+    /// not reach a fixed point in [`WINDOW_STEPS`] steps or a sum overflows.
+    ///
+    /// Proof. As for the weighted work bound, suppose `l`'s last block is assigned at `X' >
+    /// X`, `l` entering at `e` with `r_l <= e <= e_l`. At every instant `t` of `[e, X)` the
+    /// head of the higher non-empty queue has no room on any SM, so the blocks running at
+    /// `t` weigh at least `G`; they are of jobs of `S(X)` (a high job running or heading the
+    /// high queue at `t < X` was released before `X`; a job done by its bound `F_k <= t`
+    /// runs no block at `t`), none of them `l`'s last, and every head at `t` is a job of
+    /// `S(X)`, whose demands the weights take as heads. A block of `k` runs within
+    /// `[max(r_k, e), min(X, F_k))`, for at most `C_k`: the blocks of `k` other than `l`'s
+    /// last run at most `n_k min(C_k, (min(X, F_k) - max(r_k, r_l))^+)` in `[e, X)`, and
+    /// `G (X - e) <= V(X)`. But at a fixed point `G (X - e) >= G (X - e_l) = G (floor(V(X) /
+    /// G) + 1) > V(X)`: a contradiction. Where the blocks weigh less than `G` in all, the
+    /// contradiction comes at `e` itself (`X' <= e <= e_l`: the blocks running at `e` are of
+    /// jobs released by `e_l`, all in `S(e_l + 1)`). A bound `F_k < X` is used only
+    /// for blocks running before `X`, below `l`'s own bound: one more promise of
+    /// [`crate::rta::queues`]'s argument, due before `l`'s.
+    fn windowed_x(&self, root: &[usize], l: usize, q: Ticks) -> Option<Ticks> {
+        let (jobs, late) = (self.jobs, self.late);
+        let (e, r_l) = (late[l], jobs[l].release);
+        // From `e_l + 1`: the jobs released by `e_l` may run at `e_l` itself.
+        let mut x = e + Ticks::new(1);
+        for _ in 0..WINDOW_STEPS {
+            let pool: Vec<usize> = self
+                .pool_of(root, l, q, x)
+                .into_iter()
+                .filter(|&k| k == l || (self.done[k] > r_l && !(jobs[k].priority == Priority::High && jobs[k].release >= x)))
+                .collect();
+            let demands: Vec<Demand> = pool.iter().map(|&k| self.classes[jobs[k].class].demand).collect();
+            let (weights, g) = match room::weights(self.p, &demands, &demands) {
+                Some(mut w) => {
+                    // While a block of l runs, the head is l or a high job.
+                    let heads: Vec<Demand> =
+                        pool.iter().filter(|&&k| k == l || jobs[k].priority == Priority::High).map(|&k| self.classes[jobs[k].class].demand).collect();
+                    let own = room::weights(self.p, &heads, &[self.classes[jobs[l].class].demand])?[0];
+                    pool.iter().zip(w.iter_mut()).filter(|(&k, _)| k == l).for_each(|(_, w)| *w = own);
+                    (w, u128::from(self.p.sms()).checked_mul(room::WEIGHT_ONE)?)
+                }
+                None => (vec![1; pool.len()], u128::from(self.slots(&pool))),
+            };
+            let (mut total, mut work) = (0u128, 0u128);
+            for (&k, &w) in pool.iter().zip(&weights) {
+                let j = &jobs[k];
+                let n = u128::from(j.blocks - u64::from(k == l));
+                let span = x.min(self.done[k]).saturating_sub(j.release.max(r_l));
+                total = total.checked_add(w.checked_mul(n)?)?;
+                work = work.checked_add(w.checked_mul(n)?.checked_mul(j.wcet.min(span).get())?)?;
+            }
+            if total < g {
+                return Some(e);
+            }
+            let next = e + Ticks::new(work / g + 1);
+            if next <= x {
+                return Some(x);
+            }
+            x = next;
+        }
+        None
     }
 
     /// Times `q` at which the GPU is surely idle with every job released before `q` done:

@@ -489,7 +489,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
                 p.sms() * crate::rta::room::fit(p, &demands[0])
             ),
             Bound::Copies => "one block demand, with copies: the kernels' part as for one demand, the copies bounded as below; a safe bound, not exact".into(),
-            Bound::Priorities => "streams of both priorities (two EE queues; a low kernel's blocks are assigned only while the high queue is empty, blocks are not preempted): a high kernel's response counts one low block of blocking at its entry (no longer than the low kernels released by then may still run), a low kernel's counts every high kernel released before its last block could start (the lesser of a list with every block at the longest C and the largest demand, and the pool's work with each block weighed by its share of an SM); a safe bound, not exact".into(),
+            Bound::Priorities => "streams of both priorities (two EE queues; a low kernel's blocks are assigned only while the high queue is empty, blocks are not preempted): a high kernel's response counts one low block of blocking at its entry (of a low kernel released by then and not bounded to be done by its release), a low kernel's counts every high kernel released before its last block could start (the lesser of a list with every block at the longest C and the largest demand, and the pool's work with each block weighed by its share of an SM, each kernel only for the time it can run before that start); a safe bound, not exact".into(),
         },
         match seq.window_end {
             None => "each kernel is one job released at its release time".into(),

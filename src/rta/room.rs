@@ -183,6 +183,36 @@ pub fn fit_is_exact(p: &Platform, d: &Demand) -> bool {
     low == high
 }
 
+/// The most blocks of demand `d` one SM can hold in any scenario: the occupancy
+/// calculator's count ([`slots`] with `Greedy` placement on the whole SM). Every scenario
+/// holds at most this many: a sub-partition holds at most `c` of `d`'s warps whatever
+/// the placement, and confining blocks to halves only divides the threads further.
+pub fn most(p: &Platform, d: &Demand) -> u64 {
+    slots(p, d, Policy::Greedy, 1)
+}
+
+/// Whether a block of demand `head` has room on every SM, in every scenario the profile
+/// leaves open, when each SM runs, of each `(d, n)` of `running`, at most `n` blocks of
+/// demand at most `d` (and nothing else). False where a scenario confines blocks to half
+/// an SM (not covered here).
+///
+/// Proof. In a `Whole` scenario a block of `head` has room as soon as, for every resource
+/// of [`weights`]' proof (threads, registers in the placement, shared memory, block
+/// slots), the running blocks' charges sum to at most `cap - need(head)`; on any SM they
+/// sum to at most `sum n * charge(d)` (charges grow with the demand).
+pub fn beside_every_sm(p: &Platform, head: &Demand, running: &[(Demand, u64)]) -> bool {
+    if modes(p) != [Mode::Whole] {
+        return false;
+    }
+    let s = p.register_sub_partitions;
+    policies(p).iter().all(|&policy| {
+        [Resource::Threads, Resource::Registers(policy), Resource::Shared, Resource::Blocks].into_iter().all(|r| {
+            let used = running.iter().fold(0u128, |sum, (d, n)| sum.saturating_add(u128::from(r.charge(p, d, s)) * u128::from(*n)));
+            r.cap(p, 1).checked_sub(r.need(p, head, s)).is_some_and(|left| used <= u128::from(left))
+        })
+    })
+}
+
 /// Fixed-point unit of [`weights`]: a weight of 1.
 pub const WEIGHT_ONE: u128 = 1 << 32;
 
@@ -370,6 +400,10 @@ mod tests {
     }
 
     impl Sm {
+        fn empty(subs: usize, policy: Policy) -> Sm {
+            Sm { threads: 0, shared: 0, blocks: 0, registers: vec![0; subs], policy }
+        }
+
         /// Where `d`'s warps go, if they fit (sub-partition per warp).
         fn spots(&self, p: &Platform, d: &Demand, start: usize) -> Option<Vec<usize>> {
             let fits = self.threads + d.threads <= p.sm_threads
@@ -406,6 +440,18 @@ mod tests {
         }
     }
 
+    /// Up to three random block demands (some shared memory, some registers).
+    fn random_kinds(p: &Platform, rng: &mut rand::rngs::SmallRng) -> Vec<Demand> {
+        use rand::Rng;
+        (0..3)
+            .filter_map(|_| {
+                let shared = if rng.random_bool(0.3) { rng.random_range(0..40_000) } else { 0 };
+                let registers = if rng.random_bool(0.6) { rng.random_range(16..=128) } else { 0 };
+                p.demand(rng.random_range(1..=1024), shared, registers, "k").ok()
+            })
+            .collect()
+    }
+
     /// Wherever a head of the kinds has no room on an SM filled at random with blocks of
     /// those kinds, the running blocks' weights sum to at least 1 (both placements).
     #[test]
@@ -417,16 +463,10 @@ mod tests {
         for (placement, policy) in [(WarpPlacement::Any, Policy::Greedy), (WarpPlacement::RoundRobin, Policy::RoundRobin)] {
             let p = tx2(placement, GlobalCaching::Off);
             for _ in 0..20_000 {
-                let kinds: Vec<Demand> = (0..3)
-                    .filter_map(|_| {
-                        let shared = if rng.random_bool(0.3) { rng.random_range(0..40_000) } else { 0 };
-                        let registers = if rng.random_bool(0.6) { rng.random_range(16..=128) } else { 0 };
-                        p.demand(rng.random_range(1..=1024), shared, registers, "k").ok()
-                    })
-                    .collect();
+                let kinds = random_kinds(&p, &mut rng);
                 let w = weights(&p, &kinds, &kinds).unwrap();
                 let subs = p.register_sub_partitions as usize;
-                let mut sm = Sm { threads: 0, shared: 0, blocks: 0, registers: vec![0; subs], policy };
+                let mut sm = Sm::empty(subs, policy);
                 let mut sum = 0;
                 for _ in 0..rng.random_range(0..40) {
                     let k = rng.random_range(0..kinds.len().max(1));
@@ -442,6 +482,49 @@ mod tests {
             }
         }
         assert!(blocked > 10_000, "only {blocked} blocked heads");
+    }
+
+    /// Wherever [`beside_every_sm`] promises room beside the blocks on an SM filled at
+    /// random (each kind counted as often as it was placed, or more), the SM has room for
+    /// the head; and no SM filled with one kind holds more than its [`most`] (both
+    /// placements).
+    #[test]
+    fn room_beside_every_sm_and_most_hold_on_a_filled_sm() {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(57);
+        let mut promised = 0;
+        for (placement, policy) in [(WarpPlacement::Any, Policy::Greedy), (WarpPlacement::RoundRobin, Policy::RoundRobin)] {
+            let p = tx2(placement, GlobalCaching::Off);
+            let subs = p.register_sub_partitions as usize;
+            for _ in 0..20_000 {
+                let kinds = random_kinds(&p, &mut rng);
+                if kinds.is_empty() {
+                    continue;
+                }
+                let mut sm = Sm::empty(subs, policy);
+                let mut placed = vec![0u64; kinds.len()];
+                for _ in 0..rng.random_range(0..40) {
+                    let k = rng.random_range(0..kinds.len());
+                    if sm.place(&p, &kinds[k], rng.random_range(0..subs)) {
+                        placed[k] += 1;
+                    }
+                }
+                let counted: Vec<(Demand, u64)> = kinds.iter().zip(&placed).map(|(d, &n)| (*d, n + rng.random_range(0..2))).collect();
+                let start = rng.random_range(0..subs);
+                for h in kinds.iter().filter(|h| beside_every_sm(&p, h, &counted)) {
+                    promised += 1;
+                    assert!(sm.has_room(&p, h, start), "{h:?} promised room beside {counted:?} ({placement:?})");
+                }
+                let mut one = Sm::empty(subs, policy);
+                let mut n = 0;
+                while one.place(&p, &kinds[0], rng.random_range(0..subs)) {
+                    n += 1;
+                }
+                assert!(n <= most(&p, &kinds[0]), "{n} blocks of {:?} on one SM, most {}", kinds[0], most(&p, &kinds[0]));
+            }
+        }
+        assert!(promised > 5_000, "only {promised} promises");
     }
 
     #[test]

@@ -657,8 +657,11 @@ fn jobs_after_the_window_that_may_pass_are_analysed() {
 /// Issue 54: a low kernel's bound counts each block at its own time, not the longest.
 /// H (high, 1 block of 100) and L (low, 8 blocks of 1), both released at 0, 1024 threads
 /// (4 slots). The pooled list takes every block at 100: L's last block starts at 200,
-/// 201. The work bound: (100 + 8) / 4 = 27 to L's last block, 28. Reachable: 3 (H takes
-/// one slot, L's blocks go in three waves of 1 on the other three).
+/// 201. The work bound: (100 + 8) / 4 = 27 to L's last block, 28. The windowed work
+/// bound: in `[0, X)` H runs at most `X`, L's other 7 blocks 1 each, every block weighing
+/// just under half an SM's worth of a 1024-thread head: `X = 7` (`floor((7 + 7) * 0.999
+/// / 2) + 1`), 8. Reachable: 3 (H takes one slot, L's blocks go in three waves of 1 on
+/// the other three).
 #[test]
 fn a_low_kernel_is_charged_each_blocks_own_time() {
     let l = Task::given("L", Timing { period: Ticks::new(1000), wcet: Ticks::new(1), release: Ticks::ZERO }, 8, 1024);
@@ -667,7 +670,7 @@ fn a_low_kernel_is_charged_each_blocks_own_time() {
         ..Task::given("H", Timing { period: Ticks::new(1000), wcet: Ticks::new(100), release: Ticks::ZERO }, 1, 1024)
     };
     let rep = analyse(&workload(vec![h, l]), Timeline::Omitted).unwrap();
-    assert_eq!(response(&rep, "L"), 28.0);
+    assert_eq!(response(&rep, "L"), 8.0);
 }
 
 /// Stream priorities (A1-A2): H (high, 8 blocks of 10, released at 5) goes ahead of the
@@ -769,7 +772,8 @@ fn a_high_job_may_enter_the_list_before_its_latest_entry() {
 /// shared memory) beside L (low, 64 blocks of 1, 64 threads), both released at 0: the
 /// envelope fits one block per SM (2 slots), so every block of L counted as half the
 /// GPU (L reported 38); each of L's blocks weighs about 1/28 of an SM (its 64 threads
-/// beside a head needing 256), H's shared memory a little more than one SM: 8.
+/// beside a head needing 256), H's shared memory a little more than one SM: 8. Windowed
+/// (H runs at most `X` of `[0, X)`): `X = 3` (`floor((63 / 28 + 1.014 * 3) / 2) + 1`), 4.
 /// Reachable: 2 (63 of L's blocks start at once beside H, the last after one of them).
 #[test]
 fn a_low_kernel_is_weighed_by_its_share_of_an_sm() {
@@ -781,7 +785,7 @@ fn a_low_kernel_is_weighed_by_its_share_of_an_sm() {
     };
     let w = workload(vec![h, l]);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
-    assert_eq!(response(&rep, "L"), 8.0);
+    assert_eq!(response(&rep, "L"), 4.0);
     never_above_the_report(&w, &rep, 5).unwrap();
 }
 
@@ -870,6 +874,94 @@ fn a_high_kernel_that_fits_beside_everything_is_not_blocked() {
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "H1"), response(&rep, "H2")), (4.0, 3.0));
     never_above_the_report(&w, &rep, 9).unwrap();
+}
+
+/// Issue 54: a high kernel is blocked only by a low block that may still run at its
+/// entry. L1 (4 blocks of 10, 1024 threads: the whole GPU) is bounded to end at 10; L2
+/// (40 blocks of 1) runs from 10; H (high, 1 block of 1) is released at 15. L1 is done
+/// by H's release, so H waits for at most one of L2's blocks: 2, reachable (H released
+/// as L2's blocks start). Charging L1's block of 10 as well gave 7.
+#[test]
+fn a_high_kernel_is_not_blocked_by_a_low_kernel_done_by_its_release() {
+    let k = |name: &str, priority: Priority, release: u128, wcet: u128, blocks: u64| Task {
+        priority,
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, blocks, 1024)
+    };
+    let w = workload(vec![k("L1", Priority::Low, 0, 10, 4), k("L2", Priority::Low, 10, 1, 40), k("H", Priority::High, 15, 1, 1)]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "L1"), response(&rep, "H")), (10.0, 2.0));
+    never_above_the_report(&w, &rep, 13).unwrap();
+}
+
+/// Issue 54: a high kernel is not blocked where its block has room on every SM beside as
+/// many of the others' blocks as one SM can hold. H (high, 4 blocks of 128 threads, 13)
+/// and L (low, 14 blocks of 64 threads with 31,273 bytes of shared memory, 10), both
+/// released at 0: one SM holds at most 2 of L's blocks (shared memory), and beside 2 of
+/// them and 3 of H's a block of H still fits; weighed, L's 14 blocks counted as 6.7 SMs,
+/// and H was reported one low block later, 23. Reachable: 13.
+#[test]
+fn a_high_kernel_has_room_beside_what_one_sm_can_hold() {
+    let h = Task {
+        priority: Priority::High,
+        ..Task::given("H", Timing { period: Ticks::new(1000), wcet: Ticks::new(13), release: Ticks::ZERO }, 4, 128)
+    };
+    let l = Task {
+        shared_memory: 31_273,
+        registers_per_thread: 25,
+        ..Task::given("L", Timing { period: Ticks::new(1000), wcet: Ticks::new(10), release: Ticks::ZERO }, 14, 64)
+    };
+    let w = workload(vec![h, l]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "H"), 13.0);
+    never_above_the_report(&w, &rep, 16).unwrap();
+}
+
+/// Issue 54: a low kernel's work bound counts a high kernel released within its window
+/// only for the part of the window after its release (and none released after the
+/// window). H (high, 1 block of 100) and L (low, 8 blocks of 1), 1024 threads, both
+/// released at 0, and H2 (high, 40 blocks of 10) released at 20: L's last block is
+/// assigned by 7 (`a_low_kernel_is_charged_each_blocks_own_time`), before H2 exists, so
+/// L ends by 8. The whole-pool work bound reached 27, took H2 in and gave 128.
+/// Reachable: 3.
+#[test]
+fn a_high_kernel_released_after_the_window_does_not_delay_a_low_one() {
+    let k = |name: &str, priority: Priority, release: u128, wcet: u128, blocks: u64| Task {
+        priority,
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, blocks, 1024)
+    };
+    let w = workload(vec![k("H", Priority::High, 0, 100, 1), k("L", Priority::Low, 0, 1, 8), k("H2", Priority::High, 20, 10, 40)]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "L"), 8.0);
+    never_above_the_report(&w, &rep, 14).unwrap();
+}
+
+/// Issue 54: while a block of the low kernel `l` itself runs, the head of the queues is
+/// `l` or a high kernel, so `l`'s blocks are weighed against those heads only, not
+/// against a larger low kernel ahead of it. From the random corpus of `rta_pessimism`:
+/// K1 (low, 17 blocks of 2, 512 threads) and K2 (low, 6 blocks of 5, 1024 threads)
+/// beside K3 (high, 8 small blocks of 22), all released at 0, then K4 and K0 (high, much
+/// work) at 32 and 35. Weighed against K2's 1024 threads, K1's bound passed 32, took K4
+/// and K0 in and gave 339; against K1's own 512 threads it ends before: 33. The reference
+/// simulator's worst found is 20.
+#[test]
+fn a_low_kernels_own_blocks_are_weighed_against_the_heads_they_can_run_under() {
+    let k = |name: &str, priority: Priority, release: u128, wcet: u128, blocks: u64, threads: u64, shared: u64, registers: u64| Task {
+        priority,
+        shared_memory: shared,
+        registers_per_thread: registers,
+        ..Task::given(name, Timing { period: Ticks::new(1_000_000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, blocks, threads)
+    };
+    let w = workload(vec![
+        k("K0", Priority::High, 35, 9, 31, 682, 29_000, 0),
+        k("K1", Priority::Low, 0, 2, 17, 512, 0, 39),
+        k("K2", Priority::Low, 0, 5, 6, 1024, 16_956, 28),
+        k("K3", Priority::High, 0, 22, 8, 64, 0, 0),
+        k("K4", Priority::High, 32, 18, 25, 80, 29_853, 0),
+        k("K5", Priority::Low, 11, 5, 33, 64, 12_067, 0),
+    ]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K1"), 33.0);
+    never_above_the_report(&w, &rep, 15).unwrap();
 }
 
 /// Issue 54: the room rule weighs each running block by its share of an SM instead of
