@@ -161,11 +161,13 @@ struct Running {
     count: Vec<u64>,
     active: Vec<usize>,
     weights: std::collections::HashMap<(usize, usize), Option<u128>>,
+    /// Answers of [`Running::room_on_some_sm`], by running counts (sorted) and head.
+    placements: std::collections::HashMap<Vec<(usize, u64)>, bool>,
 }
 
 impl Running {
     fn new(classes: usize) -> Running {
-        Running { ends: BinaryHeap::new(), count: vec![0; classes], active: Vec::new(), weights: std::collections::HashMap::new() }
+        Running { ends: BinaryHeap::new(), count: vec![0; classes], active: Vec::new(), weights: std::collections::HashMap::new(), placements: std::collections::HashMap::new() }
     }
 
     /// Forgets the blocks that end by `t`.
@@ -198,7 +200,26 @@ impl Running {
     /// no room for `c` on any SM, each SM runs at least `k` blocks and its blocks weigh at
     /// least 1.
     fn has_room(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
-        self.counted_room(c, classes, p) || self.weighed_room(c, classes, p) || self.room_on_every_sm(c, classes, p)
+        self.counted_room(c, classes, p) || self.weighed_room(c, classes, p) || self.room_on_every_sm(c, classes, p) || self.room_on_some_sm(c, classes, p)
+    }
+
+    /// The placement form of [`Running::has_room`]: every running class exact, and no
+    /// placement of the running blocks leaves every SM without room for `c`'s block
+    /// ([`room::some_sm_has_room`]). Kept per head and running counts.
+    fn room_on_some_sm(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
+        if !self.active.iter().all(|&a| classes[a].exact) {
+            return false;
+        }
+        let mut key: Vec<(usize, u64)> = self.active.iter().map(|&a| (a, self.count[a])).collect();
+        key.sort_unstable();
+        key.push((c, 0));
+        if let Some(&known) = self.placements.get(&key) {
+            return known;
+        }
+        let running: Vec<(Demand, u64)> = key[..key.len() - 1].iter().map(|&(a, n)| (classes[a].demand, n)).collect();
+        let known = room::some_sm_has_room(p, &classes[c].demand, &running);
+        self.placements.insert(key, known);
+        known
     }
 
     /// The per-SM form of [`Running::has_room`]: `c`'s block has room beside as many

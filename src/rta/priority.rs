@@ -284,7 +284,9 @@ fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks
 /// to start): their blocks' weights
 /// ([`room::weights`], head `j`'s class) sum to less than `#SMs`, or a block of `j` has
 /// room on every SM beside as many of them as one SM can hold ([`room::beside_every_sm`]:
-/// of each exact class at most its [`room::most`]). Then `j` needs no blocking (`B_j = 0`).
+/// of each exact class at most its [`room::most`]), or (every class exact) on some SM
+/// however they are placed ([`room::some_sm_has_room`]). Then `j` needs no blocking
+/// (`B_j = 0`).
 ///
 /// Proof: let the list start a block of `j` at `t >= E`. By the list's induction the
 /// real high blocks running at `t` are among the list's (jobs of the high FIFO ahead of
@@ -294,7 +296,8 @@ fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks
 /// `t` are among the blocks counted. With weights summing to less than `#SMs`, some SM
 /// holds less than 1 of them and has room for `j`'s block; with room beside as many as
 /// one SM can hold, every SM has room (one SM holds at most `most` blocks of an exact
-/// class, and no more of a class than are counted). Either way `j`'s block, the head of
+/// class, and no more of a class than are counted); by the placement rule, some SM has
+/// room. Either way `j`'s block, the head of
 /// the real high queue (or already started), starts by `t`.
 fn room_beside_all(jobs: &[Job], highs: &[usize], late: &[Ticks], classes: &[Class], p: &Platform) -> Vec<bool> {
     let mut weight: std::collections::HashMap<(usize, usize), Option<u128>> = std::collections::HashMap::new();
@@ -318,6 +321,10 @@ fn room_beside_all(jobs: &[Job], highs: &[usize], late: &[Ticks], classes: &[Cla
             let on_one_sm = |c: usize, n: u64| if classes[c].exact { n.min(room::most(p, &classes[c].demand)) } else { n };
             let per_sm: Vec<(Demand, u64)> = blocks.iter().map(|(&c, &n)| (classes[c].demand, on_one_sm(c, n))).collect();
             if room::beside_every_sm(p, &classes[h].demand, &per_sm) {
+                return true;
+            }
+            let counted: Vec<(Demand, u64)> = blocks.iter().map(|(&c, &n)| (classes[c].demand, n)).collect();
+            if blocks.keys().all(|&c| classes[c].exact) && room::some_sm_has_room(p, &classes[h].demand, &counted) {
                 return true;
             }
             let mut sum = 0u128;

@@ -213,6 +213,86 @@ pub fn beside_every_sm(p: &Platform, head: &Demand, running: &[(Demand, u64)]) -
     })
 }
 
+/// Most per-SM count vectors [`some_sm_has_room`] looks at before it gives up (and claims
+/// nothing).
+pub const PLACEMENT_BUDGET: usize = 20_000;
+
+/// Whether a block of demand `head` has room on some SM, in every scenario the profile
+/// leaves open, when at most `n` blocks of exactly demand `d` run for each `(d, n)` of
+/// `running` (and nothing else), however they are placed. Decided for GPUs of one or two
+/// SMs (false for more, and false when the per-SM count vectors exceed
+/// [`PLACEMENT_BUDGET`]: no claim either way).
+///
+/// Proof. Suppose the head has room on no SM. Each SM `s` then runs `x_s` blocks of each
+/// demand with (a) `x_s` fitting on one SM: the threads, registers (each block's
+/// `registers`, whatever their placement), shared memory and block slots of `x_s` within
+/// an SM's, and `x_s[d] <= most(d)`; and (b) no room for the head beside `x_s`, so
+/// [`beside_every_sm`] is false for `x_s` (where it is true the head has room). The
+/// `x_s` of all SMs sum to at most `n` per demand. Any `y <= x_s` still fits (a), and
+/// among them one that is minimal for (b) (removing any block makes it true). So two
+/// minimal vectors of (a)-(b), one per SM, sum to at most `n`, or one does on a single
+/// SM. Where no such vectors exist, the head has room on some SM.
+pub fn some_sm_has_room(p: &Platform, head: &Demand, running: &[(Demand, u64)]) -> bool {
+    let sms = p.sms();
+    if modes(p) != [Mode::Whole] || sms > 2 || running.is_empty() {
+        return sms <= 2 && running.is_empty();
+    }
+    let bound: Vec<u64> = running.iter().map(|(d, n)| (*n).min(most(p, d))).collect();
+    let blocked = |x: &[u64]| {
+        let on: Vec<(Demand, u64)> = running.iter().zip(x).map(|((d, _), &k)| (*d, k)).collect();
+        !beside_every_sm(p, head, &on)
+    };
+    let Some(vectors) = fitting_vectors(p, running, &bound) else { return false };
+    let minimal: Vec<&Vec<u64>> = vectors
+        .iter()
+        .filter(|x| {
+            blocked(x)
+                && (0..x.len()).filter(|&i| x[i] > 0).all(|i| {
+                    let mut y = (*x).clone();
+                    y[i] -= 1;
+                    !blocked(&y)
+                })
+        })
+        .collect();
+    let within = |a: &[u64], b: &[u64]| a.iter().zip(b).zip(running).all(|((&a, &b), (_, n))| a + b <= *n);
+    if sms == 1 {
+        return minimal.is_empty();
+    }
+    !minimal.iter().any(|a| minimal.iter().any(|b| within(a, b)))
+}
+
+/// Every count vector `x <= bound` whose blocks of `running`'s demands fit on one SM by
+/// the totals (threads, registers, shared memory, block slots); `None` beyond
+/// [`PLACEMENT_BUDGET`].
+fn fitting_vectors(p: &Platform, running: &[(Demand, u64)], bound: &[u64]) -> Option<Vec<Vec<u64>>> {
+    let fits = |x: &[u64]| {
+        let sum = |f: &dyn Fn(&Demand) -> u64| running.iter().zip(x).fold(0u128, |s, ((d, _), &k)| s + u128::from(f(d)) * u128::from(k));
+        sum(&|d| d.threads) <= u128::from(p.sm_threads)
+            && sum(&|d| d.registers) <= u128::from(p.registers_per_sm)
+            && sum(&|d| d.shared_memory) <= u128::from(p.shared_memory_per_sm)
+            && x.iter().map(|&k| u128::from(k)).sum::<u128>() <= u128::from(p.max_blocks_per_sm)
+    };
+    let mut out = vec![vec![0; bound.len()]];
+    for i in 0..bound.len() {
+        let mut next = Vec::new();
+        for x in &out {
+            let mut y = x.clone();
+            while fits(&y) {
+                next.push(y.clone());
+                if next.len() > PLACEMENT_BUDGET || y[i] == bound[i] {
+                    break;
+                }
+                y[i] += 1;
+            }
+            if next.len() > PLACEMENT_BUDGET {
+                return None;
+            }
+        }
+        out = next;
+    }
+    Some(out)
+}
+
 /// Fixed-point unit of [`weights`]: a weight of 1.
 pub const WEIGHT_ONE: u128 = 1 << 32;
 
@@ -525,6 +605,46 @@ mod tests {
             }
         }
         assert!(promised > 5_000, "only {promised} promises");
+    }
+
+    /// Wherever two SMs filled at random from the counted blocks (each kind placed at most
+    /// as often as counted) both lack room for a head, [`some_sm_has_room`] does not claim
+    /// room; and it does claim it often (both placements).
+    #[test]
+    fn room_on_some_sm_is_never_claimed_where_a_fill_blocks_both() {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(58);
+        let (mut claimed, mut blocked) = (0, 0);
+        for (placement, policy) in [(WarpPlacement::Any, Policy::Greedy), (WarpPlacement::RoundRobin, Policy::RoundRobin)] {
+            let p = tx2(placement, GlobalCaching::Off);
+            let subs = p.register_sub_partitions as usize;
+            for _ in 0..4_000 {
+                let kinds = random_kinds(&p, &mut rng);
+                if kinds.is_empty() {
+                    continue;
+                }
+                let counts: Vec<(Demand, u64)> = kinds.iter().map(|d| (*d, rng.random_range(0..12))).collect();
+                let mut left: Vec<u64> = counts.iter().map(|c| c.1).collect();
+                let mut sms = [Sm::empty(subs, policy), Sm::empty(subs, policy)];
+                for _ in 0..200 {
+                    let (k, s) = (rng.random_range(0..kinds.len()), rng.random_range(0..2));
+                    if left[k] > 0 && sms[s].place(&p, &kinds[k], rng.random_range(0..subs)) {
+                        left[k] -= 1;
+                    }
+                }
+                for h in &kinds {
+                    let start = rng.random_range(0..subs);
+                    let claim = some_sm_has_room(&p, h, &counts);
+                    claimed += usize::from(claim);
+                    if sms.iter().all(|sm| !sm.has_room(&p, h, start)) {
+                        blocked += 1;
+                        assert!(!claim, "{h:?} claimed room beside {counts:?}, both SMs full ({placement:?})");
+                    }
+                }
+            }
+        }
+        assert!(claimed > 2_000 && blocked > 2_000, "{claimed} claims, {blocked} blocked");
     }
 
     #[test]

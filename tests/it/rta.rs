@@ -964,6 +964,26 @@ fn a_low_kernels_own_blocks_are_weighed_against_the_heads_they_can_run_under() {
     never_above_the_report(&w, &rep, 15).unwrap();
 }
 
+/// Issue 54 (its case): three kernels released at 0 in any order. K1: 4 blocks of 352
+/// threads, 8,192 bytes of shared memory, 57 registers, 7; K2: 3 blocks of 160 threads,
+/// 12,289 bytes, 1; K3: 1 block of 544 threads, 6. One SM holds at most 2 of K1's blocks
+/// (registers), so 2 running of them leave the other SM free, and beside 4 of them (2 on
+/// each SM) and K3 a block of K2 still fits: no placement of the running blocks blocks a
+/// head on both SMs, all start at 0 and each ends at its own time. Reported before: K2 8
+/// (the envelope of every running block), then 7 (weighed); K1 13. Reachable: 7, 1, 6.
+#[test]
+fn no_placement_of_the_running_blocks_holds_back_the_issues_three_kernels() {
+    let k = |name: &str, wcet: u128, blocks: u64, threads: u64, shared: u64, registers: u64| Task {
+        shared_memory: shared,
+        registers_per_thread: registers,
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::ZERO }, blocks, threads)
+    };
+    let w = workload(vec![k("K1", 7, 4, 352, 8_192, 57), k("K2", 1, 3, 160, 12_289, 0), k("K3", 6, 1, 544, 0, 0)]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "K1"), response(&rep, "K2"), response(&rep, "K3")), (7.0, 1.0, 6.0));
+    never_above_the_report(&w, &rep, 17).unwrap();
+}
+
 /// Issue 54: the room rule weighs each running block by its share of an SM instead of
 /// counting every block at the envelope of the demands. K0 (4 blocks of 544 threads, 24
 /// each, released at 0) and K1 (14 blocks of 128 threads, 23 each, released at 1): K1's
