@@ -357,9 +357,14 @@ impl Pool<'_> {
             }
         };
         let (work_finish, work_d) = self.low_job_by_work(root, l, q);
-        let window = self.windowed_x(root, l, q).map(|x| x + jobs[l].wcet);
-        // All are bounds; a job released after every D changes none.
-        Some((list_finish.min(work_finish).min(window.unwrap_or(Ticks::MAX)), list_d.max(work_d).max(window.unwrap_or(Ticks::ZERO))))
+        let (finish, d) = (list_finish.min(work_finish), list_d.max(work_d));
+        // All are bounds; a job released after the D of the one reported changes none (the
+        // window's D only where it is the one reported: a cold review's sets rose or were
+        // refused when it widened the reach of the others).
+        Some(match self.windowed_x(root, l, q).and_then(|x| x.checked_add(jobs[l].wcet)) {
+            Some(w) if w < finish => (w, w),
+            _ => (finish, d),
+        })
     }
 
     /// `S` for low job `l` with high jobs released by `d`, as job indices (module
@@ -441,7 +446,7 @@ impl Pool<'_> {
         }
         let (total, work) = (total - own, work - own.checked_mul(jobs[l].wcet.get())?);
         let sms = u128::from(self.p.sms()).checked_mul(room::WEIGHT_ONE)?;
-        Some(if total < sms { late[l] } else { late[l] + Ticks::new(work / sms + 1) })
+        Some(if total < sms { late[l] } else { late[l].checked_add(Ticks::new(work / sms + 1))? })
     }
 
     /// The **windowed work bound** of low job `l`: `X`, the least fixed point of `X = e_l +
@@ -474,7 +479,7 @@ impl Pool<'_> {
         let (jobs, late) = (self.jobs, self.late);
         let (e, r_l) = (late[l], jobs[l].release);
         // From `e_l + 1`: the jobs released by `e_l` may run at `e_l` itself.
-        let mut x = e + Ticks::new(1);
+        let mut x = e.checked_add(Ticks::new(1))?;
         for _ in 0..WINDOW_STEPS {
             let pool: Vec<usize> = self
                 .pool_of(root, l, q, x)
@@ -504,7 +509,7 @@ impl Pool<'_> {
             if total < g {
                 return Some(e);
             }
-            let next = e + Ticks::new(work / g + 1);
+            let next = e.checked_add(Ticks::new(work / g + 1))?;
             if next <= x {
                 return Some(x);
             }
