@@ -301,3 +301,27 @@ fn warps_beyond_one_block_with_barriers_are_split_by_the_user() {
     json_of(&["solve", "--kernel", "L|C", "--warps", "64", "--warps-per-block", "32", "--time-limit", "1"]);
     json_of(&["solve", "--kernel", "LC", "--warps", "64"]);
 }
+
+/// Times near 2^128 ticks: the work bounds' fixed points once wrapped and gave a bound
+/// below the per-SM run ("methods disagree"). A cold review's two sets, each a high
+/// kernel filling the GPU beside low kernels released with it: answered, and the low
+/// kernel L waits at least for H's block (it may enter first) and its own.
+#[test]
+fn work_bounds_near_the_largest_time_do_not_wrap() {
+    let low = |name: &str, wcet: &str, release: &str| {
+        format!("[[kernels]]\nname = \"{name}\"\nwcet = {wcet}\nblocks = 1\nthreads_per_block = 128\nregisters_per_thread = 255\nperiod = 3.4e38\nrelease = {release}\n")
+    };
+    let high = |wcet: &str, release: &str| {
+        format!("[[kernels]]\nname = \"H\"\npriority = \"high\"\nwcet = {wcet}\nblocks = 4\nthreads_per_block = 1024\nperiod = 3.4e38\nrelease = {release}\n")
+    };
+    let (r0, r1) = ("340282366916936082569758234099201242810e0", "340282366916936082569758234099201242811e0");
+    let wrap = low("A", "2478297930194194206923262275e0", r0) + &high("381020740855544781410926592e0", r1) + &low("L", "1", r1);
+    let r = "340282366920933627760096148915069386741e0";
+    let ovf = high("1208925819614629174706176e0", r) + &low("L", "1", r);
+    for (text, h) in [(wrap, 381020740855544781410926592.0), (ovf, 1208925819614629174706176.0)] {
+        let out = makespan().args(["rta", "-", "--json"]).write_stdin(text).assert().success().get_output().stdout.clone();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let l = v["kernels"].as_array().unwrap().iter().find(|k| k["name"] == "L").unwrap();
+        assert!(l["response"].as_f64().unwrap() >= h, "L: {}", l["response"]);
+    }
+}

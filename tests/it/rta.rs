@@ -1216,3 +1216,49 @@ proptest! {
         }
     }
 }
+
+/// A cold review's set (issue 54): the windowed bound's D once widened the reach of the
+/// other bounds where it was not the one reported, and K1's response rose. K0 (high, 1
+/// block of 512 threads, 28,944 bytes of shared memory, C 6) and K1 (low, 8 blocks of
+/// 1024, C 13, released at 7, period 34) over a window of 51 in file order: K0 6, K1 32
+/// (as before the windowed bound); no run of the simulator goes above either.
+#[test]
+fn the_window_widens_the_reach_only_where_it_is_reported() {
+    let k0 = Task {
+        priority: Priority::High,
+        shared_memory: 28_944,
+        ..Task::given("K0", Timing { period: Ticks::new(87), wcet: Ticks::new(6), release: Ticks::ZERO }, 1, 512)
+    };
+    let k1 = Task::given("K1", Timing { period: Ticks::new(34), wcet: Ticks::new(13), release: Ticks::new(7) }, 8, 1024);
+    let mut w = Workload { launch: Launch::FileOrder, ..workload(vec![k0, k1]) };
+    w.window = Window::Until(Ticks::new(51));
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "K0"), response(&rep, "K1")), (6.0, 32.0));
+    never_above_the_report(&w, &rep, 5).unwrap();
+}
+
+/// The review's second set: copies, a launch overhead of 1 and two priorities over a
+/// window of 50 gave a higher response once the window's D was taken as the reach of
+/// the other bounds; each kernel is 39 again. K0 (low, 3 blocks of 1024, C 10, period
+/// 63, copy out 7), K1 (high, 4 blocks, C 12, period 30, copy in 1), K2 (high, 1 block,
+/// C 1, period 48, copy out 8).
+#[test]
+fn copies_and_priorities_keep_their_responses_under_a_window() {
+    let task = |name: &str, priority: Priority, wcet: u128, blocks: u64, period: u128, copies: (u128, u128)| Task {
+        priority,
+        copy_in: Ticks::new(copies.0),
+        copy_out: Ticks::new(copies.1),
+        ..Task::given(name, Timing { period: Ticks::new(period), wcet: Ticks::new(wcet), release: Ticks::ZERO }, blocks, 1024)
+    };
+    let mut w = workload(vec![
+        task("K0", Priority::Low, 10, 3, 63, (0, 7)),
+        task("K1", Priority::High, 12, 4, 30, (1, 0)),
+        task("K2", Priority::High, 1, 1, 48, (0, 8)),
+    ]);
+    w.launch_overhead = Ticks::new(1);
+    w.window = Window::Until(Ticks::new(50));
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    for name in ["K0", "K1", "K2"] {
+        assert_eq!(response(&rep, name), 39.0, "{name}");
+    }
+}
