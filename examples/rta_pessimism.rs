@@ -4,19 +4,24 @@
 //! task sets per family: one block demand; mixed demands (sizes, shared memory,
 //! registers); mixed demands with stream priorities (each kernel high or low at random,
 //! both present); with a launch overhead (releases spread, so that entry windows
-//! overlap); kernels sharing streams (file order); copies in and out. One job per kernel.
+//! overlap); kernels sharing streams (file order); copies in and out; two to four
+//! processes sharing the GPU by time slices (each its kernels in one stream, the
+//! profile's slice or a process's own, switches of 0-3); 8-11 kernels released
+//! together in any order. One job per kernel.
 //! Per kernel: reported response / longest response found over `RUNS` runs (a lower
 //! bound on the truth, so the ratio over-states the pessimism). Sets the analysis
 //! refuses are counted apart.
 //! Run: `cargo run --release --example rta_pessimism [SETS]` (default 300 per family);
 //! `SHOW=<family name>` also prints each kernel of that family reported more than 3
-//! (`SHOW_ABOVE`) times the worst found, with its set.
+//! (`SHOW_ABOVE`) times the worst found, with its set; `ONLY=<family name>` runs that
+//! family alone (the same sets as in a full run only for the first family).
 
-use gpu_makespan::rta::adversary::worst_responses;
+use gpu_makespan::rta::adversary::{worst_responses, worst_sliced_responses, Slicing};
 use gpu_makespan::rta::analysis::{analyse, Timeline};
 use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::simulator::{Hardware, Placement};
+use gpu_makespan::rta::slicing::{process_of, sliced, slices};
 use gpu_makespan::rta::time::{Scale, Ticks};
 use gpu_makespan::rta::workload::{demands, Launch, Priority, Task, Timing, Workload};
 use rand::rngs::SmallRng;
@@ -26,9 +31,9 @@ const SETS: usize = 300;
 const RUNS: usize = 400;
 const SIZES: [u64; 9] = [32, 64, 128, 256, 512, 1024, 80, 544, 682];
 
-fn random_set(rng: &mut SmallRng, mixed: bool) -> Vec<Task> {
+fn random_set(rng: &mut SmallRng, mixed: bool, kernels: std::ops::Range<usize>) -> Vec<Task> {
     let size = SIZES[rng.random_range(0..SIZES.len())];
-    (0..rng.random_range(2..7))
+    (0..rng.random_range(kernels))
         .map(|i| {
             let b = if mixed { SIZES[rng.random_range(0..SIZES.len())] } else { size };
             let warps = b.div_ceil(32);
@@ -99,10 +104,21 @@ enum Family {
     Overhead,
     Streams,
     Copies,
+    Sliced,
+    Tied,
 }
 
 impl Family {
-    const ALL: [Family; 6] = [Family::OneDemand, Family::Mixed, Family::Priorities, Family::Overhead, Family::Streams, Family::Copies];
+    const ALL: [Family; 8] = [
+        Family::OneDemand,
+        Family::Mixed,
+        Family::Priorities,
+        Family::Overhead,
+        Family::Streams,
+        Family::Copies,
+        Family::Sliced,
+        Family::Tied,
+    ];
 
     fn name(self) -> &'static str {
         match self {
@@ -112,12 +128,15 @@ impl Family {
             Family::Overhead => "launch overhead",
             Family::Streams => "shared streams",
             Family::Copies => "copies",
+            Family::Sliced => "time slicing",
+            Family::Tied => "8-11 tied",
         }
     }
 
     /// A random workload of this family.
     fn workload(self, rng: &mut SmallRng) -> Workload {
-        let mut tasks = random_set(rng, self != Family::OneDemand);
+        let kernels = if self == Family::Tied { 8..12 } else { 2..7 };
+        let mut tasks = random_set(rng, self != Family::OneDemand, kernels);
         let mut launch = Launch::AnyOrder;
         match self {
             Family::Priorities => tasks = with_priorities(rng, tasks),
@@ -133,12 +152,27 @@ impl Family {
                     t.copy_out = Ticks::new(if rng.random_bool(0.5) { rng.random_range(1..20) } else { 0 });
                 }
             }
+            Family::Sliced => {
+                // Two to four processes (the first two present), each its kernels in one stream.
+                launch = Launch::FileOrder;
+                let processes = rng.random_range(2..5);
+                let own: Vec<Option<Ticks>> =
+                    (0..processes).map(|_| rng.random_bool(0.3).then(|| Ticks::new(rng.random_range(1..20)))).collect();
+                for (i, t) in tasks.iter_mut().enumerate() {
+                    let p = if i < 2 { i } else { rng.random_range(0..processes) };
+                    (t.process, t.stream, t.time_slice) = (Some(format!("p{p}")), Some(format!("p{p}")), own[p]);
+                }
+            }
+            Family::Tied => tasks.iter_mut().for_each(|t| t.release = Ticks::ZERO),
             _ => {}
         }
         let mut w = Workload::new(tasks, Platform::TX2, Scale::default(), "t");
         w.launch = launch;
         if self == Family::Overhead {
             w.launch_overhead = Ticks::new(rng.random_range(1..12));
+        }
+        if self == Family::Sliced {
+            (w.time_slice, w.context_switch) = (Ticks::new(rng.random_range(1..20)), Some(Ticks::new(rng.random_range(0..4))));
         }
         w
     }
@@ -147,7 +181,11 @@ impl Family {
 fn main() {
     let sets: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(SETS);
     let mut rng = SmallRng::seed_from_u64(2026);
+    let only = std::env::var("ONLY").ok();
     for family in Family::ALL {
+        if only.as_ref().is_some_and(|o| o != family.name()) {
+            continue;
+        }
         let (mut ratios, mut refused) = (Vec::new(), 0);
         let mut bounds: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
         for _ in 0..sets {
@@ -159,6 +197,7 @@ fn main() {
             *bounds.entry(rep.bound.to_string()).or_default() += 1;
             let seq = sequence(&w, &demands(&w).expect("analysed"), w.launch, w.window).expect("analysed");
             let mut worst = vec![Ticks::ZERO; w.tasks.len()];
+            let slicing = sliced(&w).then(|| (process_of(&w, &seq), slices(&w).expect("analysed")));
             // Each placement, with every block at its C and with block times searched.
             for placement in [Placement::Greedy, Placement::RoundRobinFixed, Placement::RoundRobinRotating] {
                 for full_blocks in [true, false] {
@@ -169,7 +208,14 @@ fn main() {
                         full_blocks,
                         fixed_ties: w.launch != Launch::AnyOrder,
                     };
-                    let found = worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, RUNS / 6, rng.random());
+                    let found = match &slicing {
+                        Some((process, slices)) => {
+                            let s =
+                                Slicing { process, slices, switch: w.context_switch.unwrap_or(Ticks::ZERO), overhead: w.launch_overhead };
+                            worst_sliced_responses(&seq.jobs, &seq.classes, &w.platform, &hw, &s, RUNS / 6, rng.random())
+                        }
+                        None => worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, RUNS / 6, rng.random()),
+                    };
                     worst.iter_mut().zip(found).for_each(|(w, f)| *w = (*w).max(f));
                 }
             }

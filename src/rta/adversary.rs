@@ -11,6 +11,7 @@ use crate::rta::gpu::Platform;
 use crate::rta::jobs::{Class, Job};
 use crate::rta::simulator::{simulate, Hardware};
 use crate::rta::time::Ticks;
+use crate::rta::time_slices::{run_slices, Sharing};
 use rand::rngs::SmallRng;
 use rand::{Rng, RngCore, SeedableRng};
 
@@ -62,12 +63,54 @@ impl RngCore for Tape {
 /// to 3 numbers, or every number from some point on). The responses of every kernel in
 /// every run count, not only the one climbed for.
 pub fn worst_responses(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, runs: usize, seed: u64) -> Vec<Ticks> {
+    climb(jobs, runs, seed, &|tape| simulate(jobs, classes, p, hw, tape))
+}
+
+/// What a time-sliced run ([`run_slices`]) is given besides the jobs, with the bounds of
+/// the choices it leaves open.
+#[derive(Debug, Clone, Copy)]
+pub struct Slicing<'a> {
+    /// Per job, the index of its process (`0..slices.len()`).
+    pub process: &'a [usize],
+    /// Per process, its time slice.
+    pub slices: &'a [Ticks],
+    /// The longest switch between two processes (each switch takes `[0, switch]`).
+    pub switch: Ticks,
+    /// The longest launch overhead (each job enters `[0, overhead]` after its release).
+    pub overhead: Ticks,
+}
+
+/// [`worst_responses`] for processes sharing the GPU by time slices: each run draws
+/// every job's own time (the simulator running it alone on `hw`, its block times and
+/// SMs drawn), its launch overhead, which process holds the GPU at time 0 (or none) and
+/// how much of its slice is left, and each switch's time (the longest half of the time);
+/// then [`run_slices`]. Every run is one the slicing rules allow, so each response found
+/// is reachable.
+pub fn worst_sliced_responses(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardware, s: &Slicing, runs: usize, seed: u64) -> Vec<Ticks> {
+    let alone = Hardware { launch_overhead: Ticks::ZERO, ..hw.clone() };
+    climb(jobs, runs, seed, &|tape| {
+        let service: Vec<Ticks> = jobs
+            .iter()
+            .map(|j| simulate(&[Job { id: 0, after: None, release: Ticks::ZERO, ready: Ticks::ZERO, ..*j }], classes, p, &alone, tape)[0])
+            .collect();
+        let ready: Vec<Ticks> = jobs.iter().map(|j| j.release + Ticks::new(tape.random_range(0..=s.overhead.get()))).collect();
+        let holder = tape.random_range(0..=s.slices.len());
+        let first = (holder < s.slices.len()).then(|| (holder, Ticks::new(tape.random_range(0..=s.slices[holder].get()))));
+        let sharing = Sharing { process: s.process, processes: s.slices.len(), service: &service, ready: &ready, time_slices: s.slices, first };
+        let mut switch = || if tape.random_bool(0.5) { s.switch } else { Ticks::new(tape.random_range(0..=s.switch.get())) };
+        run_slices(jobs, &sharing, &mut switch).0
+    })
+}
+
+/// The search of [`worst_responses`] over any run: `run` makes one run from the choices
+/// it draws from a tape and returns each job's finish.
+fn climb(jobs: &[Job], runs: usize, seed: u64, run: &dyn Fn(&mut Tape) -> Vec<Ticks>) -> Vec<Ticks> {
     let tasks = jobs.iter().map(|j| j.task + 1).max().unwrap_or(0);
     let mut worst = vec![Ticks::ZERO; tasks];
     let mut rng = SmallRng::seed_from_u64(seed);
-    let run = |values: Vec<u64>, rng: &mut SmallRng, worst: &mut Vec<Ticks>| {
+    let once = |values: Vec<u64>, rng: &mut SmallRng, worst: &mut Vec<Ticks>| {
         let mut tape = Tape::new(values, rng.random());
-        let finish = simulate(jobs, classes, p, hw, &mut tape);
+        let finish = run(&mut tape);
         let mut response = vec![Ticks::ZERO; tasks];
         for (j, f) in jobs.iter().zip(finish) {
             response[j.task] = response[j.task].max(f - j.release);
@@ -86,7 +129,7 @@ pub fn worst_responses(jobs: &[Job], classes: &[Class], p: &Platform, hw: &Hardw
                 Some((tape, _)) if step >= starts => mutate(tape, &mut rng),
                 _ => Vec::new(),
             };
-            let (tape, response) = run(values, &mut rng, &mut worst);
+            let (tape, response) = once(values, &mut rng, &mut worst);
             if best.as_ref().is_none_or(|b| response[target] >= b.1) {
                 best = Some((tape, response[target]));
             }

@@ -29,6 +29,7 @@ internal! {
     mod points;
     mod preemptive;
     mod priority;
+    mod queue_work;
     mod queues;
     mod report;
     mod room;

@@ -7,6 +7,7 @@ use crate::error::InputError;
 use crate::rta::copies::{copy_finishes, CopyFinishes, MAX_COPY_WORK};
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{free_groups, Job, Sequence};
+use crate::rta::queue_work::fifo_work_bounds;
 use crate::rta::priority::{two_queues, worst_two_queues, MAX_POOLED_WORK};
 use crate::rta::ties::{worst_for, Entries, Ties, MAX_GROUP};
 use crate::rta::time::Ticks;
@@ -118,8 +119,15 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
             (q.finish, q.order, q.ties, q.reach, Some(tied))
         } else {
             let first = if copies { copy_order(&seq.jobs, &groups, &enter_in, &late) } else { Vec::new() };
-            let w = worst_for(jobs, &groups, Entries { late: &late, first: &first }, seq.order, &seq.classes, p, &mut order_work);
+            let mut w = worst_for(jobs, &groups, Entries { late: &late, first: &first }, seq.order, &seq.classes, p, &mut order_work);
             attained = w.attained;
+            if w.ties == Ties::Bound {
+                // Orders too many to try: the queue's work bound holds for all of them.
+                let bounds = fifo_work_bounds(jobs, &late, &w.finish, &seq.classes, p);
+                for (f, b) in w.finish.iter_mut().zip(bounds) {
+                    *f = b.map_or(*f, |b| b.min(*f));
+                }
+            }
             (w.finish, w.order, w.ties, late.clone(), None)
         };
         let ends = if copies {

@@ -1262,3 +1262,87 @@ fn copies_and_priorities_keep_their_responses_under_a_window() {
         assert_eq!(response(&rep, name), 39.0, "{name}");
     }
 }
+
+/// Issue 54: nine kernels released together have too many launch orders to try (9!),
+/// and the merged bound charged every block the longest C: all 300. The queue's work
+/// bound counts what can be ahead of each, for the time it can run: K0 (one block of
+/// 1024 threads, C 100) beside eight kernels of one block of 1, four slots: K0 103
+/// (`floor(8 / 4) + 1` before its block), each small kernel 4 (`X = 3`, `floor((min(100,
+/// 3) + 7) / 4) + 1`). Reachable: 102 (K0 last) and 3 (a small one last beside K0).
+#[test]
+fn many_tied_kernels_are_charged_the_work_ahead_of_them() {
+    let tasks: Vec<Task> = (0..9)
+        .map(|i| {
+            Task::given(
+                format!("K{i}"),
+                Timing { period: Ticks::new(1000), wcet: Ticks::new(if i == 0 { 100 } else { 1 }), release: Ticks::ZERO },
+                1,
+                1024,
+            )
+        })
+        .collect();
+    let w = workload(tasks);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(rep.bound, Bound::TieBound);
+    assert_eq!(response(&rep, "K0"), 103.0);
+    for i in 1..9 {
+        assert_eq!(response(&rep, &format!("K{i}")), 4.0);
+    }
+    never_above_the_report(&w, &rep, 9).unwrap();
+    let seq = sequence_of(&w);
+    let hw = Hardware { confined: vec![false; 9], fixed_ties: false, ..every_block_its_c() };
+    let found = worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, 400, 9);
+    assert_eq!((found[0], found[1]), (Ticks::new(102), Ticks::new(3)));
+}
+
+proptest! {
+    // 48 cases in a full run (scripts/explore-seeds.sh), 12 in CI (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(48, 12), ..ProptestConfig::default() })]
+
+    /// Nine kernels released together (too many orders to try, so the merged bound and
+    /// the queue's work bound, `crate::rta::queue_work`) and up to four after them, one
+    /// tick apart, some in shared streams: mixed sizes, shared memory and registers,
+    /// copies, launch overheads; one job each (windows: the other property tests). The reference simulator never finishes a job after its
+    /// reported finish.
+    #[test]
+    fn many_tied_kernels_never_exceed_the_report(
+        tasks in proptest::collection::vec(mixed_task_set(), 2).prop_map(|v| v.concat()),
+        extra in proptest::collection::vec((1u128..20, 1u64..8, 0u128..3), 9),
+        streams in proptest::collection::vec(prop_oneof![3 => Just(0usize), 1 => 1usize..3], 20),
+        copies in proptest::collection::vec((prop_oneof![3 => Just(0u128), 1 => 1u128..4], prop_oneof![3 => Just(0u128), 1 => 1u128..4]), 20),
+        overhead in prop_oneof![Just(0u128), 1u128..4],
+        seed in any::<u64>(),
+    ) {
+        // At least nine kernels: the random sets, then small ones of 256 threads.
+        let mut tasks: Vec<Task> = tasks;
+        let base = tasks.len();
+        tasks.extend(extra.iter().enumerate().map(|(i, &(c, g, r))| {
+            Task::given(format!("E{i}"), Timing { period: Ticks::new(60), wcet: Ticks::new(c), release: Ticks::new(r) }, g, 256)
+        }));
+        let tasks: Vec<Task> = tasks
+            .into_iter()
+            .take(base.max(9) + 2)
+            .enumerate()
+            .map(|(i, t)| Task {
+                name: format!("K{i}"),
+                // Nine released together; the others in streams or not, one tick apart (a
+                // stream's tied launches need an order).
+                release: Ticks::new(if i < 9 { 0 } else { i as u128 - 8 }),
+                stream: (i >= 9 && streams[i] > 0).then(|| format!("s{}", streams[i])),
+                copy_in: Ticks::new(copies[i].0),
+                copy_out: Ticks::new(copies[i].1),
+                ..t
+            })
+            .collect();
+        let mut w = workload(tasks);
+        w.launch_overhead = Ticks::new(overhead);
+        let rep = match analyse(&w, Timeline::Omitted) {
+            Ok(rep) => rep,
+            Err(e) => {
+                prop_assert!(e.to_string().contains(".stream"), "{}", e);
+                return Ok(());
+            }
+        };
+        never_above_the_report(&w, &rep, seed)?;
+    }
+}

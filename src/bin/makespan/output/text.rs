@@ -653,7 +653,7 @@ fn bound_line(bound: Bound, optimistic: bool) -> &'static str {
             "[proven] exact for block times C (worst launch order of tied releases), safe for shorter ones (one block demand)"
         }
         Bound::Envelope => "[proven upper bound] safe for every block time up to C, every SM choice and launch order (mixed block demands)",
-        Bound::TieBound => "[proven upper bound] safe for every block time up to C and every launch order (tied groups merged)",
+        Bound::TieBound => "[proven upper bound] safe for every block time up to C and every launch order (tied groups merged, or the queue's work bound)",
         Bound::Priorities => {
             "[proven upper bound] safe for every block time up to C, every SM choice and launch order (two stream priorities)"
         }
