@@ -76,7 +76,7 @@ fn show(w: &Workload, rep: &gpu_makespan::rta::RtaReport, k: &gpu_makespan::rta:
     println!("ratio {r:.2} kernel {} reported {} found {}", k.name, k.response.get(), found.get());
     for t in &w.tasks {
         println!(
-            "   {} rel {} C {} g {} b {} smem {} regs {} in {} out {} prio {:?} stream {:?}",
+            "   {} rel {} C {} g {} b {} smem {} regs {} in {} out {} prio {:?} stream {:?} slice {:?}",
             t.name,
             t.release.get(),
             t.wcet.get(),
@@ -87,7 +87,16 @@ fn show(w: &Workload, rep: &gpu_makespan::rta::RtaReport, k: &gpu_makespan::rta:
             t.copy_in.get(),
             t.copy_out.get(),
             t.priority,
-            t.stream
+            t.stream,
+            t.time_slice.map(|s| s.get())
+        );
+    }
+    if w.tasks.iter().any(|t| t.process.is_some()) {
+        println!(
+            "   time slice {} switch {:?} overhead {}",
+            w.time_slice.get(),
+            w.context_switch.map(|s| s.get()),
+            w.launch_overhead.get()
         );
     }
     for kk in &rep.kernels {

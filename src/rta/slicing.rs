@@ -194,24 +194,70 @@ pub fn alone(blocks: u64, wcet: Ticks, demand: &crate::rta::gpu::Demand, p: &Pla
 /// `F_j` listed: it is not used with [`Workload::unlisted_jobs`], nor for a process with
 /// a periodic kernel whose next job (after the last one analysed, also with one job per
 /// kernel) is released before `F_j`.
+///
+/// **Only the switches the others can cause, and the window from below** (issue 54).
+/// With `x` in place of `F_j` (jobs released before `x`), `J_p` the number of jobs of `p`
+/// counted in `W_p` and `H = sum over p != c of min(k, floor(W_p / Q_p) + J_p)` (for a
+/// process whose work is not capped, `k`): `V(x) = a + E_j + s min(k N, 2 H + 1) + sum
+/// over p != c of min(k Q_p, W_p)`. If `V(x) <= x`, the job is done by `V(x)`. Proof:
+/// suppose it is not done by `x`. In `[a, x)` its own time is below `E_j`; the GPU is
+/// never idle (its process has work). A switch into another process `p` in `[a, x)`
+/// starts a hold of `p` (with work) that ends at its slice's end (having run `Q_p` of the
+/// own time of `p`'s jobs not done by `a` and released before `x`: at most `floor(W_p /
+/// Q_p)` such holds), ends because `p` runs out of work (at a completion of one of `p`'s
+/// jobs in the window), or still runs at `x` (one of `p`'s jobs in progress then): at
+/// most `floor(W_p / Q_p) + J_p` in all, and at most one per wait, `k`. Between two
+/// switches into `c` the GPU left `c`, by a switch into another process: at most `2 H +
+/// 1` switches, each at most `s`, and at most `k N` as above. So `x - a < E_j + s min(k
+/// N, 2 H + 1) + sum min(k Q_p, W_p) = V(x) - a`, against `V(x) <= x`. Done by `x`, the
+/// jobs released after its true finish run none of it, and `V(x)`, over the jobs released
+/// before `x`, bounds it as above. `x` is found from `a + E_j` upwards (`x = V(x)`, at
+/// most as many steps as jobs, each adding one); where it passes the last bound, the
+/// bound with the last bound as the window's end stands.
 pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: &[usize]) -> Vec<Ticks> {
     let switch = w.context_switch.unwrap_or(Ticks::ZERO);
     let own: Vec<Ticks> = seq.jobs.iter().map(|j| alone(j.blocks, j.wcet, &seq.classes[j.class].demand, &w.platform)).collect();
     let unlisted = unlisted_from(seq, w, slices.len(), process);
     // Job `j`'s bound from the finishes so far; with `capped`, each other process's share
-    // is at most its work in the window (without, `ceil(E_j / Q_c) * B_c`).
+    // is at most its work in the window (without, `ceil(E_j / Q_c) * B_c`), the window's
+    // end the last bound or found from below.
     let bound = |j: &Job, finish: &[Ticks], capped: bool| {
         let (c, e) = (process[j.id], own[j.id]);
         let start = j.after.map_or(j.ready, |a| j.ready.max(finish[a]));
         let k = e.ceil_ratio(slices[c]);
-        let (from, to) = (start, finish[j.id]);
-        let work = |p: usize| match unlisted[p] {
-            _ if !capped => Ticks::MAX,
-            Some(h) if h < to => Ticks::MAX,
-            _ => seq.jobs.iter().filter(|o| process[o.id] == p && o.release < to && finish[o.id] > from).map(|o| own[o.id]).sum::<Ticks>(),
+        // Process `p`'s own time and jobs in the window up to `to` (`None`: not bounded).
+        let work = |p: usize, to: Ticks| match unlisted[p] {
+            _ if !capped => None,
+            Some(h) if h < to => None,
+            _ => {
+                let mine = seq.jobs.iter().filter(|o| process[o.id] == p && o.release < to && finish[o.id] > start);
+                Some(mine.fold((Ticks::ZERO, 0u128), |(w, n), o| (w + own[o.id], n + 1)))
+            }
         };
-        let others: Ticks = (0..slices.len()).filter(|&p| p != c).map(|p| (slices[p] * k).min(work(p))).sum();
-        start + e + switch * (slices.len() as u128 * k) + others
+        let value = |to: Ticks| {
+            let (mut others, mut holds) = (Ticks::ZERO, 0u128);
+            for p in (0..slices.len()).filter(|&p| p != c) {
+                let (w, h) = work(p, to).map_or((Ticks::MAX, k), |(w, n)| (w, k.min(w.get() / slices[p].get() + n)));
+                (others, holds) = (others + (slices[p] * k).min(w), holds + h);
+            }
+            start + e + switch * (slices.len() as u128 * k).min(2 * holds + 1) + others
+        };
+        if !capped {
+            return value(Ticks::MAX);
+        }
+        // From below: done by any `x` with `value(x) <= x`, and then by `value(x)`.
+        let mut x = start + e;
+        for _ in 0..seq.jobs.len() + 2 {
+            let b = value(x);
+            if b <= x {
+                return b;
+            }
+            if b >= finish[j.id] {
+                break;
+            }
+            x = b;
+        }
+        value(finish[j.id])
     };
     let mut finish: Vec<Ticks> = vec![Ticks::ZERO; seq.jobs.len()];
     for j in &seq.jobs {

@@ -1053,7 +1053,9 @@ fn a_stream_runs_its_copies_and_kernels_in_order() {
 /// A (process a, one block of 50, slice 30) and B (process b, one block of 20, its own
 /// slice 5), switches of 1, both released at 0. B needs 4 slices, and the bound charged
 /// A's slice at each wait: 20 + 4 (30 + 2) = 148. A has only 50 of work: 20 + 50 + 4 * 2
-/// = 78. Reachable: 74 (a switch to A at 0, A 1-31, B 32-37, A 38-58, B 59-74).
+/// = 78; and A can hold the GPU at most `floor(50 / 30) + 1 = 2` times, so at most `2 * 2
+/// + 1` switches: 75. Reachable: 74 (a switch to A at 0, A 1-31, B 32-37, A 38-58, B
+/// 59-74).
 #[test]
 fn a_process_is_charged_only_for_the_work_it_has() {
     let k = |name: &str, process: &str, wcet: u128| Task {
@@ -1063,7 +1065,39 @@ fn a_process_is_charged_only_for_the_work_it_has() {
     let mut w = workload(vec![k("A", "a", 50), Task { time_slice: Some(Ticks::new(5)), ..k("B", "b", 20) }]);
     (w.time_slice, w.context_switch) = (Ticks::new(30), Some(Ticks::new(1)));
     let rep = analyse(&w, Timeline::Omitted).unwrap();
-    assert_eq!((response(&rep, "A"), response(&rep, "B")), (64.0, 78.0));
+    assert_eq!((response(&rep, "A"), response(&rep, "B")), (64.0, 75.0));
+}
+
+/// Issue 54: a switch is paid only where another process can take the GPU. A (process
+/// a, one block of 10, slices of 2) released at 0, B (process b) at 100, switches of 1.
+/// Each of A's 5 waits was charged 2 switches though B has no work before 100: 20. No
+/// other process can hold the GPU while A runs, so only the first switch (from an idle
+/// holder): 11, reached (B holds the GPU at 0 without work). With B at 15 the same:
+/// A's window ends before B's release (found from below; from the bound of 30 it did not).
+#[test]
+fn a_switch_is_charged_only_where_another_process_can_hold_the_gpu() {
+    let k = |name: &str, release: u128| Task {
+        process: Some(name.to_lowercase()),
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(10), release: Ticks::new(release) }, 1, 1024)
+    };
+    // B at 15 too: A's window is found from below (from the bound of 30, B's job counted).
+    for b in [100, 15] {
+        let mut w = workload(vec![k("A", 0), k("B", b)]);
+        (w.time_slice, w.context_switch) = (Ticks::new(2), Some(Ticks::new(1)));
+        assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 11.0, "B at {b}");
+    }
+    let mut w = workload(vec![k("A", 0), k("B", 100)]);
+    (w.time_slice, w.context_switch) = (Ticks::new(2), Some(Ticks::new(1)));
+    let seq = sequence_of(&w);
+    let sharing = Sharing {
+        process: &[0, 1],
+        processes: 2,
+        service: &[Ticks::new(10), Ticks::new(10)],
+        ready: &[Ticks::ZERO, Ticks::new(100)],
+        time_slices: &[Ticks::new(2), Ticks::new(2)],
+        first: Some((1, Ticks::new(2))),
+    };
+    assert_eq!(run_slices(&seq.jobs, &sharing, &mut || Ticks::new(1)).0[0], Ticks::new(11));
 }
 
 /// The cap by the others' work needs all their jobs: a process whose next job (after
