@@ -1053,9 +1053,9 @@ fn a_stream_runs_its_copies_and_kernels_in_order() {
 /// A (process a, one block of 50, slice 30) and B (process b, one block of 20, its own
 /// slice 5), switches of 1, both released at 0. B needs 4 slices, and the bound charged
 /// A's slice at each wait: 20 + 4 (30 + 2) = 148. A has only 50 of work: 20 + 50 + 4 * 2
-/// = 78; and A can hold the GPU at most `floor(50 / 30) + 1 = 2` times, so at most `2 * 2
-/// + 1` switches: 75. Reachable: 74 (a switch to A at 0, A 1-31, B 32-37, A 38-58, B
-/// 59-74).
+/// = 78; and A can hold the GPU at most `floor(50 / 30) + 1 = 2` times, so at most
+/// `2 * 2 + 1` switches: 75. Reachable: 74 (a switch to A at 0, A 1-31, B 32-37, A
+/// 38-58, B 59-74).
 #[test]
 fn a_process_is_charged_only_for_the_work_it_has() {
     let k = |name: &str, process: &str, wcet: u128| Task {
