@@ -437,7 +437,7 @@ impl Pool<'_> {
     fn weighted_x(&self, pool: &[usize], l: usize) -> Option<Ticks> {
         let (jobs, late) = (self.jobs, self.late);
         let demands: Vec<Demand> = pool.iter().map(|&k| self.classes[jobs[k].class].demand).collect();
-        let weights = room::weights(self.p, &demands, &demands)?;
+        let weights = room::weights_among(self.p, &demands, &demands)?;
         let own = weights[pool.iter().position(|&k| k == l)?];
         let (mut total, mut work) = (0u128, 0u128);
         for (&k, &w) in pool.iter().zip(&weights) {
@@ -487,12 +487,12 @@ impl Pool<'_> {
                 .filter(|&k| k == l || (self.done[k] > r_l && !(jobs[k].priority == Priority::High && jobs[k].release >= x)))
                 .collect();
             let demands: Vec<Demand> = pool.iter().map(|&k| self.classes[jobs[k].class].demand).collect();
-            let (weights, g) = match room::weights(self.p, &demands, &demands) {
+            let (weights, g) = match room::weights_among(self.p, &demands, &demands) {
                 Some(mut w) => {
-                    // While a block of l runs, the head is l or a high job.
+                    // While a block of l runs, the head is l or a high job (and any of the pool may run).
                     let heads: Vec<Demand> =
                         pool.iter().filter(|&&k| k == l || jobs[k].priority == Priority::High).map(|&k| self.classes[jobs[k].class].demand).collect();
-                    let own = room::weights(self.p, &heads, &[self.classes[jobs[l].class].demand])?[0];
+                    let own = room::weights_among(self.p, &heads, &demands)?[pool.iter().position(|&k| k == l)?];
                     pool.iter().zip(w.iter_mut()).filter(|(&k, _)| k == l).for_each(|(_, w)| *w = own);
                     (w, u128::from(self.p.sms()).checked_mul(room::WEIGHT_ONE)?)
                 }

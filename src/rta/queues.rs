@@ -67,7 +67,10 @@ pub const MAX_ROUNDS: usize = 200;
 /// broken promise, a promise being "job `k` enters by `ready_k`" or "job `a` ends by
 /// `F_a`". A broken entry promise means the stream predecessor's finish promise broke no
 /// later. Each finish bound rests only on entry promises due strictly before it: with
-/// one queue the entries of the jobs in the list schedule before `F_a`; with two queues
+/// one queue the entries of the jobs in the list schedule before `F_a` (and, for the
+/// queue's work bound of a merged group, `crate::rta::queue_work`, `a`'s own entry and
+/// the round's finish bounds of jobs done by `r_a` or cut below `a`'s bound, each at
+/// least the finish reported); with two queues
 /// the entries in a pool (by the list's last start `< F_a`), the jobs before a quiet
 /// point (`q <= r_a`), and for a high job its entries plus `B` (before `F_a`) and the
 /// finish promises of the low jobs that `B` takes as done (each due by a start of the

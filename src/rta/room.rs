@@ -293,6 +293,15 @@ fn fitting_vectors(p: &Platform, running: &[(Demand, u64)], bound: &[u64]) -> Op
     Some(out)
 }
 
+/// The greatest common divisor (0 with 0 is 0).
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
 /// Fixed-point unit of [`weights`]: a weight of 1.
 pub const WEIGHT_ONE: u128 = 1 << 32;
 
@@ -314,6 +323,21 @@ pub const WEIGHT_ONE: u128 = 1 << 32;
 /// `max_r charge_r(b) / (cap_r - N_r + 1)` (over the scenarios too) sum to at least 1.
 /// Rounding each weight up keeps the sum at least 1.
 pub fn weights(p: &Platform, heads: &[Demand], running: &[Demand]) -> Option<Vec<u128>> {
+    weights_in_grains(p, heads, running, false)
+}
+
+/// [`weights`] where **every** running block is of a demand in `running`: the charges'
+/// sum on a resource `r` is then a multiple of `g_r`, the greatest common divisor of the
+/// charges of `running`, so with no room it is at least `D_r = ceil((cap_r - N_r + 1) /
+/// g_r) g_r`, and the weights `max_r charge_r(b) / D_r` sum to at least 1 (two blocks of
+/// 1024 threads block a head of 1024: each weighs 1/2, not 1024/1025). Not for weighing
+/// a subset of what runs (e.g. one class at a time).
+pub fn weights_among(p: &Platform, heads: &[Demand], running: &[Demand]) -> Option<Vec<u128>> {
+    weights_in_grains(p, heads, running, true)
+}
+
+/// [`weights`], or with `grains` [`weights_among`].
+fn weights_in_grains(p: &Platform, heads: &[Demand], running: &[Demand], grains: bool) -> Option<Vec<u128>> {
     if modes(p) != [Mode::Whole] {
         return None;
     }
@@ -322,7 +346,9 @@ pub fn weights(p: &Platform, heads: &[Demand], running: &[Demand]) -> Option<Vec
     for &policy in policies(p) {
         for resource in [Resource::Threads, Resource::Registers(policy), Resource::Shared, Resource::Blocks] {
             let need = heads.iter().map(|h| resource.need(p, h, s)).max().unwrap_or(0);
-            let den = u128::from(resource.cap(p, 1).checked_sub(need)?) + 1;
+            // The charges' sum is a multiple of their greatest common divisor `g`.
+            let g = if grains { running.iter().map(|b| u128::from(resource.charge(p, b, s))).fold(0, gcd).max(1) } else { 1 };
+            let den = (u128::from(resource.cap(p, 1).checked_sub(need)?) + 1).div_ceil(g) * g;
             for (w, b) in out.iter_mut().zip(running) {
                 *w = (*w).max((u128::from(resource.charge(p, b, s)) * WEIGHT_ONE).div_ceil(den));
             }
@@ -527,7 +553,10 @@ mod tests {
             .filter_map(|_| {
                 let shared = if rng.random_bool(0.3) { rng.random_range(0..40_000) } else { 0 };
                 let registers = if rng.random_bool(0.6) { rng.random_range(16..=128) } else { 0 };
-                p.demand(rng.random_range(1..=1024), shared, registers, "k").ok()
+                // Coarse sizes half the time (their charges share a large divisor).
+                let threads = if rng.random_bool(0.5) { 256 * rng.random_range(1..=4) } else { rng.random_range(1..=1024) };
+                let shared = if shared > 0 && rng.random_bool(0.5) { shared / 8192 * 8192 + 8192 } else { shared };
+                p.demand(threads, shared, registers, "k").ok()
             })
             .collect()
     }
@@ -544,7 +573,7 @@ mod tests {
             let p = tx2(placement, GlobalCaching::Off);
             for _ in 0..20_000 {
                 let kinds = random_kinds(&p, &mut rng);
-                let w = weights(&p, &kinds, &kinds).unwrap();
+                let w = weights_among(&p, &kinds, &kinds).unwrap();
                 let subs = p.register_sub_partitions as usize;
                 let mut sm = Sm::empty(subs, policy);
                 let mut sum = 0;
