@@ -10,7 +10,7 @@
 //! copies, slicing) in `docs/architecture.md`.
 //!
 //! Internally, files depend on each other without a circle: `gpu` <- `workload` <- `jobs`
-//! <- `list` <- `ties` <- `priority`, `copies` <- `queues`, `copy_engine` <- `sms` <- `report` <- `analysis`;
+//! <- `list` <- `ties` <- `priority`, `copies`, `queue_work` <- `queues`, `copy_engine` <- `sms` <- `report` <- `analysis`;
 //! `slicing` and `time_slices` <- `analysis`;
 //! `taskset` (with `points`) and `examiner` build a `workload`; `preemptive` (the
 //! preemption-point framework, `makespan preempt`) reads a `workload` on its own.
