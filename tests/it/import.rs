@@ -464,3 +464,43 @@ fn vector_kernels_get_a_proven_verdict() {
     let without: String = text.lines().filter(|l| !l.starts_with("dynamic_shared_memory")).map(|l| format!("{l}\n")).collect();
     input_error(&["rta", &temp_file(&dir, "v.toml", &without)], "kernels[1].dynamic_shared_memory");
 }
+
+/// The corpus of public benchmark kernels (`docs/corpus.md`: PolyBench/GPU and Rodinia,
+/// NVRTC 12.9 PTX for compute_62, ptxas 12.9's report): every committed instance is what
+/// `import` makes today from its PTX with the trip counts and block size its provenance
+/// records, and the corpus has at least 30 kernels, barrier kernels among them.
+#[test]
+fn the_corpus_instances_are_what_import_makes_of_their_ptx() {
+    let mut kernels = 0;
+    let mut with_barriers = 0;
+    for dir in ["instances/real/polybench", "instances/real/rodinia"] {
+        let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.retain(|p| p.extension().is_some_and(|e| e == "toml"));
+        files.sort();
+        for file in files {
+            let committed: toml::Value = toml::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            let p = &committed["provenance"];
+            let source = p["source"].as_str().unwrap();
+            let usage = source.replace(".ptx", ".ptxas.txt");
+            let threads = p["block_threads"].as_integer().unwrap().to_string();
+            let mut args = vec!["import", source, "--entry", p["entry"].as_str().unwrap(), "--block-threads", &threads];
+            args.extend(["--sm", "tx2", "--resource-usage", &usage]);
+            let trips: Vec<String> = p["trips"].as_array().unwrap().iter().map(|t| format!("--trip={}", t.as_str().unwrap())).collect();
+            args.extend(trips.iter().map(String::as_str));
+            let v = json_of(&args);
+            let name = file.display();
+            assert_eq!(v["kernel"].as_str(), committed["kernel"].as_str(), "{name}");
+            assert_eq!(v["warps_per_block"].as_i64(), committed["warps_per_block"].as_integer(), "{name}");
+            let resources = &p["resources"];
+            assert_eq!(
+                v["provenance"]["resources"]["registers_per_thread"].as_i64(),
+                resources["registers_per_thread"].as_integer(),
+                "{name}"
+            );
+            assert_eq!(v["provenance"]["resources"]["shared_memory"].as_i64(), resources["shared_memory"].as_integer(), "{name}");
+            kernels += 1;
+            with_barriers += usize::from(p["barriers"].as_integer().unwrap() > 0);
+        }
+    }
+    assert!(kernels >= 30 && with_barriers >= 5, "{kernels} kernels, {with_barriers} with barriers");
+}
