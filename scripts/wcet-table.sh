@@ -2,18 +2,28 @@
 # The per-block WCET table of the real kernels (instances/real/, TX2 SM: sigma_L 1,
 # sigma_C 4): for each kernel and W, one block of W warps solved with a time limit, the
 # proven interval, its gap and the wall-clock seconds. Writes the CSV of every solve to
-# docs/wcet-table.csv and prints the Markdown table that docs/wcet-table.md shows.
+# docs/wcet-table.csv (docs/wcet-table-<limit>s.csv at another limit) and prints the
+# Markdown table that docs/wcet-table.md shows.
 # Usage: scripts/wcet-table.sh [TIME_LIMIT_S] [W ...]   (defaults: 10 and 4 8 16 32 64)
+#        scripts/wcet-table.sh --corpus [TIME_LIMIT_S]: the corpus of docs/corpus.md, each
+#        kernel at its own block size (W = own), into docs/corpus-<limit>s.csv
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
 M=target/release/makespan
+source scripts/real-kernels.sh
+csv=docs/wcet-table.csv
+if [ "${1:-}" = --corpus ]; then
+  shift
+  kernels=("${corpus[@]}")
+  csv=docs/corpus-${1:-10}s.csv
+  set -- "${1:-10}" own
+fi
 limit=${1:-10}
+[ "$limit" = 10 ] || [ "${kernels[*]}" = "${corpus[*]}" ] || csv=docs/wcet-table-${limit}s.csv
 shift || true
 ws=("$@")
 [ ${#ws[@]} -gt 0 ] || ws=(4 8 16 32 64)
-source scripts/real-kernels.sh
-csv=docs/wcet-table.csv
 echo "kernel,instructions,phases,warps,lower,upper,exact,gap_percent,seconds,bound_upper" > "$csv"
 header="| kernel | I | phases |"
 rule="|---|---|---|"
@@ -24,6 +34,7 @@ for k in "${kernels[@]}"; do
   name=$(basename "$k")
   row=""
   for w in "${ws[@]}"; do
+    [ "$w" != own ] || w=$(sed -n 's/^warps_per_block = //p' "$k.toml")
     echo "$name W = $w ..." >&2
     b=$($M bound "$k.toml" --warps "$w" --warps-per-block "$w" --json -q)
     j=$($M solve "$k.toml" --warps "$w" --warps-per-block "$w" --time-limit "$limit" --json -q)
