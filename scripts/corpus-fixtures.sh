@@ -38,7 +38,8 @@ M=$ROOT/target/release/makespan
 
 # compile NAME DIR [NVRTC options]: DIR/NAME.cu -> NAME.sm62.ptx and NAME.sm62.ptxas.txt
 compile() {
-  python3 scripts/nvrtc_ptx.py "$NVRTC" "$2/$1.cu" "$2/$1.sm62.ptx" --gpu-architecture=compute_62 "${@:3}" 2>/dev/null
+  python3 scripts/nvrtc_ptx.py "$NVRTC" "$2/$1.cu" "$2/$1.sm62.ptx" --gpu-architecture=compute_62 "${@:3}" 2> "$WORK/$1.nvrtc.log" ||
+    { cat "$WORK/$1.nvrtc.log" >&2; return 1; }
   "$PTXAS" -v -arch=sm_62 "$2/$1.sm62.ptx" -o "$WORK/$1.cubin" 2> "$2/$1.sm62.ptxas.txt"
 }
 : > "$WORK/corpus.jsonl"

@@ -3,8 +3,9 @@
 usage: corpus_import.py MAKESPAN FILE.ptx RESOURCE_USAGE.txt BLOCK_THREADS OUT_DIR PREFIX
            [KERNEL=THREADS|KERNEL=skip ...] [KERNEL@TRIP ...]
 Trip counts: every loop runs min(its real count, 64) compiled iterations, a loop nested
-in another min(real, 64) per entry with the outer loop at 2 (PolyBench's 1024-4096
-elements would give 10,000-45,000 instructions, above the tool's cap of 10,000); the real
+in another min(real, 64) per entry with the outer loop at 2 (PolyBench's 512-4096
+elements give 128-512 compiled iterations in most loops, many kernels past the tool's cap
+of 10,000 instructions); the real
 count is read from the loop's counter (`add.s32 %r, %r, STEP; setp.ne.s32 %p, %r, N`)
 where the compiler left it in that form. Forward branches and predicated exits take the
 proposal of --list-branches (the guarded code runs). KERNEL (the unmangled name) =THREADS

@@ -9,7 +9,8 @@
 # Usage: scripts/ground-truth.sh [LIMIT_S] [MAX_MEMORY]   (defaults: 600 and 16G)
 #        scripts/ground-truth.sh --corpus [LIMIT_S] [MAX_MEMORY] [MAX_STATES]: appends the
 #        corpus kernels of docs/corpus.md (scripts/real-kernels.sh) whose every phase has at
-#        most MAX_STATES (default 1.5e9) states, at their own W; phases already there skipped.
+#        most MAX_STATES (default 1.5e9) states, at their own W; phases already there skipped
+#        (defaults 1800 s and 16G). The plain run rewrites the file: run it first, then this.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
