@@ -12,18 +12,19 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet
 M=target/release/makespan
 source scripts/real-kernels.sh
-csv=docs/wcet-table.csv
 if [ "${1:-}" = --corpus ]; then
-  shift
+  limit=${2:-10}
   kernels=("${corpus[@]}")
-  csv=docs/corpus-${1:-10}s.csv
-  set -- "${1:-10}" own
+  csv=docs/corpus-${limit}s.csv
+  ws=(own)
+else
+  limit=${1:-10}
+  shift || true
+  ws=("$@")
+  [ ${#ws[@]} -gt 0 ] || ws=(4 8 16 32 64)
+  csv=docs/wcet-table.csv
+  [ "$limit" = 10 ] || csv=docs/wcet-table-${limit}s.csv
 fi
-limit=${1:-10}
-[ "$limit" = 10 ] || [ "${kernels[*]}" = "${corpus[*]}" ] || csv=docs/wcet-table-${limit}s.csv
-shift || true
-ws=("$@")
-[ ${#ws[@]} -gt 0 ] || ws=(4 8 16 32 64)
 echo "kernel,instructions,phases,warps,lower,upper,exact,gap_percent,seconds,bound_upper" > "$csv"
 header="| kernel | I | phases |"
 rule="|---|---|---|"

@@ -71,6 +71,11 @@ macro_rules! time_unit {
                 self.0.is_multiple_of(t.0)
             }
 
+            /// The greatest common divisor of the two numbers of units.
+            pub fn gcd(self, t: $name) -> $name {
+                $name($crate::time_unit::gcd(self.0, t.0))
+            }
+
             /// How many `t` it takes to cover `self` (`self / t` rounded up): a count.
             pub fn ceil_ratio(self, t: $name) -> u128 {
                 self.0.div_ceil(t.0)
@@ -154,3 +159,13 @@ macro_rules! time_unit {
     };
 }
 pub(crate) use time_unit;
+
+/// The greatest common divisor of two counts (`gcd(a, 0) = a`, `gcd(0, 0) = 0`): one
+/// Euclid for the time units ([`time_unit!`]'s `gcd`) and the RTA's resource charges.
+pub(crate) fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}

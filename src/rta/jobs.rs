@@ -311,7 +311,7 @@ fn window_end(w: &Workload, window: Window) -> Result<Option<Ticks>, InputError>
             let mut h: Ticks = Ticks::new(1);
             for i in 0..w.tasks.len() {
                 let p = period(i)?;
-                h = p.checked_mul(h / gcd(h, p)).ok_or_else(|| {
+                h = p.checked_mul(h / h.gcd(p)).ok_or_else(|| {
                     InputError::option(
                         "window",
                         "hyperperiod",
@@ -321,14 +321,6 @@ fn window_end(w: &Workload, window: Window) -> Result<Option<Ticks>, InputError>
             }
             last_release.checked_add(h).map(Some).ok_or_else(|| InputError::option("window", "hyperperiod", "too large"))
         }
-    }
-}
-
-fn gcd(a: Ticks, b: Ticks) -> Ticks {
-    if b == Ticks::ZERO {
-        a
-    } else {
-        gcd(b, a % b)
     }
 }
 
@@ -431,7 +423,7 @@ pub(crate) mod tests {
 
     #[test]
     fn gcd_and_lcm() {
-        assert_eq!(gcd(Ticks::new(12), Ticks::new(18)), Ticks::new(6));
-        assert_eq!(gcd(Ticks::new(7), Ticks::ZERO), Ticks::new(7));
+        assert_eq!(Ticks::new(12).gcd(Ticks::new(18)), Ticks::new(6));
+        assert_eq!(Ticks::new(7).gcd(Ticks::ZERO), Ticks::new(7));
     }
 }

@@ -293,15 +293,6 @@ fn fitting_vectors(p: &Platform, running: &[(Demand, u64)], bound: &[u64]) -> Op
     Some(out)
 }
 
-/// The greatest common divisor (0 with 0 is 0).
-fn gcd(a: u128, b: u128) -> u128 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
-    }
-}
-
 /// Fixed-point unit of [`weights`]: a weight of 1.
 pub const WEIGHT_ONE: u128 = 1 << 32;
 
@@ -347,7 +338,7 @@ fn weights_in_grains(p: &Platform, heads: &[Demand], running: &[Demand], grains:
         for resource in [Resource::Threads, Resource::Registers(policy), Resource::Shared, Resource::Blocks] {
             let need = heads.iter().map(|h| resource.need(p, h, s)).max().unwrap_or(0);
             // The charges' sum is a multiple of their greatest common divisor `g`.
-            let g = if grains { running.iter().map(|b| u128::from(resource.charge(p, b, s))).fold(0, gcd).max(1) } else { 1 };
+            let g = if grains { running.iter().map(|b| u128::from(resource.charge(p, b, s))).fold(0, crate::time_unit::gcd).max(1) } else { 1 };
             let den = (u128::from(resource.cap(p, 1).checked_sub(need)?) + 1).div_ceil(g) * g;
             for (w, b) in out.iter_mut().zip(running) {
                 *w = (*w).max((u128::from(resource.charge(p, b, s)) * WEIGHT_ONE).div_ceil(den));

@@ -1081,15 +1081,15 @@ fn a_switch_is_charged_only_where_another_process_can_hold_the_gpu() {
         process: Some(name.to_lowercase()),
         ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(10), release: Ticks::new(release) }, 1, 1024)
     };
-    // B at 15 too: A's window is found from below (from the bound of 30, B's job counted).
-    for b in [100, 15] {
+    let sliced = |b: u128| {
         let mut w = workload(vec![k("A", 0), k("B", b)]);
         (w.time_slice, w.context_switch) = (Ticks::new(2), Some(Ticks::new(1)));
-        assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 11.0, "B at {b}");
+        w
+    };
+    for b in [100, 15] {
+        assert_eq!(response(&analyse(&sliced(b), Timeline::Omitted).unwrap(), "A"), 11.0, "B at {b}");
     }
-    let mut w = workload(vec![k("A", 0), k("B", 100)]);
-    (w.time_slice, w.context_switch) = (Ticks::new(2), Some(Ticks::new(1)));
-    let seq = sequence_of(&w);
+    let seq = sequence_of(&sliced(100));
     let sharing = Sharing {
         process: &[0, 1],
         processes: 2,
