@@ -120,6 +120,9 @@ pub enum Part {
     PriorityRules,
     /// The priority rules on the search's beam thread, before its beams: a quarter.
     BeamThreadRules,
+    /// The beams of a search on a rayon worker, run before its branch and bound on the
+    /// same thread (no second thread there): a half.
+    InlineBeams,
 }
 
 impl Part {
@@ -129,7 +132,7 @@ impl Part {
             Part::BoundBuilding | Part::Rollouts | Part::BeamThreadRules => (1, 4),
             Part::PriorityRules => (1, 3),
             Part::Dense => (3, 4),
-            Part::IlpOfBoth => (1, 2),
+            Part::IlpOfBoth | Part::InlineBeams => (1, 2),
             Part::SearchOfBoth => (1, 1),
         }
     }

@@ -6,9 +6,11 @@
 //! in `0..=I` (finished warps at `I`), so there are `C(I + W, W)` of them, and the
 //! combinatorial number system ranks them densely: sort the positions
 //! `p_0 <= ... <= p_{W-1}`, then `rank = sum_k C(p_k + k, k + 1)` is a bijection onto
-//! `0..C(I + W, W)`. One `u16` per state holds `T(s) + 1` once `s` is solved (0: not
-//! yet); the whole table is allocated and zeroed at the start, so its memory is
-//! `2 C(I + W, W)` bytes however few states are reached.
+//! `0..C(I + W, W)`. One cell per state holds `T(s) + 1` once `s` is solved (0: not
+//! yet): a byte where the horizon (a proven upper bound on every `T(s)`) is below 255,
+//! else a `u16`. The whole table is allocated and zeroed at the start, so its memory is
+//! `C(I + W, W)` or `2 C(I + W, W)` bytes however few states are reached
+//! ([`bytes_per_state`]).
 //!
 //! Where it fits (few warps, long kernels: `C(I + W, W)` in the hundreds of millions)
 //! it is much faster than the branch and bound, whose per-state bounds are loose there
@@ -25,10 +27,49 @@ use crate::model::instance::Instance;
 use crate::state::trace::Trace;
 use crate::state::transitions::{Scratch, Transitions};
 use crate::state::Counts;
-use std::sync::atomic::{AtomicBool, AtomicU16, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU8, Ordering};
 
-/// Bytes per state of the table.
-pub const BYTES_PER_STATE: usize = std::mem::size_of::<u16>();
+/// Bytes per state of the table for values up to `horizon`: 1 below 255 (a state's
+/// value `T(s) + 1` then fits a byte), else 2.
+pub fn bytes_per_state(horizon: u64) -> usize {
+    if horizon < u8::MAX as u64 {
+        1
+    } else {
+        2
+    }
+}
+
+/// One cell of the table: a state's `T(s) + 1`, 0 while unsolved, in 8 or 16 bits.
+trait Cell: Sync {
+    fn zero() -> Self;
+    fn get(&self) -> u16;
+    fn set(&self, v: u16);
+}
+
+impl Cell for AtomicU8 {
+    fn zero() -> Self {
+        AtomicU8::new(0)
+    }
+    fn get(&self) -> u16 {
+        self.load(Ordering::Relaxed) as u16
+    }
+    fn set(&self, v: u16) {
+        // Byte cells are used only below a horizon of 255, which bounds every value.
+        self.store(u8::try_from(v).expect("the safe horizon bounds every value"), Ordering::Relaxed)
+    }
+}
+
+impl Cell for AtomicU16 {
+    fn zero() -> Self {
+        AtomicU16::new(0)
+    }
+    fn get(&self) -> u16 {
+        self.load(Ordering::Relaxed)
+    }
+    fn set(&self, v: u16) {
+        self.store(v, Ordering::Relaxed)
+    }
+}
 
 /// The dense ranking of the states of one instance.
 #[derive(Debug, Clone)]
@@ -91,10 +132,15 @@ pub fn fits(inst: &Instance, horizon: u64, table_states: u64) -> bool {
     horizon < u16::MAX as u64 && states(inst.len() as u64, inst.warps as u64).is_some_and(|n| n <= table_states)
 }
 
+/// Most states a table of `bytes` can hold for values up to `horizon`.
+pub fn states_in(bytes: usize, horizon: u64) -> u64 {
+    (bytes / bytes_per_state(horizon)) as u64
+}
+
 /// Limits of one run of [`longest`].
 #[derive(Debug, Clone)]
 pub struct Limits {
-    /// Most states the table may have (`C(I + W, W)`, [`BYTES_PER_STATE`] each).
+    /// Most states the table may have (`C(I + W, W)`, [`bytes_per_state`] each).
     pub table_states: u64,
     /// Most states one thread may solve (of those reached from the start).
     pub solved_states: u64,
@@ -167,13 +213,22 @@ pub fn longest(inst: &Instance, horizon: u64, limits: Limits) -> Result<Solved, 
     }
     let ranking = Ranking::for_instance(inst, limits.table_states).ok_or(Unsolved::TooLarge)?;
     let t = Transitions::new(inst);
+    if bytes_per_state(horizon) == 1 {
+        solve_in::<AtomicU8>(&t, &ranking, &limits)
+    } else {
+        solve_in::<AtomicU16>(&t, &ranking, &limits)
+    }
+}
+
+/// [`longest`] with a table of cells `C`, which hold every value up to the horizon.
+fn solve_in<C: Cell>(t: &Transitions, ranking: &Ranking, limits: &Limits) -> Result<Solved, Unsolved> {
     // The table is reserved first, so that a system that cannot give it ends the run
     // as too large rather than aborting the process.
-    let mut table: Vec<AtomicU16> = Vec::new();
+    let mut table: Vec<C> = Vec::new();
     table.try_reserve_exact(ranking.states() as usize).map_err(|_| Unsolved::TooLarge)?;
-    table.extend((0..ranking.states()).map(|_| AtomicU16::new(0)));
-    let solved = solve_from(&t, &ranking, &table, &limits)?;
-    Ok(Solved { trace: path(&t, &ranking, &table), solved })
+    table.extend((0..ranking.states()).map(|_| C::zero()));
+    let solved = solve_from(t, ranking, &table, limits)?;
+    Ok(Solved { trace: path(t, ranking, &table), solved })
 }
 
 /// Fills `table` for every state reachable from the start with `limits.threads`
@@ -185,7 +240,7 @@ pub fn longest(inst: &Instance, horizon: u64, limits: Limits) -> Result<Solved, 
 /// successors' values are known, so every value any thread reads is exact, and a state
 /// two threads solve at once gets the same value twice. The first thread to solve the
 /// start stops the others.
-fn solve_from(t: &Transitions, ranking: &Ranking, table: &[AtomicU16], limits: &Limits) -> Result<u64, Unsolved> {
+fn solve_from<C: Cell>(t: &Transitions, ranking: &Ranking, table: &[C], limits: &Limits) -> Result<u64, Unsolved> {
     let stop = AtomicBool::new(false);
     let results: Vec<Result<(), Unsolved>> = std::thread::scope(|scope| {
         let run = |reverse: bool| {
@@ -198,18 +253,18 @@ fn solve_from(t: &Transitions, ranking: &Ranking, table: &[AtomicU16], limits: &
         results.extend(helpers.into_iter().map(|h| h.join().expect("a dense worker does not panic")));
         results
     });
-    if table[ranking.rank(&t.start())].load(Ordering::Relaxed) == 0 {
+    if table[ranking.rank(&t.start())].get() == 0 {
         return Err(results.into_iter().find_map(Result::err).unwrap_or(Unsolved::TimeLimit));
     }
-    Ok(table.iter().filter(|v| v.load(Ordering::Relaxed) != 0).count() as u64)
+    Ok(table.iter().filter(|v| v.get() != 0).count() as u64)
 }
 
 /// One thread's depth-first programme from the start (choices in reverse order if
 /// `reverse`), until the start is solved or `stop` is set (both `Ok`), or a limit.
-fn walk(
+fn walk<C: Cell>(
     t: &Transitions,
     ranking: &Ranking,
-    table: &[AtomicU16],
+    table: &[C],
     limits: &Limits,
     reverse: bool,
     stop: &AtomicBool,
@@ -240,7 +295,7 @@ fn walk(
             f.next += 1;
             let rank = f.rank_of(j);
             // The finished state has the last rank and the value 0 (stored as 1).
-            let known = if rank == finished { 1 } else { table[rank].load(Ordering::Relaxed) };
+            let known = if rank == finished { 1 } else { table[rank].get() };
             if known == 0 {
                 unsolved = Some((j, rank));
                 break;
@@ -259,7 +314,7 @@ fn walk(
         if solved == limits.solved_states {
             return Err(Unsolved::MaxStates);
         }
-        table[f.rank].store(value, Ordering::Relaxed);
+        table[f.rank].set(value);
         solved += 1;
         if depth == 0 {
             break;
@@ -332,12 +387,12 @@ fn push(t: &Transitions, ranking: &Ranking, incs: &mut Increments, frames: &mut 
 
 /// The path that follows, from the start, a successor of largest value at every step
 /// (all of them are in `table` once the start is solved).
-fn path(t: &Transitions, ranking: &Ranking, table: &[AtomicU16]) -> Trace {
+fn path<C: Cell>(t: &Transitions, ranking: &Ranking, table: &[C]) -> Trace {
     let value = |s: &Counts| {
         if s.is_finished() {
             0
         } else {
-            table[ranking.rank(s)].load(Ordering::Relaxed) - 1
+            table[ranking.rank(s)].get() - 1
         }
     };
     let mut trace = Trace::default();
@@ -424,6 +479,17 @@ mod tests {
         assert_eq!(s.solved, 21);
         let few = Limits { solved_states: 20, ..Limits::table(1000) };
         assert_eq!(longest(&inst("LLC", 4, 1, 1), 12, few).unwrap_err(), Unsolved::MaxStates);
+    }
+
+    #[test]
+    fn byte_and_two_byte_tables_agree() {
+        // Horizon 254: values up to 255 in bytes; 255: two bytes per state.
+        assert_eq!((bytes_per_state(254), bytes_per_state(255)), (1, 2));
+        for (k, w, c) in [("LCCLCCCL", 5, 2), ("CCLCCCLLC", 4, 4), ("LLC", 4, 1)] {
+            let byte = longest(&inst(k, w, 1, c), 254, Limits::table(1 << 20)).unwrap();
+            let wide = longest(&inst(k, w, 1, c), 255, Limits::table(1 << 20)).unwrap();
+            assert_eq!((byte.trace.cycles(), byte.solved), (wide.trace.cycles(), wide.solved), "{k}");
+        }
     }
 
     #[test]

@@ -82,7 +82,9 @@ pub struct SearchStats {
     pub stored_states: usize,
     /// Longest heuristic rollout (first incumbent).
     pub initial_lower_bound: u64,
-    /// Longest schedule found by the beam thread (0 when it found none or did not run).
+    /// Longest schedule found by the priority rules and beams (the beam thread, or on a
+    /// rayon worker with a time limit the same work before the branch and bound; 0 when
+    /// they found none or did not run).
     pub beam_lower_bound: u64,
     /// States solved by the dense programme ([`crate::exact::dense`]) when it gave the result
     /// (then every one of them was expanded once); 0 when the branch and bound did.

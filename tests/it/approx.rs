@@ -62,9 +62,10 @@ fn solves_at_once_share_max_memory() {
     assert!(shared.iter().all(|r| !r.exact && r.makespan <= 48 && r.upper_bound >= 48), "{shared:?}");
 }
 
-/// Inside a rayon pool (where `approx` and `converge` run), `solve` runs the search on its
-/// thread alone (no beam thread), while `solve_alone`, used for their final `T^(W)`, runs
-/// it as the command line does: its beam thread reports a schedule.
+/// Inside a rayon pool (where `approx` and `converge` run), `solve` with a time limit runs
+/// the beams on its own thread before its branch and bound (no beam thread), while
+/// `solve_alone`, used for their final `T^(W)`, runs the search as the command line does,
+/// with its beam thread: both report a beam schedule.
 #[test]
 fn solve_alone_runs_the_beam_thread_inside_a_pool() {
     let i = inst("LCCCCCLCCCCCCCLL", 64, 1, 4);
@@ -85,6 +86,6 @@ fn solve_alone_runs_the_beam_thread_inside_a_pool() {
             .unwrap();
         s.outcome.stats.search.expect("the search ran").beam_lower_bound
     };
-    assert_eq!(beam(false), 0);
+    assert!(beam(false) > 0);
     assert!(beam(true) > 0);
 }

@@ -54,7 +54,9 @@ const TX2_0064: &str = "LCCCCCCCCCCLLCCCCCLLLLCCCCLCCCCCCCLLLLCCCCCCCCCCCLCCCCCC
 #[test]
 fn the_dense_table_answers_only_where_it_fits_in_half_the_memory_limit() {
     let i = inst(TX2_0064, 5, 1, 4);
-    let table = 2 * dense::states(64, 5).unwrap() as usize;
+    // The safe horizon is 173, below 255: one byte per state.
+    assert_eq!(gpu_makespan::model::bounds::safe_horizon(&i), 173);
+    let table = dense::states(64, 5).unwrap() as usize;
     let out = search::solve(&i, SearchLimits { budget: Budget::new(None, 2 * table), ..SearchLimits::default() }).unwrap();
     assert_eq!((out.lower_bound(), out.upper_bound()), (134, 134));
     assert_eq!(out.stats.search.unwrap().dense_states, 1_629_865);
