@@ -56,7 +56,8 @@ echo "kernel,warps,sigma_l,sigma_c,makespan,seconds" > "$out"
 for w in 8 12 16; do
   for k in $phases; do
     n=$(table_states "${#k}" "$w")
-    # 2 bytes per state in half of the memory limit.
+    # 2 bytes per state in half of the memory limit (1 where the horizon is below 255:
+    # this check is then conservative).
     [ "$n" -le $(( $(numfmt --from=iec "$memory") / 4 )) ] || continue
     echo "W = $w, I = ${#k}: $k ($n states)" >&2
     solve_row "$k" "$w" "$limit" "$memory"

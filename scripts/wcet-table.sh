@@ -7,6 +7,9 @@
 # Usage: scripts/wcet-table.sh [TIME_LIMIT_S] [W ...]   (defaults: 10 and 4 8 16 32 64)
 #        scripts/wcet-table.sh --corpus [TIME_LIMIT_S]: the corpus of docs/corpus.md, each
 #        kernel at its own block size (W = own), into docs/corpus-<limit>s.csv
+#        ONLY=REGEX before either: only the kernels whose name matches (grep -E), their
+#        rows replaced in the existing CSV (the others kept), e.g. after a change that can
+#        move only some kernels' numbers
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet
@@ -24,6 +27,16 @@ else
   [ ${#ws[@]} -gt 0 ] || ws=(4 8 16 32 64)
   csv=docs/wcet-table.csv
   [ "$limit" = 10 ] || csv=docs/wcet-table-${limit}s.csv
+fi
+if [ -n "${ONLY:-}" ]; then
+  [ -f "$csv" ] || { echo "error: ONLY needs the existing $csv to replace rows in" >&2; exit 2; }
+  kept=("${kernels[@]}")
+  kernels=()
+  for k in "${kept[@]}"; do ! basename "$k" | grep -qE "$ONLY" || kernels+=("$k"); done
+  [ ${#kernels[@]} -gt 0 ] || { echo "error: ONLY=$ONLY matches no kernel" >&2; exit 2; }
+  full=$csv
+  csv=$(mktemp)
+  trap 'rm -f "$csv"' EXIT
 fi
 echo "kernel,instructions,phases,warps,lower,upper,exact,gap_percent,seconds,bound_upper" > "$csv"
 header="| kernel | I | phases |"
@@ -59,3 +72,18 @@ EOF
   done
   echo "$row"
 done
+if [ -n "${ONLY:-}" ]; then
+  python3 - "$full" "$csv" <<'EOF'
+import csv, sys
+full, new = sys.argv[1], sys.argv[2]
+reader = csv.DictReader(open(full))
+rows = list(reader)
+fresh = {(r["kernel"], r["warps"]): r for r in csv.DictReader(open(new))}
+out = [fresh.pop((r["kernel"], r["warps"]), r) for r in rows] + list(fresh.values())
+with open(full, "w", newline="") as f:
+    w = csv.DictWriter(f, fieldnames=reader.fieldnames, lineterminator="\n")
+    w.writeheader()
+    w.writerows(out)
+EOF
+  echo "replaced the rows of the matching kernels in $full" >&2
+fi
