@@ -255,6 +255,20 @@ fn a_state_further_along_can_take_longer() {
     assert_eq!((one_step.worst(&[0, 2], &mut memo), one_step.worst(&[0, 3], &mut memo)), (7, 10));
 }
 
+/// Barrier phases add up, but a kernel without a barrier is not bounded by its pieces'
+/// exact values (docs/experiments.md, 2026-11-30): `LLCCCLCC`, W = 4, sigma 1/3, takes 17
+/// cycles, its pieces `L` and `LCCCLCC` 4 and 10. Nor is one warp more bounded by its own
+/// work: `CCCC` with sigma_C = 4 takes 4 cycles at W = 4 and 8 at W = 5 (four warps
+/// starve the fifth).
+#[test]
+fn pieces_and_one_more_warp_do_not_bound_a_kernel() {
+    assert_eq!(checked_worst(&Tiny::new("LLCCCLCC", 4, 1, 3), "LLCCCLCC"), 17);
+    let pieces = (checked_worst(&Tiny::new("L", 4, 1, 3), "L"), checked_worst(&Tiny::new("LCCCLCC", 4, 1, 3), "LCCCLCC"));
+    assert_eq!(pieces, (4, 10));
+    let warps = (checked_worst(&Tiny::new("CCCC", 4, 1, 4), "CCCC"), checked_worst(&Tiny::new("CCCC", 5, 1, 4), "CCCC"));
+    assert_eq!(warps, (4, 8));
+}
+
 /// The scan behind docs/experiments.md (2026-11-29): every instance up to `MAX_LEN`
 /// instructions, W = 2-4, seven sigma pairs; how many each family misses, and the first
 /// miss. `cargo test --release -- --ignored structure_scan --nocapture` (about a minute).
