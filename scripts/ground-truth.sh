@@ -36,7 +36,7 @@ if [ "${1:-}" = --corpus ]; then
     phases=$(sed -n 's/^kernel = "\(.*\)"$/\1/p' "$k.toml" | tr '|' '\n')
     fits=1
     for p in $phases; do
-      python3 -c "import math; exit(math.comb(${#p} + $w, $w) > $max_states)" || fits=0
+      [ "$(table_states "${#p}" "$w")" -le "$max_states" ] || fits=0
     done
     [ $fits = 1 ] || continue
     for p in $phases; do

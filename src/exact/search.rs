@@ -19,8 +19,9 @@
 //!   searches in parallel), the search starts a second thread that runs beam searches
 //!   ([`crate::exact::heuristic::beam`]) of growing width while the depth-first search runs.
 //!   On a rayon worker with a time limit the same beams run first, on the worker's thread,
-//!   for half of the time left (or until a schedule reaches the start state's bound) (a barrier kernel's phases are solved this way: without
-//!   the beams their lower ends were up to 12 % below the truth).
+//!   for half of the time left or until a schedule reaches the start state's bound. A
+//!   barrier kernel's phases are solved this way; without the beams their lower ends were
+//!   up to 12 % below the truth.
 //!   Each longer schedule it finds is published (its trace first, then its length); the
 //!   depth-first search reads the length whenever it reads the clock and prunes with it.
 //!   Pruning with the length of any real schedule is sound (the same as finding it
