@@ -120,12 +120,17 @@ pub fn analyse(w: &Workload, timeline: Timeline) -> Result<RtaReport, Error> {
         _ if worst.two_queues => Bound::Priorities,
         Ties::Bound => Bound::TieBound,
         _ if uniform && worst.copies.is_some() => Bound::Copies,
-        _ if uniform && attained(&seq.jobs, &worst.finish, &worst.attained) => Bound::ExactMonotone,
+        _ if uniform && attained(&reported(&seq), &worst.finish, &worst.attained) => Bound::ExactMonotone,
         _ if uniform => Bound::UpperBound,
         _ => Bound::Envelope,
     };
     check(w, &seq, &worst, &run.finish, uniform)?;
     Ok(report(w, &seq, &worst, &demands, bound, run))
+}
+
+/// The jobs whose finishes are reported ([`Sequence::reported`]).
+fn reported(seq: &Sequence) -> Vec<Job> {
+    seq.jobs.iter().filter(|j| seq.reported(j)).copied().collect()
 }
 
 /// Whether every kernel's worst response is attained by an execution that can happen
@@ -200,7 +205,10 @@ pub const MAX_WINDOW_ROUNDS: usize = 8;
 /// than that job's latest entry, which a launch overhead or a stream wait delays, or
 /// ahead of a kernel's first job released after the end): such jobs are added, and the
 /// analysis repeated, until every job released at or before the latest entry of any
-/// analysed job is analysed. Then no job left out can pass an analysed one.
+/// analysed job is analysed. Then no job left out can pass an analysed one. If that
+/// does not settle in [`MAX_WINDOW_ROUNDS`] rounds, the jobs released from the end on
+/// are context only ([`with_context_jobs`]): the first round that closes the window
+/// for the jobs released before it, else that function's rounds.
 fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), Error> {
     let overload = |latest: Ticks| {
         with_load(
@@ -217,18 +225,99 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
         )
     };
     let mut until = None;
+    // The first round whose window jobs are closed without the later jobs' own reach
+    // (`with_context_jobs`): the answer if the rounds do not settle.
+    let mut closed = None;
     for _ in 0..MAX_WINDOW_ROUNDS {
         let seq = match sequence_until(w, demands, w.launch, w.window, until) {
-            Err(_) if until.is_some() => return Err(overload(until.unwrap_or(Ticks::ZERO)).into()),
+            Err(_) if until.is_some() => break,
             other => other?,
         };
-        let worst = worst_over_orders(&seq, &w.platform).map_err(|e| with_load(w, e))?;
+        let worst = match worst_over_orders(&seq, &w.platform) {
+            Ok(worst) => worst,
+            Err(_) if closed.is_some() => break,
+            Err(e) => return Err(with_load(w, e).into()),
+        };
         if !missing_may_pass(w, &seq, &worst.reach) {
             return Ok((seq, worst));
         }
-        until = Some(worst.reach.iter().copied().max().unwrap_or(Ticks::ZERO) + Ticks::new(1));
+        let next = worst.reach.iter().copied().max().unwrap_or(Ticks::ZERO) + Ticks::new(1);
+        if closed.is_none() {
+            // The sequence holds every job released before max(end, until).
+            let floor = seq.window_end.map(|e| until.map_or(e, |u| e.max(u)).saturating_sub(Ticks::new(1)));
+            closed = floor.and_then(|floor| window_closed(w, seq, worst, floor).ok());
+        }
+        until = Some(next);
     }
-    Err(overload(until.unwrap_or(Ticks::ZERO)).into())
+    match closed.map_or_else(|| with_context_jobs(w, demands), |c| Ok(Some(c))) {
+        Ok(Some(found)) => Ok(found),
+        _ => Err(overload(until.unwrap_or(Ticks::ZERO)).into()),
+    }
+}
+
+/// The window's jobs when the later jobs that may pass them keep reaching further (each
+/// added job's latest entry admitting more, e.g. releases closer than the launch
+/// overhead): the jobs released after the window's end `E` are *context*, analysed only
+/// as jobs that may pass the window's, their finishes not reported
+/// ([`Sequence::reported_until`]). The sequence holds every job released by a floor
+/// `U`, from `E - 1` up, moved to `E + 2 (R - E)` while the window's jobs' largest reach
+/// `R` ([`Worst::reach`]) is above `U`, until it is at most `U` (`None` if not within
+/// [`MAX_WINDOW_ROUNDS`] rounds; an error of the analysis is returned, and the caller
+/// refuses either way).
+///
+/// Proof that each window job `a` ends by its reported finish. Let `S` be the jobs
+/// released by `U` (the sequence). The analysis of `S` ([`worst_over_orders`]) bounds
+/// every job of every execution of `S` alone. Take an execution `X` of the whole set
+/// and `X'`, the execution of `S` that makes `X`'s choices (entries, SMs, block and copy
+/// times) until the first entry into a queue of a job released after `U`, at some `t >
+/// U`, and any choices after: the two are the same up to `t`, since a job that has not
+/// entered a queue has no effect. A job entering after `reach_a` changes no dispatch of
+/// `a`'s blocks or copies (what `reach` means: with one queue it is behind `a` in it,
+/// `a` having entered by its latest entry `reach_a`; with two queues, for a high `a`
+/// the same, a low job waiting for the high queue to empty, and for a low `a` every
+/// block of `a` is dispatched by `D = reach_a`; a copy enters behind `a`'s copies, which
+/// enter by `reach_a`). After `t`, `X'` also makes `X`'s choices for `a` and for the
+/// jobs ahead of `a` (all entered before `t`, so in `S`). So `a`'s blocks are dispatched
+/// at the same times in `X` and `X'`, take the same times, and `a` ends at the same
+/// time, by its finish in the analysis of `S`. A context job's finish bounds it only in executions of `S` alone:
+/// jobs released after `U` may pass it, so it is not reported.
+fn with_context_jobs(w: &Workload, demands: &[Demand]) -> Result<Option<(Sequence, Worst)>, Error> {
+    // An overload (some resource or stream loaded 1 or more with every block at its C)
+    // is refused as such: its jobs' reach grows without end.
+    if crate::rta::load::heaviest(&w.tasks, demands, &w.platform).is_none_or(|(load, _)| load >= 1.0) {
+        return Ok(None);
+    }
+    let Some(end) = sequence(w, demands, w.launch, w.window)?.window_end else { return Ok(None) };
+    let mut floor = end.saturating_sub(Ticks::new(1));
+    for _ in 0..MAX_WINDOW_ROUNDS {
+        // Every job released by the floor.
+        let seq = sequence_until(w, demands, w.launch, w.window, Some(floor + Ticks::new(1)))?;
+        let worst = worst_over_orders(&seq, &w.platform)?;
+        match window_closed(w, seq, worst, floor) {
+            Ok(closed) => return Ok(Some(closed)),
+            Err(None) => return Ok(None),
+            // Twice as far past the end: a reach that grows with every job added (a low
+            // job charged each high job released before its bound) closes in a few rounds.
+            Err(Some(reach)) => {
+                let Some(next) = (reach - end).get().checked_mul(2).and_then(|d| end.checked_add(Ticks::new(d))) else { return Ok(None) };
+                floor = next;
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// `seq` (every job released by `floor`) and its analysis as the window's answer of
+/// [`with_context_jobs`], if the window's jobs (released before its end) reach no later
+/// than `floor`; else the largest reach (`None` when every kernel's first job is not
+/// released before the end: then the window's jobs are not those released before it).
+fn window_closed(w: &Workload, seq: Sequence, worst: Worst, floor: Ticks) -> Result<(Sequence, Worst), Option<Ticks>> {
+    let end = seq.window_end.filter(|&e| w.tasks.iter().all(|t| t.release < e)).ok_or(None)?;
+    let reach = seq.jobs.iter().filter(|j| j.release < end).map(|j| worst.reach[j.id]).max().unwrap_or(Ticks::ZERO);
+    if reach > floor {
+        return Err(Some(reach));
+    }
+    Ok((Sequence { reported_until: Some(end), ..seq }, worst))
 }
 
 /// A refusal of the analysis's own limits (rounds, work, a window that keeps growing)
@@ -254,6 +343,9 @@ fn with_load(w: &Workload, mut e: InputError) -> InputError {
 fn check(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], uniform: bool) -> Result<(), Inconsistency> {
     let fixed = worst.ties == Ties::None && !worst.two_queues && worst.copies.is_none();
     for ((j, &f), &s) in worst.jobs.iter().zip(&worst.finish).zip(simulated) {
+        if !seq.reported(j) {
+            continue;
+        }
         if s > f || (uniform && fixed && s != f) {
             return Err(Inconsistency::Disagreement(format!(
                 "{} (job {}): per-SM simulation finishes at {} ticks, the list schedule at {}",

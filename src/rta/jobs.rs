@@ -101,6 +101,18 @@ pub struct Sequence {
     pub order: TieOrder,
     /// End of the analysis window (`None`: one job per kernel).
     pub window_end: Option<Ticks>,
+    /// When set, the jobs released at or after this time (the window's end) are in the
+    /// sequence only as jobs that may pass one released before it (every job released
+    /// by a floor past the window's reach is there): their own finishes are not
+    /// reported (`None`: every job's is). See `analysis::with_context_jobs`.
+    pub reported_until: Option<Ticks>,
+}
+
+impl Sequence {
+    /// Whether `j`'s finish is reported (see [`Sequence::reported_until`]).
+    pub fn reported(&self, j: &Job) -> bool {
+        self.reported_until.is_none_or(|u| j.release < u)
+    }
 }
 
 /// What fixes the order of tied releases.
@@ -167,7 +179,7 @@ pub fn sequence_until(
     }
     let free_ties = free_groups(&jobs, order, &|j: &Job| j.ready);
     let classes = demands.iter().map(|&demand| Class { demand, exact: true }).collect();
-    Ok(Sequence { jobs, classes, free_ties, order, window_end })
+    Ok(Sequence { jobs, classes, free_ties, order, window_end, reported_until: None })
 }
 
 /// Numbers the jobs (in their nominal order) and links each to the one before it in its

@@ -87,9 +87,32 @@ pub const PASSES: usize = 4;
 /// beyond, the bound is not used (the other bounds stand).
 pub const WINDOW_STEPS: usize = 1_000;
 
-/// Most block steps of the pooled lists of one analysis ([`worst_two_queues`] over all
-/// rounds): beyond, the analysis is refused (a window too long for its load).
+/// Most block steps of the pooled lists of the low jobs in one analysis
+/// ([`worst_two_queues`] over all rounds): beyond, the lists are not used (the work
+/// bounds stand; such sets were refused before issue 54's item 4).
 pub const MAX_POOLED_WORK: u64 = 200_000_000;
+
+/// Most jobs the low jobs' pools may scan (and blocks the quiet points' lists may
+/// place) in one analysis of the two queues, over all rounds of the stream fixpoint
+/// (about half a minute on one core; a window may take up to 16 such analyses):
+/// beyond, the analysis is refused (a window too long for its load).
+pub const MAX_POOL_SCANS: u64 = 2_000_000_000;
+
+/// What one analysis of the two queues may still spend ([`worst_two_queues`], over all
+/// rounds of the stream fixpoint).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget {
+    /// Block steps of the low jobs' pooled lists ([`MAX_POOLED_WORK`]); once spent, the
+    /// work bounds alone.
+    pub lists: u64,
+    /// Jobs scanned for the low jobs' pools ([`MAX_POOL_SCANS`]); once spent, refused.
+    pub scans: u64,
+}
+
+impl Budget {
+    /// The whole budget of one analysis.
+    pub const FULL: Budget = Budget { lists: MAX_POOLED_WORK, scans: MAX_POOL_SCANS };
+}
 
 /// The reported finishes under two queues, per job of `jobs` (the nominal sequence, with
 /// `late[i]` the latest time job `i` may enter its queue), with the launch orders of the
@@ -141,10 +164,16 @@ struct Pool<'a> {
     /// Per job, a bound on its kernel's finish from an earlier pass, or for a low job
     /// from this one once it is bounded (`Ticks::MAX`: none).
     done: Vec<Ticks>,
+    /// Whether `jobs` are in release order (the nominal order is).
+    by_release: bool,
+    /// What is left of the pools' scans ([`Budget::scans`]).
+    scans: std::cell::Cell<u64>,
 }
 
-/// See the module documentation for the two bounds and why they hold. `budget`: block
-/// steps the pooled lists may still take; `None` once it is spent (the caller refuses).
+/// See the module documentation for the two bounds and why they hold. `budget`: what
+/// the analysis may still spend ([`Budget`]): once the lists' share is spent, the low
+/// jobs have the work bounds alone (each a bound without the lists); `None` once the
+/// pools' scans are spent (the caller refuses).
 /// `highs`: the high jobs' result of an earlier round or pass and the [`HighInputs`] it
 /// was computed for (it depends on nothing else), reused when they are the same, else
 /// replaced.
@@ -154,7 +183,7 @@ pub fn worst_two_queues(
     order: TieOrder,
     classes: &[Class],
     p: &Platform,
-    budget: &mut u64,
+    budget: &mut Budget,
     highs: &mut Option<HighJobs>,
 ) -> Option<TwoQueues> {
     let n = jobs.len();
@@ -169,8 +198,10 @@ pub fn worst_two_queues(
     // over the passes (module documentation, "Passes"). The quiet points rest on the
     // entries alone: found once.
     let (mut finish, mut reach) = (vec![Ticks::ZERO; n], late.to_vec());
-    let mut pool = Pool { jobs, late, classes, p, budget, done: vec![Ticks::MAX; n] };
-    let quiet = pool.quiet_points()?;
+    let by_release = jobs.windows(2).all(|w| w[0].release <= w[1].release);
+    let scans = std::cell::Cell::new(budget.scans);
+    let mut pool = Pool { jobs, late, classes, p, budget: &mut budget.lists, done: vec![Ticks::MAX; n], by_release, scans };
+    let quiet = pool.quiet_points();
     for _ in 0..PASSES {
         let previous = pool.done.clone();
         for &l in &lows {
@@ -179,12 +210,15 @@ pub fn worst_two_queues(
             // The pass giving the least finish gives its reach too: jobs released after it
             // change neither its pool nor the bounds it takes as done (each of them, below
             // l's release, rests on jobs released before it).
-            let (f, d) = pool.low_job(&root, l, q)?;
+            let (f, d) = pool.low_job(&root, l, q);
             if f < previous[l] {
                 (finish[l], reach[l]) = (f, d);
             }
             // Later low jobs of this pass may count on it.
             pool.done[l] = finish[l];
+            if pool.scans.get() == 0 {
+                return None;
+            }
         }
         let low_finish: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::Low { finish[i] } else { Ticks::ZERO }).collect();
         let inputs = HighInputs { late: high_late.clone(), low_finish, ready: ready.clone() };
@@ -201,6 +235,7 @@ pub fn worst_two_queues(
         }
         pool.done.clone_from(&finish);
     }
+    budget.scans = pool.scans.get();
     let h = highs.as_ref()?;
     let (orders, mut tied) = (h.orders.clone(), h.tied.clone());
     let low_jobs: Vec<Job> = lows.iter().map(|&i| jobs[i]).collect();
@@ -341,30 +376,31 @@ impl Pool<'_> {
     /// The pooled bound of low job `l` (module documentation): its finish and `D`. Only
     /// jobs released at or after the quiet point `q` are pooled (the others are done by
     /// `q`, [`Pool::quiet_points`]).
-    fn low_job(&mut self, root: &[usize], l: usize, q: Ticks) -> Option<(Ticks, Ticks)> {
+    /// Once the pooled lists' budget is spent, the work bounds alone (each is a bound).
+    fn low_job(&mut self, root: &[usize], l: usize, q: Ticks) -> (Ticks, Ticks) {
         let (jobs, late) = (self.jobs, self.late);
         let mut d = late[l];
-        let (list_finish, list_d) = loop {
+        let listed = loop {
             let pool = self.pool_of(root, l, q, d);
             // A low job ahead of l entered before it: by l's latest entry too.
             let entry = |k: usize| if jobs[k].priority == Priority::Low { late[k].min(late[l]) } else { late[k] };
-            let (list, f) = self.pooled(&pool, &entry)?;
+            let Some((list, f)) = self.pooled(&pool, &entry) else { break None };
             let last = f.last().copied().unwrap_or(Ticks::ZERO) - list[0].wcet;
             let added = jobs.iter().any(|j| j.priority == Priority::High && j.release > d && j.release <= last);
             d = d.max(last);
             if !added {
-                break (last + jobs[l].wcet, d);
+                break Some((last + jobs[l].wcet, d));
             }
         };
         let (work_finish, work_d) = self.low_job_by_work(root, l, q);
-        let (finish, d) = (list_finish.min(work_finish), list_d.max(work_d));
+        let (finish, d) = listed.map_or((work_finish, work_d), |(list_finish, list_d)| (list_finish.min(work_finish), list_d.max(work_d)));
         // All are bounds; a job released after the D of the one reported changes none (the
         // window's D only where it is the one reported: a cold review's sets rose or were
         // refused when it widened the reach of the others).
-        Some(match self.windowed_x(root, l, q).and_then(|x| x.checked_add(jobs[l].wcet)) {
+        match self.windowed_x(root, l, q).and_then(|x| x.checked_add(jobs[l].wcet)) {
             Some(w) if w < finish => (w, w),
             _ => (finish, d),
-        })
+        }
     }
 
     /// `S` for low job `l` with high jobs released by `d`, as job indices (module
@@ -377,7 +413,15 @@ impl Pool<'_> {
             let j = &jobs[k];
             j.priority == Priority::Low && (k == l || (j.release <= late[l] && !(root[k] == root[l] && k > l)))
         };
-        (0..jobs.len()).filter(|&k| jobs[k].release >= q && (ahead(k) || (jobs[k].priority == Priority::High && jobs[k].release <= d))).collect()
+        // Only jobs released in [q, max(late[l], d)] qualify: with the jobs in release
+        // order (the nominal order), only that range is scanned.
+        let range = if self.by_release {
+            jobs.partition_point(|j| j.release < q)..jobs.partition_point(|j| j.release <= late[l].max(d))
+        } else {
+            0..jobs.len()
+        };
+        self.scans.set(self.scans.get().saturating_sub(range.len() as u64));
+        range.filter(|&k| jobs[k].release >= q && (ahead(k) || (jobs[k].priority == Priority::High && jobs[k].release <= d))).collect()
     }
 
     /// The **work bound** of low job `l` (issue 54): with `S'` the jobs of `S` (as for the
@@ -529,9 +573,14 @@ impl Pool<'_> {
     /// higher non-empty queue is always eligible), the first `M` real blocks start no
     /// later than the list's first `M`, all before `q`: they are those jobs' blocks, and
     /// (block times being positive and at most the longest) all end by `q`.
-    fn quiet_points(&mut self) -> Option<Vec<Ticks>> {
+    fn quiet_points(&mut self) -> Vec<Ticks> {
         let all: Vec<usize> = (0..self.jobs.len()).collect();
-        let (list, f) = self.pooled(&all, &|k| self.late[k])?;
+        // One list of every block per round, outside the lists' budget (the lists per
+        // low job are what it caps; this one counts as scans): the quiet points stay
+        // when those lists are given up.
+        let blocks: u64 = self.jobs.iter().map(|j| j.blocks).sum();
+        self.scans.set(self.scans.get().saturating_sub(blocks));
+        let (list, f) = self.list(&all, &|k| self.late[k]);
         // The latest entry of the jobs released before each time, by release.
         let mut by_release: Vec<(Ticks, Ticks)> = self.jobs.iter().map(|j| (j.release, self.late[j.id])).collect();
         by_release.sort_unstable();
@@ -554,7 +603,7 @@ impl Pool<'_> {
             }
             done_by = done_by.max(f[k]);
         }
-        Some(out)
+        out
     }
 
     /// `G`, the slots of `pool`'s blocks all alike: `#SMs` times the fit of the envelope
@@ -572,10 +621,20 @@ impl Pool<'_> {
     /// one slot count `G = #SMs * k` (`k` the fit of the envelope, or the envelope beside
     /// itself when the demands differ; at least 1, as any block fits an empty GPU), so a
     /// block starts at `max(ready, previous start, the start G blocks earlier + C)`.
+    /// `None` once the budget is spent (for good: no later list, however short).
     fn pooled(&mut self, pool: &[usize], entry: &dyn Fn(usize) -> Ticks) -> Option<(Vec<Job>, Vec<Ticks>)> {
+        let steps: u64 = pool.iter().map(|&k| self.jobs[k].blocks).sum();
+        let Some(left) = self.budget.checked_sub(steps) else {
+            *self.budget = 0;
+            return None;
+        };
+        *self.budget = left;
+        Some(self.list(pool, entry))
+    }
+
+    /// The list of [`Pool::pooled`], outside the budget.
+    fn list(&self, pool: &[usize], entry: &dyn Fn(usize) -> Ticks) -> (Vec<Job>, Vec<Ticks>) {
         let jobs = self.jobs;
-        let steps: u64 = pool.iter().map(|&k| jobs[k].blocks).sum();
-        *self.budget = self.budget.checked_sub(steps)?;
         let wcet = pool.iter().map(|&k| jobs[k].wcet).max().unwrap_or(Ticks::ZERO);
         let mut list: Vec<Job> = pool.iter().map(|&k| Job { ready: entry(k), wcet, class: 0, after: None, ..jobs[k] }).collect();
         list.sort_by_key(|j| (j.ready, j.id));
@@ -596,6 +655,6 @@ impl Pool<'_> {
                 last + wcet
             })
             .collect();
-        Some((list, f))
+        (list, f)
     }
 }

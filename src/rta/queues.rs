@@ -8,7 +8,7 @@ use crate::rta::copies::{copy_finishes, CopyFinishes, MAX_COPY_WORK};
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{free_groups, Job, Sequence};
 use crate::rta::queue_work::fifo_work_bounds;
-use crate::rta::priority::{two_queues, worst_two_queues, MAX_POOLED_WORK};
+use crate::rta::priority::{two_queues, worst_two_queues, Budget, MAX_POOL_SCANS};
 use crate::rta::ties::{worst_for, Entries, Ties, MAX_GROUP};
 use crate::rta::time::Ticks;
 use std::ops::Range;
@@ -101,7 +101,7 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
     let mut gate = late.clone();
     let queues = two_queues(&seq.jobs);
     let copies = seq.jobs.iter().any(Job::copies);
-    let (mut budget, mut highs, mut copy_budget) = (MAX_POOLED_WORK, None, MAX_COPY_WORK);
+    let (mut budget, mut highs, mut copy_budget) = (Budget::FULL, None, MAX_COPY_WORK);
     // The orders tried one by one, over all rounds: four times one round's share.
     let mut order_work = 4 * crate::rta::ties::MAX_ORDER_WORK;
     // Per job: its finish is attained by an execution that can happen (one queue only).
@@ -116,7 +116,7 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
         };
         let (kernel_finish, order, ties, mut reach, tied) = if queues {
             let q = worst_two_queues(jobs, &late, seq.order, &seq.classes, p, &mut budget, &mut highs).ok_or_else(|| {
-                too_much(seq, format!("the analysis of the two priority queues needs more than {MAX_POOLED_WORK} block steps"))
+                too_much(seq, format!("the analysis of the two priority queues needs more than {MAX_POOL_SCANS} jobs scanned by the low jobs' pools in one round of the window"))
             })?;
             let tied = q.tied.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| i..i + 1).collect();
             (q.finish, q.order, q.ties, q.reach, Some(tied))

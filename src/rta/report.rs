@@ -347,7 +347,7 @@ fn rows(w: &Workload, seq: &Sequence, worst: &Worst, simulated: &[Ticks], demand
     let mut best: Vec<Option<usize>> = vec![None; w.tasks.len()];
     let mut jobs = vec![0u64; w.tasks.len()];
     let mut all_meet = vec![true; w.tasks.len()];
-    for (i, j) in seq.jobs.iter().enumerate() {
+    for (i, j) in seq.jobs.iter().enumerate().filter(|(_, j)| seq.reported(j)) {
         if best[j.task].is_none() {
             first_seen.push(j.task);
         }
@@ -491,9 +491,14 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
             Bound::Copies => "one block demand, with copies: the kernels' part as for one demand, the copies bounded as below; a safe bound, not exact".into(),
             Bound::Priorities => "streams of both priorities (two EE queues; a low kernel's blocks are assigned only while the high queue is empty, blocks are not preempted): a high kernel's response counts one low block of blocking at its entry (of a low kernel released by then and not bounded to be done by its release), a low kernel's counts every high kernel released before its last block could start (the lesser of a list with every block at the longest C and the largest demand, and the pool's work with each block weighed by its share of an SM, each kernel only for the time it can run before that start); a safe bound, not exact".into(),
         },
-        match seq.window_end {
-            None => "each kernel is one job released at its release time".into(),
-            Some(e) => format!(
+        match (seq.window_end, seq.reported_until) {
+            (None, _) => "each kernel is one job released at its release time".into(),
+            (Some(e), Some(_)) => format!(
+                "periodic jobs released at release + m period before {}; every job released from then on up to a time past the latest one of them may enter the queue or have its blocks passed is analysed as a job that may pass them, and their own responses are not reported (jobs released later may pass them; later jobs kept admitting more: releases closer than the launch overhead or stream waits chain past any end); responses are the worst over the jobs released before {}",
+                w.scale.format(e),
+                w.scale.format(e)
+            ),
+            (Some(e), None) => format!(
                 "periodic jobs released at release + m period before {} (each kernel's first job at least), and every later job released by the latest time one of them may enter the queue (it may pass it); responses are the worst over these jobs; jobs after them are not analysed",
                 w.scale.format(e)
             ),

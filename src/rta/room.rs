@@ -327,8 +327,26 @@ pub fn weights_among(p: &Platform, heads: &[Demand], running: &[Demand]) -> Opti
     weights_in_grains(p, heads, running, true)
 }
 
-/// [`weights`], or with `grains` [`weights_among`].
+/// [`weights`], or with `grains` [`weights_among`]. A weight depends on its block's
+/// demand and on the *sets* of demands in `heads` and `running` (a largest need, a
+/// greatest common divisor), so it is computed once per distinct demand.
 fn weights_in_grains(p: &Platform, heads: &[Demand], running: &[Demand], grains: bool) -> Option<Vec<u128>> {
+    let distinct = |all: &[Demand]| all.iter().fold(Vec::new(), |mut d: Vec<Demand>, x| {
+        if !d.contains(x) {
+            d.push(*x);
+        }
+        d
+    });
+    let (heads, kinds) = (distinct(heads), distinct(running));
+    if kinds.len() < running.len() {
+        let w = weights_of_distinct(p, &heads, &kinds, grains)?;
+        return Some(running.iter().map(|b| w[kinds.iter().position(|k| k == b).unwrap_or(0)]).collect());
+    }
+    weights_of_distinct(p, &heads, running, grains)
+}
+
+/// [`weights_in_grains`] on demands as given.
+fn weights_of_distinct(p: &Platform, heads: &[Demand], running: &[Demand], grains: bool) -> Option<Vec<u128>> {
     if modes(p) != [Mode::Whole] {
         return None;
     }

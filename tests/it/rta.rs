@@ -8,6 +8,7 @@ use gpu_makespan::rta::analysis::{analyse, Timeline};
 use gpu_makespan::rta::gpu::Platform;
 use gpu_makespan::rta::jobs::{sequence, Job, Sequence};
 use gpu_makespan::rta::list::{closed_form_equal_c, finishes, list_schedule, simulate_slots, slot_thresholds};
+use gpu_makespan::rta::priority::{two_queues, worst_two_queues, Budget};
 use gpu_makespan::rta::queues::worst_over_orders;
 use gpu_makespan::rta::report::Bound;
 use gpu_makespan::rta::slicing::sliced_finishes;
@@ -1379,5 +1380,96 @@ proptest! {
             }
         };
         never_above_the_report(&w, &rep, seed)?;
+    }
+}
+
+/// Issue 54, item 4: releases closer than the launch overhead (K0 every 4, overhead 11)
+/// chain past any window end (each added job's latest entry admits the next), which was
+/// refused ("jobs released after the window's end keep entering the queue ahead of
+/// analysed ones"). The jobs after the end are now context: they may pass the window's
+/// jobs, entering as late as the window's jobs may, and are not reported. The simulator
+/// on random hardware and the adversarial search stay within the report.
+#[test]
+fn releases_closer_than_the_launch_overhead_are_analysed() {
+    let k = |name: &str, period: u128, wcet: u128, blocks: u64| {
+        Task::given(name, Timing { period: Ticks::new(period), wcet: Ticks::new(wcet), release: Ticks::ZERO }, blocks, 512)
+    };
+    let mut w = Workload { launch: Launch::FileOrder, ..workload(vec![k("K0", 4, 1, 2), k("K1", 8, 3, 9)]) };
+    w.window = Window::Until(Ticks::new(16));
+    w.launch_overhead = Ticks::new(11);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    // The window's jobs only: K0 at 0, 4, 8, 12 and K1 at 0, 8.
+    assert_eq!(rep.kernels.iter().map(|k| k.jobs).collect::<Vec<_>>(), [4, 2]);
+    assert!(rep.assumptions.iter().any(|a| a.contains("not reported")), "{:?}", rep.assumptions);
+    for seed in 0..40 {
+        never_above_the_report(&w, &rep, seed).unwrap();
+    }
+}
+
+/// The context jobs count: B's job released at 20, after the window's end (17), may
+/// enter before A's job released at 16 (the launch overhead 11 lets A enter as late as
+/// 27) and fill the GPU (8 blocks of 512 threads, C 8) from 20 to 28: A's one block ends
+/// at 29 at the earliest then, a response of 13. K0 (every 4) keeps the window from
+/// closing as in [`releases_closer_than_the_launch_overhead_are_analysed`].
+#[test]
+fn a_job_after_the_window_that_may_pass_counts() {
+    let k = |name: &str, (period, release): (u128, u128), wcet: u128, blocks: u64| {
+        Task::given(name, Timing { period: Ticks::new(period), wcet: Ticks::new(wcet), release: Ticks::new(release) }, blocks, 512)
+    };
+    let mut w =
+        Workload { launch: Launch::FileOrder, ..workload(vec![k("K0", (4, 0), 1, 1), k("A", (1000, 16), 1, 1), k("B", (20, 0), 8, 8)]) };
+    w.window = Window::Until(Ticks::new(17));
+    w.launch_overhead = Ticks::new(11);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert!(rep.assumptions.iter().any(|a| a.contains("not reported")), "{:?}", rep.assumptions);
+    assert!(response(&rep, "A") >= 13.0, "{}", response(&rep, "A"));
+    for seed in 0..20 {
+        never_above_the_report(&w, &rep, seed).unwrap();
+    }
+}
+
+proptest! {
+    // 40 cases in a full run (scripts/explore-seeds.sh), 12 in CI (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(40, 12), ..ProptestConfig::default() })]
+
+    /// Issue 54, item 4: once the pooled lists' budget is spent, the low jobs are
+    /// bounded by the work bounds alone (the quiet points kept), where the analysis
+    /// refused before. With no budget at all, every finish is at least the one with the
+    /// lists (the lesser of the bounds), and the simulator on random hardware never ends
+    /// a job later: high and low kernels, one job each, launch overheads.
+    #[test]
+    fn the_work_bounds_alone_hold_when_the_lists_budget_is_spent(
+        tasks in mixed_task_set(),
+        high in proptest::collection::vec(any::<bool>(), 6),
+        overhead in prop_oneof![Just(0u128), 1u128..8],
+        seed in any::<u64>(),
+    ) {
+        let n = tasks.len();
+        let tasks: Vec<Task> = tasks
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| Task { priority: if i == 0 || (i + 1 < n && high[i]) { Priority::High } else { Priority::Low }, ..t })
+            .collect();
+        let mut w = workload(tasks);
+        w.launch_overhead = Ticks::new(overhead);
+        let seq = sequence_of(&w);
+        prop_assume!(two_queues(&seq.jobs));
+        let late: Vec<Ticks> = seq.jobs.iter().map(|j| j.ready).collect();
+        let run = |lists: u64| {
+            let mut budget = Budget { lists, ..Budget::FULL };
+            worst_two_queues(&seq.jobs, &late, seq.order, &seq.classes, &w.platform, &mut budget, &mut None).expect("a bound")
+        };
+        let (with_lists, alone) = (run(Budget::FULL.lists), run(0));
+        for (j, (&a, &l)) in seq.jobs.iter().zip(alone.finish.iter().zip(&with_lists.finish)) {
+            prop_assert!(a >= l, "job {}: {:?} without the lists < {:?} with them", j.id, a, l);
+        }
+        let mut rng = SmallRng::seed_from_u64(seed);
+        for _ in 0..6 {
+            let hw = random_hardware(&w, &mut rng);
+            let finish = simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut rng);
+            for (j, (&f, &a)) in seq.jobs.iter().zip(finish.iter().zip(&alone.finish)) {
+                prop_assert!(f <= a, "job {}: simulated {:?} > {:?} without the lists ({:?})", j.id, f, a, hw);
+            }
+        }
     }
 }
