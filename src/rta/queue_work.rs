@@ -63,8 +63,64 @@ pub fn fifo_work_bounds(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &
     (0..jobs.len()).map(|i| bound_of(jobs, late, done, classes, p, &root, i)).collect()
 }
 
-/// [`fifo_work_bounds`] for job `i`: the lesser of the weighted and the counted form.
+/// Most passes of [`tightened_work_bounds`] over the jobs, and most pairs (job, job
+/// weighed for it) over all its passes: `MAX_PASSES` passes below 1,000 jobs, fewer
+/// above.
+pub const MAX_PASSES: usize = 16;
+
+/// `done` (a bound on each job's finish resting only on promises due before it, as the
+/// merged bound of [`crate::rta::ties::bound_over_orders`]) lowered by the work bound of
+/// [`fifo_work_bounds`] fed with its own results: job by job in the order of `jobs`,
+/// each job's bound computed with the values lowered so far, and the passes repeated
+/// while one lowers a value (at most [`MAX_PASSES`], fewer for many jobs: at most
+/// `MAX_PASSES * 1000^2` pairs in all). Each value returned is at most `done`'s.
+///
+/// Proof, on the final values `D` (the earliest-broken-promise argument of
+/// [`crate::rta::queues`]). Each `D_i` is either `done_i`, which rests on entry promises
+/// due before it, or a value of [`fifo_work_bounds`] computed from values `d_k` held
+/// then, each at least the final `D_k` (values only go down). That bound uses, besides
+/// entry promises due before `D_i`, only that a job `k` is done by `d_k` where `d_k <=
+/// r_i`, or `d_k < X < D_i` (a block cut at `d_k`), or `d_k < t0 <= late[i] < D_i` (the
+/// busy window). If `k` is still running after `d_k >= D_k`, `k` broke its promise `D_k`
+/// strictly before `D_i`. So a first broken promise among the final values is never one
+/// of these, and the order in which the values were computed plays no part (two jobs
+/// cannot hold each other up: each use is of a promise due strictly earlier). Values left
+/// when the passes stop are bounds too. Without this descent a merged group's loose
+/// values count every earlier job of the group as still running, and the stream waits
+/// built on them grow from round to round.
+pub fn tightened_work_bounds(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform) -> Vec<Ticks> {
+    let mut done = done.to_vec();
+    let pairs = jobs.len().saturating_mul(jobs.len());
+    if pairs > MAX_PAIRS {
+        return done;
+    }
+    let passes = MAX_PASSES.min(MAX_PASSES * 1_000_000 / pairs.max(1)).max(1);
+    let root = stream_roots(jobs);
+    for _ in 0..passes {
+        let mut lowered = false;
+        for i in 0..jobs.len() {
+            if let Some(b) = bound_of(jobs, late, &done, classes, p, &root, i).filter(|&b| b < done[i]) {
+                done[i] = b;
+                lowered = true;
+            }
+        }
+        if !lowered {
+            break;
+        }
+    }
+    done
+}
+
+/// [`fifo_work_bounds`] for job `i`: the least of the weighted and the counted form
+/// from its release and of the busy window ([`busy_assigned_by`]).
 fn bound_of(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform, root: &[usize], i: usize) -> Option<Ticks> {
+    let busy = busy_assigned_by(jobs, late, done, classes, p, root, i);
+    from_release(jobs, late, done, classes, p, root, i).into_iter().chain(busy).min()?.checked_add(jobs[i].wcet)
+}
+
+/// When job `i`'s last block is assigned, by the weighted and the counted form of
+/// [`fifo_work_bounds`] (the work from `i`'s release on), the lesser.
+fn from_release(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform, root: &[usize], i: usize) -> Option<Ticks> {
     let r_i = jobs[i].release;
     // Jobs of `i`'s stream run before it enters or after it is done.
     let ahead = |k: usize| k == i || (jobs[k].release <= late[i] && root[k] != root[i] && done[k] > r_i);
@@ -83,7 +139,96 @@ fn bound_of(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: 
     let Class { demand, exact } = Class::covering(a.iter().map(|&k| &jobs[k]), classes);
     let per_sm = if exact { room::fit(p, &demand) } else { room::beside(p, &demand, &demand) };
     let counted = assigned_by((late[i], r_i), &runs, &vec![1; a.len()], u128::from(p.sms().saturating_mul(per_sm).max(1)));
-    weighted.into_iter().chain(counted).min()?.checked_add(jobs[i].wcet)
+    weighted.into_iter().chain(counted).min()
+}
+
+/// The **busy-window** form of [`fifo_work_bounds`]: when job `i`'s last block is
+/// assigned, counting the work from the last instant `t0` at which the queue was empty,
+/// not from `i`'s release. `None` where the weights do not apply or a sum overflows.
+///
+/// Let `J` be `i` and the jobs `k` released by `late[i]` that are not after `i` in its
+/// stream, `w_k` their weights ([`room::weights_among`], `J`'s demands as heads and as
+/// running blocks), `G = #SMs` (in [`room::WEIGHT_ONE`] units), `n_k` the blocks of `k`
+/// (one fewer for `i`) and `m_k = min(n_k, #SMs * per-SM cap)` (the cap `min(block
+/// limit, SM threads / its threads)` for an exact class, the block limit otherwise). For
+/// a time `c`, let `V(c)` be the sum over `J` of 0 if `done[k] < c`, else `w_k n_k C_k`
+/// if `late[k] >= c`, else `w_k m_k C_k`. Then `i`'s last block is assigned by the
+/// largest, over `c` among `late[i]` and the values `late[k]`, `done[k]` of `J` in `[0,
+/// late[i]]`, of `max(late[i], c + floor(V(c) / G) + 1)`.
+///
+/// Proof. Let `i` enter at `e <= late[i]` and `t0 <= e` be the supremum of the instants
+/// up to `e` at which the queue is empty (it is before the first entry). Suppose `i`'s
+/// last block is assigned at `X' > X`, for some `X >= late[i]` with `G (X - t0) >
+/// V(t0)`. At every instant of `(t0, X)` the queue holds a job (`i` from `e` on), and its
+/// head has no room on any SM (a head with room takes it at once): on each SM the
+/// running blocks weigh at least 1, as the head entered in `[t0, e]` (so it is in `J`)
+/// and every running block is one of a job that entered by `e` (a job behind `i` gets no
+/// block before `X'`): so of `J`. Over `(t0, X)` the blocks run for a weighted time of at
+/// least `G (X - t0)`. A job `k` of `J` that entered at or after `t0` has `late[k] >=
+/// t0` (else its entry promise, due before `t0 <= e`, broke) and its blocks run in the
+/// window at most `n_k C_k`; one that entered before `t0` was wholly dispatched by an
+/// instant the queue was empty, before `t0`, so at most the blocks resident at `t0`, at
+/// most `m_k`, run on, each for at most `C_k`; and no job with `done[k] < t0` runs a
+/// block after `t0`, whenever it entered (else its promise broke before `t0`). So the weighted time is at most `V(t0)` and `G (X - t0)
+/// <= V(t0)`: a contradiction. `V` does not increase with `t0` and changes only past
+/// the values `late[k]` and `done[k]`, where it is counted inclusively; so over each
+/// stretch of `t0` ending at such a value `c` (or at `late[i] >= e >= t0`), `t0 +
+/// floor(V(t0) / G) + 1 <= c + floor(V(c) / G) + 1`, and `X`, the largest of these
+/// over the values `c` and at least `late[i]`, has `G (X - t0) > V(t0)` for every `t0`
+/// that can happen. The promises used are `late[k]` and `done[k]` below `t0 <=
+/// e`, due before `i`'s bound (the earliest-broken-promise argument of
+/// [`crate::rta::queues`]).
+fn busy_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform, root: &[usize], i: usize) -> Option<Ticks> {
+    let after_i = |k: usize| k > i && root[k] == root[i];
+    let j: Vec<usize> = (0..jobs.len()).filter(|&k| k == i || (jobs[k].release <= late[i] && !after_i(k))).collect();
+    let demands: Vec<Demand> = j.iter().map(|&k| classes[jobs[k].class].demand).collect();
+    let w = room::weights_among(p, &demands, &demands)?;
+    let g = u128::from(p.sms()).checked_mul(room::WEIGHT_ONE)?;
+    // Per job of J: (late, done, full weighted work, carried-in weighted work).
+    let mut terms = Vec::with_capacity(j.len());
+    for (&k, &wk) in j.iter().zip(&w) {
+        let class = classes[jobs[k].class];
+        let blocks = u128::from(jobs[k].blocks - u64::from(k == i));
+        let per_sm = if class.exact { p.max_blocks_per_sm.min(p.sm_threads / class.demand.threads.max(1)) } else { p.max_blocks_per_sm };
+        let resident = blocks.min(u128::from(p.sms()).checked_mul(u128::from(per_sm))?);
+        let c = jobs[k].wcet.get();
+        let (late_k, done_k) = if k == i { (late[i], Ticks::MAX) } else { (late[k], done[k]) };
+        terms.push((late_k, done_k, wk.checked_mul(blocks)?.checked_mul(c)?, wk.checked_mul(resident)?.checked_mul(c)?));
+    }
+    let mut candidates: Vec<Ticks> = terms.iter().flat_map(|&(l, d, _, _)| [l, d]).filter(|&c| c <= late[i]).collect();
+    candidates.push(late[i]);
+    candidates.sort_unstable();
+    candidates.dedup();
+    // V(c) by a sweep over the candidates in increasing order: a term leaves "full" past
+    // its late, and "carried in" past its done.
+    let mut by_late: Vec<usize> = (0..terms.len()).collect();
+    by_late.sort_unstable_by_key(|&t| terms[t].0);
+    let mut by_done: Vec<usize> = (0..terms.len()).collect();
+    by_done.sort_unstable_by_key(|&t| terms[t].1);
+    let mut v = terms.iter().try_fold(0u128, |v, t| v.checked_add(t.2))?;
+    let (mut l, mut d) = (0, 0);
+    // Per term: 0 full, 1 carried in, 2 gone.
+    let mut state = vec![0u8; terms.len()];
+    let mut bound = late[i];
+    for &c in &candidates {
+        // Past its done a term is gone, whenever it entered; past its late, carried in.
+        while d < by_done.len() && terms[by_done[d]].1 < c {
+            let t = by_done[d];
+            v = v.checked_sub(if state[t] == 0 { terms[t].2 } else { terms[t].3 })?;
+            state[t] = 2;
+            d += 1;
+        }
+        while l < by_late.len() && terms[by_late[l]].0 < c {
+            let t = by_late[l];
+            if state[t] == 0 {
+                v = v.checked_sub(terms[t].2)?.checked_add(terms[t].3)?;
+                state[t] = 1;
+            }
+            l += 1;
+        }
+        bound = bound.max(c.checked_add(Ticks::new(v / g + 1))?);
+    }
+    Some(bound)
 }
 
 /// Blocks of one job that may run while `i`'s last block waits.
@@ -192,6 +337,123 @@ mod tests {
             }
         }
         assert!(reached > 0);
+    }
+
+    /// The busy-window form and the descent of [`tightened_work_bounds`] against the
+    /// executions of a small set, some jobs chained in streams: every FIFO order that
+    /// keeps each stream in order, each job entering at its release, at the latest entry
+    /// the order allows (the least `late` of it and the jobs after it) or at a random
+    /// time between, after its stream predecessor's finish, the entries kept in queue
+    /// order and within `late` (the list's finishes, `crate::rta::list`, standing for the
+    /// runs). `done` is the worst finish over those executions plus a random slack of up
+    /// to 20 (so every promise holds and the descent has room): neither bound is ever
+    /// below an execution's finish, the busy window is below the other forms on some
+    /// sets, and the descent lowers some values.
+    #[test]
+    fn the_busy_window_covers_every_execution() {
+        let p = Platform::TX2;
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(54);
+        let (mut tighter, mut lowered) = (0, 0);
+        for _ in 0..300 {
+            let n = rng.random_range(2..5);
+            let classes: Vec<Class> = (0..n)
+                .map(|_| {
+                    let threads = [32u64, 256, 544, 1024][rng.random_range(0..4)];
+                    let d = p.demand(threads, [0u64, 12_000, 40_000][rng.random_range(0..3)], 0, "k").unwrap();
+                    Class { demand: d, exact: true }
+                })
+                .collect();
+            let mut releases: Vec<u128> = (0..n).map(|_| rng.random_range(0..15)).collect();
+            releases.sort_unstable();
+            let jobs: Vec<Job> = (0..n)
+                .map(|i| {
+                    let after = (i > 0 && rng.random_bool(0.3)).then(|| rng.random_range(0..i));
+                    let r = Ticks::new(releases[i]);
+                    Job { wcet: Ticks::new(rng.random_range(1..12)), blocks: rng.random_range(1..12), class: i, release: r, ready: r, ..job(i, after) }
+                })
+                .collect();
+            // A stream has one successor per job: a second one is left out of the stream.
+            let jobs: Vec<Job> = (0..n)
+                .map(|i| Job { after: jobs[i].after.filter(|&a| (0..i).all(|k| k == i || jobs[k].after != Some(a))), ..jobs[i] })
+                .collect();
+            let late: Vec<Ticks> = jobs.iter().map(|j| j.release + Ticks::new(rng.random_range(0..25))).collect();
+            let mut worst = vec![Ticks::ZERO; n];
+            let mut order: Vec<usize> = (0..n).collect();
+            permutations(&mut order, 0, &mut |o| {
+                let place = |k: usize| o.iter().position(|&x| x == k).unwrap_or(0);
+                if jobs.iter().any(|j| j.after.is_some_and(|a| place(a) > place(j.id))) {
+                    return;
+                }
+                for choice in 0..3u32.pow(n as u32) {
+                    let mut at = Ticks::ZERO;
+                    let run: Vec<Job> = o
+                        .iter()
+                        .enumerate()
+                        .map(|(x, &k)| {
+                            let latest = o[x..].iter().map(|&j| late[j]).min().unwrap_or(late[k]).max(jobs[k].release);
+                            let e = match choice / 3u32.pow(k as u32) % 3 {
+                                0 => jobs[k].release,
+                                1 => latest,
+                                _ => Ticks::new(rng.random_range(jobs[k].release.get()..=latest.get())),
+                            };
+                            at = at.max(e);
+                            Job { ready: at, ..jobs[k] }
+                        })
+                        .collect();
+                    let f = finishes(&run, &classes, &p);
+                    let finish_of = |a: usize| run.iter().zip(&f).find(|(j, _)| j.id == a).map(|(_, &t)| t).unwrap_or(Ticks::ZERO);
+                    // The entries as they happen (after the stream predecessor): in queue
+                    // order and within each job's latest entry, or the run cannot happen.
+                    let entries: Vec<Ticks> = run.iter().map(|j| j.after.map_or(j.ready, |a| j.ready.max(finish_of(a)))).collect();
+                    if entries.windows(2).all(|w| w[0] <= w[1]) && run.iter().zip(&entries).all(|(j, &e)| e <= late[j.id]) {
+                        for (j, &t) in run.iter().zip(&f) {
+                            worst[j.id] = worst[j.id].max(t);
+                        }
+                    }
+                }
+            });
+            let done: Vec<Ticks> = worst.iter().map(|&w| w + Ticks::new(rng.random_range(0..20))).collect();
+            let root = stream_roots(&jobs);
+            let tightened = tightened_work_bounds(&jobs, &late, &done, &classes, &p);
+            for i in 0..n {
+                assert!(tightened[i] >= worst[i], "job {i}: descent {:?} below {:?} ({jobs:?}, late {late:?}, done {done:?})", tightened[i], worst[i]);
+                lowered += usize::from(tightened[i] < done[i]);
+                let Some(busy) = busy_assigned_by(&jobs, &late, &done, &classes, &p, &root, i) else { continue };
+                let busy = busy + jobs[i].wcet;
+                assert!(busy >= worst[i], "job {i}: busy window {busy:?} below {:?} ({jobs:?}, late {late:?}, done {done:?})", worst[i]);
+                tighter += usize::from(from_release(&jobs, &late, &done, &classes, &p, &root, i).is_some_and(|b| busy < b + jobs[i].wcet));
+            }
+        }
+        assert!(tighter > 0 && lowered > 0, "busy window tighter {tighter}, values lowered {lowered}");
+    }
+
+    /// A stream predecessor of the job runs before the job enters, so inside a busy
+    /// window that starts earlier: on the TX2 (4 slots of 1024 threads) `p` (4 blocks of
+    /// 10) and `q` (8 blocks of 10) enter at 0, `q` behind `p`; `i`, `p`'s successor,
+    /// enters at 10 once `p` is done and behind `q`, whose blocks run 10-20 and 20-30:
+    /// `i` ends at 31. The busy window without `p` would give 22.
+    #[test]
+    fn a_stream_predecessor_counts_in_the_busy_window() {
+        let p = Platform::TX2;
+        let d = p.demand(1024, 0, 0, "k").unwrap();
+        let classes = [Class { demand: d, exact: true }];
+        let make = |id: usize, after: Option<usize>, release: u128, blocks: u64, wcet: u128| Job {
+            release: Ticks::new(release),
+            ready: Ticks::new(release),
+            blocks,
+            wcet: Ticks::new(wcet),
+            class: 0,
+            ..job(id, after)
+        };
+        let jobs = [make(0, None, 0, 4, 10), make(1, None, 0, 8, 10), make(2, Some(0), 1, 1, 1)];
+        let late = [Ticks::ZERO, Ticks::ZERO, Ticks::new(10)];
+        let done = [Ticks::new(10), Ticks::new(30), Ticks::MAX];
+        let run = [jobs[0], jobs[1], Job { ready: Ticks::new(10), ..jobs[2] }];
+        assert_eq!(finishes(&run, &classes, &p)[2], Ticks::new(31));
+        let root = stream_roots(&jobs);
+        let busy = busy_assigned_by(&jobs, &late, &done, &classes, &p, &root, 2).unwrap() + jobs[2].wcet;
+        assert!(busy >= Ticks::new(31), "{busy:?}");
+        assert!(tightened_work_bounds(&jobs, &late, &done, &classes, &p)[2] >= Ticks::new(31));
     }
 
     fn permutations(o: &mut Vec<usize>, k: usize, f: &mut dyn FnMut(&[usize])) {

@@ -7,7 +7,7 @@ use crate::error::InputError;
 use crate::rta::copies::{copy_finishes, CopyFinishes, MAX_COPY_WORK};
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{free_groups, Job, Sequence};
-use crate::rta::queue_work::fifo_work_bounds;
+use crate::rta::queue_work::tightened_work_bounds;
 use crate::rta::priority::{two_queues, worst_two_queues, Budget, MAX_POOL_SCANS};
 use crate::rta::ties::{worst_for, Entries, Ties, MAX_GROUP};
 use crate::rta::time::Ticks;
@@ -69,8 +69,9 @@ pub const MAX_ROUNDS: usize = 200;
 /// later. Each finish bound rests only on entry promises due strictly before it: with
 /// one queue the entries of the jobs in the list schedule before `F_a` (and, for the
 /// queue's work bound of a merged group, `crate::rta::queue_work`, `a`'s own entry and
-/// the round's finish bounds of jobs done by `r_a` or cut below `a`'s bound, each at
-/// least the finish reported); with two queues
+/// the round's finish bounds of jobs done by `r_a`, done before a busy window's start
+/// (at most `a`'s latest entry) or cut below `a`'s bound, each at least the finish
+/// reported); with two queues
 /// the entries in a pool (by the list's last start `< F_a`), the jobs before a quiet
 /// point (`q <= r_a`), and for a high job its entries plus `B` (before `F_a`) and the
 /// finish promises of the low jobs that `B` takes as done (each due by a start of the
@@ -126,10 +127,7 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
             attained = w.attained;
             if w.ties == Ties::Bound {
                 // Orders too many to try: the queue's work bound holds for all of them.
-                let bounds = fifo_work_bounds(jobs, &late, &w.finish, &seq.classes, p);
-                for (f, b) in w.finish.iter_mut().zip(bounds) {
-                    *f = b.map_or(*f, |b| b.min(*f));
-                }
+                w.finish = tightened_work_bounds(jobs, &late, &w.finish, &seq.classes, p);
             }
             (w.finish, w.order, w.ties, late.clone(), None)
         };
