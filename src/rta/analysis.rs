@@ -52,7 +52,8 @@ use crate::error::{Error, Inconsistency, InputError};
 use crate::rta::gpu::Demand;
 use crate::rta::jobs::{missing_may_pass, sequence, sequence_until, Job, Sequence};
 use crate::rta::list::list_schedule;
-use crate::rta::queues::{worst_over_orders, Worst};
+use crate::rta::priority::Budget;
+use crate::rta::queues::{worst_over_orders_within, Worst};
 use crate::rta::report::{report, Bound, RtaReport};
 use crate::rta::slicing::{check_slicing, process_of, sliced, sliced_finishes};
 use crate::rta::sms::{most_free_threads, simulate_sms, SmsRun};
@@ -200,15 +201,35 @@ fn analyse_sliced(w: &Workload, demands: &[Demand], timeline: bool) -> Result<Rt
 /// Most rounds that add jobs released after a window's end (`analysed_jobs`).
 pub const MAX_WINDOW_ROUNDS: usize = 8;
 
+/// Most jobs a round that adds jobs beyond a window analyses (in `analysed_jobs` and in
+/// [`with_context_jobs`]): this many times the window's jobs (at least
+/// [`MIN_CONTEXT_CAP`] of them). A reach that needs more keeps growing with the jobs
+/// added (the analysis's own pessimism, or an overload): the rounds stop there, and the
+/// set is refused as when they do not settle, instead of analysing tens of thousands of
+/// jobs. With the cap an answer may come from an earlier round (the window's jobs only,
+/// [`with_context_jobs`]) or the set be refused; every answer given is proven.
+pub const MAX_CONTEXT_FACTOR: usize = 8;
+
+/// The window's jobs counted at least this many for [`MAX_CONTEXT_FACTOR`].
+pub const MIN_CONTEXT_CAP: usize = 16;
+
+/// The most jobs a round that adds jobs beyond a window of `jobs` jobs may analyse
+/// ([`MAX_CONTEXT_FACTOR`], [`MIN_CONTEXT_CAP`]).
+fn context_cap(jobs: usize) -> usize {
+    jobs.max(MIN_CONTEXT_CAP).saturating_mul(MAX_CONTEXT_FACTOR)
+}
+
 /// The jobs to analyse and their worst finishes. In a window, a job released after the
 /// window's end may still enter the queue ahead of an analysed job (released no later
 /// than that job's latest entry, which a launch overhead or a stream wait delays, or
 /// ahead of a kernel's first job released after the end): such jobs are added, and the
 /// analysis repeated, until every job released at or before the latest entry of any
 /// analysed job is analysed. Then no job left out can pass an analysed one. If that
-/// does not settle in [`MAX_WINDOW_ROUNDS`] rounds, the jobs released from the end on
-/// are context only ([`with_context_jobs`]): the first round that closes the window
-/// for the jobs released before it, else that function's rounds.
+/// does not settle in [`MAX_WINDOW_ROUNDS`] rounds, or a round would analyse more than
+/// [`context_cap`] of the first round's jobs, the jobs released from the end on are
+/// context only ([`with_context_jobs`]): the first round that closes the window for the
+/// jobs released before it, else that function's rounds. One [`Budget`] for the two
+/// queues serves every round.
 fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), Error> {
     let overload = |latest: Ticks| {
         with_load(
@@ -225,15 +246,26 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
         )
     };
     let mut until = None;
+    // One budget for the two queues over every round of the window (`Budget`).
+    let mut budget = Budget::FULL;
     // The first round whose window jobs are closed without the later jobs' own reach
     // (`with_context_jobs`): the answer if the rounds do not settle.
     let mut closed = None;
+    // The window's jobs' largest reach in the first round (every job released before the
+    // end), where they are not closed: [`with_context_jobs`] starts from it.
+    let mut first_reach = None;
+    // The most jobs a round may analyse: set by the first round, the window's own jobs.
+    let mut most = usize::MAX;
     for _ in 0..MAX_WINDOW_ROUNDS {
         let seq = match sequence_until(w, demands, w.launch, w.window, until) {
             Err(_) if until.is_some() => break,
             other => other?,
         };
-        let worst = match worst_over_orders(&seq, &w.platform) {
+        if seq.jobs.len() > most {
+            break;
+        }
+        most = most.min(context_cap(seq.jobs.len()));
+        let worst = match worst_over_orders_within(&seq, &w.platform, &mut budget) {
             Ok(worst) => worst,
             Err(_) if closed.is_some() => break,
             Err(e) => return Err(with_load(w, e).into()),
@@ -245,11 +277,15 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
         if closed.is_none() {
             // The sequence holds every job released before max(end, until).
             let floor = seq.window_end.map(|e| until.map_or(e, |u| e.max(u)).saturating_sub(Ticks::new(1)));
-            closed = floor.and_then(|floor| window_closed(w, seq, worst, floor).ok());
+            match floor.map(|floor| window_closed(w, seq, worst, floor)) {
+                Some(Ok(c)) => closed = Some(c),
+                Some(Err(reach)) if until.is_none() => first_reach = reach,
+                _ => {}
+            }
         }
         until = Some(next);
     }
-    match closed.map_or_else(|| with_context_jobs(w, demands), |c| Ok(Some(c))) {
+    match closed.map_or_else(|| with_context_jobs(w, demands, &mut budget, first_reach), |c| Ok(Some(c))) {
         Ok(Some(found)) => Ok(found),
         _ => Err(overload(until.unwrap_or(Ticks::ZERO)).into()),
     }
@@ -261,12 +297,14 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
 /// as jobs that may pass the window's, their finishes not reported
 /// ([`Sequence::reported_until`]). The sequence holds every job released by a floor
 /// `U`, from `E - 1` up, moved to `E + 2 (R - E)` while the window's jobs' largest reach
-/// `R` ([`Worst::reach`]) is above `U`, until it is at most `U` (`None` if not within
-/// [`MAX_WINDOW_ROUNDS`] rounds; an error of the analysis is returned, and the caller
-/// refuses either way).
+/// `R` ([`Worst::reach`]) is above `U`, until it is at most `U` (from `E + 2 (R - E)`
+/// when `first_reach` gives `R` for `U = E - 1`, the window's jobs alone, already
+/// analysed by the caller; `None` if not within
+/// [`MAX_WINDOW_ROUNDS`] rounds or [`MAX_CONTEXT_FACTOR`] times the window's jobs; an
+/// error of the analysis is returned, and the caller refuses either way).
 ///
 /// Proof that each window job `a` ends by its reported finish. Let `S` be the jobs
-/// released by `U` (the sequence). The analysis of `S` ([`worst_over_orders`]) bounds
+/// released by `U` (the sequence). The analysis of `S` ([`crate::rta::queues::worst_over_orders`]) bounds
 /// every job of every execution of `S` alone. Take an execution `X` of the whole set
 /// and `X'`, the execution of `S` that makes `X`'s choices (entries, SMs, block and copy
 /// times) until the first entry into a queue of a job released after `U`, at some `t >
@@ -281,25 +319,37 @@ fn analysed_jobs(w: &Workload, demands: &[Demand]) -> Result<(Sequence, Worst), 
 /// at the same times in `X` and `X'`, take the same times, and `a` ends at the same
 /// time, by its finish in the analysis of `S`. A context job's finish bounds it only in executions of `S` alone:
 /// jobs released after `U` may pass it, so it is not reported.
-fn with_context_jobs(w: &Workload, demands: &[Demand]) -> Result<Option<(Sequence, Worst)>, Error> {
+fn with_context_jobs(w: &Workload, demands: &[Demand], budget: &mut Budget, first_reach: Option<Ticks>) -> Result<Option<(Sequence, Worst)>, Error> {
     // An overload (some resource or stream loaded 1 or more with every block at its C)
     // is refused as such: its jobs' reach grows without end.
     if crate::rta::load::heaviest(&w.tasks, demands, &w.platform).is_none_or(|(load, _)| load >= 1.0) {
         return Ok(None);
     }
-    let Some(end) = sequence(w, demands, w.launch, w.window)?.window_end else { return Ok(None) };
-    let mut floor = end.saturating_sub(Ticks::new(1));
+    let window = sequence(w, demands, w.launch, w.window)?;
+    let Some(end) = window.window_end else { return Ok(None) };
+    let most = context_cap(window.jobs.len());
+    // Twice as far past the end as a reach: one that grows with every job added (a low
+    // job charged each high job released before its bound) closes in a few rounds.
+    let farther = |reach: Ticks| (reach - end).get().checked_mul(2).and_then(|d| end.checked_add(Ticks::new(d)));
+    let mut floor = match first_reach {
+        Some(reach) => match farther(reach) {
+            Some(floor) => floor,
+            None => return Ok(None),
+        },
+        None => end.saturating_sub(Ticks::new(1)),
+    };
     for _ in 0..MAX_WINDOW_ROUNDS {
         // Every job released by the floor.
         let seq = sequence_until(w, demands, w.launch, w.window, Some(floor + Ticks::new(1)))?;
-        let worst = worst_over_orders(&seq, &w.platform)?;
+        if seq.jobs.len() > most {
+            return Ok(None);
+        }
+        let worst = worst_over_orders_within(&seq, &w.platform, budget)?;
         match window_closed(w, seq, worst, floor) {
             Ok(closed) => return Ok(Some(closed)),
             Err(None) => return Ok(None),
-            // Twice as far past the end: a reach that grows with every job added (a low
-            // job charged each high job released before its bound) closes in a few rounds.
             Err(Some(reach)) => {
-                let Some(next) = (reach - end).get().checked_mul(2).and_then(|d| end.checked_add(Ticks::new(d))) else { return Ok(None) };
+                let Some(next) = farther(reach) else { return Ok(None) };
                 floor = next;
             }
         }

@@ -87,19 +87,19 @@ pub const PASSES: usize = 4;
 /// beyond, the bound is not used (the other bounds stand).
 pub const WINDOW_STEPS: usize = 1_000;
 
-/// Most block steps of the pooled lists of the low jobs in one analysis
-/// ([`worst_two_queues`] over all rounds): beyond, the lists are not used (the work
+/// Most block steps of the pooled lists of the low jobs in one run ([`worst_two_queues`]
+/// over all rounds of the stream fixpoint and every round of a window): beyond, the lists are not used (the work
 /// bounds stand; such sets were refused before issue 54's item 4).
 pub const MAX_POOLED_WORK: u64 = 200_000_000;
 
 /// Most jobs the low jobs' pools may scan (and blocks the quiet points' lists may
-/// place) in one analysis of the two queues, over all rounds of the stream fixpoint
-/// (about half a minute on one core; a window may take up to 16 such analyses):
-/// beyond, the analysis is refused (a window too long for its load).
+/// place) in one run, over all rounds of the stream fixpoint and every round of a window
+/// (about half a minute on one core): beyond, the analysis is refused (a window too long
+/// for its load).
 pub const MAX_POOL_SCANS: u64 = 2_000_000_000;
 
-/// What one analysis of the two queues may still spend ([`worst_two_queues`], over all
-/// rounds of the stream fixpoint).
+/// What the analysis of the two queues may still spend ([`worst_two_queues`], over all
+/// rounds of the stream fixpoint and all rounds of a window, `crate::rta::queues`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Budget {
     /// Block steps of the low jobs' pooled lists ([`MAX_POOLED_WORK`]); once spent, the
@@ -110,7 +110,7 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The whole budget of one analysis.
+    /// The whole budget of one run.
     pub const FULL: Budget = Budget { lists: MAX_POOLED_WORK, scans: MAX_POOL_SCANS };
 }
 

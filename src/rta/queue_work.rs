@@ -14,55 +14,6 @@ use crate::rta::time::Ticks;
 /// bound is given (the others stand).
 pub const MAX_PAIRS: usize = 4_000_000;
 
-/// Per job `i` of `jobs` (one FIFO queue, X1: a job's blocks are assigned only while it
-/// heads the queue, each to an SM with room), a bound on its finish, or `None` where the
-/// weights do not apply or a sum overflows. `late[k]` is the latest time job `k` may
-/// enter the queue and `done[k]` a bound on its finish (a promise due before `i`'s
-/// bound where it is used: `done[k] <= r_i`, or `k` runs at most until `done[k]` inside
-/// the window below).
-///
-/// The bound: let `A` be `i` and every job `k` that may enter the queue before `i`
-/// (released by `late[i]`, not of `i`'s stream: those run before `i` enters or after it is done) with `done[k] > r_i`; `w_k` the
-/// weight of `k`'s demand with the demands of `A` as heads and as running blocks,
-/// `G = #SMs` (in [`room::WEIGHT_ONE`] units), `n_k` the blocks of `k` (one fewer for
-/// `i`) and `V = sum_(k in A) w_k n_k min(C_k, done[k] - r_i)` (`C_k` with the block
-/// overhead). If `sum w_k n_k < G`, `i`'s last block is assigned by `late[i]`, else by
-/// `X = late[i] + floor(V / G) + 1`, and by any `X > late[i]` with `G (X - late[i]) >
-/// V(X)`, where `V(X)` counts each block for `min(C_k, min(X, done[k]) - r_i)` only (the
-/// window, [`assigned_by`]); `i` ends by that plus `C_i`. The **counted** form
-/// takes `w_k = 1` and `G` the slots of the envelope of `A`'s demands (`#SMs` times
-/// [`room::fit`] of it if all are of one exact class, else [`room::beside`] of the
-/// envelope beside itself); the lesser of the two is reported.
-///
-/// Proof. Let `i` enter at `e` (`r_i <= e <= late[i]`) and suppose its last block is
-/// assigned at `X' > X`. At every instant `t` of `[e, X)` the queue's head is a job
-/// that entered no later than `i` (FIFO) and is not done: so one of `A` (it was released
-/// by `e <= late[i]`; a job of `i`'s stream before `i` completed before `i` entered; a
-/// job with `done[k] <= r_i <= t` is done, if that promise holds), and it has no room on any SM
-/// (else its next block would be assigned at `t`). So on every SM the running blocks hold
-/// more of some resource than `cap - need(head)`, and weigh at least 1 ([`room::weights`]:
-/// its heads include the head's demand): at least `G` on the GPU. (Counted: all of them
-/// and the head are no larger than the envelope, and an SM running fewer than `G / #SMs`
-/// such blocks has room for the head: by [`room::beside`] of the envelope beside itself,
-/// or, where all of `A` are of one exact class, by [`room::fit`] of it.) They are blocks of jobs
-/// that entered no later than `i` (a job behind `i` gets a block only once `i` is fully
-/// dispatched, after `t`), none of them `i`'s last; a job with `done[k] <= r_i <= e` runs
-/// no block then, and a block of `k` runs within `[e, min(X, done[k]))` for at most
-/// `C_k`, so for at most `min(C_k, min(X, done[k]) - r_i)`. So `G (X - e) <= V(X) <= V`.
-/// With `sum w_k n_k < G` this fails at `e` itself: `X' <= e <= late[i]`. Otherwise
-/// `G (X - e) >= G (X - late[i]) > V(X)`: a contradiction (for `X = late[i] + floor(V /
-/// G) + 1`, `G (X - late[i]) > V >= V(X)`). The
-/// bound rests on `i`'s entry promise and on the `done[k]` used, due by `r_i` or, for a
-/// block cut at `done[k] < X`, before `i`'s own bound: the earliest-broken-promise
-/// argument of [`crate::rta::queues`] covers them.
-pub fn fifo_work_bounds(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform) -> Vec<Option<Ticks>> {
-    if jobs.len().saturating_mul(jobs.len()) > MAX_PAIRS {
-        return vec![None; jobs.len()];
-    }
-    let root = stream_roots(jobs);
-    (0..jobs.len()).map(|i| bound_of(jobs, late, done, classes, p, &root, i)).collect()
-}
-
 /// Most passes of [`tightened_work_bounds`] over the jobs, and most pairs (job, job
 /// weighed for it) over all its passes: `MAX_PASSES` passes below 1,000 jobs, fewer
 /// above.
@@ -70,14 +21,14 @@ pub const MAX_PASSES: usize = 16;
 
 /// `done` (a bound on each job's finish resting only on promises due before it, as the
 /// merged bound of [`crate::rta::ties::bound_over_orders`]) lowered by the work bound of
-/// [`fifo_work_bounds`] fed with its own results: job by job in the order of `jobs`,
+/// [`bound_of`] fed with its own results: job by job in the order of `jobs`,
 /// each job's bound computed with the values lowered so far, and the passes repeated
 /// while one lowers a value (at most [`MAX_PASSES`], fewer for many jobs: at most
 /// `MAX_PASSES * 1000^2` pairs in all). Each value returned is at most `done`'s.
 ///
 /// Proof, on the final values `D` (the earliest-broken-promise argument of
 /// [`crate::rta::queues`]). Each `D_i` is either `done_i`, which rests on entry promises
-/// due before it, or a value of [`fifo_work_bounds`] computed from values `d_k` held
+/// due before it, or a value of [`bound_of`] computed from values `d_k` held
 /// then, each at least the final `D_k` (values only go down). That bound uses, besides
 /// entry promises due before `D_i`, only that a job `k` is done by `d_k` where `d_k <=
 /// r_i`, or `d_k < X < D_i` (a block cut at `d_k`), or `d_k < t0 <= late[i] < D_i` (the
@@ -111,15 +62,55 @@ pub fn tightened_work_bounds(jobs: &[Job], late: &[Ticks], done: &[Ticks], class
     done
 }
 
-/// [`fifo_work_bounds`] for job `i`: the least of the weighted and the counted form
-/// from its release and of the busy window ([`busy_assigned_by`]).
+/// For job `i` of `jobs` (one FIFO queue, X1: a job's blocks are assigned only while it
+/// heads the queue, each to an SM with room), a bound on its finish, or `None` where the
+/// weights do not apply or a sum overflows: the least of the two forms from its release
+/// below ([`from_release`]) and of the busy window ([`busy_assigned_by`]), plus `C_i`. `late[k]` is the latest time job `k` may
+/// enter the queue and `done[k]` a bound on its finish (a promise due before `i`'s
+/// bound where it is used: `done[k] <= r_i`, or `k` runs at most until `done[k]` inside
+/// the window below).
+///
+/// The bound: let `A` be `i` and every job `k` that may enter the queue before `i`
+/// (released by `late[i]`, not of `i`'s stream: those run before `i` enters or after it is done) with `done[k] > r_i`; `w_k` the
+/// weight of `k`'s demand with the demands of `A` as heads and as running blocks,
+/// `G = #SMs` (in [`room::WEIGHT_ONE`] units), `n_k` the blocks of `k` (one fewer for
+/// `i`) and `V = sum_(k in A) w_k n_k min(C_k, done[k] - r_i)` (`C_k` with the block
+/// overhead). If `sum w_k n_k < G`, `i`'s last block is assigned by `late[i]`, else by
+/// `X = late[i] + floor(V / G) + 1`, and by any `X > late[i]` with `G (X - late[i]) >
+/// V(X)`, where `V(X)` counts each block for `min(C_k, min(X, done[k]) - r_i)` only (the
+/// window, [`assigned_by`]); `i` ends by that plus `C_i`. The **counted** form
+/// takes `w_k = 1` and `G` the slots of the envelope of `A`'s demands (`#SMs` times
+/// [`room::fit`] of it if all are of one exact class, else [`room::beside`] of the
+/// envelope beside itself); [`from_release`] takes the lesser of the two.
+///
+/// Proof. Let `i` enter at `e` (`r_i <= e <= late[i]`) and suppose its last block is
+/// assigned at `X' > X`. At every instant `t` of `[e, X)` the queue's head is a job
+/// that entered no later than `i` (FIFO) and is not done: so one of `A` (it was released
+/// by `e <= late[i]`; a job of `i`'s stream before `i` completed before `i` entered; a
+/// job with `done[k] <= r_i <= t` is done, if that promise holds), and it has no room on any SM
+/// (else its next block would be assigned at `t`). So on every SM the running blocks hold
+/// more of some resource than `cap - need(head)`, and weigh at least 1 ([`room::weights`]:
+/// its heads include the head's demand): at least `G` on the GPU. (Counted: all of them
+/// and the head are no larger than the envelope, and an SM running fewer than `G / #SMs`
+/// such blocks has room for the head: by [`room::beside`] of the envelope beside itself,
+/// or, where all of `A` are of one exact class, by [`room::fit`] of it.) They are blocks of jobs
+/// that entered no later than `i` (a job behind `i` gets a block only once `i` is fully
+/// dispatched, after `t`), none of them `i`'s last; a job with `done[k] <= r_i <= e` runs
+/// no block then, and a block of `k` runs within `[e, min(X, done[k]))` for at most
+/// `C_k`, so for at most `min(C_k, min(X, done[k]) - r_i)`. So `G (X - e) <= V(X) <= V`.
+/// With `sum w_k n_k < G` this fails at `e` itself: `X' <= e <= late[i]`. Otherwise
+/// `G (X - e) >= G (X - late[i]) > V(X)`: a contradiction (for `X = late[i] + floor(V /
+/// G) + 1`, `G (X - late[i]) > V >= V(X)`). The
+/// bound rests on `i`'s entry promise and on the `done[k]` used, due by `r_i` or, for a
+/// block cut at `done[k] < X`, before `i`'s own bound: the earliest-broken-promise
+/// argument of [`crate::rta::queues`] covers them.
 fn bound_of(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform, root: &[usize], i: usize) -> Option<Ticks> {
     let busy = busy_assigned_by(jobs, late, done, classes, p, root, i);
     from_release(jobs, late, done, classes, p, root, i).into_iter().chain(busy).min()?.checked_add(jobs[i].wcet)
 }
 
 /// When job `i`'s last block is assigned, by the weighted and the counted form of
-/// [`fifo_work_bounds`] (the work from `i`'s release on), the lesser.
+/// [`bound_of`] (the work from `i`'s release on), the lesser.
 fn from_release(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform, root: &[usize], i: usize) -> Option<Ticks> {
     let r_i = jobs[i].release;
     // Jobs of `i`'s stream run before it enters or after it is done.
@@ -142,15 +133,16 @@ fn from_release(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class],
     weighted.into_iter().chain(counted).min()
 }
 
-/// The **busy-window** form of [`fifo_work_bounds`]: when job `i`'s last block is
+/// The **busy-window** form of [`bound_of`]: when job `i`'s last block is
 /// assigned, counting the work from the last instant `t0` at which the queue was empty,
 /// not from `i`'s release. `None` where the weights do not apply or a sum overflows.
 ///
 /// Let `J` be `i` and the jobs `k` released by `late[i]` that are not after `i` in its
 /// stream, `w_k` their weights ([`room::weights_among`], `J`'s demands as heads and as
 /// running blocks), `G = #SMs` (in [`room::WEIGHT_ONE`] units), `n_k` the blocks of `k`
-/// (one fewer for `i`) and `m_k = min(n_k, #SMs * per-SM cap)` (the cap `min(block
-/// limit, SM threads / its threads)` for an exact class, the block limit otherwise). For
+/// (one fewer for `i`) and `m_k = min(n_k, #SMs * per-SM cap)` (the cap
+/// [`room::most`], the most blocks of the demand one SM holds in any scenario, for an
+/// exact class, the block limit otherwise). For
 /// a time `c`, let `V(c)` be the sum over `J` of 0 if `done[k] < c`, else `w_k n_k C_k`
 /// if `late[k] >= c`, else `w_k m_k C_k`. Then `i`'s last block is assigned by the
 /// largest, over `c` among `late[i]` and the values `late[k]`, `done[k]` of `J` in `[0,
@@ -189,7 +181,7 @@ fn busy_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Cla
     for (&k, &wk) in j.iter().zip(&w) {
         let class = classes[jobs[k].class];
         let blocks = u128::from(jobs[k].blocks - u64::from(k == i));
-        let per_sm = if class.exact { p.max_blocks_per_sm.min(p.sm_threads / class.demand.threads.max(1)) } else { p.max_blocks_per_sm };
+        let per_sm = if class.exact { room::most(p, &class.demand) } else { p.max_blocks_per_sm };
         let resident = blocks.min(u128::from(p.sms()).checked_mul(u128::from(per_sm))?);
         let c = jobs[k].wcet.get();
         let (late_k, done_k) = if k == i { (late[i], Ticks::MAX) } else { (late[k], done[k]) };
@@ -282,7 +274,8 @@ mod tests {
     /// bound, on random jobs of mixed demands; the list's finishes, written apart
     /// (`crate::rta::list`), stand for the runs (with mixed demands its room rule is
     /// itself a safe side, so this checks against one model of the runs, not the truth).
-    /// The bound is reached on some sets.
+    /// The bound is fed back on itself ([`tightened_work_bounds`] from `done = MAX`),
+    /// and is reached on some sets.
     #[test]
     fn the_work_bound_covers_every_order() {
         let p = Platform::TX2;
@@ -308,7 +301,8 @@ mod tests {
                 })
                 .collect();
             let done = vec![Ticks::MAX; n];
-            let bound = fifo_work_bounds(&jobs, &late, &done, &classes, &p);
+            // No bound where a value stays at `done`'s `MAX`.
+            let bound: Vec<Option<Ticks>> = tightened_work_bounds(&jobs, &late, &done, &classes, &p).into_iter().map(|b| (b < Ticks::MAX).then_some(b)).collect();
             let mut order: Vec<usize> = (0..n).collect();
             let mut worst = vec![Ticks::ZERO; n];
             permutations(&mut order, 0, &mut |o| {
@@ -359,7 +353,7 @@ mod tests {
             let classes: Vec<Class> = (0..n)
                 .map(|_| {
                     let threads = [32u64, 256, 544, 1024][rng.random_range(0..4)];
-                    let d = p.demand(threads, [0u64, 12_000, 40_000][rng.random_range(0..3)], 0, "k").unwrap();
+                    let d = p.demand(threads, [0u64, 12_000, 40_000][rng.random_range(0..3)], [0u64, 16, 32][rng.random_range(0..3)], "k").unwrap();
                     Class { demand: d, exact: true }
                 })
                 .collect();

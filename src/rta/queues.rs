@@ -94,6 +94,16 @@ pub const MAX_ROUNDS: usize = 200;
 /// tried orders ([`crate::rta::ties`]) on `late[k]`, below the capped job's finish
 /// (every block takes a positive time).
 pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputError> {
+    let mut budget = Budget::FULL;
+    worst_over_orders_within(seq, p, &mut budget)
+}
+
+/// [`worst_over_orders`] with what the two queues' analysis may still spend ([`Budget`]),
+/// shared by the calls of one run (the rounds of a window: once the pooled lists are
+/// spent in one, the later ones have the work bounds alone, and the pools' scans are
+/// counted over all of them; the other budgets, of the tie orders, the copy engine and
+/// the stream fixpoint's rounds, are per call).
+pub(crate) fn worst_over_orders_within(seq: &Sequence, p: &Platform, budget: &mut Budget) -> Result<Worst, InputError> {
     let mut groups = seq.free_ties.clone();
     let mut late: Vec<Ticks> = seq.jobs.iter().map(|j| j.ready).collect();
     let mut enter_in = late.clone();
@@ -102,7 +112,7 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
     let mut gate = late.clone();
     let queues = two_queues(&seq.jobs);
     let copies = seq.jobs.iter().any(Job::copies);
-    let (mut budget, mut highs, mut copy_budget) = (Budget::FULL, None, MAX_COPY_WORK);
+    let (mut highs, mut copy_budget) = (None, MAX_COPY_WORK);
     // The orders tried one by one, over all rounds: four times one round's share.
     let mut order_work = 4 * crate::rta::ties::MAX_ORDER_WORK;
     // Per job: its finish is attained by an execution that can happen (one queue only).
@@ -116,8 +126,8 @@ pub fn worst_over_orders(seq: &Sequence, p: &Platform) -> Result<Worst, InputErr
             &seq.jobs
         };
         let (kernel_finish, order, ties, mut reach, tied) = if queues {
-            let q = worst_two_queues(jobs, &late, seq.order, &seq.classes, p, &mut budget, &mut highs).ok_or_else(|| {
-                too_much(seq, format!("the analysis of the two priority queues needs more than {MAX_POOL_SCANS} jobs scanned by the low jobs' pools in one round of the window"))
+            let q = worst_two_queues(jobs, &late, seq.order, &seq.classes, p, budget, &mut highs).ok_or_else(|| {
+                too_much(seq, format!("the analysis of the two priority queues needs more than {MAX_POOL_SCANS} jobs scanned by the low jobs' pools in one run"))
             })?;
             let tied = q.tied.iter().enumerate().filter(|(_, &t)| t).map(|(i, _)| i..i + 1).collect();
             (q.finish, q.order, q.ties, q.reach, Some(tied))
