@@ -703,7 +703,12 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             }
             let wcet = cx.cycle.time_of(c.cycles, &field("instructions"))?;
             let res = resources.map_or(String::new(), |r| format!("; block resources: {r}"));
-            (wcet, format!("{} cycles {}: {}{res}{points}", c.cycles.get(), cx.cycle.label, c.how))
+            let stream = if near.is_some() && profile.arbitration == Arbitration::OldestFirst && shares_stream(cx.kernels, i) {
+                "; the other kernels of its stream are not counted beside it (they run one after another, rule G4)"
+            } else {
+                ""
+            };
+            (wcet, format!("{} cycles {}: {}{stream}{res}{points}", c.cycles.get(), cx.cycle.label, c.how))
         }
         (Some(_), Some(_)) => {
             return Err(InputError::new(field("wcet"), "", "give either wcet or instructions (or kernel_file), not both").into())
@@ -845,14 +850,30 @@ fn segmented(
     Ok(Segmented { segments, total, optimistic, words })
 }
 
+/// Whether kernel `i` is in a stream with another kernel of the set.
+fn shares_stream(kernels: &[KernelEntry], i: usize) -> bool {
+    kernels[i].stream.as_ref().is_some_and(|s| kernels.iter().enumerate().any(|(k, e)| k != i && e.stream.as_ref() == Some(s)))
+}
+
 /// What the warps beside a block of kernel `i` can hold (`one`: that block, on an SM of
 /// `slots` model warps, [`wcet::warp_slots`]) under `sm`:
-/// every kernel of the set, at most one job's blocks each (one fewer of `i`'s own), as
-/// they fit in the SM's other warp slots and block slots; `None` when some kernel is given by `wcet` (its warps' instructions are
+/// every kernel of the set but the others of `i`'s stream, at most one job's blocks each
+/// (one fewer of `i`'s own), as they fit in the SM's other warp slots and block slots;
+/// `None` when one of those kernels is given by `wcet` (its warps' instructions are
 /// unknown). Every kernel is counted under `sm`, kernel `i`'s SM.
+///
+/// Why the kernels of `i`'s stream are left out: a job enters the queue only once the job
+/// before it in its stream has completed (rule G4, `docs/rta-model.md`), so the jobs of
+/// one stream run one after another and no block of another kernel of `i`'s stream is
+/// resident while a block of `i` is ([`crate::model::blocks::Ahead::of_mix`] counts only blocks resident with
+/// it).
 fn beside(cx: &Context, i: usize, sm: &SmCounts, (one, slots): (&Program, u64)) -> Option<Beside> {
     let mut neighbours = Vec::with_capacity(cx.set.len());
+    let stream = cx.kernels[i].stream.as_ref();
     for (k, (text, e)) in cx.set.iter().zip(cx.kernels).enumerate() {
+        if k != i && stream.is_some() && e.stream == cx.kernels[i].stream {
+            continue;
+        }
         let p = Program::build(text.as_deref()?, |phase| Instance::from_counts(phase, 1, sm)).ok()?;
         let blocks = e.blocks.max(0) as u64 - u64::from(k == i && e.blocks > 0);
         let warps_per_block = (e.threads_per_block.max(1) as u64).div_ceil(sm.warp_size.max(1) as u64);

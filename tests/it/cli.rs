@@ -980,6 +980,28 @@ fn real_kernels_get_a_proven_verdict() {
     assert!(p.contains("oldest-first"), "{p}");
 }
 
+/// The same real kernels in one stream: the other kernels of a block's stream are not
+/// beside it, so each C counts its own job's blocks only (saxpy 10,055 -> 409 cycles),
+/// and gemm, whose own blocks are the heaviest, keeps 11,524.
+#[test]
+fn real_kernels_in_one_stream_are_not_beside_each_other() {
+    let c = |file: &str| -> Vec<u64> {
+        let v = json_of(&["rta", file]);
+        assert_eq!(v["verdict"], "proven");
+        v["kernels"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k["wcet_source"].as_str().unwrap().split(' ').next().unwrap().parse().unwrap())
+            .collect()
+    };
+    let apart = c("instances/rta-real-kernels.toml");
+    let together = c("instances/rta-real-kernels-one-stream.toml");
+    assert_eq!((apart[3], together[3]), (10_055, 409));
+    assert_eq!((apart[1], together[1]), (11_524, 11_524));
+    assert!(together.iter().zip(&apart).all(|(t, a)| t <= a));
+}
+
 /// The rta table: times rounded up to 6 significant digits (never below the exact
 /// value in --json), a label on every row, and a clock beside cycle_time.
 #[test]

@@ -34,6 +34,10 @@ struct Tiny {
     barriers: Vec<usize>,
     warps: usize,
     blocks: usize,
+    /// Its CUDA stream (`None`: one of its own): a block of it arrives only while no
+    /// block of another kernel of its stream is resident (rule G4: a job enters once the
+    /// one before it in its stream has completed).
+    stream: Option<u8>,
 }
 
 impl Tiny {
@@ -47,7 +51,7 @@ impl Tiny {
                 _ => at += 1,
             }
         }
-        Tiny { text: text.to_string(), units, barriers, warps, blocks }
+        Tiny { text: text.to_string(), units, barriers, warps, blocks, stream: None }
     }
 }
 
@@ -139,7 +143,9 @@ impl Checker<'_> {
         let next_head = if b + 1 < kernel.blocks { (k as u8, b as u8 + 1) } else { (k as u8 + 1, 0) };
         out.extend(self.dispatched(State { head: next_head, ..s.clone() }));
         let used: Vec<u8> = s.resident.iter().flat_map(|r| r.slots.iter().copied()).collect();
-        if used.len() + kernel.warps <= self.mix.slots {
+        let same_stream =
+            |r: &Block| r.kernel as usize != k && kernel.stream.is_some() && self.mix.kernels[r.kernel as usize].stream == kernel.stream;
+        if used.len() + kernel.warps <= self.mix.slots && !s.resident.iter().any(same_stream) {
             let free: Vec<u8> = (0..self.mix.slots as u8).filter(|x| !used.contains(x)).collect();
             let choices = match self.rule {
                 Rule::OldestFirst => vec![free[..kernel.warps].to_vec()],
@@ -295,6 +301,8 @@ fn oldest_first_bound(mix: &Mix, i: usize, class_by_class: bool) -> u64 {
         .kernels
         .iter()
         .enumerate()
+        // The other kernels of its stream are never resident with it.
+        .filter(|&(j, o)| j == i || o.stream.is_none() || o.stream != mix.kernels[i].stream)
         .map(|(j, o)| {
             let p = program(mix, o);
             let blocks = o.blocks as u64 - u64::from(i == j);
@@ -332,6 +340,33 @@ fn tiny_mix(max_slots: usize) -> impl Strategy<Value = Mix> {
     })
 }
 
+/// [`tiny_mix`] with streams: each kernel in stream 0, stream 1 or one of its own.
+fn tiny_mix_with_streams(max_slots: usize) -> impl Strategy<Value = Mix> {
+    (tiny_mix(max_slots), proptest::collection::vec(prop_oneof![Just(None), Just(Some(0u8)), Just(Some(1u8))], 3)).prop_map(
+        |(mut mix, streams)| {
+            for (k, s) in mix.kernels.iter_mut().zip(streams) {
+                k.stream = s;
+            }
+            mix
+        },
+    )
+}
+
+/// Kernels of one stream are never beside each other: `L` then `LLLLL` in one stream
+/// (the mix of [`same_cycle_arrivals_tie_under_oldest_first`]), so the first block takes
+/// 1 and its bound, without the other kernel beside it, is 1 (6 in two streams).
+#[test]
+fn a_kernel_of_the_same_stream_is_not_beside() {
+    let mut mix = Mix { kernels: vec![Tiny::new("L", 1, 1), Tiny::new("LLLLL", 1, 1)], slots: 2, sigma: [1, 1] };
+    for k in mix.kernels.iter_mut() {
+        k.stream = Some(0);
+    }
+    assert_eq!(Checker::worst(&mix, Rule::OldestFirst), vec![1, 5]);
+    assert_eq!((oldest_first_bound(&mix, 0, false), oldest_first_bound(&mix, 1, false)), (1, 5));
+    mix.kernels[1].stream = Some(1);
+    assert_eq!(Checker::worst(&mix, Rule::OldestFirst), vec![6, 6]);
+}
+
 /// The counterexample of issue 53 to counting only kernels dispatched earlier: `L` then
 /// `LLLLL` (1 warp, 1 block each), 2 slots, sigma 1/1. Both arrive in the same cycle and
 /// tie; the later kernel's warp may hold the L unit for 5 cycles, so the first block
@@ -365,6 +400,19 @@ proptest! {
                 for bound in bounds {
                     prop_assert!(truth as u64 <= bound, "{:?} {}: {} > {}", rule, k.text, truth, bound);
                 }
+            }
+        }
+    }
+
+    /// With kernels sharing streams, the oldest-first bound that leaves the other
+    /// kernels of a block's stream out of the mix beside it (`rta`'s
+    /// `taskset::beside`) holds over every arrival pattern the streams allow.
+    #[test]
+    fn turnover_bounds_hold_with_streams(mix in tiny_mix_with_streams(4)) {
+        let worst = Checker::worst(&mix, Rule::OldestFirst);
+        for (i, (k, &truth)) in mix.kernels.iter().zip(&worst).enumerate() {
+            for bound in [oldest_first_bound(&mix, i, false), oldest_first_bound(&mix, i, true)] {
+                prop_assert!(truth as u64 <= bound, "{} {:?}: {} > {}", k.text, k.stream, truth, bound);
             }
         }
     }
@@ -646,6 +694,43 @@ fn small_model_warps_count_as_many_slots() {
     assert_eq!(c("oldest-first"), 1 + (1 + 64));
     // Round robin: 127 other slots, sigma_L 1.
     assert_eq!(c("round-robin"), 1 + 127);
+}
+
+/// `rta`: the kernels of a block's stream are not counted beside it (the set of
+/// `small_model_warps_count_as_many_slots` with B released at 1: A's C 66 cycles under oldest-first; with A
+/// and B in one stream, 2: A's two model warps alone), and the source says so; round
+/// robin counts slots, so streams do not change it.
+#[test]
+fn kernels_of_one_stream_are_not_beside_each_other() {
+    use gpu_makespan::rta::{analyse, taskset, Timeline};
+    use gpu_makespan::SolveOptions;
+    let c = |arbitration: &str, stream: &str| {
+        let text = format!(
+            "unit = \"us\"\n[gpu]\ncycle_time = 1\nwarp_arbitration = \"{arbitration}\"\n[gpu.sm]\nwarp_size = 16\nload_store_units = 16\ncuda_cores = 64\n[[kernels]]\nname = \"A\"\nperiod = 100000\ninstructions = \"L\"\nblocks = 1\nthreads_per_block = 32\n{stream}[[kernels]]\nname = \"B\"\nperiod = 100000\ninstructions = \"L\"\nblocks = 1\nthreads_per_block = 1024\nrelease = 1\n{stream}"
+        );
+        let w = taskset::from_text(&text, "set.toml", None, &SolveOptions::default(), None).unwrap();
+        let rep = analyse(&w, Timeline::Omitted).unwrap();
+        (rep.kernels[0].in_unit(rep.kernels[0].wcet) as u64, rep.kernels[0].wcet_source.clone())
+    };
+    let (apart, source) = c("oldest-first", "");
+    assert_eq!(apart, 66);
+    assert!(!source.contains("its stream"), "{source}");
+    let (together, source) = c("oldest-first", "stream = \"s\"\n");
+    assert_eq!(together, 2);
+    assert!(source.contains("the other kernels of its stream are not counted beside it"), "{source}");
+    assert_eq!(c("round-robin", "stream = \"s\"\n").0, c("round-robin", "").0);
+    // B given by wcet: beside A (its instructions unknown) no bound covers turnover;
+    // in A's stream it is never beside A, and A's C is proven.
+    let b_by_wcet = |stream: &str| {
+        let text = format!(
+            "unit = \"us\"\n[gpu]\ncycle_time = 1\nwarp_arbitration = \"oldest-first\"\n[[kernels]]\nname = \"A\"\nperiod = 100000\ninstructions = \"L\"\nblocks = 1\nthreads_per_block = 32\n{stream}[[kernels]]\nname = \"B\"\nperiod = 100000\nwcet = 5\nblocks = 1\nthreads_per_block = 1024\nrelease = 1\n{stream}"
+        );
+        let w = taskset::from_text(&text, "set.toml", None, &SolveOptions::default(), None).unwrap();
+        analyse(&w, Timeline::Omitted).unwrap().kernels[0].wcet_source.clone()
+    };
+    assert!(b_by_wcet("").contains("no bound covers block turnover"), "{}", b_by_wcet(""));
+    let source = b_by_wcet("stream = \"s\"\n");
+    assert!(source.contains("proven bound covering block turnover"), "{source}");
 }
 
 /// With time slicing, a C that covers turnover rests on a restore keeping each block's
