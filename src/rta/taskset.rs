@@ -174,6 +174,11 @@ pub struct Request {
     /// bound plus the framework's save is at most this (in the task set's unit); the
     /// kernel's own points, if any, are replaced.
     pub points_budget: Option<Decimal>,
+    /// Compute each kernel's C as if every kernel were in a stream of its own (the turnover
+    /// bound then counts the other kernels of a kernel's stream beside it): for analyses
+    /// that drop the streams, as `makespan preempt --compare`'s regimes do. The kernels
+    /// keep their streams.
+    pub streams_apart: bool,
 }
 
 with_setters!(Request {
@@ -182,6 +187,7 @@ with_setters!(Request {
     with_window => window: Option<WindowRequest>,
     with_launch => launch: Launch,
     with_points_budget => points_budget: Option<Decimal>,
+    with_streams_apart => streams_apart: bool,
 });
 
 /// An analysis window as asked for, before the time scale is known.
@@ -230,7 +236,7 @@ pub fn load(path: &Path, request: &Request, limits: &SolveOptions) -> Result<Wor
         )
         .into());
     }
-    let mut w = read(&text, &origin(path), profile, limits, (request.window, request.points_budget))?;
+    let mut w = read(&text, &origin(path), profile, limits, (request.window, request.points_budget, request.streams_apart))?;
     w.launch = request.launch;
     Ok(w)
 }
@@ -277,16 +283,17 @@ pub fn from_text(
     limits: &SolveOptions,
     window: Option<WindowRequest>,
 ) -> Result<Workload, Error> {
-    read(text, origin, profile, limits, (window, None))
+    read(text, origin, profile, limits, (window, None, false))
 }
 
-/// [`from_text`] with a budget for proposed preemption points ([`Request::points_budget`]).
+/// [`from_text`] with a budget for proposed preemption points ([`Request::points_budget`])
+/// and C computed with the streams apart or not ([`Request::streams_apart`]).
 fn read(
     text: &str,
     origin: &str,
     profile: Option<Profile>,
     limits: &SolveOptions,
-    (window, points_budget): (Option<WindowRequest>, Option<Decimal>),
+    (window, points_budget, streams_apart): (Option<WindowRequest>, Option<Decimal>, bool),
 ) -> Result<Workload, Error> {
     let file: TaskSetFile = parse_toml(text, origin)?;
     let gpu = file.gpu.clone().unwrap_or_default();
@@ -315,6 +322,10 @@ fn read(
     let (raw, stated): (Vec<Option<String>>, Vec<Option<Stated>>) = read.into_iter().unzip();
     // Every analysis but the framework's reads the kernels without their points.
     let set: Vec<Option<String>> = raw.iter().map(|k| k.as_ref().map(|k| k.replace(POINT, ""))).collect();
+    // What each kernel's C counts beside it (`beside`): with the streams apart, no kernel
+    // shares its stream.
+    let apart: Vec<KernelEntry> = file.kernels.iter().map(|e| KernelEntry { stream: None, ..e.clone() }).collect();
+    let beside_kernels = if streams_apart { &apart } else { &file.kernels };
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
         let cx = Context {
@@ -325,7 +336,7 @@ fn read(
             limits,
             set: &set,
             raw: &raw,
-            kernels: &file.kernels,
+            kernels: beside_kernels,
             stated: stated[i].as_ref(),
             budget,
         };
@@ -538,7 +549,8 @@ struct Context<'a> {
     set: &'a [Option<String>],
     /// The same with their preemption points (`^`), as given or imported.
     raw: &'a [Option<String>],
-    /// Every kernel of the set (for their block sizes and counts).
+    /// Every kernel of the set (for their block sizes and counts, and the streams that
+    /// `beside` leaves out: none with [`Request::streams_apart`]).
     kernels: &'a [KernelEntry],
     /// What this kernel's file states about its resources (`None`: no kernel file).
     stated: Option<&'a Stated>,
@@ -703,7 +715,11 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             }
             let wcet = cx.cycle.time_of(c.cycles, &field("instructions"))?;
             let res = resources.map_or(String::new(), |r| format!("; block resources: {r}"));
-            let stream = if near.is_some() && profile.arbitration == Arbitration::OldestFirst && shares_stream(cx.kernels, i) {
+            let stream = if near.is_some()
+                && contention == Contention::FullSm
+                && profile.arbitration == Arbitration::OldestFirst
+                && shares_stream(cx.kernels, i)
+            {
                 "; the other kernels of its stream are not counted beside it (they run one after another, rule G4)"
             } else {
                 ""

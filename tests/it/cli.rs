@@ -1000,6 +1000,17 @@ fn real_kernels_in_one_stream_are_not_beside_each_other() {
     assert_eq!((apart[3], together[3]), (10_055, 409));
     assert_eq!((apart[1], together[1]), (11_524, 11_524));
     assert!(together.iter().zip(&apart).all(|(t, a)| t <= a));
+    // Two streams: reduction, gemm, stencil in one, the other three in another. Each
+    // C leaves out its own stream's kernels only (reduction 4,280, between the two).
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("instances/rta-real-kernels-one-stream.toml").unwrap();
+    let mut parts: Vec<String> = text.split("[[kernels]]").map(String::from).collect();
+    for part in &mut parts[4..] {
+        *part = part.replace("stream = \"pipeline\"", "stream = \"other\"");
+    }
+    std::os::unix::fs::symlink(std::fs::canonicalize("instances/real").unwrap(), dir.path().join("real")).unwrap();
+    let two = c(&temp_file(&dir, "two.toml", &parts.join("[[kernels]]")));
+    assert_eq!((two[0], two[3]), (4_280, 10_055));
 }
 
 /// The rta table: times rounded up to 6 significant digits (never below the exact

@@ -295,6 +295,24 @@ fn preempt_prints_the_framework_and_the_comparison() {
     assert!(!text.contains("FIRST JOBS ONLY"), "{text}");
 }
 
+/// `--compare`'s regimes drop the streams, so there every C counts the kernels of its
+/// stream beside it (a cold review's counterexample: computed with them left out, A's C
+/// of 2 stood beside B's 64 warps in the FIFO regime, where it takes up to 66); the
+/// framework alone keeps the tighter C (it runs one job at a time, in the stream).
+#[test]
+fn compare_counts_the_kernels_of_a_stream_beside_each_other() {
+    use crate::common::cli::{json_of, temp_file};
+    let dir = tempfile::tempdir().unwrap();
+    let text = "unit = \"us\"\n[gpu]\ncycle_time = 1\nwarp_arbitration = \"oldest-first\"\n[gpu.sm]\nwarp_size = 16\nload_store_units = 16\ncuda_cores = 64\n[framework]\nquantum = 20\nsave = 2\nrelaunch = 5\n[[kernels]]\nname = \"A\"\nperiod = 100000\ninstructions = \"L\"\nblocks = 1\nthreads_per_block = 32\nstream = \"s\"\n[[kernels]]\nname = \"B\"\nperiod = 100000\ninstructions = \"L\"\nblocks = 1\nthreads_per_block = 1024\nrelease = 1\nstream = \"s\"\n";
+    let file = temp_file(&dir, "stream.toml", text);
+    let v = json_of(&["preempt", &file, "--compare"]);
+    assert_eq!(v["comparison"][0]["regime"], "fifo");
+    assert_eq!(v["comparison"][0]["responses"]["A"], 66.0);
+    assert_eq!(v["framework"]["kernels"][0]["gpu_time"], 71.0);
+    let v = json_of(&["preempt", &file]);
+    assert_eq!(v["kernels"][0]["gpu_time"], 7.0);
+}
+
 /// `--compare` falls back to each kernel's first jobs when the hyperperiod's analysis is
 /// refused, and says why: here the camera needs 1 ms per 0.9 (an overload of its own
 /// stream, named as such).

@@ -377,7 +377,9 @@ fn preempt(a: PreemptArgs, cx: &Context) -> Result<(), Failure> {
         .as_deref()
         .map(|b| rta::Decimal::parse_number(b, "points-budget").map_err(gpu_makespan::InputError::as_option))
         .transpose()?;
-    let w = taskset::load(&a.file, &taskset::Request::default().with_gpu(a.gpu).with_points_budget(budget), &limits);
+    // The comparison's regimes drop the streams: its C's count every kernel beside a block.
+    let request = taskset::Request::default().with_gpu(a.gpu).with_points_budget(budget).with_streams_apart(a.compare);
+    let w = taskset::load(&a.file, &request, &limits);
     pb.finish_and_clear();
     let w = w?;
     let rep = rta::preemptive(&w)?;
