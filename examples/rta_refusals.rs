@@ -10,7 +10,8 @@
 //! Run: `cargo run --release --example rta_refusals [SETS]` (default 200 per family);
 //! with `FULL=<family>` (a prefix of its name) every refused set of it is printed on
 //! stderr, message and kernels; with `ONLY=<family>` only that family is analysed (the
-//! same sets as in a full run).
+//! same sets as in a full run); with `SLOW=<family>` every set of it that took over 5 s
+//! is printed the same way (with its launch overhead).
 
 use gpu_makespan::rta::analysis::{analyse, Timeline};
 use gpu_makespan::rta::gpu::{Demand, Platform};
@@ -134,6 +135,9 @@ fn main() {
             if took > 5.0 {
                 slow += 1;
                 eprintln!("{name}: a set of load {u:.2} took {took:.1} s ({} kernels)", w.tasks.len());
+                if std::env::var("SLOW").is_ok_and(|f| name.starts_with(&f)) {
+                    show(name, u, &format!("took {took:.1} s, launch overhead {}", w.launch_overhead.get()), &w);
+                }
             }
             if let Err(e) = result {
                 refused += 1;

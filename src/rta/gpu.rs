@@ -292,7 +292,7 @@ impl Platform {
 }
 
 /// What one block occupies on its SM while it runs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize)]
 pub struct Demand {
     /// Thread slots: the block's threads rounded up to whole warps.
     pub threads: u64,

@@ -64,7 +64,7 @@ impl Job {
 
 /// A block demand in a sequence. `exact` says every block of this class has exactly
 /// this demand (not merely at most), which the analysis needs to count exactly.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Class {
     /// The demand (an upper bound of the blocks' demands when not `exact`).
     pub demand: Demand,

@@ -161,13 +161,25 @@ struct Running {
     count: Vec<u64>,
     active: Vec<usize>,
     weights: std::collections::HashMap<(usize, usize), Option<u128>>,
-    /// Answers of [`Running::room_on_some_sm`], by running counts (sorted) and head.
-    placements: std::collections::HashMap<Vec<(usize, u64)>, bool>,
+}
+
+/// Most answers [`PLACEMENTS`] keeps (cleared beyond; a few hundred bytes each).
+const MAX_PLACEMENTS: usize = 1 << 16;
+
+/// A question of [`Running::room_by_placement`]: the head's class and the running
+/// classes with their counts (in class order).
+type Placement = (Class, Vec<(Class, u64)>);
+
+thread_local! {
+    /// Answers of [`Running::room_by_placement`] for one platform, kept over every list
+    /// schedule of the thread: the orders tried for one set ask the same questions. Each
+    /// answer is a function of the platform and the question alone.
+    static PLACEMENTS: std::cell::RefCell<(Option<Platform>, rustc_hash::FxHashMap<Placement, bool>)> = std::cell::RefCell::default();
 }
 
 impl Running {
     fn new(classes: usize) -> Running {
-        Running { ends: BinaryHeap::new(), count: vec![0; classes], active: Vec::new(), weights: std::collections::HashMap::new(), placements: std::collections::HashMap::new() }
+        Running { ends: BinaryHeap::new(), count: vec![0; classes], active: Vec::new(), weights: std::collections::HashMap::new() }
     }
 
     /// Forgets the blocks that end by `t`.
@@ -196,45 +208,36 @@ impl Running {
     /// running blocks went to: fewer than `#SMs * k` blocks run, with `k = fit(d)` when
     /// every running block has exactly `c`'s demand, else [`room::beside`] the envelope
     /// of the running classes; or the running blocks' weights ([`room::weights`], head
-    /// `c`) sum to less than `#SMs`; or [`Running::room_on_every_sm`]. Each suffices: with
+    /// `c`) sum to less than `#SMs`; or the placement forms ([`Running::room_by_placement`]). Each suffices: with
     /// no room for `c` on any SM, each SM runs at least `k` blocks and its blocks weigh at
     /// least 1.
     fn has_room(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
-        self.counted_room(c, classes, p) || self.weighed_room(c, classes, p) || self.room_on_every_sm(c, classes, p) || self.room_on_some_sm(c, classes, p)
+        self.counted_room(c, classes, p) || self.weighed_room(c, classes, p) || self.room_by_placement(c, classes, p)
     }
 
-    /// The placement form of [`Running::has_room`]: every running class exact, and no
-    /// placement of the running blocks leaves every SM without room for `c`'s block
-    /// ([`room::some_sm_has_room`]). Kept per head and running counts.
-    fn room_on_some_sm(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
-        if !self.active.iter().all(|&a| classes[a].exact) {
-            return false;
-        }
-        let mut key: Vec<(usize, u64)> = self.active.iter().map(|&a| (a, self.count[a])).collect();
-        key.sort_unstable();
-        key.push((c, 0));
-        if let Some(&known) = self.placements.get(&key) {
+    /// [`room_on_every_sm`] or [`room_on_some_sm`] for the running classes and counts,
+    /// remembered per platform over the thread's list schedules ([`PLACEMENTS`]).
+    fn room_by_placement(&self, c: usize, classes: &[Class], p: &Platform) -> bool {
+        let mut active = self.active.clone();
+        active.sort_unstable();
+        let running: Vec<(Class, u64)> = active.iter().map(|&a| (classes[a], self.count[a])).collect();
+        let key = (classes[c], running);
+        let known = PLACEMENTS.with(|m| {
+            let m = m.borrow();
+            m.0.filter(|q| q == p).and_then(|_| m.1.get(&key).copied())
+        });
+        if let Some(known) = known {
             return known;
         }
-        let running: Vec<(Demand, u64)> = key[..key.len() - 1].iter().map(|&(a, n)| (classes[a].demand, n)).collect();
-        let known = room::some_sm_has_room(p, &classes[c].demand, &running);
-        self.placements.insert(key, known);
+        let known = room_on_every_sm(&key, p) || room_on_some_sm(&key, p);
+        PLACEMENTS.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.0 != Some(*p) || m.1.len() >= MAX_PLACEMENTS {
+                *m = (Some(*p), rustc_hash::FxHashMap::default());
+            }
+            m.1.insert(key, known);
+        });
         known
-    }
-
-    /// The per-SM form of [`Running::has_room`]: `c`'s block has room beside as many
-    /// running blocks as one SM can hold ([`room::beside_every_sm`]; of an exact class at
-    /// most its [`room::most`], and no more of a class than run), so every SM has room.
-    fn room_on_every_sm(&self, c: usize, classes: &[Class], p: &Platform) -> bool {
-        let per_sm: Vec<(Demand, u64)> = self
-            .active
-            .iter()
-            .map(|&a| {
-                let n = self.count[a];
-                (classes[a].demand, if classes[a].exact { n.min(room::most(p, &classes[a].demand)) } else { n })
-            })
-            .collect();
-        room::beside_every_sm(p, &classes[c].demand, &per_sm)
     }
 
     /// The weighted form of [`Running::has_room`]; false where the profile leaves no
@@ -261,6 +264,26 @@ impl Running {
         };
         (self.ends.len() as u64) < p.sms().saturating_mul(k)
     }
+}
+
+/// The placement form of [`Running::has_room`]: every running class exact, and no
+/// placement of the running blocks leaves every SM without room for the head's block
+/// ([`room::some_sm_has_room`]).
+fn room_on_some_sm((head, running): &Placement, p: &Platform) -> bool {
+    if !running.iter().all(|(class, _)| class.exact) {
+        return false;
+    }
+    let running: Vec<(Demand, u64)> = running.iter().map(|&(class, n)| (class.demand, n)).collect();
+    room::some_sm_has_room(p, &head.demand, &running)
+}
+
+/// The per-SM form of [`Running::has_room`]: the head's block has room beside as many
+/// running blocks as one SM can hold ([`room::beside_every_sm`]; of an exact class at
+/// most its [`room::most`], and no more of a class than run), so every SM has room.
+fn room_on_every_sm((head, running): &Placement, p: &Platform) -> bool {
+    let per_sm: Vec<(Demand, u64)> =
+        running.iter().map(|&(class, n)| (class.demand, if class.exact { n.min(room::most(p, &class.demand)) } else { n })).collect();
+    room::beside_every_sm(p, &head.demand, &per_sm)
 }
 
 /// When job `j` may dispatch in a list schedule: its `ready`, or the finish there of its
