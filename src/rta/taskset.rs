@@ -324,7 +324,8 @@ fn read(
     let set: Vec<Option<String>> = raw.iter().map(|k| k.as_ref().map(|k| k.replace(POINT, ""))).collect();
     // What each kernel's C counts beside it (`beside`): with the streams apart, no kernel
     // shares its stream.
-    let apart: Vec<KernelEntry> = file.kernels.iter().map(|e| KernelEntry { stream: None, ..e.clone() }).collect();
+    let apart: Vec<KernelEntry> =
+        if streams_apart { file.kernels.iter().map(|e| KernelEntry { stream: None, ..e.clone() }).collect() } else { Vec::new() };
     let beside_kernels = if streams_apart { &apart } else { &file.kernels };
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
@@ -887,7 +888,7 @@ fn beside(cx: &Context, i: usize, sm: &SmCounts, (one, slots): (&Program, u64)) 
     let mut neighbours = Vec::with_capacity(cx.set.len());
     let stream = cx.kernels[i].stream.as_ref();
     for (k, (text, e)) in cx.set.iter().zip(cx.kernels).enumerate() {
-        if k != i && stream.is_some() && e.stream == cx.kernels[i].stream {
+        if k != i && stream.is_some_and(|s| e.stream.as_ref() == Some(s)) {
             continue;
         }
         let p = Program::build(text.as_deref()?, |phase| Instance::from_counts(phase, 1, sm)).ok()?;
