@@ -52,9 +52,11 @@
 //! of `A` starts each of its blocks no later than the list of `S` (a FIFO list of
 //! identical blocks never starts a block later when jobs are removed), so every block of
 //! `A`, `l`'s last among them, is assigned by `t_last < X`: a contradiction. The
-//! report takes the lesser of this and the work bound of `Pool::low_job_by_work` (each
+//! report takes the least of this, the work bound of `Pool::low_job_by_work` (each
 //! block at its own time, not the longest, and without the jobs bounded to be done by
-//! `l`'s release).
+//! `l`'s release), its windowed form (`Pool::windowed_x`) and the high-busy bound
+//! (`Pool::high_busy_x`: high jobs counted by the time they can be in the high queue),
+//! with the reach (`D`) of the one reported.
 //!
 //! **Passes.** The low jobs' bounds rest on the entries, the releases and, for the work
 //! bound, finishes known from an earlier pass; the high jobs' on the low jobs' finishes.
@@ -207,9 +209,10 @@ pub fn worst_two_queues(
         for &l in &lows {
             // The latest quiet point at or before l's release: the jobs released before it are done.
             let q = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(Ticks::ZERO);
-            // The pass giving the least finish gives its reach too: jobs released after it
-            // change neither its pool nor the bounds it takes as done (each of them, below
-            // l's release, rests on jobs released before it).
+            // The pass giving the least finish gives its reach too: the time by which its
+            // bound has l's last block assigned, which is what the window's argument needs
+            // (`crate::rta::analysis::with_context_jobs`: a job entering after it changes
+            // no dispatch of l's blocks).
             let (f, d) = pool.low_job(&root, l, q);
             if f < previous[l] {
                 (finish[l], reach[l]) = (f, d);
@@ -379,6 +382,7 @@ impl Pool<'_> {
     /// Once the pooled lists' budget is spent, the work bounds alone (each is a bound).
     fn low_job(&mut self, root: &[usize], l: usize, q: Ticks) -> (Ticks, Ticks) {
         let (jobs, late) = (self.jobs, self.late);
+        let (work_finish, work_d) = self.low_job_by_work(root, l, q);
         let mut d = late[l];
         let listed = loop {
             let pool = self.pool_of(root, l, q, d);
@@ -386,21 +390,126 @@ impl Pool<'_> {
             let entry = |k: usize| if jobs[k].priority == Priority::Low { late[k].min(late[l]) } else { late[k] };
             let Some((list, f)) = self.pooled(&pool, &entry) else { break None };
             let last = f.last().copied().unwrap_or(Ticks::ZERO) - list[0].wcet;
+            // The list only grows with the high jobs added: once it reaches the work
+            // bound it is not the one reported.
+            if last + jobs[l].wcet >= work_finish {
+                break None;
+            }
             let added = jobs.iter().any(|j| j.priority == Priority::High && j.release > d && j.release <= last);
             d = d.max(last);
             if !added {
                 break Some((last + jobs[l].wcet, d));
             }
         };
-        let (work_finish, work_d) = self.low_job_by_work(root, l, q);
-        let (finish, d) = listed.map_or((work_finish, work_d), |(list_finish, list_d)| (list_finish.min(work_finish), list_d.max(work_d)));
-        // All are bounds; a job released after the D of the one reported changes none (the
-        // window's D only where it is the one reported: a cold review's sets rose or were
-        // refused when it widened the reach of the others).
-        match self.windowed_x(root, l, q).and_then(|x| x.checked_add(jobs[l].wcet)) {
+        // The reach of the bound reported (at least the time by which it has l's last
+        // block assigned, as `crate::rta::analysis::with_context_jobs` needs), not of the
+        // others: a cold review's sets rose or were refused when the window's widened the
+        // reach of the others.
+        let (finish, d) = listed.unwrap_or((work_finish, work_d));
+        let windowed = self.windowed_x(root, l, q);
+        let busy = [false, true].map(|split| self.high_busy_x(root, l, q, split));
+        match windowed.into_iter().chain(busy.into_iter().flatten()).min().and_then(|x| x.checked_add(jobs[l].wcet)) {
             Some(w) if w < finish => (w, w),
             _ => (finish, d),
         }
+    }
+
+    /// The **high-busy bound** of low job `l`: `X`, the first of the iterates from `e_l + 1`
+    /// with `e_l + |A ∩ [e_l, X)| + floor(V(X) / G) + 1 <= X`, over `S(X)` (as in [`Pool::windowed_x`]: `l`,
+    /// the low jobs ahead of it, the high jobs released in `[q, X)`; none done by `r_l`),
+    /// whose high jobs are split in two: those of `H_1` count by the time they can be in
+    /// the high queue, `A` the union of their `[r_h, F_h)` (`F_h` their finish bounds from
+    /// an earlier pass, `done`), the others (`H_2`) by their work, as the low jobs do:
+    /// `V(X) = sum_k w_k n_k min(C_k, |[max(r_k, r_l), min(X, F_k)) \ A|)` over the jobs `k`
+    /// of `S(X)` not in `H_1`, with `n_k` their blocks (less one for `l`) and `w_k` the
+    /// [`room::weights_among`] of their demands with theirs as heads (`G = #SMs`; where they
+    /// do not apply, 1 each with `G` their [`Pool::slots`]). With `split`, `H_1` holds the
+    /// high jobs whose time `F_h - r_h` is less than their weighted work over `G` (jobs of
+    /// several waves of blocks; `None` at once if that puts none or every high job in
+    /// `H_1`, as the windowed bound or the unsplit one covers it), else every high job.
+    /// `l`'s last block is assigned by `X`, and `l` ends by `X + C_l`. For low jobs behind
+    /// high jobs made long by many blocks, which the work bounds charge in full. `None`
+    /// without such an `X` in [`WINDOW_STEPS`] steps, an `F_h` of `H_1` unknown, or on an
+    /// overflow.
+    ///
+    /// Proof (for any split). Let `e` (`r_l <= e <= e_l`) be `l`'s real entry, and suppose
+    /// its last block is assigned at `X' > X`. At every instant `t` of `[e, X)`, `l` is in
+    /// the low queue. Let `t` be outside `A`. No job of `H_1` is in the high queue (`h`
+    /// enters at `r_h` or later and leaves it when its last block starts, before `F_h`), nor
+    /// a high job released before `q` or done by `r_l` (done by `e`) or released at or after
+    /// `X`: the head of the higher non-empty queue is a job of `H_2` or a low job of `S(X)`
+    /// (`l` or ahead of it), eligible, with no room: the blocks running at `t` weigh at
+    /// least `G`. They are blocks of the jobs of `S(X)` not in `H_1` (no block of `h` runs
+    /// outside `[r_h, F_h)`; a low job behind `l` has no block before `l`'s last; a job
+    /// released before `q` or done by `r_l` runs none at `t >= e`), none of them `l`'s
+    /// last, so the weights apply (every running block and the head are of their demands),
+    /// and a block of `k` runs there within `[max(r_k, e), min(X, F_k)) \ A` for at most
+    /// `C_k`. So `G |[e, X) \ A| <= V(X)`, and `X - e = |A ∩ [e, X)| + |[e, X) \ A| < |A ∩
+    /// [e_l, X)| + (e_l - e) + floor(V(X) / G) + 1 <= X - e` (times are whole ticks, so
+    /// `|[e, X) \ A| <= floor(V(X) / G)`): a contradiction. Each `F_h` and `F_k` is used only at instants before `X`, below `l`'s
+    /// own bound: one more promise of [`crate::rta::queues`]'s argument, due before `l`'s.
+    fn high_busy_x(&self, root: &[usize], l: usize, q: Ticks, split: bool) -> Option<Ticks> {
+        let (jobs, late) = (self.jobs, self.late);
+        let (e, r_l) = (late[l], jobs[l].release);
+        let (mut x, mut first) = (e.checked_add(Ticks::new(1))?, true);
+        for _ in 0..WINDOW_STEPS {
+            let pool = self.window_pool(root, l, q, x);
+            let in_a = self.queue_time_counted(&pool, split)?;
+            // A split that puts no high job in `H_1`, or all, is covered by another bound.
+            let all = in_a.iter().zip(&pool).all(|(&a, &k)| a == (jobs[k].priority == Priority::High));
+            if split && first && (all || !in_a.contains(&true)) {
+                return None;
+            }
+            first = false;
+            let busy = Union::of(pool.iter().zip(&in_a).filter(|(_, &a)| a).map(|(&h, _)| (jobs[h].release, self.done[h])));
+            let worked: Vec<usize> = pool.iter().zip(&in_a).filter(|(_, &a)| !a).map(|(&k, _)| k).collect();
+            let (weights, g) = self.weights_or_slots(&worked)?;
+            let work = worked.iter().zip(&weights).try_fold(0u128, |sum, (&k, &w)| {
+                let j = &jobs[k];
+                let (from, to) = (j.release.max(r_l), x.min(self.done[k]));
+                let free = to.saturating_sub(from) - busy.covered(from, to);
+                sum.checked_add(w.checked_mul(u128::from(j.blocks - u64::from(k == l)))?.checked_mul(j.wcet.min(free).get())?)
+            })?;
+            let next = e.checked_add(busy.covered(e, x))?.checked_add(Ticks::new(work / g + 1))?;
+            if next <= x {
+                return Some(x);
+            }
+            x = next;
+        }
+        None
+    }
+
+    /// Per job of `pool`, whether [`Pool::high_busy_x`] counts it by its time in the high
+    /// queue (`H_1`): a high job, with `split` only if `F_h - r_h` is less than its weighted
+    /// work over `G` (its weight among all of `pool`'s demands). `None` if a high job of
+    /// `H_1` has no finish bound yet.
+    fn queue_time_counted(&self, pool: &[usize], split: bool) -> Option<Vec<bool>> {
+        let jobs = self.jobs;
+        let weighed = if split { Some(self.weights_or_slots(pool)?) } else { None };
+        pool.iter()
+            .enumerate()
+            .map(|(i, &k)| {
+                let j = &jobs[k];
+                if j.priority != Priority::High {
+                    return Some(false);
+                }
+                let span = self.done[k].saturating_sub(j.release).get();
+                let in_a = weighed.as_ref().is_none_or(|(w, g)| {
+                    span.saturating_mul(*g) < w[i].saturating_mul(u128::from(j.blocks)).saturating_mul(j.wcet.get())
+                });
+                (!in_a || self.done[k] < Ticks::MAX).then_some(in_a)
+            })
+            .collect()
+    }
+
+    /// The [`room::weights_among`] of `pool`'s demands with theirs as heads and `G =
+    /// #SMs`, or where they do not apply, 1 each with `G` the [`Pool::slots`] of `pool`.
+    fn weights_or_slots(&self, pool: &[usize]) -> Option<(Vec<u128>, u128)> {
+        let demands: Vec<Demand> = pool.iter().map(|&k| self.classes[self.jobs[k].class].demand).collect();
+        Some(match room::weights_among(self.p, &demands, &demands) {
+            Some(w) => (w, u128::from(self.p.sms()).checked_mul(room::WEIGHT_ONE)?),
+            None => (vec![1; pool.len()], u128::from(self.slots(pool))),
+        })
     }
 
     /// `S` for low job `l` with high jobs released by `d`, as job indices (module
@@ -466,6 +575,17 @@ impl Pool<'_> {
         }
     }
 
+    /// `S(X)` of [`Pool::windowed_x`] and [`Pool::high_busy_x`] for `X = x`: the jobs of
+    /// `S` ([`Pool::pool_of`] with high jobs released by `x`) but the high ones released at
+    /// `x` and those an earlier pass bounds to be done by `l`'s release (`l` kept).
+    fn window_pool(&self, root: &[usize], l: usize, q: Ticks, x: Ticks) -> Vec<usize> {
+        let (jobs, r_l) = (self.jobs, self.jobs[l].release);
+        self.pool_of(root, l, q, x)
+            .into_iter()
+            .filter(|&k| k == l || (self.done[k] > r_l && !(jobs[k].priority == Priority::High && jobs[k].release >= x)))
+            .collect()
+    }
+
     /// The **weighted work bound** of low job `l` over `pool` (`S'` of the work bound): with
     /// each block weighted by [`room::weights`] (heads and running blocks of `S'`), `V`
     /// the sum over `S'` of blocks times block time times weight, less `l`'s own block
@@ -525,11 +645,7 @@ impl Pool<'_> {
         // From `e_l + 1`: the jobs released by `e_l` may run at `e_l` itself.
         let mut x = e.checked_add(Ticks::new(1))?;
         for _ in 0..WINDOW_STEPS {
-            let pool: Vec<usize> = self
-                .pool_of(root, l, q, x)
-                .into_iter()
-                .filter(|&k| k == l || (self.done[k] > r_l && !(jobs[k].priority == Priority::High && jobs[k].release >= x)))
-                .collect();
+            let pool = self.window_pool(root, l, q, x);
             let demands: Vec<Demand> = pool.iter().map(|&k| self.classes[jobs[k].class].demand).collect();
             let (weights, g) = match room::weights_among(self.p, &demands, &demands) {
                 Some(mut w) => {
@@ -656,5 +772,33 @@ impl Pool<'_> {
             })
             .collect();
         (list, f)
+    }
+}
+
+/// A union of half-open intervals of time, for the time they cover.
+struct Union {
+    /// Disjoint, sorted, non-empty intervals.
+    spans: Vec<(Ticks, Ticks)>,
+}
+
+impl Union {
+    /// The union of the intervals `[a, b)` (empty ones ignored).
+    fn of(intervals: impl Iterator<Item = (Ticks, Ticks)>) -> Union {
+        let mut all: Vec<(Ticks, Ticks)> = intervals.filter(|(a, b)| a < b).collect();
+        all.sort_unstable();
+        let mut spans: Vec<(Ticks, Ticks)> = Vec::with_capacity(all.len());
+        for (a, b) in all {
+            match spans.last_mut() {
+                Some(last) if a <= last.1 => last.1 = last.1.max(b),
+                _ => spans.push((a, b)),
+            }
+        }
+        Union { spans }
+    }
+
+    /// The time of `[a, b)` the union covers.
+    fn covered(&self, a: Ticks, b: Ticks) -> Ticks {
+        let first = self.spans.partition_point(|&(_, end)| end <= a);
+        self.spans[first..].iter().take_while(|&&(start, _)| start < b).map(|&(start, end)| end.min(b).saturating_sub(start.max(a))).sum()
     }
 }

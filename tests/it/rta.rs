@@ -790,6 +790,32 @@ fn a_low_kernel_is_weighed_by_its_share_of_an_sm() {
     never_above_the_report(&w, &rep, 5).unwrap();
 }
 
+/// A low kernel behind a high kernel of many waves counts the high kernel by the time it
+/// can be in the high queue (`[r_H, F_H)`), not by its work. H (high, 37 blocks of 80
+/// threads and 16,960 B of shared memory, C 22: three per SM, seven waves) and L (low, one
+/// block of 38,470 B, C 3), both released at 0. The work bounds weigh each of H's blocks
+/// 0.632 of an SM (17,152 of the 27,136 B, in 256-B units, that L leaves): L's block by
+/// `floor(37 * 22 * 0.632 / 2) + 1 = 258`, L 261. H's own bound is 157 (seven waves after one block of L), so the high
+/// queue is empty from 157 on, and L's block (no other block of L to run) starts by
+/// `157 + 0 + 1`: L 161. The adversarial search finds 135 (every block at its C: H first,
+/// L's block waiting for an SM of the last waves to drain to one block of H).
+#[test]
+fn a_low_kernel_counts_a_high_kernel_by_its_time_in_the_queue() {
+    let h = Task {
+        priority: Priority::High,
+        shared_memory: 16_960,
+        ..Task::given("H", Timing { period: Ticks::new(1000), wcet: Ticks::new(22), release: Ticks::ZERO }, 37, 80)
+    };
+    let l = Task { shared_memory: 38_470, ..Task::given("L", Timing { period: Ticks::new(1000), wcet: Ticks::new(3), release: Ticks::ZERO }, 1, 128) };
+    let w = workload(vec![h, l]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "H"), response(&rep, "L")), (157.0, 161.0));
+    never_above_the_report(&w, &rep, 11).unwrap();
+    let seq = sequence_of(&w);
+    let found = worst_responses(&seq.jobs, &seq.classes, &w.platform, &every_block_its_c(), 400, 11);
+    assert_eq!(found[1], Ticks::new(135));
+}
+
 /// A priority belongs to a stream: two kernels of one stream with different priorities
 /// are refused, naming the field.
 #[test]
