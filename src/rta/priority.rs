@@ -63,10 +63,12 @@
 //! So the analysis runs passes (at most [`PASSES`]): the low jobs with the finishes of
 //! the last pass (none at first), then the high jobs with those low finishes; each job's
 //! reported finish is the least over the passes. Every pass's bounds hold, by induction
-//! over the passes: the finishes a pass takes as done are bounds of earlier passes, no
-//! smaller than the ones reported, and due before the bound that uses them (a job done by
-//! `l`'s release, before `l`'s finish; a low job done by a high job's list start, before
-//! the high job's finish), which is what the earliest-broken-promise argument of
+//! over the passes: the finishes a pass takes as done are bounds of earlier passes (or,
+//! for a low job, of this pass's low jobs bounded before it), no smaller than the ones
+//! reported, and due before the bound that uses them (a job done by `l`'s release, before
+//! `l`'s finish; a low job done by a high job's list start, before the high job's finish;
+//! a low job's last block assigned by `l`'s release, `Pool::may_head`, no later than
+//! `l`'s own), which is what the earliest-broken-promise argument of
 //! [`crate::rta::queues`] needs.
 
 use crate::rta::gpu::{Demand, Platform};
@@ -422,7 +424,8 @@ impl Pool<'_> {
     /// an earlier pass, `done`), the others (`H_2`) by their work, as the low jobs do:
     /// `V(X) = sum_k w_k n_k min(C_k, |[max(r_k, r_l), min(X, F_k)) \ A|)` over the jobs `k`
     /// of `S(X)` not in `H_1`, with `n_k` their blocks (less one for `l`) and `w_k` the
-    /// [`room::weights_among`] of their demands with theirs as heads (`G = #SMs`; where they
+    /// [`room::weights_among`] of their demands with those that may head as heads
+    /// ([`Pool::may_head`]; `G = #SMs`; where they
     /// do not apply, 1 each with `G` their [`Pool::slots`]). With `split`, `H_1` holds the
     /// high jobs whose time `F_h - r_h` is less than their weighted work over `G` (jobs of
     /// several waves of blocks; `None` at once if that puts none or every high job in
@@ -442,7 +445,8 @@ impl Pool<'_> {
     /// least `G`. They are blocks of the jobs of `S(X)` not in `H_1` (no block of `h` runs
     /// outside `[r_h, F_h)`; a low job behind `l` has no block before `l`'s last; a job
     /// released before `q` or done by `r_l` runs none at `t >= e`), none of them `l`'s
-    /// last, so the weights apply (every running block and the head are of their demands),
+    /// last, so the weights apply (every running block is of their demands, and the head,
+    /// in the queue at `t >= e`, is one that [`Pool::may_head`]),
     /// and a block of `k` runs there within `[max(r_k, e), min(X, F_k)) \ A` for at most
     /// `C_k`. So `G |[e, X) \ A| <= V(X)`, and `X - e = |A ∩ [e, X)| + |[e, X) \ A| < |A ∩
     /// [e_l, X)| + (e_l - e) + floor(V(X) / G) + 1 <= X - e` (times are whole ticks, so
@@ -454,7 +458,7 @@ impl Pool<'_> {
         let (mut x, mut first) = (e.checked_add(Ticks::new(1))?, true);
         for _ in 0..WINDOW_STEPS {
             let pool = self.window_pool(root, l, q, x);
-            let in_a = self.queue_time_counted(&pool, split)?;
+            let in_a = self.queue_time_counted(&pool, l, split)?;
             // A split that puts no high job in `H_1`, or all, is covered by another bound.
             let all = in_a.iter().zip(&pool).all(|(&a, &k)| a == (jobs[k].priority == Priority::High));
             if split && first && (all || !in_a.contains(&true)) {
@@ -463,7 +467,7 @@ impl Pool<'_> {
             first = false;
             let busy = Union::of(pool.iter().zip(&in_a).filter(|(_, &a)| a).map(|(&h, _)| (jobs[h].release, self.done[h])));
             let worked: Vec<usize> = pool.iter().zip(&in_a).filter(|(_, &a)| !a).map(|(&k, _)| k).collect();
-            let (weights, g) = self.weights_or_slots(&worked)?;
+            let (weights, g) = self.weights_or_slots(&worked, l)?;
             let work = worked.iter().zip(&weights).try_fold(0u128, |sum, (&k, &w)| {
                 let j = &jobs[k];
                 let (from, to) = (j.release.max(r_l), x.min(self.done[k]));
@@ -483,9 +487,9 @@ impl Pool<'_> {
     /// queue (`H_1`): a high job, with `split` only if `F_h - r_h` is less than its weighted
     /// work over `G` (its weight among all of `pool`'s demands). `None` if a high job of
     /// `H_1` has no finish bound yet.
-    fn queue_time_counted(&self, pool: &[usize], split: bool) -> Option<Vec<bool>> {
+    fn queue_time_counted(&self, pool: &[usize], l: usize, split: bool) -> Option<Vec<bool>> {
         let jobs = self.jobs;
-        let weighed = if split { Some(self.weights_or_slots(pool)?) } else { None };
+        let weighed = if split { Some(self.weights_or_slots(pool, l)?) } else { None };
         pool.iter()
             .enumerate()
             .map(|(i, &k)| {
@@ -502,11 +506,34 @@ impl Pool<'_> {
             .collect()
     }
 
-    /// The [`room::weights_among`] of `pool`'s demands with theirs as heads and `G =
-    /// #SMs`, or where they do not apply, 1 each with `G` the [`Pool::slots`] of `pool`.
-    fn weights_or_slots(&self, pool: &[usize]) -> Option<(Vec<u128>, u128)> {
+    /// Whether job `k` of a pool of low job `l` may head its queue in `l`'s window (from
+    /// `l`'s entry on): `l` and every high job may; a low job `k` ahead of `l` only if the
+    /// bound of an earlier pass (or of this one, computed before `l`'s) does not have its
+    /// last block assigned by `l`'s release. Every bound of a low job here is `X_k + C_k`
+    /// with `X_k` a bound on its last block's assignment (the pooled list's last start,
+    /// the `X` of [`Pool::low_job_by_work`], [`Pool::weighted_x`], [`Pool::windowed_x`] and
+    /// [`Pool::high_busy_x`]), so `F_k - C_k` is one: with `F_k - C_k <= r_l` the job has
+    /// left the low queue by `e >= r_l` (a block assigned at `r_l` itself included: the
+    /// head at an instant is the one after that instant's assignments). A promise due at
+    /// `F_k - C_k <= r_l`, no later than `l`'s own assignment (`crate::rta::queues`: such
+    /// promises are ordered by the order their bounds were computed).
+    fn may_head(&self, k: usize, l: usize) -> bool {
+        let j = &self.jobs[k];
+        k == l || j.priority == Priority::High || self.done[k] == Ticks::MAX || self.done[k].saturating_sub(j.wcet) > self.jobs[l].release
+    }
+
+    /// The demands of the jobs of `pool` that [`Pool::may_head`] in `l`'s window.
+    fn heads_of(&self, pool: &[usize], l: usize) -> Vec<Demand> {
+        pool.iter().filter(|&&k| self.may_head(k, l)).map(|&k| self.classes[self.jobs[k].class].demand).collect()
+    }
+
+    /// The [`room::weights_among`] of `pool`'s demands with those of its jobs that may be a
+    /// head in `l`'s window as heads ([`Pool::may_head`]) and `G = #SMs`, or where they do
+    /// not apply, 1 each with `G` the [`Pool::slots`] of `pool`.
+    fn weights_or_slots(&self, pool: &[usize], l: usize) -> Option<(Vec<u128>, u128)> {
         let demands: Vec<Demand> = pool.iter().map(|&k| self.classes[self.jobs[k].class].demand).collect();
-        Some(match room::weights_among(self.p, &demands, &demands) {
+        let heads = self.heads_of(pool, l);
+        Some(match room::weights_among(self.p, &heads, &demands) {
             Some(w) => (w, u128::from(self.p.sms()).checked_mul(room::WEIGHT_ONE)?),
             None => (vec![1; pool.len()], u128::from(self.slots(pool))),
         })
@@ -617,7 +644,9 @@ impl Pool<'_> {
     /// floor(V(X) / G) + 1` above `e_l` (or `e_l` if the blocks of `S(e_l + 1)` other than
     /// `l`'s last weigh less than `G`), where `S(X)` is `S` of the work bound with only the
     /// high jobs released before `X`, each job `k` of `S(X)` has weight `w_k` (the
-    /// [`room::weights`] of its demand with the demands of `S(X)` as heads, `G = #SMs`; where
+    /// [`room::weights_among`] of its demand with the demands of the jobs of `S(X)` that
+    /// [`Pool::may_head`] as heads, `l`'s own against `l` and the high jobs only, `G =
+    /// #SMs`; where
     /// the weights do not apply, 1 each with `G` the slots of [`Pool::slots`]), and
     /// `V(X) = sum_k w_k n_k min(C_k, (min(X, F_k) - max(r_k, r_l))^+)`, with `n_k` the
     /// blocks of `k` (less one for `l`) and `F_k` its finish bound if known (`done`). `l`'s
@@ -630,7 +659,8 @@ impl Pool<'_> {
     /// `t` weigh at least `G`; they are of jobs of `S(X)` (a high job running or heading the
     /// high queue at `t < X` was released before `X`; a job done by its bound `F_k <= t`
     /// runs no block at `t`), none of them `l`'s last, and every head at `t` is a job of
-    /// `S(X)`, whose demands the weights take as heads. A block of `k` runs within
+    /// `S(X)` in its queue at `t >= e`, so one that [`Pool::may_head`], whose demands the
+    /// weights take as heads. A block of `k` runs within
     /// `[max(r_k, e), min(X, F_k))`, for at most `C_k`: the blocks of `k` other than `l`'s
     /// last run at most `n_k min(C_k, (min(X, F_k) - max(r_k, r_l))^+)` in `[e, X)`, and
     /// `G (X - e) <= V(X)`. But at a fixed point `G (X - e) >= G (X - e_l) = G (floor(V(X) /
@@ -647,7 +677,7 @@ impl Pool<'_> {
         for _ in 0..WINDOW_STEPS {
             let pool = self.window_pool(root, l, q, x);
             let demands: Vec<Demand> = pool.iter().map(|&k| self.classes[jobs[k].class].demand).collect();
-            let (weights, g) = match room::weights_among(self.p, &demands, &demands) {
+            let (weights, g) = match room::weights_among(self.p, &self.heads_of(&pool, l), &demands) {
                 Some(mut w) => {
                     // While a block of l runs, the head is l or a high job (and any of the pool may run).
                     let heads: Vec<Demand> =

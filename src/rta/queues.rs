@@ -75,7 +75,13 @@ pub const MAX_ROUNDS: usize = 200;
 /// the entries in a pool (by the list's last start `< F_a`), the jobs before a quiet
 /// point (`q <= r_a`), and for a high job its entries plus `B` (before `F_a`) and the
 /// finish promises of the low jobs that `B` takes as done (each due by a start of the
-/// high job's list, before `F_a`). So no
+/// high job's list, before `F_a`). A low job's bound `X_a + C_a` also rests on a third
+/// kind, "the last block of low job `k` ahead of `a` is assigned by `F_k - C_k`" (every
+/// low bound being the last block's assignment plus `C`: `crate::rta::priority`'s
+/// `may_head`), used only where `F_k - C_k <= r_a <= X_a`; the promise of `a`'s own
+/// assignment may fall due at that same time, so promises falling due together are
+/// ordered by the order their bounds were computed (`k`'s before `a`'s), and the first
+/// broken one still rests only on promises kept. So no
 /// promise is the first broken. The list schedule's proof then applies, over the orders
 /// tried; orders that put a job before its stream predecessor are never tried (they
 /// cannot happen). Rounds that do not settle end in an error, never in a bound.

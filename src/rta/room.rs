@@ -308,11 +308,17 @@ pub const WEIGHT_ONE: u128 = 1 << 32;
 /// (`T`, `h`'s threads, each block's threads), registers (`Greedy`: `R`, `need_S(h)`,
 /// each block's registers; `RoundRobin`: `R_sp`, `h`'s share of a sub-partition, each
 /// block's share: the busiest sub-partition holds at most the shares' sum), shared
-/// memory (`M`, `h`'s, each block's) and the block limit (`B`, 1, 1). So with no room,
-/// some `r` has a charge sum of at least `cap_r - need_r(h) + 1 >= cap_r - N_r + 1`,
-/// `N_r` the largest need over `heads` (charges are whole units), and the weights
-/// `max_r charge_r(b) / (cap_r - N_r + 1)` (over the scenarios too) sum to at least 1.
-/// Rounding each weight up keeps the sum at least 1.
+/// memory (`M`, `h`'s, each block's) and the block limit (`B`, 1, 1). A resource `h`
+/// needs none of (`need_r(h) = 0`: no shared memory, no registers) never keeps it out,
+/// whatever the charges: every room rule of the model asks for `need_r(h)` free, and
+/// none is always free (the model has no per-block reservation of shared memory, as
+/// compute capability 6.2 has none), so the condition is needed only for the others.
+/// `None` too for no heads. So with no room,
+/// some `r` with `need_r(h) >= 1` has a charge sum of at least `cap_r - need_r(h) + 1 >=
+/// cap_r - N_r + 1`, `N_r` the largest need over `heads` (charges are whole units; so
+/// `N_r >= 1`), and the weights `max_r charge_r(b) / (cap_r - N_r + 1)` over the
+/// resources with `N_r >= 1` (and the scenarios) sum to at least 1. Rounding each weight
+/// up keeps the sum at least 1.
 pub fn weights(p: &Platform, heads: &[Demand], running: &[Demand]) -> Option<Vec<u128>> {
     weights_in_grains(p, heads, running, false)
 }
@@ -350,11 +356,18 @@ fn weights_of_distinct(p: &Platform, heads: &[Demand], running: &[Demand], grain
     if modes(p) != [Mode::Whole] {
         return None;
     }
+    if heads.is_empty() {
+        return None;
+    }
     let s = p.register_sub_partitions;
     let mut out = vec![0u128; running.len()];
     for &policy in policies(p) {
         for resource in [Resource::Threads, Resource::Registers(policy), Resource::Shared, Resource::Blocks] {
             let need = heads.iter().map(|h| resource.need(p, h, s)).max().unwrap_or(0);
+            // A resource no head needs never keeps one out (proof above).
+            if need == 0 {
+                continue;
+            }
             // The charges' sum is a multiple of their greatest common divisor `g`.
             let g = if grains { running.iter().map(|b| u128::from(resource.charge(p, b, s))).fold(0, crate::time_unit::gcd).max(1) } else { 1 };
             let den = (u128::from(resource.cap(p, 1).checked_sub(need)?) + 1).div_ceil(g) * g;
@@ -570,8 +583,9 @@ mod tests {
             .collect()
     }
 
-    /// Wherever a head of the kinds has no room on an SM filled at random with blocks of
-    /// those kinds, the running blocks' weights sum to at least 1 (both placements).
+    /// Wherever a head (every kind, or some of them) has no room on an SM filled at random
+    /// with blocks of the kinds, the running blocks' weights sum to at least 1 (both
+    /// placements; a resource no head needs is not weighed).
     #[test]
     fn weights_sum_to_one_wherever_a_head_has_no_room() {
         use rand::rngs::SmallRng;
@@ -582,7 +596,13 @@ mod tests {
             let p = tx2(placement, GlobalCaching::Off);
             for _ in 0..20_000 {
                 let kinds = random_kinds(&p, &mut rng);
-                let w = weights_among(&p, &kinds, &kinds).unwrap();
+                if kinds.is_empty() {
+                    continue;
+                }
+                // The heads: every kind, or some of them (a head that cannot be one then).
+                let heads: Vec<Demand> = kinds.iter().copied().filter(|_| rng.random_bool(0.7)).collect();
+                let heads = if heads.is_empty() { kinds.clone() } else { heads };
+                let w = weights_among(&p, &heads, &kinds).unwrap();
                 let subs = p.register_sub_partitions as usize;
                 let mut sm = Sm::empty(subs, policy);
                 let mut sum = 0;
@@ -593,7 +613,7 @@ mod tests {
                     }
                 }
                 let start = rng.random_range(0..subs);
-                for h in kinds.iter().filter(|h| !sm.has_room(&p, h, start)) {
+                for h in heads.iter().filter(|h| !sm.has_room(&p, h, start)) {
                     blocked += 1;
                     assert!(sum >= WEIGHT_ONE, "{h:?} blocked by weight {sum} ({placement:?})");
                 }

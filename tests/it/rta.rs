@@ -816,6 +816,55 @@ fn a_low_kernel_counts_a_high_kernel_by_its_time_in_the_queue() {
     assert_eq!(found[1], Ticks::new(135));
 }
 
+/// A low kernel is not weighed against a low kernel ahead of it that has left the queue
+/// by its release, nor against a resource no head needs. From `rta_pessimism`'s corpus:
+/// K2 (low, 29 blocks of 32 threads and 59 registers, C 18) at 14, K1 (low, 22 blocks of
+/// 80 threads, no registers or shared memory, C 4) at 35, K0 (high, 12 blocks of 682
+/// threads, C 24) at 39. K2's bound (two waves where the warp placement may crowd one
+/// register sub-partition) has its last block assigned at 32, so from 35 only K1 can
+/// head the low queue, and K1 needs no registers: K2's blocks weigh 1/32 of an SM (a block
+/// slot) and K1's 96/1984 (threads, in grains of 32), 1.92 SMs in all, so K1's blocks all
+/// have room at 35:
+/// 4, the worst found (104 when K2's registers were weighed against K2 as a head).
+#[test]
+fn a_low_kernel_is_weighed_only_against_the_heads_it_can_meet() {
+    let t = |name: &str, r: u128, c: u128, blocks: u64, threads: u64| {
+        Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(c), release: Ticks::new(r) }, blocks, threads)
+    };
+    let k0 = Task { priority: Priority::High, ..t("K0", 39, 24, 12, 682) };
+    let k2 = Task { registers_per_thread: 59, ..t("K2", 14, 18, 29, 32) };
+    let w = workload(vec![k0, t("K1", 35, 4, 22, 80), k2]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K1"), 4.0);
+    never_above_the_report(&w, &rep, 13).unwrap();
+}
+
+/// A low kernel ahead in the queue is weighed as a head while it can still be one: A
+/// (low, 2 blocks of 40,000 B, C 10) and B (low, 2 blocks of 30,000 B, C 10) released at
+/// 0, K (low, 1 block of 64 threads and no shared memory, C 1) at 1, H (high, one small
+/// block) much later. Whichever of A and B goes first, one of them waits for the other's
+/// shared memory, so K, behind both in the low queue, waits for it too: reachable 10. To
+/// K alone as a head A's and B's blocks weigh little (threads and block slots), so a
+/// bound that forgot B could still head the queue after K's release (its own bound has
+/// its last block assigned at 10) would give K 2 (the analysis then refuses its own
+/// nominal run); B's shared memory makes A's blocks weigh more than an SM. Reported 20.
+#[test]
+fn a_low_kernel_ahead_is_a_head_until_its_last_block_is_assigned() {
+    let t = |name: &str, r: u128, c: u128, blocks: u64, threads: u64, shared: u64| Task {
+        shared_memory: shared,
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(c), release: Ticks::new(r) }, blocks, threads)
+    };
+    let h = Task { priority: Priority::High, ..t("H", 500, 1, 1, 32, 0) };
+    let w = workload(vec![t("A", 0, 10, 2, 64, 40_000), t("B", 0, 10, 2, 64, 30_000), t("K", 1, 1, 1, 64, 0), h]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K"), 20.0);
+    never_above_the_report(&w, &rep, 12).unwrap();
+    let seq = sequence_of(&w);
+    let hw = Hardware { confined: vec![false; 4], ..every_block_its_c() };
+    let found = worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, 400, 12);
+    assert_eq!(found[2], Ticks::new(10));
+}
+
 /// A priority belongs to a stream: two kernels of one stream with different priorities
 /// are refused, naming the field.
 #[test]
