@@ -806,7 +806,10 @@ fn a_low_kernel_counts_a_high_kernel_by_its_time_in_the_queue() {
         shared_memory: 16_960,
         ..Task::given("H", Timing { period: Ticks::new(1000), wcet: Ticks::new(22), release: Ticks::ZERO }, 37, 80)
     };
-    let l = Task { shared_memory: 38_470, ..Task::given("L", Timing { period: Ticks::new(1000), wcet: Ticks::new(3), release: Ticks::ZERO }, 1, 128) };
+    let l = Task {
+        shared_memory: 38_470,
+        ..Task::given("L", Timing { period: Ticks::new(1000), wcet: Ticks::new(3), release: Ticks::ZERO }, 1, 128)
+    };
     let w = workload(vec![h, l]);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "H"), response(&rep, "L")), (157.0, 161.0));
