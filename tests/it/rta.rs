@@ -224,6 +224,12 @@ fn jobs_of_one_kernel_never_overlap() {
     assert_eq!(response(&rep, "A"), 35.0);
 }
 
+/// A kernel of one job (period 1000, released at `release`): `blocks` blocks of `threads`
+/// threads, each taking at most `wcet`.
+fn one_job(name: &str, release: u128, wcet: u128, blocks: u64, threads: u64) -> Task {
+    Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, blocks, threads)
+}
+
 /// A kernel of one block of 256 threads in stream `s`, period 100, released at 0.
 fn in_stream_s(name: &str, wcet: u128) -> Task {
     let timing = Timing { period: Ticks::new(100), wcet: Ticks::new(wcet), release: Ticks::ZERO };
@@ -801,15 +807,8 @@ fn a_low_kernel_is_weighed_by_its_share_of_an_sm() {
 /// L's block waiting for an SM of the last waves to drain to one block of H).
 #[test]
 fn a_low_kernel_counts_a_high_kernel_by_its_time_in_the_queue() {
-    let h = Task {
-        priority: Priority::High,
-        shared_memory: 16_960,
-        ..Task::given("H", Timing { period: Ticks::new(1000), wcet: Ticks::new(22), release: Ticks::ZERO }, 37, 80)
-    };
-    let l = Task {
-        shared_memory: 38_470,
-        ..Task::given("L", Timing { period: Ticks::new(1000), wcet: Ticks::new(3), release: Ticks::ZERO }, 1, 128)
-    };
+    let h = Task { priority: Priority::High, shared_memory: 16_960, ..one_job("H", 0, 22, 37, 80) };
+    let l = Task { shared_memory: 38_470, ..one_job("L", 0, 3, 1, 128) };
     let w = workload(vec![h, l]);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!((response(&rep, "H"), response(&rep, "L")), (157.0, 161.0));
@@ -831,12 +830,9 @@ fn a_low_kernel_counts_a_high_kernel_by_its_time_in_the_queue() {
 /// 4, the worst found (104 when K2's registers were weighed against K2 as a head).
 #[test]
 fn a_low_kernel_is_weighed_only_against_the_heads_it_can_meet() {
-    let t = |name: &str, r: u128, c: u128, blocks: u64, threads: u64| {
-        Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(c), release: Ticks::new(r) }, blocks, threads)
-    };
-    let k0 = Task { priority: Priority::High, ..t("K0", 39, 24, 12, 682) };
-    let k2 = Task { registers_per_thread: 59, ..t("K2", 14, 18, 29, 32) };
-    let w = workload(vec![k0, t("K1", 35, 4, 22, 80), k2]);
+    let k0 = Task { priority: Priority::High, ..one_job("K0", 39, 24, 12, 682) };
+    let k2 = Task { registers_per_thread: 59, ..one_job("K2", 14, 18, 29, 32) };
+    let w = workload(vec![k0, one_job("K1", 35, 4, 22, 80), k2]);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K1"), 4.0);
     never_above_the_report(&w, &rep, 13).unwrap();
@@ -853,12 +849,10 @@ fn a_low_kernel_is_weighed_only_against_the_heads_it_can_meet() {
 /// nominal run); B's shared memory makes A's blocks weigh more than an SM. Reported 20.
 #[test]
 fn a_low_kernel_ahead_is_a_head_until_its_last_block_is_assigned() {
-    let t = |name: &str, r: u128, c: u128, blocks: u64, threads: u64, shared: u64| Task {
-        shared_memory: shared,
-        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(c), release: Ticks::new(r) }, blocks, threads)
-    };
-    let h = Task { priority: Priority::High, ..t("H", 500, 1, 1, 32, 0) };
-    let w = workload(vec![t("A", 0, 10, 2, 64, 40_000), t("B", 0, 10, 2, 64, 30_000), t("K", 1, 1, 1, 64, 0), h]);
+    let h = Task { priority: Priority::High, ..one_job("H", 500, 1, 1, 32) };
+    let a = Task { shared_memory: 40_000, ..one_job("A", 0, 10, 2, 64) };
+    let b = Task { shared_memory: 30_000, ..one_job("B", 0, 10, 2, 64) };
+    let w = workload(vec![a, b, one_job("K", 1, 1, 1, 64), h]);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K"), 20.0);
     never_above_the_report(&w, &rep, 12).unwrap();
