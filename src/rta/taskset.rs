@@ -324,9 +324,11 @@ fn read(
     let set: Vec<Option<String>> = raw.iter().map(|k| k.as_ref().map(|k| k.replace(POINT, ""))).collect();
     // What each kernel's C counts beside it (`beside`): with the streams apart, no kernel
     // shares its stream.
-    let apart: Vec<KernelEntry> =
-        if streams_apart { file.kernels.iter().map(|e| KernelEntry { stream: None, ..e.clone() }).collect() } else { Vec::new() };
-    let beside_kernels = if streams_apart { &apart } else { &file.kernels };
+    let beside_kernels: std::borrow::Cow<[KernelEntry]> = if streams_apart {
+        file.kernels.iter().map(|e| KernelEntry { stream: None, ..e.clone() }).collect()
+    } else {
+        std::borrow::Cow::Borrowed(&file.kernels)
+    };
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
         let cx = Context {
@@ -337,7 +339,7 @@ fn read(
             limits,
             set: &set,
             raw: &raw,
-            kernels: beside_kernels,
+            kernels: &beside_kernels,
             stated: stated[i].as_ref(),
             budget,
         };
