@@ -83,6 +83,11 @@ pub struct Platform {
     pub register_allocation_unit: u64,
     /// Shared memory is allocated per block in multiples of this many bytes (TX2: 256).
     pub shared_memory_allocation_unit: u64,
+    /// Shared memory the driver reserves for every block, on top of what the kernel
+    /// uses, before rounding to the allocation unit (TX2: 0; compute capability 8.0
+    /// and later: 1024, CUDA's `reservedSharedMemPerBlock`). Counted for every block,
+    /// even one that uses no shared memory, as CUDA's occupancy calculator does.
+    pub shared_memory_reserved_per_block: u64,
     /// 32-bit registers one block may use (TX2: 32 768).
     pub max_registers_per_block: u64,
     /// 32-bit registers one thread may use (TX2: 255).
@@ -110,6 +115,7 @@ impl Platform {
         warp_size: 32,
         register_allocation_unit: 256,
         shared_memory_allocation_unit: 256,
+        shared_memory_reserved_per_block: 0,
         max_registers_per_block: 32_768,
         max_registers_per_thread: 255,
         register_sub_partitions: 4,
@@ -125,7 +131,9 @@ impl Platform {
     /// What one block of `threads` threads using `shared_memory` bytes and
     /// `registers_per_thread` registers per thread occupies on an SM, after allocation
     /// granularity: threads in whole warps, registers per warp in allocation units,
-    /// shared memory in allocation units. `kernel` names the kernel in errors (e.g.
+    /// shared memory with the profile's reserved bytes in allocation units (CUDA's
+    /// `cudaOccMaxBlocksPerSMSmemLimit`: `roundUp(static + dynamic + reserved,
+    /// granularity)`). `kernel` names the kernel in errors (e.g.
     /// `kernels[2]`); a block that cannot launch (above a per-block or per-thread limit)
     /// is refused, naming the limit (a block that fits no empty SM in some case the profile
     /// leaves open is refused by `crate::rta::workload::demands`).
@@ -189,13 +197,15 @@ impl Platform {
             ));
         }
         let unit = self.shared_memory_allocation_unit.max(1);
-        let shared = shared_memory.div_ceil(unit).saturating_mul(unit);
+        let reserved = self.shared_memory_reserved_per_block;
+        let shared = shared_memory.saturating_add(reserved).div_ceil(unit).saturating_mul(unit);
         if shared > self.shared_memory_per_sm {
+            let with = if reserved > 0 { format!(" with the {reserved} reserved per block (gpu.shared_memory_reserved_per_block)") } else { String::new() };
             return Err(InputError::new(
                 field("shared_memory"),
                 shared_memory,
                 format!(
-                    "takes {shared} bytes in allocation units of {unit} (gpu.shared_memory_allocation_unit), more than the {} of an SM",
+                    "takes {shared} bytes{with} in allocation units of {unit} (gpu.shared_memory_allocation_unit), more than the {} of an SM",
                     self.shared_memory_per_sm
                 ),
             ));
@@ -278,6 +288,13 @@ impl Platform {
                 "gpu.partitioned_global_caching",
                 "on",
                 "halves of an SM need an even number of sub-partitions and of warps per SM",
+            ));
+        }
+        if self.shared_memory_reserved_per_block >= self.shared_memory_per_sm {
+            return Err(InputError::new(
+                "gpu.shared_memory_reserved_per_block",
+                self.shared_memory_reserved_per_block,
+                format!("must be below gpu.shared_memory_per_sm = {} (no block would fit)", self.shared_memory_per_sm),
             ));
         }
         if !self.max_threads.is_multiple_of(self.sm_threads) {
@@ -450,6 +467,9 @@ pub struct GpuSection {
     pub register_allocation_unit: Option<i64>,
     /// Shared-memory allocation unit in bytes.
     pub shared_memory_allocation_unit: Option<i64>,
+    /// Shared memory reserved for every block in bytes (default 0; 1024 from compute
+    /// capability 8.0).
+    pub shared_memory_reserved_per_block: Option<i64>,
     /// Registers one block may use.
     pub max_registers_per_block: Option<i64>,
     /// Registers one thread may use.
@@ -604,6 +624,11 @@ impl GpuSection {
                 t.shared_memory_allocation_unit,
                 "gpu.shared_memory_allocation_unit",
             )?,
+            shared_memory_reserved_per_block: match self.shared_memory_reserved_per_block {
+                None => t.shared_memory_reserved_per_block,
+                Some(v) => u64::try_from(v)
+                    .map_err(|_| InputError::new("gpu.shared_memory_reserved_per_block", v, "must be 0 or a positive integer"))?,
+            },
             max_registers_per_block: get(self.max_registers_per_block, t.max_registers_per_block, "gpu.max_registers_per_block")?,
             max_registers_per_thread: get(self.max_registers_per_thread, t.max_registers_per_thread, "gpu.max_registers_per_thread")?,
             register_sub_partitions: get(self.register_sub_partitions, t.register_sub_partitions, "gpu.register_sub_partitions")?,
@@ -644,6 +669,26 @@ mod tests {
             d(256, 0, 0).envelope(d(512, 1, 0)),
             Demand { threads: 512, warps: 16, shared_memory: 256, registers_per_warp: 0, registers: 0, round_robin_registers: [0, 0] }
         );
+    }
+
+    /// From compute capability 8.0 the driver reserves 1 KiB of shared memory per block
+    /// (`reservedSharedMemPerBlock`): three blocks of 33 KiB fit an SM of 100 KiB without
+    /// it, two with it, and a block that uses none still takes the reserve.
+    #[test]
+    fn reserved_shared_memory_is_taken_by_every_block() {
+        let sm_86 = Platform { shared_memory_per_sm: 102_400, ..Platform::TX2 };
+        let reserved = Platform { shared_memory_reserved_per_block: 1024, ..sm_86 };
+        assert_eq!(crate::rta::room::fit(&sm_86, &sm_86.demand(128, 33_792, 0, "k").unwrap()), 3);
+        let d = reserved.demand(128, 33_792, 0, "k").unwrap();
+        assert_eq!((d.shared_memory, crate::rta::room::fit(&reserved, &d)), (34_816, 2));
+        assert_eq!(reserved.demand(32, 0, 0, "k").unwrap().shared_memory, 1024);
+        assert_eq!(sm_86.demand(32, 0, 0, "k").unwrap().shared_memory, 0);
+        // A block at the per-block limit is still launched; one the reserve pushes past
+        // the SM is refused, naming the reserve.
+        let tight = Platform { shared_memory_per_sm: 49_152, shared_memory_reserved_per_block: 1024, ..Platform::TX2 };
+        assert!(tight.demand(32, 49_152, 0, "k").unwrap_err().reason.contains("gpu.shared_memory_reserved_per_block"));
+        let e = Platform { shared_memory_reserved_per_block: 65_536, ..Platform::TX2 }.check().unwrap_err();
+        assert_eq!(e.field, "gpu.shared_memory_reserved_per_block");
     }
 
     #[test]

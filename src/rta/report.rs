@@ -454,8 +454,12 @@ fn latency_assumptions(w: &Workload, out: &mut Vec<String>) {
 
 fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, ties: Ties) -> Vec<String> {
     let p = &w.platform;
+    let reserved = match p.shared_memory_reserved_per_block {
+        0 => String::new(),
+        r => format!(" ({r} B of it reserved for every block)"),
+    };
     let limits = format!(
-        "{} SMs of {} threads, {} blocks, {} B shared memory, {} registers in {} sub-partitions; warp placement {}, partitioned global caching {} (safe for every case left open)",
+        "{} SMs of {} threads, {} blocks, {} B shared memory{reserved}, {} registers in {} sub-partitions; warp placement {}, partitioned global caching {} (safe for every case left open)",
         p.sms(),
         p.sm_threads,
         p.max_blocks_per_sm,

@@ -593,6 +593,22 @@ fn examiner_duplicate_keys_are_refused_except_comments() {
     assert_eq!(v["kernels"][0]["threads_per_block"], 1024);
 }
 
+/// A profile's `shared_memory_reserved_per_block` (1 KiB from compute capability 8.0)
+/// is taken by every block: 33 KiB blocks fit 3 per SM of 100 KiB without it (6 slots on
+/// 2 SMs, one round), 2 with it (4 slots, two rounds); a negative reserve is refused.
+#[test]
+fn rta_counts_the_shared_memory_reserved_per_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = |reserved: &str| {
+        format!("[gpu]\nshared_memory_per_sm = 102400\n{reserved}[[kernels]]\nperiod = 10\nwcet = 1\nblocks = 6\nthreads_per_block = 128\nshared_memory = 33792\n")
+    };
+    let v = json_of(&["rta", &temp_file(&dir, "none.toml", &set(""))]);
+    assert_eq!((v["kernels"][0]["slots"].as_u64(), v["kernels"][0]["finish"].as_f64()), (Some(6), Some(1.0)));
+    let v = json_of(&["rta", &temp_file(&dir, "kib.toml", &set("shared_memory_reserved_per_block = 1024\n"))]);
+    assert_eq!((v["kernels"][0]["slots"].as_u64(), v["kernels"][0]["finish"].as_f64()), (Some(4), Some(2.0)));
+    rta_input_error(&set("shared_memory_reserved_per_block = -1\n"), "toml", "gpu.shared_memory_reserved_per_block");
+}
+
 /// Registers are allocated per sub-partition: 6 blocks of 544 threads at 40 registers
 /// per thread fit 2 per SM (12 warps of 1280 registers per sub-partition), not 3.
 #[test]
