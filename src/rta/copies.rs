@@ -60,7 +60,11 @@ pub struct CopyFinishes {
 ///
 /// `h + x_c + min(Sum_own, e_c - l) + sum over other streams s of min(Sum_s, e_c - l + Max_s)`
 ///
-/// (`own` is `c`'s stream, whose copies in `A` are all before `c`).
+/// (`own` is `c`'s stream, whose copies in `A` are all before `c`), each term capped at
+///
+/// `e_c + x_c + sum over other streams s of Max_s`
+///
+/// (at most one copy of each other stream is ahead of `c` when it enters).
 ///
 /// Proof. Hypothesis: every copy `k` really enters by its `e_k` (the fixpoint of
 /// [`crate::rta::queues`] discharges it), and the engine is never idle while its queue
@@ -86,6 +90,15 @@ pub struct CopyFinishes {
 /// some engine is always busy with a copy from that set: with one queue per engine, `c`'s
 /// own engine; with one queue feeding two, while `c`'s queue head waits for its engine,
 /// that engine serves a copy that entered before the head.
+///
+/// The cap: at `c`'s real entry `e <= e_c`, each stream has at most one copy in the
+/// CE queue or in service (C4: a stream's operation enters only once the one before it
+/// has completed), none of `c`'s own (they completed before `c` entered), and every copy
+/// entering after `e` is served after `c`. So until `c` starts, some engine is busy
+/// with one of those at most one copy per other stream (entered in `[t0, e]`, hence in
+/// `A` for the same `h`), each for at most its time, and `c` completes by `e` plus their
+/// times plus `x_c`. The two bounds hold for the same `h` (the one with `l < t0 <= h`),
+/// so their least does.
 ///
 /// The bound only grows with any `e_k` (a larger entry bound adds copies to `S_c` or
 /// raises an `a_k`), so it may be iterated with the kernels' bounds to a fixpoint
@@ -158,7 +171,10 @@ fn busy_end(c: &Copy, own: usize, ahead: &mut [Ahead], budget: &mut u64) -> Opti
             .iter()
             .map(|(&s, &(sum, most))| if s == own { sum.min(gap) } else { sum.min(gap.saturating_add(most)) })
             .fold(Ticks::ZERO, Ticks::saturating_add);
-        end = end.max(h.saturating_add(c.time).saturating_add(others));
+        // At most one copy of each other stream in service or queued when c enters.
+        let one_each = streams.iter().filter(|(&s, _)| s != own).map(|(_, &(_, most))| most).fold(Ticks::ZERO, Ticks::saturating_add);
+        let busy = h.saturating_add(others);
+        end = end.max(busy.min(c.latest.saturating_add(one_each)).saturating_add(c.time));
         match ahead.get(i) {
             Some(k) => h = k.entry,
             None => return Some(end),
@@ -188,5 +204,11 @@ mod tests {
         // c's own stream's copies completed before c entered (by 0): none counts.
         assert_eq!(busy_end(&copy(0, 1), 1, &mut ahead(&[(Ticks::ZERO, Ticks::new(5), 1)]), &mut budget), Some(Ticks::new(1)));
         assert_eq!(busy_end(&copy(0, 1), 1, &mut ahead(&[(Ticks::ZERO, Ticks::new(5), 1)]), &mut 0), None);
+        // Three other streams, each with 20 of copies entering by 0 and 5, ahead of c (entry
+        // 10, time 1): one engine does at most 10 of them by c's entry, and then at most one
+        // of each stream is ahead of c: 10 + 3 x 10 + 1, not 0 + 3 x 20 + 1.
+        let t = |entry: u128, stream: usize| (Ticks::new(entry), Ticks::new(10), stream);
+        let mut three = ahead(&[t(0, 1), t(5, 1), t(0, 2), t(5, 2), t(0, 3), t(5, 3)]);
+        assert_eq!(busy_end(&copy(10, 1), 9, &mut three, &mut budget), Some(Ticks::new(41)));
     }
 }
