@@ -12,7 +12,7 @@
 //! bound on the truth, so the ratio over-states the pessimism). Sets the analysis
 //! refuses are counted apart.
 //! Run: `cargo run --release --example rta_pessimism [SETS]` (default 300 per family);
-//! `SHOW=<family name>` also prints each kernel of that family reported more than 3
+//! `SHOW=<family name>[,<family name>...]` also prints each kernel of those families reported more than 3
 //! (`SHOW_ABOVE`) times the worst found, with its set; `ONLY=<family name>` runs that
 //! family alone (the same sets as in a full run only for the first family).
 
@@ -232,7 +232,7 @@ fn main() {
                 let i = w.tasks.iter().position(|t| t.name == k.name).expect("a kernel of the set");
                 let r = k.response.get() as f64 / worst[i].get() as f64;
                 let above: f64 = std::env::var("SHOW_ABOVE").ok().and_then(|a| a.parse().ok()).unwrap_or(3.0);
-                if std::env::var("SHOW").is_ok_and(|f| f == family.name()) && r > above {
+                if std::env::var("SHOW").is_ok_and(|f| f.split(',').any(|f| f == family.name())) && r > above {
                     show(&w, &rep, k, r, worst[i]);
                 }
                 ratios.push(r);

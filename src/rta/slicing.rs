@@ -214,6 +214,21 @@ pub fn alone(blocks: u64, wcet: Ticks, demand: &crate::rta::gpu::Demand, p: &Pla
 /// before `x`, bounds it as above. `x` is found from `a + E_j` upwards (`x = V(x)`, at
 /// most as many steps as jobs, each adding one); where it passes the last bound, the
 /// bound with the last bound as the window's end stands.
+///
+/// **Alone until another process has work** (issue 54). Let `r` be the least release of
+/// the other processes' jobs whose bound `F` is after `a` (and of their jobs not listed,
+/// [`unlisted_from`]; capped rounds only). In `[a, r)` no other process has work: a job
+/// done by `a` runs none of its time after it, and no other is released before `r`. A
+/// switch into another process needs it to have work when it starts, so at `a` the GPU
+/// is held by `c`, by a process without work (which gives it up) or in a switch into
+/// `c`: after at most one switch, `c` holds the GPU until `r` at least (round robin
+/// among processes with work). So if `E_j <= r - a - s`, `j` is done by `a + s + E_j`;
+/// else at `r` it needs at most `E_j - (r - a - s)` more of its own time and has work
+/// throughout, and the bounds above hold from `r` with that time in place of `E_j`.
+///
+/// **Chains** (issue 54). Every bound above holds as well with `a` and `E_j` those of a
+/// chain of jobs of `j`'s stream ending at `j` ([`chains`], whose proof says why); the
+/// least over the chains is kept.
 pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: &[usize]) -> Vec<Ticks> {
     let switch = w.context_switch.unwrap_or(Ticks::ZERO);
     let own: Vec<Ticks> = seq.jobs.iter().map(|j| alone(j.blocks, j.wcet, &seq.classes[j.class].demand, &w.platform)).collect();
@@ -221,9 +236,10 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
     // Job `j`'s bound from the finishes so far; with `capped`, each other process's share
     // is at most its work in the window (without, `ceil(E_j / Q_c) * B_c`), the window's
     // end the last bound or found from below.
-    let bound = |j: &Job, finish: &[Ticks], capped: bool| {
-        let (c, e) = (process[j.id], own[j.id]);
-        let start = j.after.map_or(j.ready, |a| j.ready.max(finish[a]));
+    // `start` and `e`: the time by which the first job of a chain ending at `j` has
+    // entered and the chain's own time ([`chains`]).
+    let chain_bound = |j: &Job, (start, e): (Ticks, Ticks), finish: &[Ticks], capped: bool| {
+        let c = process[j.id];
         let k = e.ceil_ratio(slices[c]);
         // Process `p`'s own time and jobs in the window up to `to` (`None`: not bounded).
         let work = |p: usize, to: Ticks| match unlisted[p] {
@@ -259,6 +275,29 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
         }
         value(finish[j.id])
     };
+    // The earliest time another process than `c` may have work after `start`: the least
+    // release of its jobs not done by `start`, and of the jobs not listed.
+    let alone_until = |c: usize, start: Ticks, finish: &[Ticks]| {
+        let listed = seq.jobs.iter().filter(|o| process[o.id] != c && finish[o.id] > start).map(|o| o.release);
+        let unlisted = (0..slices.len()).filter(|&p| p != c).filter_map(|p| unlisted[p]);
+        listed.chain(unlisted).min().unwrap_or(Ticks::MAX)
+    };
+    let bound = |j: &Job, finish: &[Ticks], capped: bool| {
+        let c = process[j.id];
+        let each = |(a, e): (Ticks, Ticks)| {
+            let plain = chain_bound(j, (a, e), finish, capped);
+            // Alone until `r`: at most one switch, then its own time until `r`.
+            let r = alone_until(c, a, finish);
+            match r.checked_sub(a + switch) {
+                Some(lead) if capped && lead > Ticks::ZERO => match e.checked_sub(lead) {
+                    None | Some(Ticks::ZERO) => plain.min(a + switch + e),
+                    Some(rest) => plain.min(chain_bound(j, (r, rest), finish, capped)),
+                },
+                _ => plain,
+            }
+        };
+        chains(seq, j, finish, &own).into_iter().map(each).min().expect("j's own chain")
+    };
     let mut finish: Vec<Ticks> = vec![Ticks::ZERO; seq.jobs.len()];
     for j in &seq.jobs {
         finish[j.id] = bound(j, &finish, false);
@@ -276,6 +315,38 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
         }
     }
     finish
+}
+
+/// Most jobs before `j` in its stream that [`chains`] tries as a chain's first.
+pub const MAX_CHAIN: usize = 16;
+
+/// The chains of jobs of `j`'s stream ending at `j` that the bound of
+/// [`sliced_finishes`] may take as one: for each first job `i` (`j` itself, then the
+/// jobs before it in its stream, at most [`MAX_CHAIN`], while every job after `i` up to
+/// `j` is ready by `a_i`), `(a_i, sum of E_m over i..=j)`, with `a_i = max(ready_i,
+/// F_pred(i))` the time by which `i` has entered and `finish` the bounds so far.
+///
+/// Proof that the bound holds with `a = a_i` and `E_j` replaced by the chain's own time:
+/// the proof of [`sliced_finishes`] uses of `[a, F_j]` only that the process has work in
+/// it until `j` completes and that it needs at most `E_j` of its own time there. At a
+/// time `t >= a_i` before `j` completes, let `m` be the first job of the chain not
+/// complete at `t`: `i` has entered by `a_i`, and any later `m` is launched by `ready_m
+/// <= a_i <= t` with its stream predecessor complete, so it is in the process's queue.
+/// The chain's jobs run one after another, each needing at most its `E_m` of the
+/// process's own time from `a_i` on, so `j` completes after at most their sum.
+fn chains(seq: &Sequence, j: &Job, finish: &[Ticks], own: &[Ticks]) -> Vec<(Ticks, Ticks)> {
+    let entered = |i: &Job| i.after.map_or(i.ready, |a| i.ready.max(finish[a]));
+    let (mut out, mut i, mut e, mut latest_ready) = (vec![(entered(j), own[j.id])], j, own[j.id], j.ready);
+    while let Some(before) = i.after.filter(|_| out.len() <= MAX_CHAIN) {
+        latest_ready = latest_ready.max(i.ready);
+        i = &seq.jobs[before];
+        e = e.saturating_add(own[i.id]);
+        if latest_ready > entered(i) {
+            break;
+        }
+        out.push((entered(i), e));
+    }
+    out
 }
 
 /// Per process: the earliest release of a job of it that `seq` does not list (each

@@ -1174,6 +1174,50 @@ fn a_switch_is_charged_only_where_another_process_can_hold_the_gpu() {
     assert_eq!(run_slices(&seq.jobs, &sharing, &mut || Ticks::new(1)).0[0], Ticks::new(11));
 }
 
+/// Issue 54: a process's jobs queued one behind another are bounded together. A1 (10)
+/// and A2 (5), process a, one stream, both released at 0; B (10), process b, released at
+/// 16 (file order); slices of 1, switches of 1. A2 was bounded from A1's bound (11): B released by
+/// then, it paid B's work and 10 switches, 31. Taken with A1 from 0, the process has
+/// work throughout and needs 15 of its own time: one switch, done by 16 before B comes,
+/// reached (a switch at 0, A1 1-11, A2 11-16).
+#[test]
+fn a_process_s_queued_jobs_are_bounded_together() {
+    let k = |name: &str, process: &str, release: u128, wcet: u128| Task {
+        process: Some(process.into()),
+        stream: Some(process.into()),
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, 1, 1024)
+    };
+    let mut w = Workload { launch: Launch::FileOrder, ..workload(vec![k("A1", "a", 0, 10), k("A2", "a", 0, 5), k("B", "b", 16, 10)]) };
+    (w.time_slice, w.context_switch) = (Ticks::new(1), Some(Ticks::new(1)));
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "A1"), response(&rep, "A2")), (11.0, 16.0));
+}
+
+/// Issue 54: a process alone on the GPU until another has work loses no slice before.
+/// A (process a, one block of 17) at 0, B (process b, one block of 50, its own slice 17)
+/// at 15; slices of 4, switches of 1. A was charged 5 waits (one per slice it needs):
+/// 74. Alone until 15, A has 14 of its own time by then (after at most one switch), so
+/// 3 remain, one wait: 15 + 3 + 2 + 17 = 37, reached (a switch at 0, A 1-17, a switch,
+/// B 18-35, a switch, A 36-37).
+#[test]
+fn a_process_alone_until_another_has_work_loses_no_slice_before() {
+    let k = |name: &str, release: u128, wcet: u128| Task {
+        process: Some(name.to_lowercase()),
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, 1, 1024)
+    };
+    let mut w = workload(vec![k("A", 0, 17), Task { time_slice: Some(Ticks::new(17)), ..k("B", 15, 50) }]);
+    (w.time_slice, w.context_switch) = (Ticks::new(4), Some(Ticks::new(1)));
+    assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 37.0);
+    // Another process's next job counts even when none of it is listed: B (1 every 3
+    // from 0, one job analysed, done by 1) and A (10 of work) at 2, slices of 2, free
+    // switches. Alone until B's next job at 3, not for ever (done by 12): B takes the GPU
+    // at each of A's waits, done by 16 reachable (A 2-4, 5-7, 8-10, 11-13, 14-16), by 22
+    // reported (response 20).
+    let mut w = workload(vec![k("A", 2, 10), Task { period: Some(Ticks::new(3)), ..k("B", 0, 1) }]);
+    (w.time_slice, w.context_switch, w.window) = (Ticks::new(2), Some(Ticks::ZERO), Window::OneJob);
+    assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 20.0);
+}
+
 /// The cap by the others' work needs all their jobs: a process whose next job (after
 /// those analysed) comes before the bound is charged its whole slice. A (process a, 10
 /// of work, slices of 2) and B (process b, 1 of work every 3): B's later jobs take the
