@@ -60,7 +60,8 @@ pub struct CopyFinishes {
 ///
 /// `h + x_c + min(Sum_own, e_c - l) + sum over other streams s of min(Sum_s, e_c - l + Max_s)`
 ///
-/// (`own` is `c`'s stream, whose copies in `A` are all before `c`), each term capped at
+/// (`own` is `c`'s stream, whose copies in `A` are all before `c`), the value for each `h`
+/// (not each stream's term) capped at
 ///
 /// `e_c + x_c + sum over other streams s of Max_s`
 ///

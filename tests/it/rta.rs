@@ -1176,8 +1176,9 @@ fn a_switch_is_charged_only_where_another_process_can_hold_the_gpu() {
 
 /// Issue 54: a process's jobs queued one behind another are bounded together. A1 (10)
 /// and A2 (5), process a, one stream, both released at 0; B (10), process b, released at
-/// 16 (file order); slices of 1, switches of 1. A2 was bounded from A1's bound (11): B released by
-/// then, it paid B's work and 10 switches, 31. Taken with A1 from 0, the process has
+/// 16 (file order); slices of 1, switches of 1. A2 was bounded from A1's bound (11): its
+/// window reached B's release, so it paid one slice of B per wait (5 waits: 5) and 10
+/// switches, 11 + 5 + 10 + 5 = 31. Taken with A1 from 0, the process has
 /// work throughout and needs 15 of its own time: one switch, done by 16 before B comes,
 /// reached (a switch at 0, A1 1-11, A2 11-16).
 #[test]
@@ -1195,8 +1196,8 @@ fn a_process_s_queued_jobs_are_bounded_together() {
 
 /// Issue 54: a process alone on the GPU until another has work loses no slice before.
 /// A (process a, one block of 17) at 0, B (process b, one block of 50, its own slice 17)
-/// at 15; slices of 4, switches of 1. A was charged 5 waits (one per slice it needs):
-/// 74. Alone until 15, A has 14 of its own time by then (after at most one switch), so
+/// at 15; slices of 4, switches of 1. A was charged all of B's 50 and 7 switches (B can
+/// take the GPU 3 times): 74. Alone until 15, A has 14 of its own time by then (after at most one switch), so
 /// 3 remain, one wait: 15 + 3 + 2 + 17 = 37, reached (a switch at 0, A 1-17, a switch,
 /// B 18-35, a switch, A 36-37).
 #[test]
