@@ -295,22 +295,6 @@ pub(crate) fn entry_in_list(j: &Job, done: &std::collections::HashMap<usize, Tic
     entry.max((entry + j.blocking).min(j.blocked_until))
 }
 
-/// Per job (by id) of a tried order, the time by which it has completed because its
-/// stream successor entered by then (`Job::entered_by`, at least its `ready`): a
-/// successor enters the queue only once its predecessor has completed
-/// ([`crate::rta::ties`]: in an order that puts the successor ahead of a job `k`, it
-/// entered by `late[k]`). Empty outside tried orders (`entered_by` unset).
-fn done_by(jobs: &[Job]) -> std::collections::HashMap<usize, Ticks> {
-    let mut by: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
-    for j in jobs.iter().filter(|j| j.entered_by < Ticks::MAX) {
-        if let Some(a) = j.after {
-            let t = j.entered_by.max(j.ready);
-            by.entry(a).and_modify(|d| *d = (*d).min(t)).or_insert(t);
-        }
-    }
-    by
-}
-
 /// The reported list schedule: jobs in the given (launch) order, each block starting at
 /// the first time, not before its job's `ready` nor the previous block's start, at which
 /// `Running::has_room` holds for the blocks of the list schedule still running.
@@ -325,27 +309,15 @@ fn done_by(jobs: &[Job]) -> std::collections::HashMap<usize, Ticks> {
 /// A job whose stream predecessor (`after`) comes earlier in `jobs` is not dispatched
 /// before that one's finish in this schedule (it enters the GPU's queue only then; the
 /// list finish bounds the real one, by the same induction); its `blocking` is added to
-/// its entry. A job that has completed by a time `T` in every execution the order stands
-/// for ([`done_by`]) has its blocks end by `T` (or at their start, if later): a real
-/// block of it starting no later than the list's ends by both `T` and its start plus
-/// `C`, so the real blocks running when a list block starts are still among the list's.
+/// its entry.
 pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
-    finishes_and_cuts(jobs, classes, p).0
-}
-
-/// [`finishes`], and whether a block was cut short by [`done_by`] (then the schedule is
-/// no execution with every block at its `C`, so no witness).
-pub(crate) fn finishes_and_cuts(jobs: &[Job], classes: &[Class], p: &Platform) -> (Vec<Ticks>, bool) {
-    let mut cut = false;
     let mut running = Running::new(classes.len());
     let mut last = Ticks::ZERO;
     let mut out = Vec::with_capacity(jobs.len());
     let mut done: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
-    let done_by = done_by(jobs);
     for j in jobs {
         let mut finish = Ticks::ZERO;
         let ready = entry_in_list(j, &done);
-        let by = done_by.get(&j.id).copied().unwrap_or(Ticks::MAX);
         for _ in 0..j.blocks {
             let mut t = ready.max(last);
             running.end_until(t);
@@ -354,14 +326,12 @@ pub(crate) fn finishes_and_cuts(jobs: &[Job], classes: &[Class], p: &Platform) -
                 t = t.max(e);
                 running.end_until(t);
             }
-            let end = (t + j.wcet).min(by).max(t);
-            cut |= end < t + j.wcet;
-            running.start(end, j.class);
+            running.start(t + j.wcet, j.class);
             last = t;
-            finish = finish.max(end);
+            finish = finish.max(t + j.wcet);
         }
         done.insert(j.id, finish);
         out.push(finish);
     }
-    (out, cut)
+    out
 }

@@ -13,7 +13,7 @@
 
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{Class, Job, TieOrder};
-use crate::rta::list::{entry_in_list, finishes, finishes_and_cuts};
+use crate::rta::list::{entry_in_list, finishes};
 use crate::rta::time::Ticks;
 use std::fmt;
 use std::ops::Range;
@@ -401,9 +401,7 @@ fn realizable(run: &[Job], finish: &[Ticks], free: bool) -> bool {
 /// `late[k]`: each job's `ready` is lowered to the least `late` of the jobs after it in
 /// the order, and so is its entry after a stream wait (`Job::entered_by`: in that order
 /// it entered by then even if its stream predecessor's bound in the list is later; the
-/// list schedule is monotone in the entries, so a lower bound on none of them is taken);
-/// and the stream predecessor of such a job completed by then, so the list ends its
-/// blocks by then (`list::done_by`; a list with a block so cut is no witness). With copies a job's `ready` (its kernel's entry bound, after its copy
+/// list schedule is monotone in the entries, so a lower bound on none of them is taken). With copies a job's `ready` (its kernel's entry bound, after its copy
 /// in) is taken from the previous round of [`crate::rta::queues`], over every order;
 /// without the cap an order could charge a job for a copy wait that only another order
 /// has, and the rounds would never settle. A job after it outside its group is released
@@ -445,8 +443,8 @@ fn every_order(
             slot.entered_by = entered_by;
             entered_by = entered_by.min(late[i]);
         }
-        let (fin, cut) = finishes_and_cuts(&run, classes, p);
-        let real = !cut && realizable(&run, &fin, free);
+        let fin = finishes(&run, classes, p);
+        let real = realizable(&run, &fin, free);
         for (&i, &f) in order.iter().zip(&fin) {
             if f > finish[i] || best[i].is_none() && group_of[i].is_some() {
                 finish[i] = f;

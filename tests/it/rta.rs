@@ -348,27 +348,6 @@ fn a_witness_that_cannot_happen_is_labelled_an_upper_bound() {
     assert_eq!(rep.bound, Bound::UpperBound);
 }
 
-/// Issue 54: in an order that puts a stream successor ahead of a job, its predecessor has
-/// completed by that job's entry. A then B (4 blocks of 1024 threads, C 10 each) in
-/// stream `s` at 0, K (one block, C 1) at 1; file order; 4 slots. The order A, B, K needs
-/// B in by 1, so A done by 1: K was charged A's blocks at their full C and then B's (20);
-/// with A's blocks ending by 1, 11. Reachable: just above 10 (A's blocks almost instant,
-/// B from then on, K after B's first blocks), and 10 with full blocks (A, K, B).
-#[test]
-fn a_stream_predecessor_is_done_when_its_successor_is_ahead() {
-    let k = |name: &str, wcet: u128, blocks: u64, release: u128, stream: Option<&str>| Task {
-        stream: stream.map(Into::into),
-        ..Task::given(name, Timing { period: Ticks::new(100), wcet: Ticks::new(wcet), release: Ticks::new(release) }, blocks, 1024)
-    };
-    let w = Workload {
-        launch: Launch::FileOrder,
-        ..workload(vec![k("A", 10, 4, 0, Some("s")), k("B", 10, 4, 0, Some("s")), k("K", 1, 1, 1, None)])
-    };
-    let rep = analyse(&w, Timeline::Omitted).unwrap();
-    assert_eq!(response(&rep, "K"), 11.0);
-    assert_eq!(rep.bound, Bound::UpperBound);
-}
-
 /// 3 warps of 5120 registers: greedy placement holds 4 blocks per SM, round robin from
 /// sub-partition 0 only 3 (1 per block in sub-partition 0, which holds 3). 8 blocks: 1
 /// wave greedily, 2 with round robin; the placement is not documented, so 2.
