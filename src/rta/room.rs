@@ -442,6 +442,16 @@ mod tests {
         Platform { warp_placement: placement, global_caching: caching, ..Platform::TX2 }
     }
 
+    /// Three blocks of 33 KiB fit an SM of 100 KiB, two once the driver reserves 1 KiB
+    /// per block (compute capability 8.0 on).
+    #[test]
+    fn reserved_shared_memory_lowers_the_fit() {
+        let sm_86 = Platform { shared_memory_per_sm: 102_400, ..Platform::TX2 };
+        let reserved = Platform { shared_memory_reserved_per_block: 1024, ..sm_86 };
+        assert_eq!(fit(&sm_86, &sm_86.demand(128, 33_792, 0, "k").unwrap()), 3);
+        assert_eq!(fit(&reserved, &reserved.demand(128, 33_792, 0, "k").unwrap()), 2);
+    }
+
     #[test]
     fn round_robin_holds_fewer_when_warps_do_not_divide() {
         // 3 warps of 32 x 160 = 5120 registers: 3 per sub-partition (16 384).
