@@ -168,12 +168,12 @@ fn busy_end(c: &Copy, own: usize, ahead: &mut [Ahead], budget: &mut u64) -> Opti
         let l = ahead.get(i).map_or(Ticks::ZERO, |k| k.entry);
         *budget = budget.checked_sub(streams.len() as u64 + 1)?;
         let gap = c.latest - l;
-        let others: Ticks = streams
-            .iter()
-            .map(|(&s, &(sum, most))| if s == own { sum.min(gap) } else { sum.min(gap.saturating_add(most)) })
-            .fold(Ticks::ZERO, Ticks::saturating_add);
-        // At most one copy of each other stream in service or queued when c enters.
-        let one_each = streams.iter().filter(|(&s, _)| s != own).map(|(_, &(_, most))| most).fold(Ticks::ZERO, Ticks::saturating_add);
+        // Per stream its share up to the gap, and (the cap) at most one copy of each other
+        // stream in service or queued when c enters.
+        let (others, one_each) = streams.iter().fold((Ticks::ZERO, Ticks::ZERO), |(others, one_each), (&s, &(sum, most))| match s == own {
+            true => (others.saturating_add(sum.min(gap)), one_each),
+            false => (others.saturating_add(sum.min(gap.saturating_add(most))), one_each.saturating_add(most)),
+        });
         let busy = h.saturating_add(others);
         end = end.max(busy.min(c.latest.saturating_add(one_each)).saturating_add(c.time));
         match ahead.get(i) {

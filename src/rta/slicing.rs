@@ -233,11 +233,10 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
     let switch = w.context_switch.unwrap_or(Ticks::ZERO);
     let own: Vec<Ticks> = seq.jobs.iter().map(|j| alone(j.blocks, j.wcet, &seq.classes[j.class].demand, &w.platform)).collect();
     let unlisted = unlisted_from(seq, w, slices.len(), process);
-    // Job `j`'s bound from the finishes so far; with `capped`, each other process's share
-    // is at most its work in the window (without, `ceil(E_j / Q_c) * B_c`), the window's
-    // end the last bound or found from below.
-    // `start` and `e`: the time by which the first job of a chain ending at `j` has
-    // entered and the chain's own time ([`chains`]).
+    // Job `j`'s bound from the finishes so far, for a chain ending at `j` that has
+    // entered by `start` and needs `e` of its own time ([`chains`]); with `capped`, each
+    // other process's share is at most its work in the window (without, `ceil(E_j / Q_c)
+    // * B_c`), the window's end the last bound or found from below.
     let chain_bound = |j: &Job, (start, e): (Ticks, Ticks), finish: &[Ticks], capped: bool| {
         let c = process[j.id];
         let k = e.ceil_ratio(slices[c]);
@@ -286,10 +285,13 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
         let c = process[j.id];
         let each = |(a, e): (Ticks, Ticks)| {
             let plain = chain_bound(j, (a, e), finish, capped);
+            if !capped {
+                return plain;
+            }
             // Alone until `r`: at most one switch, then its own time until `r`.
             let r = alone_until(c, a, finish);
             match r.checked_sub(a + switch) {
-                Some(lead) if capped && lead > Ticks::ZERO => match e.checked_sub(lead) {
+                Some(lead) if lead > Ticks::ZERO => match e.checked_sub(lead) {
                     None | Some(Ticks::ZERO) => plain.min(a + switch + e),
                     Some(rest) => plain.min(chain_bound(j, (r, rest), finish, capped)),
                 },
