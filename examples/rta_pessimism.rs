@@ -14,7 +14,8 @@
 //! Run: `cargo run --release --example rta_pessimism [SETS]` (default 300 per family);
 //! `SHOW=<family name>[,<family name>...]` also prints each kernel of those families reported more than 3
 //! (`SHOW_ABOVE`) times the worst found, with its set; `ONLY=<family name>` runs that
-//! family alone (the same sets as in a full run only for the first family).
+//! family alone (the same sets as in a full run only for the first family); `RUNS=<n>`
+//! searches `n` runs per set instead of 400.
 
 use gpu_makespan::rta::adversary::{worst_responses, worst_sliced_responses, Slicing};
 use gpu_makespan::rta::analysis::{analyse, Timeline};
@@ -29,6 +30,12 @@ use rand::{Rng, SeedableRng};
 
 const SETS: usize = 300;
 const RUNS: usize = 400;
+
+/// The runs per set: `RUNS`, or the environment's `RUNS` (to see how far more search
+/// moves the figures).
+fn runs() -> usize {
+    std::env::var("RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(RUNS)
+}
 const SIZES: [u64; 9] = [32, 64, 128, 256, 512, 1024, 80, 544, 682];
 
 fn random_set(rng: &mut SmallRng, mixed: bool, kernels: std::ops::Range<usize>) -> Vec<Task> {
@@ -221,9 +228,9 @@ fn main() {
                         Some((process, slices)) => {
                             let s =
                                 Slicing { process, slices, switch: w.context_switch.unwrap_or(Ticks::ZERO), overhead: w.launch_overhead };
-                            worst_sliced_responses(&seq.jobs, &seq.classes, &w.platform, &hw, &s, RUNS / 6, rng.random())
+                            worst_sliced_responses(&seq.jobs, &seq.classes, &w.platform, &hw, &s, runs() / 6, rng.random())
                         }
-                        None => worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, RUNS / 6, rng.random()),
+                        None => worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, runs() / 6, rng.random()),
                     };
                     worst.iter_mut().zip(found).for_each(|(w, f)| *w = (*w).max(f));
                 }

@@ -9,7 +9,8 @@
 //!   Jobs entering at the same time enter in a random order.
 //! * G3/X1 (FIFO EE queues): only the head job's blocks are assigned, in order, each as
 //!   soon as some SM has room (R1-R3: threads, a block slot, shared memory, registers);
-//!   among the SMs with room one is drawn at random. A1-A2: a job of a high-priority
+//!   among the SMs with room one is drawn at random, or in half of the runs the first in
+//!   a fixed order (first fit). A1-A2: a job of a high-priority
 //!   stream enters the high queue, whose head goes first; the low queue's head is
 //!   assigned blocks only while the high queue is empty (running blocks are not
 //!   preempted).
@@ -182,6 +183,10 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
     // heads dispatching in between (entries an instant apart in that order: a low job's
     // blocks may then start before a high job entering with it).
     let interleave = rng.random_bool(0.5);
+    // Where blocks go: an SM with room drawn per block, or (half of the runs) the first
+    // SM with room in a fixed order (first fit: it packs blocks of different kernels
+    // unevenly, which is where a later block can find no room).
+    let first_fit = rng.random_bool(0.5);
     // How each job's block times are drawn (`Hardware::full_blocks`).
     let styles: Vec<u64> = if hw.full_blocks { Vec::new() } else { jobs.iter().map(|_| rng.random_range(0..4)).collect() };
     let mut sms: Vec<Sm> =
@@ -239,7 +244,9 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
             let d = classes[jobs[j].class].demand;
             let confined = hw.confined[jobs[j].task];
             let mut order: Vec<usize> = (0..sms.len()).collect();
-            order.shuffle(rng);
+            if !first_fit {
+                order.shuffle(rng);
+            }
             let started = order.into_iter().find_map(|s| try_start(&mut sms[s], &d, confined, p, hw.placement, rng).map(|w| (s, w)));
             let Some((sm, warps)) = started else { break };
             let c = jobs[j].wcet.max(Ticks::new(1));
