@@ -16,7 +16,9 @@
 //! sub-partition, and every launch order of tied jobs. The report uses a list schedule
 //! ([`crate::rta::list::finishes`]): each block, in launch order, starts at the first
 //! time `t`, not before its job's dispatch time nor its predecessor's start, at which
-//! `n(t) < #SMs * k`, where `n(t)` counts the list schedule's blocks running at `t` and
+//! `n(t) < #SMs * k`, where `n(t)` counts the list schedule's blocks running at `t` (and,
+//! with two priority queues, a high job's [`crate::rta::jobs::Residents`] until its
+//! blocking ends: [`crate::rta::priority`]) and
 //! `k` is chosen so that an SM running at most `k - 1` blocks of the running kinds has
 //! room for the new block (`fit(d)` when every running block has the new block's demand
 //! `d`, else the envelope rule of [`crate::rta::room::beside`]), or at which the running

@@ -45,6 +45,11 @@ pub struct Job {
     pub blocking: Ticks,
     /// The low blocks a high job may wait for are done by then (0 without blocking).
     pub blocked_until: Ticks,
+    /// With two priority queues, the low blocks that may still run when a high job
+    /// enters (at most so many of each class): when not empty, a list schedule runs the
+    /// job's blocks beside them from its entry until its blocking ends, instead of
+    /// delaying its entry by `blocking` ([`crate::rta::list::finishes`]). Empty otherwise.
+    pub residents: Residents,
     /// In a launch order tried for its free group, the least latest entry of the jobs
     /// after it there ([`crate::rta::ties`]): it entered the queue by then, even when its
     /// stream predecessor's finish bound is later. `Ticks::MAX` otherwise.
@@ -59,6 +64,55 @@ impl Job {
     /// Whether it has a copy in or a copy out.
     pub fn copies(&self) -> bool {
         self.copy_in > Ticks::ZERO || self.copy_out > Ticks::ZERO
+    }
+}
+
+/// Most classes a [`Residents`] holds.
+pub const MAX_RESIDENT_CLASSES: usize = 8;
+
+/// Blocks that may occupy the GPU beside a job's blocks (per class of the sequence, at
+/// most so many), as [`Job::residents`]; at most [`MAX_RESIDENT_CLASSES`] classes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Residents {
+    counts: [(usize, u64); MAX_RESIDENT_CLASSES],
+    len: usize,
+}
+
+impl Residents {
+    /// None.
+    pub const NONE: Residents = Residents { counts: [(0, 0); MAX_RESIDENT_CLASSES], len: 0 };
+
+    /// At most `n` blocks of class `c` for each `(c, n)` of `counts` (a class given twice
+    /// counts the larger); `None` with more than [`MAX_RESIDENT_CLASSES`] classes. Classes
+    /// with no block are left out.
+    pub fn new(counts: impl IntoIterator<Item = (usize, u64)>) -> Option<Residents> {
+        counts.into_iter().filter(|&(_, n)| n > 0).try_fold(Residents::NONE, |mut r, (c, n)| {
+            match r.counts[..r.len].iter_mut().find(|(k, _)| *k == c) {
+                Some((_, m)) => *m = (*m).max(n),
+                None if r.len < MAX_RESIDENT_CLASSES => {
+                    r.counts[r.len] = (c, n);
+                    r.len += 1;
+                }
+                None => return None,
+            }
+            Some(r)
+        })
+    }
+
+    /// The classes and their counts.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.counts[..self.len].iter().copied()
+    }
+
+    /// Whether it holds no block.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Per class the larger count of `self` and `other` (covering either); `None` with
+    /// too many classes.
+    pub fn max(&self, other: &Residents) -> Option<Residents> {
+        Residents::new(self.iter().chain(other.iter()))
     }
 }
 
@@ -359,6 +413,7 @@ fn push_jobs(jobs: &mut Vec<Job>, i: usize, t: &Task, w: &Workload, end: Option<
             priority: t.priority,
             blocking: Ticks::ZERO,
             blocked_until: Ticks::ZERO,
+            residents: Residents::NONE,
             entered_by: Ticks::MAX,
             copy_in: t.copy_in,
             copy_out: t.copy_out,
@@ -427,6 +482,7 @@ pub(crate) mod tests {
             priority: Default::default(),
             blocking: Ticks::ZERO,
             blocked_until: Ticks::ZERO,
+            residents: Residents::NONE,
             entered_by: Ticks::MAX,
             copy_in: Ticks::ZERO,
             copy_out: Ticks::ZERO,

@@ -6,7 +6,7 @@
 //! [`crate::rta::analysis`] for the proof and `docs/rta-model.md`.
 
 use crate::rta::gpu::{Demand, Platform};
-use crate::rta::jobs::{Class, Job};
+use crate::rta::jobs::{Class, Job, Residents};
 use crate::rta::room;
 use crate::rta::time::Ticks;
 use crate::rta::workload::Task;
@@ -161,6 +161,10 @@ struct Running {
     count: Vec<u64>,
     active: Vec<usize>,
     weights: std::collections::HashMap<(usize, usize), Option<u128>>,
+    /// The current job's [`Job::residents`] and until when they may run (none once it
+    /// has passed).
+    residents: Residents,
+    residents_until: Ticks,
 }
 
 /// Most answers [`PLACEMENTS`] keeps (cleared beyond; a few hundred bytes each).
@@ -179,11 +183,33 @@ thread_local! {
 
 impl Running {
     fn new(classes: usize) -> Running {
-        Running { ends: BinaryHeap::new(), count: vec![0; classes], active: Vec::new(), weights: std::collections::HashMap::new() }
+        Running {
+            ends: BinaryHeap::new(),
+            count: vec![0; classes],
+            active: Vec::new(),
+            weights: std::collections::HashMap::new(),
+            residents: Residents::NONE,
+            residents_until: Ticks::ZERO,
+        }
+    }
+
+    /// The blocks of `residents` run (beside those started) until `until`; those of an
+    /// earlier job no longer count.
+    fn set_residents(&mut self, residents: Residents, until: Ticks) {
+        (self.residents, self.residents_until) = (residents, until);
+    }
+
+    /// The next time a block ends (a resident's included), if any runs.
+    fn next_end(&self) -> Option<Ticks> {
+        let resident = (!self.residents.is_empty()).then_some(self.residents_until);
+        self.ends.peek().map(|&Reverse((e, _))| e).into_iter().chain(resident).min()
     }
 
     /// Forgets the blocks that end by `t`.
     fn end_until(&mut self, t: Ticks) {
+        if t >= self.residents_until {
+            self.residents = Residents::NONE;
+        }
         while let Some(&Reverse((e, c))) = self.ends.peek() {
             if e > t {
                 break;
@@ -212,7 +238,32 @@ impl Running {
     /// no room for `c` on any SM, each SM runs at least `k` blocks and its blocks weigh at
     /// least 1.
     fn has_room(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
+        if !self.residents.is_empty() {
+            return self.room_beside_residents(c, classes, p);
+        }
         self.counted_room(c, classes, p) || self.weighed_room(c, classes, p) || self.room_by_placement(c, classes, p)
+    }
+
+    /// [`Running::has_room`] with the residents counted as running blocks of their
+    /// classes (each check holds for any running set of at most so many blocks of each
+    /// class: the counts, weights and placements only grow with the blocks).
+    fn room_beside_residents(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
+        let mut all = Running::new(classes.len());
+        all.weights = std::mem::take(&mut self.weights);
+        for &a in &self.active {
+            all.count[a] = self.count[a];
+            all.active.push(a);
+        }
+        for (a, n) in self.residents.iter() {
+            if all.count[a] == 0 {
+                all.active.push(a);
+            }
+            all.count[a] += n;
+        }
+        let total = all.count.iter().sum::<u64>();
+        let room = all.counted_room_of(total, c, classes, p) || all.weighed_room(c, classes, p) || all.room_by_placement(c, classes, p);
+        self.weights = all.weights;
+        room
     }
 
     /// [`room_on_every_sm`] or [`room_on_some_sm`] for the running classes and counts,
@@ -254,6 +305,11 @@ impl Running {
 
     /// The counted form of [`Running::has_room`].
     fn counted_room(&self, c: usize, classes: &[Class], p: &Platform) -> bool {
+        self.counted_room_of(self.ends.len() as u64, c, classes, p)
+    }
+
+    /// [`Running::counted_room`] with `running` blocks in all.
+    fn counted_room_of(&self, running: u64, c: usize, classes: &[Class], p: &Platform) -> bool {
         let new = &classes[c];
         let alike = new.exact && self.active.iter().all(|&a| classes[a].exact && classes[a].demand == new.demand);
         let k = if alike {
@@ -262,7 +318,7 @@ impl Running {
             let e = self.active.iter().fold(new.demand, |e, &a| e.envelope(classes[a].demand));
             room::beside(p, &new.demand, &e)
         };
-        (self.ends.len() as u64) < p.sms().saturating_mul(k)
+        running < p.sms().saturating_mul(k)
     }
 }
 
@@ -288,11 +344,29 @@ fn room_on_every_sm((head, running): &Placement, p: &Platform) -> bool {
 
 /// When job `j` may dispatch in a list schedule: its `ready`, or the finish there of its
 /// stream predecessor if later (`done`: the finishes so far, by job id), plus its
-/// `blocking` but not past its `blocked_until` (nor before that entry); the stream wait
-/// no later than its `entered_by`.
+/// `blocking` but not past its `blocked_until` (nor before that entry) unless it has
+/// [`Job::residents`] (then its blocks may start beside them from its entry); the stream
+/// wait no later than its `entered_by`.
 pub(crate) fn entry_in_list(j: &Job, done: &std::collections::HashMap<usize, Ticks>) -> Ticks {
-    let entry = j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f).min(j.entered_by.max(j.ready)));
+    if j.residents.is_empty() {
+        blocking_end(j, done)
+    } else {
+        stream_entry(j, done)
+    }
+}
+
+/// When job `j`'s `blocking` ends in a list schedule (module [`crate::rta::priority`]):
+/// its entry there without the blocking, plus its `blocking`, but not past its
+/// `blocked_until` (nor before that entry).
+fn blocking_end(j: &Job, done: &std::collections::HashMap<usize, Ticks>) -> Ticks {
+    let entry = stream_entry(j, done);
     entry.max((entry + j.blocking).min(j.blocked_until))
+}
+
+/// Job `j`'s entry in a list schedule before any blocking: its `ready`, or its stream
+/// predecessor's finish there if later, but no later than its `entered_by`.
+fn stream_entry(j: &Job, done: &std::collections::HashMap<usize, Ticks>) -> Ticks {
+    j.after.and_then(|a| done.get(&a)).map_or(j.ready, |&f| j.ready.max(f).min(j.entered_by.max(j.ready)))
 }
 
 /// The reported list schedule: jobs in the given (launch) order, each block starting at
@@ -309,7 +383,8 @@ pub(crate) fn entry_in_list(j: &Job, done: &std::collections::HashMap<usize, Tic
 /// A job whose stream predecessor (`after`) comes earlier in `jobs` is not dispatched
 /// before that one's finish in this schedule (it enters the GPU's queue only then; the
 /// list finish bounds the real one, by the same induction); its `blocking` is added to
-/// its entry.
+/// its entry, or with [`Job::residents`] they count as running blocks from its entry
+/// until its blocking ends (proof in [`crate::rta::priority`]).
 pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     let mut running = Running::new(classes.len());
     let mut last = Ticks::ZERO;
@@ -318,11 +393,12 @@ pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     for j in jobs {
         let mut finish = Ticks::ZERO;
         let ready = entry_in_list(j, &done);
+        running.set_residents(j.residents, blocking_end(j, &done));
         for _ in 0..j.blocks {
             let mut t = ready.max(last);
             running.end_until(t);
             while !running.has_room(j.class, classes, p) {
-                let Reverse((e, _)) = *running.ends.peek().expect("an empty GPU has room for any checked block");
+                let e = running.next_end().expect("an empty GPU has room for any checked block");
                 t = t.max(e);
                 running.end_until(t);
             }

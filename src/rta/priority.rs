@@ -4,32 +4,40 @@
 //! FIFO (X1, G3: a kernel leaves its queue once fully dispatched). Blocks are never
 //! preempted: a high kernel waits for the low blocks already running.
 //!
-//! **High jobs: one low block of blocking.** For a high job `j`, let `U_j` be the latest
-//! finish bound `F_l` (given below: the low jobs are bounded first, [`PASSES`]) of the low
-//! jobs `l` released by `j`'s latest entry (or by that of a high job before `j`), and
-//! `B_j` the longest block (its `C` plus the block overhead) of those with `F_l > r_j`. The high jobs are analysed
-//! alone, as one FIFO ([`crate::rta::ties::worst_for`]: every launch order of their tied
-//! groups), where a job whose entry in the list is `E` (its release plus the launch
-//! overhead, or its stream predecessor's finish in the same list schedule if later, or
-//! lowered to a later job's latest entry in a tried order) enters at `max(E, min(E + B_j,
-//! U_j))` (`blocking` and `blocked_until`; merged jobs take the largest of each, and the
-//! serial bound adds `B_j`). Why it holds: take a high job `j` entering the high queue at
-//! `e_j`, the list's `E >= e_j` (the list's proof), and a time `t >= max(E, min(E + B_j,
-//! U_j))` at which the list starts a block of `j`. A low block running at `t` started at
-//! some `s`. If `s < e_j`, its job `l` was released before `e_j`, so it is one of the `l`
-//! above: with `F_l <= r_j <= e_j <= E <= t` it is done by `t`; otherwise the block ended
-//! by `s + C_l < E + B_j` and (`l` being done by `F_l`) by `U_j`, so by `t`. If `s >= e_j`, the high queue was empty at `s`, so `j` was fully
-//! dispatched by `s <= t`. Either way no low block stands between `j`'s block and the
-//! high blocks the list counts, and the proof of [`crate::rta::analysis`] (positions in
-//! the high FIFO, real entries no later than the list's) goes through unchanged: in its
-//! induction the job whose block the list starts at `t` is the head of the real high
-//! queue then (the jobs before it had all their blocks at earlier positions). (A form
-//! with `F_l - late_j` in place of the cap would not hold: a tried order or a stream
-//! predecessor's finish may let the list enter `j` before `late_j`; a cold review's
-//! counterexamples are tests.) Using `F_l` is one more promise of the
-//! earliest-broken-promise argument of [`crate::rta::queues`]: it is used only for a block
-//! ending by `F_l <= t`, with `t` below `j`'s own bound (every block takes a positive
-//! time), so `l`'s promise comes due before `j`'s.
+//! **High jobs: the low blocks still running.** For a high job `j`, let `U_j` be the
+//! latest finish bound `F_l` (given below: the low jobs are bounded first, [`PASSES`]) of
+//! the low jobs `l` released by `j`'s latest entry (or by that of a high job before `j`),
+//! and `B_j` the longest block (its `C` plus the block overhead) of those with `F_l >
+//! r_j`. The high jobs are analysed alone, as one FIFO ([`crate::rta::ties::worst_for`]:
+//! every launch order of their tied groups). Let `E` be a job's entry in the list (its
+//! release plus the launch overhead, or its stream predecessor's finish in the same list
+//! schedule if later, or lowered to a later job's latest entry in a tried order) and `T_j
+//! = max(E, min(E + B_j, U_j))` (`blocking` and `blocked_until`; merged jobs take the
+//! largest of each, and the serial bound adds `B_j`). From `T_j` on no low block stands
+//! in `j`'s way; before it, the blocks of those low jobs may still run. The list either
+//! enters `j` at `T_j`, or, where those blocks can be counted per class
+//! ([`crate::rta::jobs::Residents`], [`residents`]), enters it at `E` and counts them as
+//! running blocks in every room check until `T_j` (never later than the first: every
+//! block starts no later). Why it holds: take a high job `j` entering the high queue at
+//! `e_j`, the list's `E >= e_j` (the list's proof), and a time `t >= E` at which the list
+//! starts a block of `j`. A low block running at `t` started at some `s`. If `s <= e_j`
+//! (one assigned at the instant `j` enters included), its job `l` was released by `e_j`,
+//! so it is one of the `l` above: with `F_l <= r_j <= e_j <= E <= t` it is done by `t`;
+//! otherwise the block ends by `s + C_l <= E + B_j` and (`l` being done by `F_l`) by
+//! `U_j`, so by `T_j`: before `T_j` it is among the residents. If `s > e_j`, the high
+//! queue held `j` until it was fully dispatched, so that happened by `s <= t`. Either way
+//! the real blocks running at `t` are among the list's (high blocks, by its induction)
+//! and, before `T_j`, the residents, and the list's room checks, which hold for any
+//! running set of at most so many blocks of each class, hold for them; so the proof of
+//! [`crate::rta::analysis`] (positions in the high FIFO, real entries no later than the
+//! list's) goes through unchanged: in its induction the job whose block the list starts
+//! at `t` is the head of the real high queue then (the jobs before it had all their
+//! blocks at earlier positions). (A form with `F_l - late_j` in place of the cap would
+//! not hold: a tried order or a stream predecessor's finish may let the list enter `j`
+//! before `late_j`; a cold review's counterexamples are tests.) Using `F_l` is one more
+//! promise of the earliest-broken-promise argument of [`crate::rta::queues`]: it is used
+//! only for a block ending by `F_l <= t`, with `t` below `j`'s own bound (every block
+//! takes a positive time), so `l`'s promise comes due before `j`'s.
 //!
 //! **Low jobs: a pooled list.** For a low job `l` entering by `e_l`, let `S` be `l`, every
 //! other low job that may enter the low queue by `e_l` (released by then, and not after
@@ -54,9 +62,11 @@
 //! `A`, `l`'s last among them, is assigned by `t_last < X`: a contradiction. The
 //! report takes the least of this, the work bound of `Pool::low_job_by_work` (each
 //! block at its own time, not the longest, and without the jobs bounded to be done by
-//! `l`'s release), its windowed form (`Pool::windowed_x`) and the high-busy bound
-//! (`Pool::high_busy_x`: high jobs counted by the time they can be in the high queue),
-//! with the reach (`D`) of the one reported.
+//! `l`'s release), its windowed form (`Pool::windowed_x`), the high-busy bound
+//! (`Pool::high_busy_x`: high jobs counted by the time they can be in the high queue)
+//! and the empty-high-queue bound (`Pool::room_once_high_queue_empty`: once the high
+//! jobs released by then have their last blocks assigned, `l`'s last block surely has
+//! room), with the reach (`D`) of the one reported.
 //!
 //! **Passes.** The low jobs' bounds rest on the entries, the releases and, for the work
 //! bound, finishes known from an earlier pass; the high jobs' on the low jobs' finishes.
@@ -72,7 +82,7 @@
 //! [`crate::rta::queues`] needs.
 
 use crate::rta::gpu::{Demand, Platform};
-use crate::rta::jobs::{free_groups, stream_roots, Class, Job, TieOrder};
+use crate::rta::jobs::{free_groups, stream_roots, Class, Job, Residents, TieOrder};
 use crate::rta::room;
 use crate::rta::ties::{Entries, worst_for, Ties, Worsts};
 use crate::rta::time::Ticks;
@@ -266,10 +276,15 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
             blocking[k] = (Ticks::ZERO, Ticks::ZERO);
         }
     }
+    let residents = residents(jobs, &releases, &sub_late, &inputs.low_finish, classes, p);
     let sub: Vec<Job> = highs
         .iter()
         .enumerate()
-        .map(|(k, &i)| Job { id: k, after: jobs[i].after.and_then(index), blocking: blocking[k].0, blocked_until: blocking[k].1, ..jobs[i] })
+        .map(|(k, &i)| {
+            let (blocking, blocked_until) = blocking[k];
+            let residents = if blocking > Ticks::ZERO { residents[k] } else { Residents::NONE };
+            Job { id: k, after: jobs[i].after.and_then(index), blocking, blocked_until, residents, ..jobs[i] }
+        })
         .collect();
     // Which high jobs may swap in the high queue: from their real entry windows.
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
@@ -318,6 +333,48 @@ fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks
         .collect()
 }
 
+/// Per high job (in nominal order: `release` its releases, `late` its latest entries):
+/// the low blocks that may still run at its entry ([`Job::residents`]), per class: every
+/// block of the low jobs `l` of [`blocking`] (released by the latest entry of `j` or of a
+/// high job before it, not bounded to be done by `min_{k >= j} r_k`), at most `#SMs`
+/// times [`room::most`] of an exact class (no SM holds more of it). [`Residents::NONE`]
+/// where they span more classes than a [`Residents`] holds (the blocking then delays the
+/// job's entry).
+///
+/// Why a list may start `j`'s blocks beside them from its entry `E` on (the module
+/// documentation's proof, for `t < max(E, min(E + B_j, U_j))`): a low block running at
+/// such a `t` started no later than `e_j <= E <= t` (had it started later, `j` would be
+/// fully dispatched), so its job `l` was released by then and is not done by `t >= r_j`: one
+/// of the jobs counted here, and no more of its class run than are counted. The high
+/// blocks running at `t` are among the list's running blocks (the list's induction), so
+/// the real running blocks are among the list's and the residents, and the list's room
+/// checks, which hold for any running set of at most so many blocks of each class, hold
+/// for them: the real head block (of `j`) has room. From `max(E, min(E + B_j, U_j))` on,
+/// no low block runs before `j` is fully dispatched, as the module documentation shows.
+fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks], classes: &[Class], p: &Platform) -> Vec<Residents> {
+    let mut done_by = release.to_vec();
+    for k in (1..done_by.len()).rev() {
+        done_by[k - 1] = done_by[k - 1].min(done_by[k]);
+    }
+    let lows: Vec<&Job> = jobs.iter().filter(|j| j.priority == Priority::Low).collect();
+    let mut entry = Ticks::ZERO;
+    late.iter()
+        .zip(done_by)
+        .map(|(&e, done_by)| {
+            entry = entry.max(e);
+            let mut counts: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
+            for l in lows.iter().filter(|l| l.release <= entry && low_finish[l.id] > done_by) {
+                *counts.entry(l.class).or_default() += l.blocks;
+            }
+            let capped = counts.into_iter().map(|(c, n)| {
+                let class = &classes[c];
+                (c, if class.exact { n.min(p.sms().saturating_mul(room::most(p, &class.demand))) } else { n })
+            });
+            Residents::new(capped).unwrap_or(Residents::NONE)
+        })
+        .collect()
+}
+
 /// Per high job `j` (of `highs`, in nominal order; `late` their latest entries): whether
 /// a block of `j` always has room, beside every block of the jobs released by the latest
 /// entry of `j` or of a high job before it (`r <= entry`; `j`'s own blocks but the one
@@ -340,41 +397,48 @@ fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks
 /// room. Either way `j`'s block, the head of
 /// the real high queue (or already started), starts by `t`.
 fn room_beside_all(jobs: &[Job], highs: &[usize], late: &[Ticks], classes: &[Class], p: &Platform) -> Vec<bool> {
-    let mut weight: std::collections::HashMap<(usize, usize), Option<u128>> = std::collections::HashMap::new();
-    let mut w = |h: usize, a: usize| {
-        *weight.entry((h, a)).or_insert_with(|| room::weights(p, &[classes[h].demand], &[classes[a].demand]).map(|w| w[0]))
-    };
-    let limit = u128::from(p.sms()).saturating_mul(room::WEIGHT_ONE);
     let mut entry = Ticks::ZERO;
     highs
         .iter()
         .zip(late)
         .map(|(&j, &e)| {
             entry = entry.max(e);
-            let h = jobs[j].class;
             // Per class, the blocks counted (the head block itself is not running).
             let mut blocks: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
             for k in jobs.iter().filter(|k| k.release <= entry) {
                 *blocks.entry(k.class).or_default() += k.blocks - u64::from(k.id == jobs[j].id);
             }
-            // Of an exact class no SM holds more than its `most`.
-            let on_one_sm = |c: usize, n: u64| if classes[c].exact { n.min(room::most(p, &classes[c].demand)) } else { n };
-            let per_sm: Vec<(Demand, u64)> = blocks.iter().map(|(&c, &n)| (classes[c].demand, on_one_sm(c, n))).collect();
-            if room::beside_every_sm(p, &classes[h].demand, &per_sm) {
-                return true;
-            }
-            let counted: Vec<(Demand, u64)> = blocks.iter().map(|(&c, &n)| (classes[c].demand, n)).collect();
-            if blocks.keys().all(|&c| classes[c].exact) && room::some_sm_has_room(p, &classes[h].demand, &counted) {
-                return true;
-            }
-            let mut sum = 0u128;
-            for (c, n) in blocks {
-                let Some(weight) = w(h, c) else { return false };
-                sum = sum.saturating_add(weight.saturating_mul(u128::from(n)));
-            }
-            sum < limit
+            always_room(jobs[j].class, &blocks, classes, p)
         })
         .collect()
+}
+
+/// Whether a block of class `head` has room on some SM whenever at most `n` blocks of
+/// each class `c` run, for each `(c, n)` of `blocks`, however they are placed: their
+/// weights ([`room::weights`]) sum to less than `#SMs`, or the head has room on every SM
+/// beside as many of them as one SM can hold ([`room::beside_every_sm`]: of each exact
+/// class at most its [`room::most`]), or (every class exact) on some SM however they are
+/// placed ([`room::some_sm_has_room`]). Proof: with weights summing to less than
+/// `#SMs`, some SM holds less than 1 of them and has room; one SM holds at most `most`
+/// blocks of an exact class and no more of a class than run; the last is
+/// [`room::some_sm_has_room`]'s claim.
+fn always_room(head: usize, blocks: &std::collections::BTreeMap<usize, u64>, classes: &[Class], p: &Platform) -> bool {
+    // Of an exact class no SM holds more than its `most`.
+    let on_one_sm = |c: usize, n: u64| if classes[c].exact { n.min(room::most(p, &classes[c].demand)) } else { n };
+    let per_sm: Vec<(Demand, u64)> = blocks.iter().map(|(&c, &n)| (classes[c].demand, on_one_sm(c, n))).collect();
+    if room::beside_every_sm(p, &classes[head].demand, &per_sm) {
+        return true;
+    }
+    let counted: Vec<(Demand, u64)> = blocks.iter().map(|(&c, &n)| (classes[c].demand, n)).collect();
+    if blocks.keys().all(|&c| classes[c].exact) && room::some_sm_has_room(p, &classes[head].demand, &counted) {
+        return true;
+    }
+    let mut sum = 0u128;
+    for (&c, &n) in blocks {
+        let Some(weight) = room::weights(p, &[classes[head].demand], &[classes[c].demand]).map(|w| w[0]) else { return false };
+        sum = sum.saturating_add(weight.saturating_mul(u128::from(n)));
+    }
+    sum < u128::from(p.sms()).saturating_mul(room::WEIGHT_ONE)
 }
 
 impl Pool<'_> {
@@ -410,7 +474,8 @@ impl Pool<'_> {
         let (finish, d) = listed.unwrap_or((work_finish, work_d));
         let windowed = self.windowed_x(root, l, q);
         let busy = [false, true].map(|split| self.high_busy_x(root, l, q, split));
-        match windowed.into_iter().chain(busy.into_iter().flatten()).min().and_then(|x| x.checked_add(jobs[l].wcet)) {
+        let emptied = self.room_once_high_queue_empty(root, l, q);
+        match windowed.into_iter().chain(busy.into_iter().flatten()).chain(emptied).min().and_then(|x| x.checked_add(jobs[l].wcet)) {
             Some(w) if w < finish => (w, w),
             _ => (finish, d),
         }
@@ -600,6 +665,56 @@ impl Pool<'_> {
                 return (x + jobs[l].wcet, d);
             }
         }
+    }
+
+    /// The **empty-high-queue bound** of low job `l`: `Y`, the least time from `e_l` on
+    /// by which every high job released by `Y` (at or after the quiet point `q`) has its
+    /// last block assigned, by `F_h - C_h` (`F_h` its finish bound from an earlier pass),
+    /// if then every low job that may head the low queue ([`Pool::may_head`]: `l` and the
+    /// low jobs ahead of it) always has room ([`always_room`]) beside the blocks of the
+    /// jobs of `S` ([`Pool::pool_of`] with `D = Y`) not bounded to be done by `Y`, `l`'s
+    /// last block left out. `l`'s last block is then assigned by `Y`, and `l` ends by `Y +
+    /// C_l`. `None` when some high job's bound is unknown, or the room is not sure.
+    ///
+    /// Proof. Every bound `F_h` of a high job is a list's finish (each of its blocks at the
+    /// longest time of its group, at least `C_h`) or the serial bound (some block of the
+    /// group runs at every moment until its blocks' times are spent): either way `h`'s
+    /// last block is assigned by `F_h - C_h`, and `h` has left the high queue then. Let
+    /// `e <= e_l <= Y` be `l`'s real entry and suppose its last block is assigned after
+    /// `Y`. At `Y` (after that instant's assignments) the high queue holds no job: one
+    /// released by `Y` has left it by `F_h - C_h <= Y`, one released before `q` is done
+    /// by then. `l` is in the low queue, so the low queue's head, `l` or a low job ahead
+    /// of it that has not left the queue by `r_l <= Y` (one that may head), is not
+    /// assigned a block for want of room. The blocks running at `Y` are of `l` (not its
+    /// last), of low jobs ahead of `l`, of high jobs released by `Y` (so of `S` with `D =
+    /// Y`), none of a job done by `Y`: at most as many of each class as counted, so the
+    /// head has room, a contradiction. Each `F_h` and `F_k` is used at `Y`, before `l`'s
+    /// own bound `Y + C_l`: one more promise of [`crate::rta::queues`]'s argument, due
+    /// before `l`'s.
+    fn room_once_high_queue_empty(&self, root: &[usize], l: usize, q: Ticks) -> Option<Ticks> {
+        let jobs = self.jobs;
+        let mut y = self.late[l];
+        let pool = loop {
+            let pool = self.pool_of(root, l, q, y);
+            let mut left = y;
+            for &h in pool.iter().filter(|&&h| jobs[h].priority == Priority::High) {
+                if self.done[h] == Ticks::MAX {
+                    return None;
+                }
+                left = left.max(self.done[h].saturating_sub(jobs[h].wcet));
+            }
+            if left == y {
+                break pool;
+            }
+            y = left;
+        };
+        let mut blocks: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
+        for &k in pool.iter().filter(|&&k| k == l || self.done[k] > y) {
+            *blocks.entry(jobs[k].class).or_default() += jobs[k].blocks - u64::from(k == l);
+        }
+        let heads: std::collections::BTreeSet<usize> =
+            pool.iter().filter(|&&k| jobs[k].priority == Priority::Low && self.may_head(k, l)).map(|&k| jobs[k].class).collect();
+        heads.into_iter().all(|h| always_room(h, &blocks, self.classes, self.p)).then_some(y)
     }
 
     /// `S(X)` of [`Pool::windowed_x`] and [`Pool::high_busy_x`] for `X = x`: the jobs of

@@ -12,7 +12,7 @@
 //! position, and every job of the group by the merged job's finish.
 
 use crate::rta::gpu::Platform;
-use crate::rta::jobs::{Class, Job, TieOrder};
+use crate::rta::jobs::{Residents, Class, Job, TieOrder};
 use crate::rta::list::{entry_in_list, finishes};
 use crate::rta::time::Ticks;
 use std::fmt;
@@ -524,6 +524,7 @@ fn merge(members: &[Job], ready: Ticks, classes: &mut Vec<Class>) -> Job {
         wcet: members.iter().map(|j| j.wcet).max().unwrap_or(Ticks::ZERO),
         blocking: members.iter().map(|j| j.blocking).max().unwrap_or(Ticks::ZERO),
         blocked_until: members.iter().map(|j| j.blocked_until).max().unwrap_or(Ticks::ZERO),
+        residents: merged_residents(members),
         blocks: members.iter().map(|j| j.blocks).sum(),
         ready,
         entered_by: Ticks::MAX,
@@ -531,6 +532,18 @@ fn merge(members: &[Job], ready: Ticks, classes: &mut Vec<Class>) -> Job {
         after: None,
         ..members[0]
     }
+}
+
+/// The [`Job::residents`] of a job merging `members`: per class the most of any member
+/// (the blocks at each position are one member's, and only its residents run beside
+/// them), or none, the merged job's blocking then delaying its entry, when a member
+/// with a blocking has none or there are too many classes.
+fn merged_residents(members: &[Job]) -> Residents {
+    let blocked = members.iter().filter(|j| j.blocking > Ticks::ZERO);
+    blocked
+        .map(|j| (!j.residents.is_empty()).then_some(j.residents))
+        .try_fold(Residents::NONE, |all, r| all.max(&r?))
+        .unwrap_or(Residents::NONE)
 }
 
 /// The list schedule of `jobs[range]` (none dispatched before `floor`) with each of
