@@ -78,7 +78,9 @@
 //! reported, and due before the bound that uses them (a job done by `l`'s release, before
 //! `l`'s finish; a low job done by a high job's list start, before the high job's finish;
 //! a low job's last block assigned by `l`'s release, `Pool::may_head`, no later than
-//! `l`'s own), which is what the earliest-broken-promise argument of
+//! `l`'s own; a high job's last block assigned, or a job done, by the `Y` of
+//! `Pool::room_once_high_queue_empty`, no later than `l`'s own assignment), which is
+//! what the earliest-broken-promise argument of
 //! [`crate::rta::queues`] needs.
 
 use crate::rta::gpu::{Demand, Platform};
@@ -676,10 +678,13 @@ impl Pool<'_> {
     /// last block left out. `l`'s last block is then assigned by `Y`, and `l` ends by `Y +
     /// C_l`. `None` when some high job's bound is unknown, or the room is not sure.
     ///
-    /// Proof. Every bound `F_h` of a high job is a list's finish (each of its blocks at the
-    /// longest time of its group, at least `C_h`) or the serial bound (some block of the
-    /// group runs at every moment until its blocks' times are spent): either way `h`'s
-    /// last block is assigned by `F_h - C_h`, and `h` has left the high queue then. Let
+    /// Proof. Every bound `F_h` of a high job is `h`'s last block's assignment bound plus
+    /// `C_h`: a list's finish is its last start plus its blocks' time (at least `C_h`, the
+    /// longest of a merged group), and the real last block starts no later than the
+    /// list's (the position induction); the serial bound `T + sum g C + sum B` covers
+    /// every instant from `T` to `h`'s last assignment by a block of the group ahead of
+    /// `h` (or of `h`, not its last) or by a wait of at most `B_j` for low blocks, so that
+    /// assignment comes by `F_h - C_h`. So `h` has left the high queue by `F_h - C_h`. Let
     /// `e <= e_l <= Y` be `l`'s real entry and suppose its last block is assigned after
     /// `Y`. At `Y` (after that instant's assignments) the high queue holds no job: one
     /// released by `Y` has left it by `F_h - C_h <= Y`, one released before `q` is done
@@ -688,9 +693,10 @@ impl Pool<'_> {
     /// assigned a block for want of room. The blocks running at `Y` are of `l` (not its
     /// last), of low jobs ahead of `l`, of high jobs released by `Y` (so of `S` with `D =
     /// Y`), none of a job done by `Y`: at most as many of each class as counted, so the
-    /// head has room, a contradiction. Each `F_h` and `F_k` is used at `Y`, before `l`'s
-    /// own bound `Y + C_l`: one more promise of [`crate::rta::queues`]'s argument, due
-    /// before `l`'s.
+    /// head has room, a contradiction. The promises used, of [`crate::rta::queues`]'s
+    /// argument, fall due by `Y`, no later than `l`'s own assignment promise: each high
+    /// job's assignment by `F_h - C_h <= Y` and each job's finish `F_k <= Y` (computed
+    /// before `l`'s bound, so ordered before it where they fall due at `Y` itself).
     fn room_once_high_queue_empty(&self, root: &[usize], l: usize, q: Ticks) -> Option<Ticks> {
         let jobs = self.jobs;
         let mut y = self.late[l];

@@ -76,9 +76,11 @@ pub const MAX_ROUNDS: usize = 200;
 /// point (`q <= r_a`), and for a high job its entries plus `B` (before `F_a`) and the
 /// finish promises of the low jobs that `B` takes as done (each due by a start of the
 /// high job's list, before `F_a`). A low job's bound `X_a + C_a` also rests on a third
-/// kind, "the last block of low job `k` ahead of `a` is assigned by `F_k - C_k`" (every
-/// low bound being the last block's assignment plus `C`: `crate::rta::priority`'s
-/// `may_head`), used only where `F_k - C_k <= r_a <= X_a`; the promise of `a`'s own
+/// kind, "the last block of job `k` is assigned by `F_k - C_k`" (every bound, low or
+/// high, being the last block's assignment plus `C`: `crate::rta::priority`'s
+/// `may_head`, for a low job `k` ahead of `a`, used where `F_k - C_k <= r_a <= X_a`, and
+/// its empty-high-queue bound, for the high jobs released by `X_a`, used where `F_k -
+/// C_k <= X_a`, beside finishes `F_k <= X_a`); the promise of `a`'s own
 /// assignment may fall due at that same time, so promises falling due together are
 /// ordered by the order their bounds were computed (`k`'s before `a`'s), and the first
 /// broken one still rests only on promises kept. So no

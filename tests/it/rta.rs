@@ -680,6 +680,38 @@ fn a_low_kernel_is_charged_each_blocks_own_time() {
     assert_eq!(response(&rep, "L"), 4.0);
 }
 
+proptest! {
+    // 200 cases in a full run (scripts/explore-seeds.sh), 60 in CI (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(200, 60), ..ProptestConfig::default() })]
+
+    /// An `exact-monotone` response over every launch order is reached: the reference
+    /// simulator, every block at its `C` and the kernels entering in the reported worst
+    /// order (`worst_order`), ends the kernel exactly at its reported finish. One block
+    /// size, every kernel released at 0 (one tie group, so the worst order is the whole
+    /// launch order).
+    #[test]
+    fn an_exact_response_is_reached_in_its_worst_order(
+        kernels in proptest::collection::vec((1u128..20, 1u64..40), 2..7),
+        threads in prop_oneof![Just(256u64), Just(512), Just(1024), Just(96)],
+        seed in any::<u64>(),
+    ) {
+        let tasks: Vec<Task> = kernels.iter().enumerate().map(|(i, &(c, g))| one_job(&format!("K{i}"), 0, c, g, threads)).collect();
+        let w = workload(tasks.clone());
+        let rep = analyse(&w, Timeline::Omitted).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(rep.bound, Bound::ExactMonotone);
+        for k in &rep.kernels {
+            let order = k.worst_order.as_ref().ok_or_else(|| TestCaseError::fail(format!("{}: no worst order", k.name)))?;
+            let ordered: Vec<Task> = order.iter().map(|n| tasks.iter().find(|t| &t.name == n).unwrap().clone()).collect();
+            let fixed = Workload { launch: Launch::FileOrder, ..workload(ordered) };
+            let seq = sequence_of(&fixed);
+            let hw = Hardware { confined: vec![false; seq.jobs.len()], fixed_ties: true, ..every_block_its_c() };
+            let finish = simulate(&seq.jobs, &seq.classes, &fixed.platform, &hw, &mut SmallRng::seed_from_u64(seed));
+            let i = seq.jobs.iter().position(|j| fixed.tasks[j.task].name == k.name).unwrap();
+            prop_assert_eq!(finish[i], k.finish, "{} in the order {:?}", k.name, order);
+        }
+    }
+}
+
 /// A high kernel's blocks start beside the low blocks that may still run at its entry,
 /// where they leave room, instead of after one whole low block. K0 (high, 6 blocks of 682
 /// threads, C 2) and K1 (low, 28 blocks of 512 threads, 13,045 B, 56 registers, C 21),
