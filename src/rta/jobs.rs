@@ -70,27 +70,28 @@ impl Job {
 /// Most classes a [`Residents`] holds.
 pub const MAX_RESIDENT_CLASSES: usize = 8;
 
-/// Blocks that may occupy the GPU beside a job's blocks (per class of the sequence, at
-/// most so many), as [`Job::residents`]; at most [`MAX_RESIDENT_CLASSES`] classes.
+/// Blocks that may occupy the GPU beside a job's blocks: per class of the sequence and
+/// block time, at most so many, each started by the job's entry (so ended one block time
+/// later), as [`Job::residents`]; at most [`MAX_RESIDENT_CLASSES`] such pairs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Residents {
-    counts: [(usize, u64); MAX_RESIDENT_CLASSES],
+    counts: [(usize, Ticks, u64); MAX_RESIDENT_CLASSES],
     len: usize,
 }
 
 impl Residents {
     /// None.
-    pub const NONE: Residents = Residents { counts: [(0, 0); MAX_RESIDENT_CLASSES], len: 0 };
+    pub const NONE: Residents = Residents { counts: [(0, Ticks::ZERO, 0); MAX_RESIDENT_CLASSES], len: 0 };
 
-    /// At most `n` blocks of class `c` for each `(c, n)` of `counts` (a class given twice
-    /// counts the larger); `None` with more than [`MAX_RESIDENT_CLASSES`] classes. Classes
-    /// with no block are left out.
-    pub fn new(counts: impl IntoIterator<Item = (usize, u64)>) -> Option<Residents> {
-        counts.into_iter().filter(|&(_, n)| n > 0).try_fold(Residents::NONE, |mut r, (c, n)| {
-            match r.counts[..r.len].iter_mut().find(|(k, _)| *k == c) {
-                Some((_, m)) => *m = (*m).max(n),
+    /// At most `n` blocks of class `c` and time `C` for each `(c, C, n)` of `counts` (a
+    /// pair given twice counts the larger); `None` with more than
+    /// [`MAX_RESIDENT_CLASSES`] pairs. Pairs with no block are left out.
+    pub fn new(counts: impl IntoIterator<Item = (usize, Ticks, u64)>) -> Option<Residents> {
+        counts.into_iter().filter(|&(_, _, n)| n > 0).try_fold(Residents::NONE, |mut r, (c, time, n)| {
+            match r.counts[..r.len].iter_mut().find(|(k, t, _)| (*k, *t) == (c, time)) {
+                Some((_, _, m)) => *m = (*m).max(n),
                 None if r.len < MAX_RESIDENT_CLASSES => {
-                    r.counts[r.len] = (c, n);
+                    r.counts[r.len] = (c, time, n);
                     r.len += 1;
                 }
                 None => return None,
@@ -99,8 +100,8 @@ impl Residents {
         })
     }
 
-    /// The classes and their counts.
-    pub fn iter(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+    /// The classes, block times and counts.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, Ticks, u64)> + '_ {
         self.counts[..self.len].iter().copied()
     }
 
@@ -109,8 +110,8 @@ impl Residents {
         self.len == 0
     }
 
-    /// Per class the larger count of `self` and `other` (covering either); `None` with
-    /// too many classes.
+    /// Per class and time the larger count of `self` and `other` (covering either);
+    /// `None` with too many pairs.
     pub fn max(&self, other: &Residents) -> Option<Residents> {
         Residents::new(self.iter().chain(other.iter()))
     }

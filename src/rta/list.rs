@@ -161,10 +161,9 @@ struct Running {
     count: Vec<u64>,
     active: Vec<usize>,
     weights: std::collections::HashMap<(usize, usize), Option<u128>>,
-    /// The current job's [`Job::residents`] and until when they may run (none once it
-    /// has passed).
-    residents: Residents,
-    residents_until: Ticks,
+    /// The current job's [`Job::residents`], each with the time until which it may run
+    /// (dropped once it has passed).
+    residents: Vec<(usize, u64, Ticks)>,
 }
 
 /// Most answers [`PLACEMENTS`] keeps (cleared beyond; a few hundred bytes each).
@@ -188,28 +187,25 @@ impl Running {
             count: vec![0; classes],
             active: Vec::new(),
             weights: std::collections::HashMap::new(),
-            residents: Residents::NONE,
-            residents_until: Ticks::ZERO,
+            residents: Vec::new(),
         }
     }
 
-    /// The blocks of `residents` run (beside those started) until `until`; those of an
-    /// earlier job no longer count.
-    fn set_residents(&mut self, residents: Residents, until: Ticks) {
-        (self.residents, self.residents_until) = (residents, until);
+    /// The blocks of `residents` run (beside those started), each of time `C` until
+    /// `max(entry, min(entry + C, until))`; those of an earlier job no longer count.
+    fn set_residents(&mut self, residents: &Residents, entry: Ticks, until: Ticks) {
+        self.residents = residents.iter().map(|(c, time, n)| (c, n, entry.max((entry + time).min(until)))).collect();
     }
 
     /// The next time a block ends (a resident's included), if any runs.
     fn next_end(&self) -> Option<Ticks> {
-        let resident = (!self.residents.is_empty()).then_some(self.residents_until);
+        let resident = self.residents.iter().map(|&(_, _, end)| end);
         self.ends.peek().map(|&Reverse((e, _))| e).into_iter().chain(resident).min()
     }
 
     /// Forgets the blocks that end by `t`.
     fn end_until(&mut self, t: Ticks) {
-        if t >= self.residents_until {
-            self.residents = Residents::NONE;
-        }
+        self.residents.retain(|&(_, _, end)| end > t);
         while let Some(&Reverse((e, c))) = self.ends.peek() {
             if e > t {
                 break;
@@ -254,7 +250,7 @@ impl Running {
             all.count[a] = self.count[a];
             all.active.push(a);
         }
-        for (a, n) in self.residents.iter() {
+        for &(a, n, _) in &self.residents {
             if all.count[a] == 0 {
                 all.active.push(a);
             }
@@ -393,7 +389,7 @@ pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     for j in jobs {
         let mut finish = Ticks::ZERO;
         let ready = entry_in_list(j, &done);
-        running.set_residents(j.residents, blocking_end(j, &done));
+        running.set_residents(&j.residents, stream_entry(j, &done), j.blocked_until);
         for _ in 0..j.blocks {
             let mut t = ready.max(last);
             running.end_until(t);

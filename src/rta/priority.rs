@@ -17,17 +17,18 @@
 //! in `j`'s way; before it, the blocks of those low jobs may still run. The list either
 //! enters `j` at `T_j`, or, where those blocks can be counted per class
 //! ([`crate::rta::jobs::Residents`], [`residents`]), enters it at `E` and counts them as
-//! running blocks in every room check until `T_j` (never later than the first: every
-//! block starts no later). Why it holds: take a high job `j` entering the high queue at
+//! running blocks in every room check, those of `l` until `max(E, min(E + C_l, U_j))`, at
+//! most `T_j` (never later than the first: every block starts no later). Why it holds:
+//! take a high job `j` entering the high queue at
 //! `e_j`, the list's `E >= e_j` (the list's proof), and a time `t >= E` at which the list
 //! starts a block of `j`. A low block running at `t` started at some `s`. If `s <= e_j`
 //! (one assigned at the instant `j` enters included), its job `l` was released by `e_j`,
 //! so it is one of the `l` above: with `F_l <= r_j <= e_j <= E <= t` it is done by `t`;
-//! otherwise the block ends by `s + C_l <= E + B_j` and (`l` being done by `F_l`) by
-//! `U_j`, so by `T_j`: before `T_j` it is among the residents. If `s > e_j`, the high
+//! otherwise the block ends by `s + C_l <= E + C_l <= E + B_j` and (`l` being done by
+//! `F_l`) by `U_j`, so by `T_j`: until it ends it is among the residents. If `s > e_j`, the high
 //! queue held `j` until it was fully dispatched, so that happened by `s <= t`. Either way
 //! the real blocks running at `t` are among the list's (high blocks, by its induction)
-//! and, before `T_j`, the residents, and the list's room checks, which hold for any
+//! and the residents still counted, and the list's room checks, which hold for any
 //! running set of at most so many blocks of each class, hold for them; so the proof of
 //! [`crate::rta::analysis`] (positions in the high FIFO, real entries no later than the
 //! list's) goes through unchanged: in its induction the job whose block the list starts
@@ -336,10 +337,11 @@ fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks
 }
 
 /// Per high job (in nominal order: `release` its releases, `late` its latest entries):
-/// the low blocks that may still run at its entry ([`Job::residents`]), per class: every
-/// block of the low jobs `l` of [`blocking`] (released by the latest entry of `j` or of a
-/// high job before it, not bounded to be done by `min_{k >= j} r_k`), at most `#SMs`
-/// times [`room::most`] of an exact class (no SM holds more of it). [`Residents::NONE`]
+/// the low blocks that may still run at its entry ([`Job::residents`]), per class and
+/// block time `C_l`: every block of the low jobs `l` of [`blocking`] (released by the
+/// latest entry of `j` or of a high job before it, not bounded to be done by `min_{k >=
+/// j} r_k`), at most `#SMs` times [`room::most`] of an exact class (no SM holds more of
+/// it). [`Residents::NONE`]
 /// where they span more classes than a [`Residents`] holds (the blocking then delays the
 /// job's entry).
 ///
@@ -351,8 +353,10 @@ fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks
 /// blocks running at `t` are among the list's running blocks (the list's induction), so
 /// the real running blocks are among the list's and the residents, and the list's room
 /// checks, which hold for any running set of at most so many blocks of each class, hold
-/// for them: the real head block (of `j`) has room. From `max(E, min(E + B_j, U_j))` on,
-/// no low block runs before `j` is fully dispatched, as the module documentation shows.
+/// for them: the real head block (of `j`) has room. Such a block of `l`, started by
+/// `e_j <= E`, ends by `E + C_l` and by `F_l <= U_j`: so the list counts it until
+/// `max(E, min(E + C_l, U_j))` only (at most `max(E, min(E + B_j, U_j))`, from which on
+/// no low block runs before `j` is fully dispatched, as the module documentation shows).
 fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks], classes: &[Class], p: &Platform) -> Vec<Residents> {
     let mut done_by = release.to_vec();
     for k in (1..done_by.len()).rev() {
@@ -364,13 +368,13 @@ fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Tick
         .zip(done_by)
         .map(|(&e, done_by)| {
             entry = entry.max(e);
-            let mut counts: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
+            let mut counts: std::collections::BTreeMap<(usize, Ticks), u64> = std::collections::BTreeMap::new();
             for l in lows.iter().filter(|l| l.release <= entry && low_finish[l.id] > done_by) {
-                *counts.entry(l.class).or_default() += l.blocks;
+                *counts.entry((l.class, l.wcet)).or_default() += l.blocks;
             }
-            let capped = counts.into_iter().map(|(c, n)| {
+            let capped = counts.into_iter().map(|((c, time), n)| {
                 let class = &classes[c];
-                (c, if class.exact { n.min(p.sms().saturating_mul(room::most(p, &class.demand))) } else { n })
+                (c, time, if class.exact { n.min(p.sms().saturating_mul(room::most(p, &class.demand))) } else { n })
             });
             Residents::new(capped).unwrap_or(Residents::NONE)
         })

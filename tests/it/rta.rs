@@ -740,6 +740,21 @@ fn a_high_kernel_starts_beside_the_low_blocks_still_running() {
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K2"), 3.0);
     never_above_the_report(&w, &rep, 4).unwrap();
+    // Each low kernel's blocks count for their own time: K0 (high, 15 blocks of 32
+    // threads, C 2) beside K1 (low, 10 blocks of 256 threads, C 14) and K2 (low, 29 blocks
+    // of 512 threads, C 4, filling every thread left), all released at 0: K2's blocks are
+    // gone by 4, and K0's fit beside K1's: 6, reached (16 when every low block counted
+    // until 14, K1's time).
+    let w = workload(vec![
+        Task { priority: Priority::High, ..one_job("K0", 0, 2, 15, 32) },
+        one_job("K1", 0, 14, 10, 256),
+        one_job("K2", 0, 4, 29, 512),
+    ]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K0"), 6.0);
+    let seq = sequence_of(&w);
+    let hw = Hardware { confined: vec![false; 3], fixed_ties: false, ..every_block_its_c() };
+    assert_eq!(worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, 400, 3)[0], Ticks::new(6));
 }
 
 /// A low kernel whose blocks all have room once the high queue is empty is done one
