@@ -123,7 +123,11 @@ fn witness_runs(w: &Workload, rep: &gpu_makespan::rta::RtaReport, worst: &mut [T
     {
         return;
     }
-    for order in rep.kernels.iter().filter_map(|k| k.worst_order.as_ref()) {
+    // Kernels of one tie group often share their worst order: each order runs once.
+    let mut orders: Vec<&Vec<String>> = rep.kernels.iter().filter_map(|k| k.worst_order.as_ref()).collect();
+    orders.sort();
+    orders.dedup();
+    for order in orders {
         // The tied kernels' places in the file, refilled in the worst order.
         let mut tasks = w.tasks.clone();
         let places: Vec<usize> = (0..tasks.len()).filter(|&i| order.contains(&tasks[i].name)).collect();

@@ -192,9 +192,16 @@ impl Running {
     }
 
     /// The blocks of `residents` run (beside those started), each of time `C` until
-    /// `max(entry, min(entry + C, until))`; those of an earlier job no longer count.
+    /// `max(entry, min(entry + C, until))`, counted with the running blocks of their
+    /// classes; those of an earlier job no longer count.
     fn set_residents(&mut self, residents: &Residents, entry: Ticks, until: Ticks) {
-        self.residents = residents.iter().map(|(c, time, n)| (c, n, entry.max((entry + time).min(until)))).collect();
+        for (c, n, _) in std::mem::take(&mut self.residents) {
+            self.remove(c, n);
+        }
+        for (c, time, n) in residents.iter() {
+            self.add(c, n);
+            self.residents.push((c, n, entry.max((entry + time).min(until))));
+        }
     }
 
     /// The next time a block ends (a resident's included), if any runs.
@@ -205,25 +212,42 @@ impl Running {
 
     /// Forgets the blocks that end by `t`.
     fn end_until(&mut self, t: Ticks) {
-        self.residents.retain(|&(_, _, end)| end > t);
+        for (c, n, _) in self.residents.extract_if(.., |&mut (_, _, end)| end <= t).collect::<Vec<_>>() {
+            self.remove(c, n);
+        }
         while let Some(&Reverse((e, c))) = self.ends.peek() {
             if e > t {
                 break;
             }
             self.ends.pop();
-            self.count[c] -= 1;
-            if self.count[c] == 0 {
-                self.active.retain(|&a| a != c);
-            }
+            self.remove(c, 1);
         }
     }
 
     fn start(&mut self, end: Ticks, c: usize) {
         self.ends.push(Reverse((end, c)));
-        self.count[c] += 1;
-        if self.count[c] == 1 {
+        self.add(c, 1);
+    }
+
+    /// Counts `n` more running blocks of class `c`.
+    fn add(&mut self, c: usize, n: u64) {
+        if self.count[c] == 0 && n > 0 {
             self.active.push(c);
         }
+        self.count[c] += n;
+    }
+
+    /// Counts `n` fewer running blocks of class `c`.
+    fn remove(&mut self, c: usize, n: u64) {
+        self.count[c] -= n;
+        if self.count[c] == 0 {
+            self.active.retain(|&a| a != c);
+        }
+    }
+
+    /// How many blocks run, the residents included.
+    fn running(&self) -> u64 {
+        self.ends.len() as u64 + self.residents.iter().map(|&(_, n, _)| n).sum::<u64>()
     }
 
     /// Whether a block of class `c` surely finds an SM with room, whatever SMs the
@@ -234,32 +258,7 @@ impl Running {
     /// no room for `c` on any SM, each SM runs at least `k` blocks and its blocks weigh at
     /// least 1.
     fn has_room(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
-        if !self.residents.is_empty() {
-            return self.room_beside_residents(c, classes, p);
-        }
         self.counted_room(c, classes, p) || self.weighed_room(c, classes, p) || self.room_by_placement(c, classes, p)
-    }
-
-    /// [`Running::has_room`] with the residents counted as running blocks of their
-    /// classes (each check holds for any running set of at most so many blocks of each
-    /// class: the counts, weights and placements only grow with the blocks).
-    fn room_beside_residents(&mut self, c: usize, classes: &[Class], p: &Platform) -> bool {
-        let mut all = Running::new(classes.len());
-        all.weights = std::mem::take(&mut self.weights);
-        for &a in &self.active {
-            all.count[a] = self.count[a];
-            all.active.push(a);
-        }
-        for &(a, n, _) in &self.residents {
-            if all.count[a] == 0 {
-                all.active.push(a);
-            }
-            all.count[a] += n;
-        }
-        let total = all.count.iter().sum::<u64>();
-        let room = all.counted_room_of(total, c, classes, p) || all.weighed_room(c, classes, p) || all.room_by_placement(c, classes, p);
-        self.weights = all.weights;
-        room
     }
 
     /// [`room_on_every_sm`] or [`room_on_some_sm`] for the running classes and counts,
@@ -301,11 +300,6 @@ impl Running {
 
     /// The counted form of [`Running::has_room`].
     fn counted_room(&self, c: usize, classes: &[Class], p: &Platform) -> bool {
-        self.counted_room_of(self.ends.len() as u64, c, classes, p)
-    }
-
-    /// [`Running::counted_room`] with `running` blocks in all.
-    fn counted_room_of(&self, running: u64, c: usize, classes: &[Class], p: &Platform) -> bool {
         let new = &classes[c];
         let alike = new.exact && self.active.iter().all(|&a| classes[a].exact && classes[a].demand == new.demand);
         let k = if alike {
@@ -314,7 +308,7 @@ impl Running {
             let e = self.active.iter().fold(new.demand, |e, &a| e.envelope(classes[a].demand));
             room::beside(p, &new.demand, &e)
         };
-        running < p.sms().saturating_mul(k)
+        self.running() < p.sms().saturating_mul(k)
     }
 }
 
@@ -344,19 +338,19 @@ fn room_on_every_sm((head, running): &Placement, p: &Platform) -> bool {
 /// [`Job::residents`] (then its blocks may start beside them from its entry); the stream
 /// wait no later than its `entered_by`.
 pub(crate) fn entry_in_list(j: &Job, done: &std::collections::HashMap<usize, Ticks>) -> Ticks {
-    if j.residents.is_empty() {
-        blocking_end(j, done)
-    } else {
-        stream_entry(j, done)
-    }
+    after_blocking(j, stream_entry(j, done))
 }
 
-/// When job `j`'s `blocking` ends in a list schedule (module [`crate::rta::priority`]):
-/// its entry there without the blocking, plus its `blocking`, but not past its
-/// `blocked_until` (nor before that entry).
-fn blocking_end(j: &Job, done: &std::collections::HashMap<usize, Ticks>) -> Ticks {
-    let entry = stream_entry(j, done);
-    entry.max((entry + j.blocking).min(j.blocked_until))
+/// When job `j`, entering a list schedule at `entry` (its [`stream_entry`]), may start
+/// its blocks: at `entry` with [`Job::residents`], else once its `blocking` ends (module
+/// [`crate::rta::priority`]): `entry` plus its `blocking`, but not past its
+/// `blocked_until` (nor before `entry`).
+fn after_blocking(j: &Job, entry: Ticks) -> Ticks {
+    if j.residents.is_empty() {
+        entry.max((entry + j.blocking).min(j.blocked_until))
+    } else {
+        entry
+    }
 }
 
 /// Job `j`'s entry in a list schedule before any blocking: its `ready`, or its stream
@@ -388,8 +382,9 @@ pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
     let mut done: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
     for j in jobs {
         let mut finish = Ticks::ZERO;
-        let ready = entry_in_list(j, &done);
-        running.set_residents(&j.residents, stream_entry(j, &done), j.blocked_until);
+        let entry = stream_entry(j, &done);
+        let ready = after_blocking(j, entry);
+        running.set_residents(&j.residents, entry, j.blocked_until);
         for _ in 0..j.blocks {
             let mut t = ready.max(last);
             running.end_until(t);

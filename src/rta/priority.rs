@@ -311,11 +311,7 @@ fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks
     let mut lows: Vec<(Ticks, Ticks, Ticks)> =
         jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| (j.release, j.wcet, low_finish[j.id])).collect();
     lows.sort_unstable();
-    // The least release from each high job on: non-decreasing, so a low job done by it stays done.
-    let mut done_by = release.to_vec();
-    for k in (1..done_by.len()).rev() {
-        done_by[k - 1] = done_by[k - 1].min(done_by[k]);
-    }
+    let done_by = least_release_from(release);
     let mut running: std::collections::BinaryHeap<(Ticks, Ticks)> = std::collections::BinaryHeap::new();
     let (mut next, mut entry, mut until) = (0, Ticks::ZERO, Ticks::ZERO);
     late.iter()
@@ -334,6 +330,17 @@ fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks
             (running.peek().map_or(Ticks::ZERO, |&(c, _)| c), until)
         })
         .collect()
+}
+
+/// Per high job (of `release`, their releases in nominal order), the least release from
+/// it on, `min_{k >= j} r_k`: non-decreasing, so a low job done by it stays done for the
+/// later ones ([`blocking`], [`residents`]).
+fn least_release_from(release: &[Ticks]) -> Vec<Ticks> {
+    let mut done_by = release.to_vec();
+    for k in (1..done_by.len()).rev() {
+        done_by[k - 1] = done_by[k - 1].min(done_by[k]);
+    }
+    done_by
 }
 
 /// Per high job (in nominal order: `release` its releases, `late` its latest entries):
@@ -358,10 +365,7 @@ fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks
 /// `max(E, min(E + C_l, U_j))` only (at most `max(E, min(E + B_j, U_j))`, from which on
 /// no low block runs before `j` is fully dispatched, as the module documentation shows).
 fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks], classes: &[Class], p: &Platform) -> Vec<Residents> {
-    let mut done_by = release.to_vec();
-    for k in (1..done_by.len()).rev() {
-        done_by[k - 1] = done_by[k - 1].min(done_by[k]);
-    }
+    let done_by = least_release_from(release);
     let lows: Vec<&Job> = jobs.iter().filter(|j| j.priority == Priority::Low).collect();
     let mut entry = Ticks::ZERO;
     late.iter()
