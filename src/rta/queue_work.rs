@@ -63,9 +63,10 @@ pub fn tightened_work_bounds(jobs: &[Job], late: &[Ticks], done: &[Ticks], class
 }
 
 /// For job `i` of `jobs` (one FIFO queue, X1: a job's blocks are assigned only while it
-/// heads the queue, each to an SM with room), a bound on its finish, or `None` where the
-/// weights do not apply or a sum overflows: the least of the two forms from its release
-/// below ([`from_release`]) and of the busy window ([`busy_assigned_by`]), plus `C_i`. `late[k]` is the latest time job `k` may
+/// heads the queue, each to an SM with room), a bound on its finish, or `None` where no
+/// form applies (the weights do not, or a sum overflows): the least of the forms from its
+/// release below ([`from_release`]), of the busy window ([`busy_assigned_by`]) and head by
+/// head ([`heads_assigned_by`]), plus `C_i`. `late[k]` is the latest time job `k` may
 /// enter the queue and `done[k]` a bound on its finish (a promise due before `i`'s
 /// bound where it is used: `done[k] <= r_i`, or `k` runs at most until `done[k]` inside
 /// the window below).
@@ -106,7 +107,8 @@ pub fn tightened_work_bounds(jobs: &[Job], late: &[Ticks], done: &[Ticks], class
 /// argument of [`crate::rta::queues`] covers them.
 fn bound_of(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform, root: &[usize], i: usize) -> Option<Ticks> {
     let busy = busy_assigned_by(jobs, late, done, classes, p, root, i);
-    from_release(jobs, late, done, classes, p, root, i).into_iter().chain(busy).min()?.checked_add(jobs[i].wcet)
+    let heads = heads_assigned_by(jobs, late, done, classes, p, root, i);
+    from_release(jobs, late, done, classes, p, root, i).into_iter().chain(busy).chain(heads).min()?.checked_add(jobs[i].wcet)
 }
 
 /// When job `i`'s last block is assigned, by the weighted and the counted form of
@@ -219,6 +221,113 @@ fn busy_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Cla
             l += 1;
         }
         bound = bound.max(c.checked_add(Ticks::new(v / g + 1))?);
+    }
+    Some(bound)
+}
+
+/// The **head-by-head** form of [`bound_of`]: when job `i`'s last block is assigned,
+/// counting each job that may head the queue in the busy window by its own blocks alone,
+/// packed `f_k` to an SM, and each job whose blocks may run beside a later head by one
+/// block's time per SM. `None` where a sum overflows.
+///
+/// Let `J` be as in [`busy_assigned_by`], `S = #SMs`, `n_k` the blocks of `k`, `C_k`
+/// their time and `f_k` the blocks of `k`'s class that leave no room for another on an SM
+/// holding only them ([`room::fit`] for an exact class, [`room::beside`] of the envelope
+/// beside itself otherwise). For a time `c`, let `H(c)` be the jobs of `J` with
+/// `late[k] >= c` and `done[k] >= c`, `R(c)` those other than `i` with `done[k] >= c`,
+/// `p_k = n_k - 1`, or 0 where `n_k - 1 < f_k`, and `U(c) = sum_(k in H(c)) p_k C_k /
+/// f_k + sum_(k in R(c)) min(n_k, S) C_k`. Then `i`'s last block is assigned by the
+/// largest, over `c` among `late[i]` and the values `late[k]`, `done[k]` of `J` in `[0,
+/// late[i]]`, of `c + floor(U(c) / S)` (and `late[i]`).
+///
+/// Proof. Let `i` enter at `e <= late[i]`, `t0 <= e` the supremum of the instants up to
+/// `e` at which the queue is empty, and `X` the instant `i`'s last block is assigned. On
+/// `(t0, X)` the queue holds a job at every instant, so its heads follow one another
+/// without a gap: each head `h` holds the head over `I_h = [s_h, X_h)`, from when it
+/// became head to when its last block is assigned (the next head's `s`), `i` the last;
+/// these intervals tile `[t0, X)`, and each head entered in `[t0, e]`, so it is in `J`
+/// with `late[h] >= t0` (else its entry promise broke before `t0 <= e`) and `done[h] >=
+/// t0` (else it was done before it headed the queue): in `H(t0)`.
+///
+/// Within `I_h` only `h`'s blocks are assigned (X1: blocks are assigned only to the
+/// head); so the blocks running at an instant `t` of `I_h` are `h`'s, other than its last
+/// (assigned at `X_h`), and *residents*: blocks assigned before `s_h` (by earlier heads,
+/// or before `t0`). After the assignments at `t`, `h` has no room on any SM (a head with
+/// room takes it at once, and its last block is still to come). So each SM at `t` is
+/// either *pure*, running only blocks of `h`, and then at least `f_h` of them (an SM
+/// running fewer blocks of at most `h`'s class demand has room for it), or *impure*,
+/// running a resident. The pure time of all SMs in `I_h` is thus at most the time `h`'s
+/// blocks other than its last run in it over `f_h`: at most `(n_h - 1) C_h / f_h`, and
+/// none where `n_h - 1 < f_h` (no SM then holds `f_h` of them).
+///
+/// The impure time of an SM `m` in `I_h` is the time until the resident of `s_h` on `m`
+/// that ends last ends: charge it to that block `b_m(h)` (among residents ending together,
+/// the one assigned first, then a fixed order). Each instant is charged to a block
+/// running then, so a block is charged at most its time `C_k`. And on `m` no two charged
+/// blocks are of one job `k`: let `b` be charged for `h` and `b'`, of `k` too, for a
+/// later `h'`. `b` is a resident at `s_h`, assigned by an earlier head, so `k` came before
+/// `h` and all its blocks were assigned by `X_k <= s_h`; `b'` runs in `I_h'`, so it was
+/// running on `m` at `s_h` too, and `b` ends no earlier than it (the choice at `h`); so
+/// `b` also runs at `s_h'` and the choice at `h'` took `b'` over `b`: both end together,
+/// and the tie rule, the same at `h` and `h'`, took each over the other, so `b = b'`.
+/// The charged blocks are of jobs other than `i` (none of `i`'s runs before `X`), not
+/// done by `t0` (a job with `done[k] < t0` runs nothing after it, or its promise broke
+/// before `t0`), and a job has blocks on at most `min(n_k, S)` SMs: over all SMs the
+/// impure time is at most `sum_(k in R(t0)) min(n_k, S) C_k`.
+///
+/// So `S (X - t0) <= U(t0)`. `U` does not increase with `t0` and changes only past the
+/// values `late[k]` and `done[k]`, counted inclusively: for `t0` in a stretch ending at
+/// such a value `c` (or at `late[i] >= t0`), `X <= t0 + U(t0) / S <= c + U(c) / S`, and
+/// `X` is a whole number of ticks. The promises used are due before `t0 <= e`, before
+/// `i`'s bound (the earliest-broken-promise argument of [`crate::rta::queues`]). Each
+/// term is rounded up in [`room::WEIGHT_ONE`] units, which only raises `U`.
+fn heads_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform, root: &[usize], i: usize) -> Option<Ticks> {
+    let after_i = |k: usize| k > i && root[k] == root[i];
+    let j: Vec<usize> = (0..jobs.len()).filter(|&k| k == i || (jobs[k].release <= late[i] && !after_i(k))).collect();
+    let sms = u128::from(p.sms());
+    let done_of = |k: usize| if k == i { Ticks::MAX } else { done[k] };
+    // Per job of J: (late, done, own packed work if it heads the queue, work as a resident).
+    let mut terms = Vec::with_capacity(j.len());
+    for &k in &j {
+        let (class, c) = (classes[jobs[k].class], jobs[k].wcet.get());
+        let f = if class.exact { room::fit(p, &class.demand) } else { room::beside(p, &class.demand, &class.demand) };
+        // Fewer than `f` blocks besides the last never make an SM pure.
+        let others = if jobs[k].blocks - 1 < f { 0 } else { jobs[k].blocks - 1 };
+        let own = u128::from(others).checked_mul(c)?.checked_mul(room::WEIGHT_ONE)?.div_ceil(u128::from(f.max(1)));
+        let resident = if k == i { 0 } else { u128::from(jobs[k].blocks).min(sms).checked_mul(c)?.checked_mul(room::WEIGHT_ONE)? };
+        terms.push((late[k], done_of(k), own, resident));
+    }
+    let mut candidates: Vec<Ticks> = terms.iter().flat_map(|&(l, d, _, _)| [l, d]).filter(|&c| c <= late[i]).collect();
+    candidates.push(late[i]);
+    candidates.sort_unstable();
+    candidates.dedup();
+    let g = sms.checked_mul(room::WEIGHT_ONE)?;
+    // U(c) by a sweep over the candidates in increasing order: a term's own work leaves
+    // past its late, the whole term past its done.
+    let mut by_late: Vec<usize> = (0..terms.len()).collect();
+    by_late.sort_unstable_by_key(|&t| terms[t].0);
+    let mut by_done: Vec<usize> = (0..terms.len()).collect();
+    by_done.sort_unstable_by_key(|&t| terms[t].1);
+    let mut u = terms.iter().try_fold(0u128, |u, t| u.checked_add(t.2)?.checked_add(t.3))?;
+    let (mut l, mut d) = (0, 0);
+    let mut own_gone = vec![false; terms.len()];
+    let mut bound = late[i];
+    for &c in &candidates {
+        while d < by_done.len() && terms[by_done[d]].1 < c {
+            let t = by_done[d];
+            u = u.checked_sub(terms[t].3 + if own_gone[t] { 0 } else { terms[t].2 })?;
+            own_gone[t] = true;
+            d += 1;
+        }
+        while l < by_late.len() && terms[by_late[l]].0 < c {
+            let t = by_late[l];
+            if !own_gone[t] {
+                u = u.checked_sub(terms[t].2)?;
+                own_gone[t] = true;
+            }
+            l += 1;
+        }
+        bound = bound.max(c.checked_add(Ticks::new(u / g))?);
     }
     Some(bound)
 }
@@ -340,14 +449,15 @@ mod tests {
     /// time between, after its stream predecessor's finish, the entries kept in queue
     /// order and within `late` (the list's finishes, `crate::rta::list`, standing for the
     /// runs). `done` is the worst finish over those executions plus a random slack of up
-    /// to 20 (so every promise holds and the descent has room): neither bound is ever
-    /// below an execution's finish, the busy window is below the other forms on some
-    /// sets, and the descent lowers some values.
+    /// to 20 (so every promise holds and the descent has room): no form is ever below an
+    /// execution's finish, the busy window is below the form from the release and the
+    /// head-by-head form below both on some sets (and reached on some), and the descent
+    /// lowers some values.
     #[test]
     fn the_busy_window_covers_every_execution() {
         let p = Platform::TX2;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(54);
-        let (mut tighter, mut lowered) = (0, 0);
+        let (mut tighter, mut lowered, mut heads_tighter, mut heads_reached) = (0, 0, 0, 0);
         for _ in 0..300 {
             let n = rng.random_range(2..5);
             let classes: Vec<Class> = (0..n)
@@ -415,10 +525,17 @@ mod tests {
                 let Some(busy) = busy_assigned_by(&jobs, &late, &done, &classes, &p, &root, i) else { continue };
                 let busy = busy + jobs[i].wcet;
                 assert!(busy >= worst[i], "job {i}: busy window {busy:?} below {:?} ({jobs:?}, late {late:?}, done {done:?})", worst[i]);
-                tighter += usize::from(from_release(&jobs, &late, &done, &classes, &p, &root, i).is_some_and(|b| busy < b + jobs[i].wcet));
+                let release = from_release(&jobs, &late, &done, &classes, &p, &root, i).map(|b| b + jobs[i].wcet);
+                tighter += usize::from(release.is_some_and(|b| busy < b));
+                let heads = heads_assigned_by(&jobs, &late, &done, &classes, &p, &root, i).expect("no overflow") + jobs[i].wcet;
+                assert!(heads >= worst[i], "job {i}: head by head {heads:?} below {:?} ({jobs:?}, late {late:?}, done {done:?})", worst[i]);
+                heads_tighter += usize::from(heads < busy && release.is_none_or(|b| heads < b));
+                heads_reached += usize::from(heads == worst[i]);
             }
         }
         assert!(tighter > 0 && lowered > 0, "busy window tighter {tighter}, values lowered {lowered}");
+        assert!(heads_tighter > 0 && heads_reached > 0, "head by head tighter {heads_tighter}, reached {heads_reached}");
+        eprintln!("head by head: tighter than both other forms {heads_tighter}, reached {heads_reached}");
     }
 
     /// A stream predecessor of the job runs before the job enters, so inside a busy
@@ -448,6 +565,46 @@ mod tests {
         let busy = busy_assigned_by(&jobs, &late, &done, &classes, &p, &root, 2).unwrap() + jobs[2].wcet;
         assert!(busy >= Ticks::new(31), "{busy:?}");
         assert!(tightened_work_bounds(&jobs, &late, &done, &classes, &p)[2] >= Ticks::new(31));
+    }
+
+    /// Head by head, a job's blocks beside a later head count once per SM they run on:
+    /// on the TX2, `a` (2 blocks of 1024 threads and 30,000 bytes, `C` 10: two fit an SM)
+    /// and `b` (1 block of 1024 threads and 40,000 bytes, `C` 1: no room beside a block of
+    /// `a`) are released together; with `a` first and its blocks on the two SMs, `b`
+    /// waits until 10 and ends at 11. The form gives `floor(2 * 10 / 2) + 1 = 11`, reached
+    /// (`a`'s one block besides its last never fills an SM); counting `a`'s blocks beside
+    /// `b` once, not per SM, would give 6.
+    #[test]
+    fn a_resident_on_every_sm_holds_the_head_back() {
+        let p = Platform::TX2;
+        let classes = [p.demand(1024, 30_000, 0, "a").unwrap(), p.demand(1024, 40_000, 0, "b").unwrap()].map(|demand| Class { demand, exact: true });
+        assert_eq!(room::fit(&p, &classes[0].demand), 2);
+        let make = |id: usize, blocks: u64, wcet: u128| Job { blocks, wcet: Ticks::new(wcet), class: id, ..job(id, None) };
+        let jobs = [make(0, 2, 10), make(1, 1, 1)];
+        let (late, done) = ([Ticks::ZERO; 2], [Ticks::MAX; 2]);
+        let root = stream_roots(&jobs);
+        let heads = heads_assigned_by(&jobs, &late, &done, &classes, &p, &root, 1).unwrap() + jobs[1].wcet;
+        assert_eq!(heads, Ticks::new(11));
+    }
+
+    /// Head by head, a head's blocks besides its last count once they can fill an SM: on
+    /// the TX2, `a` (1 block) and `h` (2 blocks), each block of 1024 threads and 40,000
+    /// bytes (one per SM) and `C` 10, released together; with `a` first, `h`'s first
+    /// block runs beside it on the other SM and its last starts at 10: `h` ends at 20.
+    /// The form gives `floor((10 / 1 + 10) / 2) + 10 = 20`, reached; leaving out a head
+    /// whose blocks besides its last are just `f` would give 15.
+    #[test]
+    fn a_head_filling_an_sm_counts() {
+        let p = Platform::TX2;
+        let demand = p.demand(1024, 40_000, 0, "k").unwrap();
+        let classes = [Class { demand, exact: true }];
+        assert_eq!(room::fit(&p, &demand), 1);
+        let make = |id: usize, blocks: u64| Job { blocks, wcet: Ticks::new(10), class: 0, ..job(id, None) };
+        let jobs = [make(0, 1), make(1, 2)];
+        assert_eq!(finishes(&jobs, &classes, &p)[1], Ticks::new(20));
+        let (late, done) = ([Ticks::ZERO; 2], [Ticks::MAX; 2]);
+        let heads = heads_assigned_by(&jobs, &late, &done, &classes, &p, &stream_roots(&jobs), 1).unwrap() + jobs[1].wcet;
+        assert_eq!(heads, Ticks::new(20));
     }
 
     fn permutations(o: &mut Vec<usize>, k: usize, f: &mut dyn FnMut(&[usize])) {

@@ -1603,6 +1603,49 @@ fn many_tied_kernels_are_charged_the_work_ahead_of_them() {
     assert_eq!((found[0], found[1]), (Ticks::new(102), Ticks::new(3)));
 }
 
+/// Issue 54, the tied family of `examples/rta_pessimism.rs`: nine kernels of mixed
+/// demands released together. Every block weighed against the largest head (a block of
+/// 31,055 bytes weighs 1.12 of an SM beside a head of 37,764) gave 1423-1446. Head by
+/// head (`crate::rta::queue_work`), each kernel counts its own blocks packed as they fit
+/// and one block's time per SM beside later heads: 826 each. The adversarial search
+/// finds 691-709.
+#[test]
+fn nine_tied_kernels_of_mixed_demands_are_counted_head_by_head() {
+    // (C, blocks, threads, shared memory, registers per thread)
+    let kernels: [(u128, u64, u64, u64, u64); 9] = [
+        (20, 20, 512, 0, 42),
+        (1, 34, 80, 37_764, 60),
+        (7, 34, 32, 0, 0),
+        (15, 8, 256, 0, 28),
+        (26, 16, 64, 5_276, 0),
+        (27, 23, 682, 31_055, 0),
+        (22, 25, 1024, 13_582, 0),
+        (19, 32, 128, 0, 0),
+        (28, 34, 682, 32_329, 19),
+    ];
+    let tasks: Vec<Task> = kernels
+        .iter()
+        .enumerate()
+        .map(|(i, &(c, g, b, smem, regs))| Task {
+            shared_memory: smem,
+            registers_per_thread: regs,
+            ..Task::given(format!("K{i}"), Timing { period: Ticks::new(1_000_000), wcet: Ticks::new(c), release: Ticks::ZERO }, g, b)
+        })
+        .collect();
+    let w = workload(tasks);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(rep.bound, Bound::TieBound);
+    // Each kernel's own C leaves the sum once as a block beside later heads and comes
+    // back as its last block's time: one value for all.
+    for i in 0..9 {
+        assert_eq!(response(&rep, &format!("K{i}")), 826.0);
+    }
+    let seq = sequence_of(&w);
+    let hw = Hardware { confined: vec![false; 9], fixed_ties: false, ..every_block_its_c() };
+    let found = worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, 400, 9);
+    assert!(found.iter().all(|f| (680..=826).contains(&f.get())), "{found:?}");
+}
+
 proptest! {
     // 48 cases in a full run (scripts/explore-seeds.sh), 12 in CI (docs/testing.md).
     #![proptest_config(ProptestConfig { cases: crate::common::cases(48, 12), ..ProptestConfig::default() })]
