@@ -51,8 +51,8 @@ pub struct CopyFinishes {
 /// `budget` (steps of the bound, lowered by what is used).
 ///
 /// **Bound.** For a copy `c` entering by `e_c`, let `S_c` be the copies other than `c`
-/// that are not after `c` in its stream and whose job is released by `e_c` (no other can
-/// be ahead of `c` in the queue), `a_k = min(e_k, e_c)` for `k` in `S_c`, and `x` the copy
+/// that are not after `c` in its stream and whose job is released by `e_c`, a copy out
+/// only if its job is released before `e_c` (no other can be ahead of `c` in the queue), `a_k = min(e_k, e_c)` for `k` in `S_c`, and `x` the copy
 /// times. Take the distinct values `h` among the `a_k` and `e_c`, each with `l` the next
 /// smaller one (0 below the least). For such an `h`, let `A = {k in S_c : a_k >= h}`,
 /// split by stream: `Sum_s` and `Max_s` the total and the longest time of stream `s`'s
@@ -71,7 +71,9 @@ pub struct CopyFinishes {
 /// [`crate::rta::queues`] discharges it), and the engine is never idle while its queue
 /// holds a copy. A copy enters no earlier than its job's release (a copy in at the
 /// release at the earliest, a copy out after its kernel), so a copy of a job released
-/// after `e_c` enters after `c` and is served after it. Let `t0` be the supremum of the
+/// after `e_c` enters after `c` and is served after it; so does a copy out of a job
+/// released at `e_c` or later: it enters once its kernel has completed, strictly after
+/// the release, since a block takes a positive time. Let `t0` be the supremum of the
 /// times at or before `c`'s real entry `e` at which the engine is idle with an empty
 /// queue (the GPU starts so, at 0 or later). From `t0` until `c` completes the engine is
 /// never idle: each copy it serves entered in `[t0, e]` (FIFO: nothing that enters
@@ -115,8 +117,10 @@ pub fn copy_finishes(jobs: &[Job], enter_in: &[Ticks], enter_out: &[Ticks], budg
     for c in &copies {
         let prefix = by_release.partition_point(|k| k.earliest <= c.latest);
         let not_after_c = |k: &&Copy| root[k.job] != root[c.job] || (k.job, k.direction) < (c.job, c.direction);
+        // A copy out enters strictly after its job's release (after its kernel).
+        let may_enter_first = |k: &&Copy| k.direction == Direction::In || k.earliest < c.latest;
         ahead.clear();
-        ahead.extend(by_release[..prefix].iter().filter(not_after_c).map(|k| Ahead {
+        ahead.extend(by_release[..prefix].iter().filter(not_after_c).filter(may_enter_first).map(|k| Ahead {
             entry: k.latest.min(c.latest),
             time: k.time,
             stream: root[k.job],

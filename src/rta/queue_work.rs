@@ -66,7 +66,7 @@ pub fn tightened_work_bounds(jobs: &[Job], late: &[Ticks], done: &[Ticks], class
 /// heads the queue, each to an SM with room), a bound on its finish, or `None` where no
 /// form applies (the weights do not, or a sum overflows): the least of the forms from its
 /// release below ([`from_release`]), of the busy window ([`busy_assigned_by`]) and head by
-/// head ([`heads_assigned_by`]), plus `C_i`. `late[k]` is the latest time job `k` may
+/// head ([`heads_assigned_by`], [`entry_assigned_by`]), plus `C_i`. `late[k]` is the latest time job `k` may
 /// enter the queue and `done[k]` a bound on its finish (a promise due before `i`'s
 /// bound where it is used: `done[k] <= r_i`, or `k` runs at most until `done[k]` inside
 /// the window below).
@@ -108,7 +108,8 @@ pub fn tightened_work_bounds(jobs: &[Job], late: &[Ticks], done: &[Ticks], class
 fn bound_of(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform, root: &[usize], i: usize) -> Option<Ticks> {
     let busy = busy_assigned_by(jobs, late, done, classes, p, root, i);
     let heads = heads_assigned_by(jobs, late, done, classes, p, root, i);
-    from_release(jobs, late, done, classes, p, root, i).into_iter().chain(busy).chain(heads).min()?.checked_add(jobs[i].wcet)
+    let entry = entry_assigned_by(jobs, late, done, classes, p, root, i);
+    from_release(jobs, late, done, classes, p, root, i).into_iter().chain(busy).chain(heads).chain(entry).min()?.checked_add(jobs[i].wcet)
 }
 
 /// When job `i`'s last block is assigned, by the weighted and the counted form of
@@ -231,14 +232,14 @@ fn busy_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Cla
 /// block's time per SM. `None` where a sum overflows.
 ///
 /// Let `J` be as in [`busy_assigned_by`], `S = #SMs`, `n_k` the blocks of `k`, `C_k`
-/// their time and `f_k` the blocks of `k`'s class that leave no room for another on an SM
-/// holding only them ([`room::fit`] for an exact class, [`room::beside`] of the envelope
-/// beside itself otherwise). For a time `c`, let `H(c)` be the jobs of `J` with
+/// their time and `f_k` a count such that an SM running fewer blocks, none larger than
+/// `k`'s class demand, has room for another block of `k` in every scenario ([`room::fit`]
+/// for an exact class, [`room::beside`] of the envelope beside itself otherwise). For a time `c`, let `H(c)` be the jobs of `J` with
 /// `late[k] >= c` and `done[k] >= c`, `R(c)` those other than `i` with `done[k] >= c`,
 /// `p_k = n_k - 1`, or 0 where `n_k - 1 < f_k`, and `U(c) = sum_(k in H(c)) p_k C_k /
 /// f_k + sum_(k in R(c)) min(n_k, S) C_k`. Then `i`'s last block is assigned by the
 /// largest, over `c` among `late[i]` and the values `late[k]`, `done[k]` of `J` in `[0,
-/// late[i]]`, of `c + floor(U(c) / S)` (and `late[i]`).
+/// late[i]]`, of `c + ceil(U(c) / S)` (and `late[i]`).
 ///
 /// Proof. Let `i` enter at `e <= late[i]`, `t0 <= e` the supremum of the instants up to
 /// `e` at which the queue is empty, and `X` the instant `i`'s last block is assigned. On
@@ -247,12 +248,15 @@ fn busy_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Cla
 /// became head to when its last block is assigned (the next head's `s`), `i` the last;
 /// these intervals tile `[t0, X)`, and each head entered in `[t0, e]`, so it is in `J`
 /// with `late[h] >= t0` (else its entry promise broke before `t0 <= e`) and `done[h] >=
-/// t0` (else it was done before it headed the queue): in `H(t0)`.
+/// t0` (else `h` runs past `done[h] < t0`, a promise broken before `t0`): in `H(t0)`.
+/// Heads whose blocks are all assigned at the instant they become head cover no time
+/// (skipped below, so the `s_h` taken are strictly increasing); their blocks are
+/// residents of the heads after them.
 ///
 /// Within `I_h` only `h`'s blocks are assigned (X1: blocks are assigned only to the
 /// head); so the blocks running at an instant `t` of `I_h` are `h`'s, other than its last
-/// (assigned at `X_h`), and *residents*: blocks assigned before `s_h` (by earlier heads,
-/// or before `t0`). After the assignments at `t`, `h` has no room on any SM (a head with
+/// and any assigned with it at `X_h`, and *residents*: blocks of earlier jobs, assigned
+/// by `s_h` (by earlier heads, or before `t0`). After the assignments at `t`, `h` has no room on any SM (a head with
 /// room takes it at once, and its last block is still to come). So each SM at `t` is
 /// either *pure*, running only blocks of `h`, and then at least `f_h` of them (an SM
 /// running fewer blocks of at most `h`'s class demand has room for it), or *impure*,
@@ -277,8 +281,9 @@ fn busy_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Cla
 ///
 /// So `S (X - t0) <= U(t0)`. `U` does not increase with `t0` and changes only past the
 /// values `late[k]` and `done[k]`, counted inclusively: for `t0` in a stretch ending at
-/// such a value `c` (or at `late[i] >= t0`), `X <= t0 + U(t0) / S <= c + U(c) / S`, and
-/// `X` is a whole number of ticks. The promises used are due before `t0 <= e`, before
+/// such a value `c` (or at `late[i] >= t0`), `X <= t0 + U(t0) / S <= c + U(c) / S`,
+/// rounded up to a tick (block times may be fractions of a tick, so `X` need not be a
+/// whole number of them). The promises used are due before `t0 <= e`, before
 /// `i`'s bound (the earliest-broken-promise argument of [`crate::rta::queues`]). Each
 /// term is rounded up in [`room::WEIGHT_ONE`] units, which only raises `U`.
 fn heads_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform, root: &[usize], i: usize) -> Option<Ticks> {
@@ -289,12 +294,7 @@ fn heads_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Cl
     // Per job of J: (late, done, own packed work if it heads the queue, work as a resident).
     let mut terms = Vec::with_capacity(j.len());
     for &k in &j {
-        let (class, c) = (classes[jobs[k].class], jobs[k].wcet.get());
-        let f = if class.exact { room::fit(p, &class.demand) } else { room::beside(p, &class.demand, &class.demand) };
-        // Fewer than `f` blocks besides the last never make an SM pure.
-        let others = if jobs[k].blocks - 1 < f { 0 } else { jobs[k].blocks - 1 };
-        let own = u128::from(others).checked_mul(c)?.checked_mul(room::WEIGHT_ONE)?.div_ceil(u128::from(f.max(1)));
-        let resident = if k == i { 0 } else { u128::from(jobs[k].blocks).min(sms).checked_mul(c)?.checked_mul(room::WEIGHT_ONE)? };
+        let (own, resident) = head_terms(jobs, classes, p, i, k)?;
         terms.push((late[k], done_of(k), own, resident));
     }
     let mut candidates: Vec<Ticks> = terms.iter().flat_map(|&(l, d, _, _)| [l, d]).filter(|&c| c <= late[i]).collect();
@@ -327,9 +327,58 @@ fn heads_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Cl
             }
             l += 1;
         }
-        bound = bound.max(c.checked_add(Ticks::new(u / g))?);
+        bound = bound.max(c.checked_add(Ticks::new(u.div_ceil(g)))?);
     }
     Some(bound)
+}
+
+/// The time `k`'s blocks but its last take packed `f_k` to an SM, over `f_k` (none
+/// where they are fewer than `f_k`), and one block per SM for `C_k` (none for `i`):
+/// the two terms of [`heads_assigned_by`], in [`room::WEIGHT_ONE`] units.
+fn head_terms(jobs: &[Job], classes: &[Class], p: &Platform, i: usize, k: usize) -> Option<(u128, u128)> {
+    let (class, c) = (classes[jobs[k].class], jobs[k].wcet.get());
+    let f = if class.exact { room::fit(p, &class.demand) } else { room::beside(p, &class.demand, &class.demand) };
+    // Fewer than `f` blocks besides the last never make an SM pure.
+    let others = if jobs[k].blocks - 1 < f { 0 } else { jobs[k].blocks - 1 };
+    let own = u128::from(others).checked_mul(c)?.checked_mul(room::WEIGHT_ONE)?.div_ceil(u128::from(f.max(1)));
+    let resident = if k == i { 0 } else { u128::from(jobs[k].blocks).min(u128::from(p.sms())).checked_mul(c)?.checked_mul(room::WEIGHT_ONE)? };
+    Some((own, resident))
+}
+
+/// The **head-by-head form from the entry**: [`heads_assigned_by`] over `[e, X)`, `e`
+/// `i`'s entry, where at most one job of each other stream is in the queue or running.
+/// `None` where a sum overflows.
+///
+/// Let `K_s`, for each stream `s` other than `i`'s (jobs chained by `after`; a job of
+/// none is a stream of its own), be its jobs released by `late[i]` with `done[k] > r_i`,
+/// and `own_k`, `res_k` the two terms of [`heads_assigned_by`] (`p_k C_k / f_k` and
+/// `min(n_k, S) C_k`). Then `i`'s last block is assigned by `late[i] + ceil((own_i +
+/// sum_s max_(k in K_s) (own_k + res_k)) / S)`.
+///
+/// Proof. Let `i` enter at `e <= late[i]` and its last block be assigned at `X`. A job
+/// of a stream enters only once the one before it has completed, so at any instant at
+/// most one job of a stream has entered and not completed. The jobs that assign or run
+/// a block in `[e, X)` entered by `e` (one entering later is behind `i`) and have not
+/// completed at `e`: of `i`'s own stream only `i` (those before it completed before it
+/// entered), and of another stream `s` at most one, released by `e <= late[i]` and not
+/// done by `r_i <= e` (or its promise `done[k] <= r_i` broke before `i`'s bound): in
+/// `K_s`. Tile `[e, X)` by the intervals `[max(s_h, e), X_h)` of the heads from `e` on
+/// and argue as in [`heads_assigned_by`], blocks assigned before `max(s_h, e)` being the
+/// residents: the pure time of a head is at most `own_h`, and the impure time is charged
+/// to at most one block per job per SM, each for at most its `C`, of jobs other than `i`
+/// running at or after `e`, so at most `res_k` per such job. The jobs involved are `i`
+/// and at most one of each `K_s`: `S (X - e) <= own_i + sum_s max_(k in K_s) (own_k +
+/// res_k)`, and `e <= late[i]`; rounded up to a tick.
+fn entry_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Class], p: &Platform, root: &[usize], i: usize) -> Option<Ticks> {
+    let r_i = jobs[i].release;
+    let mut most: std::collections::BTreeMap<usize, u128> = std::collections::BTreeMap::new();
+    for k in (0..jobs.len()).filter(|&k| k != i && root[k] != root[i] && jobs[k].release <= late[i] && done[k] > r_i) {
+        let (own, resident) = head_terms(jobs, classes, p, i, k)?;
+        let m = most.entry(root[k]).or_insert(0);
+        *m = (*m).max(own.checked_add(resident)?);
+    }
+    let u = most.values().try_fold(head_terms(jobs, classes, p, i, i)?.0, |u, &m| u.checked_add(m))?;
+    late[i].checked_add(Ticks::new(u.div_ceil(u128::from(p.sms()).checked_mul(room::WEIGHT_ONE)?)))
 }
 
 /// Blocks of one job that may run while `i`'s last block waits.
@@ -457,7 +506,7 @@ mod tests {
     fn the_busy_window_covers_every_execution() {
         let p = Platform::TX2;
         let mut rng = rand::rngs::SmallRng::seed_from_u64(54);
-        let (mut tighter, mut lowered, mut heads_tighter, mut heads_reached) = (0, 0, 0, 0);
+        let (mut tighter, mut lowered, mut heads_tighter, mut heads_reached, mut entry_tighter) = (0, 0, 0, 0, 0);
         for _ in 0..300 {
             let n = rng.random_range(2..5);
             let classes: Vec<Class> = (0..n)
@@ -531,11 +580,14 @@ mod tests {
                 assert!(heads >= worst[i], "job {i}: head by head {heads:?} below {:?} ({jobs:?}, late {late:?}, done {done:?})", worst[i]);
                 heads_tighter += usize::from(heads < busy && release.is_none_or(|b| heads < b));
                 heads_reached += usize::from(heads == worst[i]);
+                let entry = entry_assigned_by(&jobs, &late, &done, &classes, &p, &root, i).expect("no overflow") + jobs[i].wcet;
+                assert!(entry >= worst[i], "job {i}: from the entry {entry:?} below {:?} ({jobs:?}, late {late:?}, done {done:?})", worst[i]);
+                entry_tighter += usize::from(entry < heads.min(busy) && release.is_none_or(|b| entry < b));
             }
         }
         assert!(tighter > 0 && lowered > 0, "busy window tighter {tighter}, values lowered {lowered}");
-        assert!(heads_tighter > 0 && heads_reached > 0, "head by head tighter {heads_tighter}, reached {heads_reached}");
-        eprintln!("head by head: tighter than both other forms {heads_tighter}, reached {heads_reached}");
+        assert!(heads_tighter > 0 && heads_reached > 0 && entry_tighter > 0, "head by head tighter {heads_tighter}, reached {heads_reached}; from the entry tighter {entry_tighter}");
+        eprintln!("head by head: tighter than both other forms {heads_tighter}, reached {heads_reached}; from the entry tighter than the three {entry_tighter}");
     }
 
     /// A stream predecessor of the job runs before the job enters, so inside a busy
@@ -571,7 +623,7 @@ mod tests {
     /// on the TX2, `a` (2 blocks of 1024 threads and 30,000 bytes, `C` 10: two fit an SM)
     /// and `b` (1 block of 1024 threads and 40,000 bytes, `C` 1: no room beside a block of
     /// `a`) are released together; with `a` first and its blocks on the two SMs, `b`
-    /// waits until 10 and ends at 11. The form gives `floor(2 * 10 / 2) + 1 = 11`, reached
+    /// waits until 10 and ends at 11. The form gives `ceil(2 * 10 / 2) + 1 = 11`, reached
     /// (`a`'s one block besides its last never fills an SM); counting `a`'s blocks beside
     /// `b` once, not per SM, would give 6.
     #[test]
@@ -591,7 +643,7 @@ mod tests {
     /// the TX2, `a` (1 block) and `h` (2 blocks), each block of 1024 threads and 40,000
     /// bytes (one per SM) and `C` 10, released together; with `a` first, `h`'s first
     /// block runs beside it on the other SM and its last starts at 10: `h` ends at 20.
-    /// The form gives `floor((10 / 1 + 10) / 2) + 10 = 20`, reached; leaving out a head
+    /// The form gives `ceil((10 / 1 + 10) / 2) + 10 = 20`, reached; leaving out a head
     /// whose blocks besides its last are just `f` would give 15.
     #[test]
     fn a_head_filling_an_sm_counts() {

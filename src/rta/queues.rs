@@ -52,6 +52,12 @@ pub struct Worst {
 /// Most rounds of the stream-backlog fixpoint ([`worst_over_orders`]).
 pub const MAX_ROUNDS: usize = 200;
 
+/// Most jobs of one queue for which the list's finishes are also lowered by the queue's
+/// work bound ([`tightened_work_bounds`]) when the launch orders are tried one by one or
+/// there are no ties (above, the work bound's passes cost their square per round; with
+/// too many orders to try it is always used).
+pub const MAX_CHECKED_JOBS: usize = 256;
+
 /// The worst finish of every job over the queue orders the GPU leaves free.
 ///
 /// **Streams.** A job enters the queue once released (plus up to the launch overhead)
@@ -68,7 +74,7 @@ pub const MAX_ROUNDS: usize = 200;
 /// `F_a`". A broken entry promise means the stream predecessor's finish promise broke no
 /// later. Each finish bound rests only on entry promises due strictly before it: with
 /// one queue the entries of the jobs in the list schedule before `F_a` (and, for the
-/// queue's work bound of a merged group, `crate::rta::queue_work`, `a`'s own entry and
+/// queue's work bound, `crate::rta::queue_work`, `a`'s own entry and
 /// the round's finish bounds of jobs done by `r_a`, done before a busy window's start
 /// (at most `a`'s latest entry) or cut below `a`'s bound, each at least the finish
 /// reported); with two queues
@@ -142,11 +148,20 @@ pub(crate) fn worst_over_orders_within(seq: &Sequence, p: &Platform, budget: &mu
         } else {
             let first = if copies { copy_order(&seq.jobs, &groups, &enter_in, &late) } else { Vec::new() };
             let mut w = worst_for(jobs, &groups, Entries { late: &late, first: &first }, seq.order, &seq.classes, p, &mut order_work);
-            attained = w.attained;
             if w.ties == Ties::Bound {
                 // Orders too many to try: the queue's work bound holds for all of them.
                 w.finish = tightened_work_bounds(jobs, &late, &w.finish, &seq.classes, p);
+            } else if jobs.len() <= MAX_CHECKED_JOBS {
+                // The list (with mixed demands a safe side, not the runs) may let a job of
+                // another stream be ahead where it cannot be: the work bound holds too.
+                let bound = tightened_work_bounds(jobs, &late, &w.finish, &seq.classes, p);
+                for (k, b) in bound.into_iter().enumerate() {
+                    if b < w.finish[k] {
+                        (w.finish[k], w.order[k], w.attained[k]) = (b, None, false);
+                    }
+                }
             }
+            attained = w.attained;
             (w.finish, w.order, w.ties, late.clone(), None)
         };
         let ends = if copies {

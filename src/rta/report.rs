@@ -479,7 +479,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
                 demands[0].registers_per_warp,
                 p.sms() * crate::rta::room::fit(p, &demands[0])
             ),
-            Bound::Envelope => "mixed block demands, or slots that depend on what the GPU profile leaves open (warp placement, partitioned caching): the responses are a safe bound for every block time up to C, every choice of SM and sub-partition (list schedule counting the blocks still running, each kind by its demand); simulated_finish is one nominal run of the dispatch rules".into(),
+            Bound::Envelope => "mixed block demands, or slots that depend on what the GPU profile leaves open (warp placement, partitioned caching): the responses are a safe bound for every block time up to C, every choice of SM and sub-partition (list schedule counting the blocks still running, each kind by its demand, or the queue's work bound where lower); simulated_finish is one nominal run of the dispatch rules".into(),
             Bound::TieBound => "too many launch orders of tied releases to try: each group of tied jobs merged into one (all its blocks, the longest C, the largest demand), and each job's finish at most the queue's work bound (the blocks that may be ahead of it, each weighed by its share of an SM or counted against the slots, for the time they can run before its last block starts), the lesser of the two; a safe bound for every order".into(),
             Bound::TimeSliced => format!(
                 "kernels of {} processes sharing the GPU by time slicing, round robin among those with work, slices of {} and switches of at most {} ({}), a process's blocks saved and resumed at a switch (compute preemption; restoring them, or draining blocks where the driver does that instead, counted in the switch), every process at the same interleave level (one slice per round), no GPU context outside the task set (e.g. a display); each process's kernels in one stream; a job's response is its kernel alone on the GPU, ceil(g / slots) C, plus, for each slice it needs, one wait of every other process's slice and the switches; a safe bound, not exact",
@@ -489,7 +489,7 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
                 w.unit
             ),
             Bound::UpperBound => format!(
-                "one block demand ({} slots): the list schedule over every launch order of tied releases that fits the jobs' entry windows, each job entering at its latest; for some kernel the worst such order needs entries that cannot happen together, so the response is a safe bound, not known to be reached",
+                "one block demand ({} slots): the list schedule over every launch order of tied releases that fits the jobs' entry windows, each job entering at its latest, or the queue's work bound where lower; for some kernel the worst such order needs entries that cannot happen together, or the work bound is lower, so the response is a safe bound, not known to be reached",
                 p.sms() * crate::rta::room::fit(p, &demands[0])
             ),
             Bound::Copies => "one block demand, with copies: the kernels' part as for one demand, the copies bounded as below; a safe bound, not exact".into(),
