@@ -190,40 +190,7 @@ fn busy_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Cla
         let (late_k, done_k) = if k == i { (late[i], Ticks::MAX) } else { (late[k], done[k]) };
         terms.push((late_k, done_k, wk.checked_mul(blocks)?.checked_mul(c)?, wk.checked_mul(resident)?.checked_mul(c)?));
     }
-    let mut candidates: Vec<Ticks> = terms.iter().flat_map(|&(l, d, _, _)| [l, d]).filter(|&c| c <= late[i]).collect();
-    candidates.push(late[i]);
-    candidates.sort_unstable();
-    candidates.dedup();
-    // V(c) by a sweep over the candidates in increasing order: a term leaves "full" past
-    // its late, and "carried in" past its done.
-    let mut by_late: Vec<usize> = (0..terms.len()).collect();
-    by_late.sort_unstable_by_key(|&t| terms[t].0);
-    let mut by_done: Vec<usize> = (0..terms.len()).collect();
-    by_done.sort_unstable_by_key(|&t| terms[t].1);
-    let mut v = terms.iter().try_fold(0u128, |v, t| v.checked_add(t.2))?;
-    let (mut l, mut d) = (0, 0);
-    // Per term: 0 full, 1 carried in, 2 gone.
-    let mut state = vec![0u8; terms.len()];
-    let mut bound = late[i];
-    for &c in &candidates {
-        // Past its done a term is gone, whenever it entered; past its late, carried in.
-        while d < by_done.len() && terms[by_done[d]].1 < c {
-            let t = by_done[d];
-            v = v.checked_sub(if state[t] == 0 { terms[t].2 } else { terms[t].3 })?;
-            state[t] = 2;
-            d += 1;
-        }
-        while l < by_late.len() && terms[by_late[l]].0 < c {
-            let t = by_late[l];
-            if state[t] == 0 {
-                v = v.checked_sub(terms[t].2)?.checked_add(terms[t].3)?;
-                state[t] = 1;
-            }
-            l += 1;
-        }
-        bound = bound.max(c.checked_add(Ticks::new(v / g + 1))?);
-    }
-    Some(bound)
+    largest_over_window_starts(&terms, late[i], |c, v| c.checked_add(Ticks::new(v / g + 1)))
 }
 
 /// The **head-by-head** form of [`bound_of`]: when job `i`'s last block is assigned,
@@ -291,43 +258,53 @@ fn heads_assigned_by(jobs: &[Job], late: &[Ticks], done: &[Ticks], classes: &[Cl
     let j: Vec<usize> = (0..jobs.len()).filter(|&k| k == i || (jobs[k].release <= late[i] && !after_i(k))).collect();
     let sms = u128::from(p.sms());
     let done_of = |k: usize| if k == i { Ticks::MAX } else { done[k] };
-    // Per job of J: (late, done, own packed work if it heads the queue, work as a resident).
+    // Per job of J: (late, done, own packed work and work as a resident, work as a
+    // resident only).
     let mut terms = Vec::with_capacity(j.len());
     for &k in &j {
         let (own, resident) = head_terms(jobs, classes, p, i, k)?;
-        terms.push((late[k], done_of(k), own, resident));
+        terms.push((late[k], done_of(k), own.checked_add(resident)?, resident));
     }
-    let mut candidates: Vec<Ticks> = terms.iter().flat_map(|&(l, d, _, _)| [l, d]).filter(|&c| c <= late[i]).collect();
-    candidates.push(late[i]);
+    let g = sms.checked_mul(room::WEIGHT_ONE)?;
+    largest_over_window_starts(&terms, late[i], |c, u| c.checked_add(Ticks::new(u.div_ceil(g))))
+}
+
+/// The largest `end(c, V(c))` (and `late_i`) over the candidate starts `c` of a busy
+/// window: `late_i` and the values `late`, `done` of `terms` up to it. Each term is
+/// `(late, done, full, carried)`: `V(c)` counts `full` while `late >= c`, `carried` once
+/// `late < c <= done`, nothing past `done` (a sweep in increasing `c`). `None` on
+/// overflow.
+fn largest_over_window_starts(terms: &[(Ticks, Ticks, u128, u128)], late_i: Ticks, end: impl Fn(Ticks, u128) -> Option<Ticks>) -> Option<Ticks> {
+    let mut candidates: Vec<Ticks> = terms.iter().flat_map(|&(l, d, _, _)| [l, d]).filter(|&c| c <= late_i).collect();
+    candidates.push(late_i);
     candidates.sort_unstable();
     candidates.dedup();
-    let g = sms.checked_mul(room::WEIGHT_ONE)?;
-    // U(c) by a sweep over the candidates in increasing order: a term's own work leaves
-    // past its late, the whole term past its done.
     let mut by_late: Vec<usize> = (0..terms.len()).collect();
     by_late.sort_unstable_by_key(|&t| terms[t].0);
     let mut by_done: Vec<usize> = (0..terms.len()).collect();
     by_done.sort_unstable_by_key(|&t| terms[t].1);
-    let mut u = terms.iter().try_fold(0u128, |u, t| u.checked_add(t.2)?.checked_add(t.3))?;
+    let mut v = terms.iter().try_fold(0u128, |v, t| v.checked_add(t.2))?;
     let (mut l, mut d) = (0, 0);
-    let mut own_gone = vec![false; terms.len()];
-    let mut bound = late[i];
+    // Per term: 0 full, 1 carried in, 2 gone.
+    let mut state = vec![0u8; terms.len()];
+    let mut bound = late_i;
     for &c in &candidates {
+        // Past its done a term is gone, whenever it entered; past its late, carried in.
         while d < by_done.len() && terms[by_done[d]].1 < c {
             let t = by_done[d];
-            u = u.checked_sub(terms[t].3 + if own_gone[t] { 0 } else { terms[t].2 })?;
-            own_gone[t] = true;
+            v = v.checked_sub(if state[t] == 0 { terms[t].2 } else { terms[t].3 })?;
+            state[t] = 2;
             d += 1;
         }
         while l < by_late.len() && terms[by_late[l]].0 < c {
             let t = by_late[l];
-            if !own_gone[t] {
-                u = u.checked_sub(terms[t].2)?;
-                own_gone[t] = true;
+            if state[t] == 0 {
+                v = v.checked_sub(terms[t].2)?.checked_add(terms[t].3)?;
+                state[t] = 1;
             }
             l += 1;
         }
-        bound = bound.max(c.checked_add(Ticks::new(u.div_ceil(g)))?);
+        bound = bound.max(end(c, v)?);
     }
     Some(bound)
 }
