@@ -16,7 +16,9 @@
 //! `SHOW=<family name>[,<family name>...]` also prints each kernel of those families reported more than 3
 //! (`SHOW_ABOVE`) times the worst found, with its set; `ONLY=<family name>` runs that
 //! family alone (the same sets as in a full run only for the first family); `RUNS=<n>`
-//! searches `n` runs per set instead of 400.
+//! searches `n` runs per set instead of 400; `FINE=<n>` draws every time in units of `n`
+//! ticks (default 100, so that the search can run a block for a hundredth of a unit).
+//! Reported and found responses are printed in ticks.
 
 use gpu_makespan::rta::adversary::{worst_responses, worst_sliced_responses, Slicing};
 use gpu_makespan::rta::analysis::{analyse, Timeline};
@@ -36,6 +38,13 @@ const RUNS: usize = 400;
 /// moves the figures).
 fn runs() -> usize {
     std::env::var("RUNS").ok().and_then(|r| r.parse().ok()).unwrap_or(RUNS)
+}
+/// Ticks per time unit of the corpus (`FINE`, default 100): every time of a set is drawn
+/// in units and multiplied by it, so that the search may run blocks, copies and
+/// overheads for a fraction of a unit (the model allows any time up to `C`), which a
+/// one-tick grid (`FINE=1`, the figures before 2026-12-01) cannot.
+fn fine() -> u128 {
+    std::env::var("FINE").ok().and_then(|r| r.parse().ok()).unwrap_or(100)
 }
 const SIZES: [u64; 9] = [32, 64, 128, 256, 512, 1024, 80, 544, 682];
 
@@ -222,13 +231,19 @@ impl Family {
             Family::Tied => tasks.iter_mut().for_each(|t| t.release = Ticks::ZERO),
             _ => {}
         }
+        let f = fine();
+        for t in &mut tasks {
+            (t.wcet, t.release, t.copy_in, t.copy_out) = (t.wcet * f, t.release * f, t.copy_in * f, t.copy_out * f);
+            (t.period, t.deadline) = (t.period.map(|x| x * f), t.deadline.map(|x| x * f));
+            t.time_slice = t.time_slice.map(|x| x * f);
+        }
         let mut w = Workload::new(tasks, Platform::TX2, Scale::default(), "t");
         w.launch = launch;
         if self == Family::Overhead {
-            w.launch_overhead = Ticks::new(rng.random_range(1..12));
+            w.launch_overhead = Ticks::new(rng.random_range(1..12)) * f;
         }
         if self == Family::Sliced {
-            (w.time_slice, w.context_switch) = (Ticks::new(rng.random_range(1..20)), Some(Ticks::new(rng.random_range(0..4))));
+            (w.time_slice, w.context_switch) = (Ticks::new(rng.random_range(1..20)) * f, Some(Ticks::new(rng.random_range(0..4)) * f));
         }
         w
     }

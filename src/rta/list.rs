@@ -376,11 +376,29 @@ fn stream_entry(j: &Job, done: &std::collections::HashMap<usize, Ticks>) -> Tick
 /// its entry, or with [`Job::residents`] they count as running blocks from its entry
 /// until its blocking ends (proof in [`crate::rta::priority`]).
 pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
+    run(jobs, classes, p, &mut |_, _| ())
+}
+
+/// The start of each block of each job (in the given order; a job's blocks in their
+/// dispatch order, so not decreasing) in the list schedule of [`finishes`]. Where `jobs`
+/// is the order in which the jobs really enter the queue (one order: no ties to try), by
+/// the induction of [`finishes`] (the real `i`-th block of the queue starts no later
+/// than the list's `i`-th) the real `m`-th block of a job starts by its `m`-th start
+/// here, so it has ended by that start plus the job's `C`.
+pub fn block_starts(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Vec<Ticks>> {
+    let mut starts: Vec<Vec<Ticks>> = jobs.iter().map(|j| Vec::with_capacity(j.blocks as usize)).collect();
+    run(jobs, classes, p, &mut |k, t| starts[k].push(t));
+    starts
+}
+
+/// The list schedule of [`finishes`], telling `started` each block's job (its place in
+/// `jobs`) and start.
+fn run(jobs: &[Job], classes: &[Class], p: &Platform, started: &mut dyn FnMut(usize, Ticks)) -> Vec<Ticks> {
     let mut running = Running::new(classes.len());
     let mut last = Ticks::ZERO;
     let mut out = Vec::with_capacity(jobs.len());
     let mut done: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
-    for j in jobs {
+    for (k, j) in jobs.iter().enumerate() {
         let mut finish = Ticks::ZERO;
         let entry = stream_entry(j, &done);
         let ready = after_blocking(j, entry);
@@ -394,6 +412,7 @@ pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
                 running.end_until(t);
             }
             running.start(t + j.wcet, j.class);
+            started(k, t);
             last = t;
             finish = finish.max(t + j.wcet);
         }

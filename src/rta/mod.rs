@@ -33,6 +33,7 @@ internal! {
     mod queues;
     mod report;
     mod room;
+    mod settle;
     mod simulator;
     mod slicing;
     mod sms;

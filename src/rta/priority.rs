@@ -86,7 +86,9 @@
 
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{free_groups, stream_roots, Class, Job, Residents, TieOrder};
+use crate::rta::list::block_starts;
 use crate::rta::room;
+use crate::rta::settle::{settle, Step};
 use crate::rta::ties::{Entries, worst_for, Ties, Worsts};
 use crate::rta::time::Ticks;
 use crate::rta::workload::Priority;
@@ -100,8 +102,8 @@ pub fn two_queues(jobs: &[Job]) -> bool {
 /// pass's finishes); any pass's result is a bound.
 pub const PASSES: usize = 4;
 
-/// Most steps of the windowed work bound's fixed-point iteration ([`Pool::windowed_x`]):
-/// beyond, the bound is not used (the other bounds stand).
+/// Most plain steps of the window bounds' fixed-point iterations ([`Pool::windowed_x`],
+/// [`Pool::high_busy_x`]) before [`settle`] gallops to a time that settles.
 pub const WINDOW_STEPS: usize = 1_000;
 
 /// Most block steps of the pooled lists of the low jobs in one run ([`worst_two_queues`]
@@ -166,6 +168,9 @@ pub struct HighJobs {
     orders: Vec<Option<Vec<usize>>>,
     ties: Ties,
     tied: Vec<bool>,
+    /// Per high job, where the high jobs have one order: the start bound of each of its
+    /// blocks in the list that bounds its finish ([`crate::rta::list::block_starts`]).
+    starts: Vec<Option<Vec<Ticks>>>,
     /// What is left of the tie orders' work budget, over every round
     /// ([`crate::rta::ties::worst_for`]).
     work: u64,
@@ -181,6 +186,9 @@ struct Pool<'a> {
     /// Per job, a bound on its kernel's finish from an earlier pass, or for a low job
     /// from this one once it is bounded (`Ticks::MAX`: none).
     done: Vec<Ticks>,
+    /// Per high job, the start bounds of its blocks from an earlier pass
+    /// ([`HighJobs::starts`]), if known.
+    starts: Vec<Option<Vec<Ticks>>>,
     /// Whether `jobs` are in release order (the nominal order is).
     by_release: bool,
     /// What is left of the pools' scans ([`Budget::scans`]).
@@ -217,7 +225,7 @@ pub fn worst_two_queues(
     let (mut finish, mut reach) = (vec![Ticks::ZERO; n], late.to_vec());
     let by_release = jobs.windows(2).all(|w| w[0].release <= w[1].release);
     let scans = std::cell::Cell::new(budget.scans);
-    let mut pool = Pool { jobs, late, classes, p, budget: &mut budget.lists, done: vec![Ticks::MAX; n], by_release, scans };
+    let mut pool = Pool { jobs, late, classes, p, budget: &mut budget.lists, done: vec![Ticks::MAX; n], starts: vec![None; n], by_release, scans };
     let quiet = pool.quiet_points();
     for _ in 0..PASSES {
         let previous = pool.done.clone();
@@ -248,10 +256,11 @@ pub fn worst_two_queues(
         for i in (0..n).filter(|&i| jobs[i].priority == Priority::High) {
             finish[i] = h.finish[i].min(previous[i]);
         }
-        if finish == previous {
+        if finish == previous && pool.starts == h.starts {
             break;
         }
         pool.done.clone_from(&finish);
+        pool.starts.clone_from(&h.starts);
     }
     budget.scans = pool.scans.get();
     let h = highs.as_ref()?;
@@ -293,11 +302,18 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
     let Worsts { finish: f, order: o, ties, .. } = worst_for(&sub, &groups, Entries::late(&sub_late), order, classes, p, &mut work);
     groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[highs[k]] = true);
+    // One order: `worst_for`'s finishes are those of this very list.
+    let mut starts = vec![None; n];
+    if groups.is_empty() {
+        for (&i, s) in highs.iter().zip(block_starts(&sub, classes, p)) {
+            starts[i] = Some(s);
+        }
+    }
     for (k, &i) in highs.iter().enumerate() {
         finish[i] = f[k];
         orders[i] = o[k].as_ref().map(|o| o.iter().map(|&m| highs[m]).collect());
     }
-    HighJobs { inputs, finish, orders, ties, tied, work }
+    HighJobs { inputs, finish, orders, ties, tied, starts, work }
 }
 
 /// Per high job (in nominal order: `release` its releases, `late` its latest entries):
@@ -491,8 +507,9 @@ impl Pool<'_> {
         }
     }
 
-    /// The **high-busy bound** of low job `l`: `X`, the first of the iterates from `e_l + 1`
-    /// with `e_l + |A ∩ [e_l, X)| + floor(V(X) / G) + 1 <= X`, over `S(X)` (as in [`Pool::windowed_x`]: `l`,
+    /// The **high-busy bound** of low job `l`: `X`, a time from `e_l + 1` on with `e_l +
+    /// |A ∩ [e_l, X)| + floor(V(X) / G) + 1 <= X` (the first of the iterates from `e_l +
+    /// 1`, or past [`WINDOW_STEPS`] of them one that [`settle`] finds), over `S(X)` (as in [`Pool::windowed_x`]: `l`,
     /// the low jobs ahead of it, the high jobs released in `[q, X)`; none done by `r_l`),
     /// whose high jobs are split in two: those of `H_1` count by the time they can be in
     /// the high queue, `A` the union of their `[r_h, F_h)` (`F_h` their finish bounds from
@@ -507,7 +524,7 @@ impl Pool<'_> {
     /// `H_1`, as the windowed bound or the unsplit one covers it), else every high job.
     /// `l`'s last block is assigned by `X`, and `l` ends by `X + C_l`. For low jobs behind
     /// high jobs made long by many blocks, which the work bounds charge in full. `None`
-    /// without such an `X` in [`WINDOW_STEPS`] steps, an `F_h` of `H_1` unknown, or on an
+    /// where [`settle`] finds no such `X`, an `F_h` of `H_1` is unknown, or on an
     /// overflow.
     ///
     /// Proof (for any split). Let `e` (`r_l <= e <= e_l`) be `l`'s real entry, and suppose
@@ -530,8 +547,8 @@ impl Pool<'_> {
     fn high_busy_x(&self, root: &[usize], l: usize, q: Ticks, split: bool) -> Option<Ticks> {
         let (jobs, late) = (self.jobs, self.late);
         let (e, r_l) = (late[l], jobs[l].release);
-        let (mut x, mut first) = (e.checked_add(Ticks::new(1))?, true);
-        for _ in 0..WINDOW_STEPS {
+        let mut first = true;
+        settle(e.checked_add(Ticks::new(1))?, WINDOW_STEPS, |x| {
             let pool = self.window_pool(root, l, q, x);
             let in_a = self.queue_time_counted(&pool, l, split)?;
             // A split that puts no high job in `H_1`, or all, is covered by another bound.
@@ -549,13 +566,8 @@ impl Pool<'_> {
                 let free = to.saturating_sub(from) - busy.covered(from, to);
                 sum.checked_add(w.checked_mul(u128::from(j.blocks - u64::from(k == l)))?.checked_mul(j.wcet.min(free).get())?)
             })?;
-            let next = e.checked_add(busy.covered(e, x))?.checked_add(Ticks::new(work / g + 1))?;
-            if next <= x {
-                return Some(x);
-            }
-            x = next;
-        }
-        None
+            Some(Step::Next(e.checked_add(busy.covered(e, x))?.checked_add(Ticks::new(work / g + 1))?))
+        })
     }
 
     /// Per job of `pool`, whether [`Pool::high_busy_x`] counts it by its time in the high
@@ -683,8 +695,10 @@ impl Pool<'_> {
     /// if then every low job that may head the low queue ([`Pool::may_head`]: `l` and the
     /// low jobs ahead of it) always has room ([`always_room`]) beside the blocks of the
     /// jobs of `S` ([`Pool::pool_of`] with `D = Y`) not bounded to be done by `Y`, `l`'s
-    /// last block left out. `l`'s last block is then assigned by `Y`, and `l` ends by `Y +
-    /// C_l`. `None` when some high job's bound is unknown, or the room is not sure.
+    /// last block left out, and of a high job whose blocks' start bounds are known only
+    /// those that may still run at `Y` ([`Pool::running_at`]). `l`'s last block is then
+    /// assigned by `Y`, and `l` ends by `Y + C_l`. `None` when some high job's bound is
+    /// unknown, or the room is not sure.
     ///
     /// Proof. Every bound `F_h` of a high job is `h`'s last block's assignment bound plus
     /// `C_h`: a list's finish is its last start plus its blocks' time (at least `C_h`, the
@@ -700,11 +714,13 @@ impl Pool<'_> {
     /// of it that has not left the queue by `r_l <= Y` (one that may head), is not
     /// assigned a block for want of room. The blocks running at `Y` are of `l` (not its
     /// last), of low jobs ahead of `l`, of high jobs released by `Y` (so of `S` with `D =
-    /// Y`), none of a job done by `Y`: at most as many of each class as counted, so the
-    /// head has room, a contradiction. The promises used, of [`crate::rta::queues`]'s
-    /// argument, fall due by `Y`, no later than `l`'s own assignment promise: each high
-    /// job's assignment by `F_h - C_h <= Y` and each job's finish `F_k <= Y` (computed
-    /// before `l`'s bound, so ordered before it where they fall due at `Y` itself).
+    /// Y`), none of a job done by `Y`, and of a high job `h` none whose start bound `s_m`
+    /// has `s_m + C_h <= Y` (it has ended by then): at most as many of each class as
+    /// counted, so the head has room, a contradiction. The promises used, of
+    /// [`crate::rta::queues`]'s argument, fall due by `Y`, no later than `l`'s own
+    /// assignment promise: each high job's assignment by `F_h - C_h <= Y`, each block's
+    /// start by `s_m < Y` and each job's finish `F_k <= Y` (computed before `l`'s bound,
+    /// so ordered before it where they fall due at `Y` itself).
     fn room_once_high_queue_empty(&self, root: &[usize], l: usize, q: Ticks) -> Option<Ticks> {
         let jobs = self.jobs;
         let mut y = self.late[l];
@@ -724,11 +740,22 @@ impl Pool<'_> {
         };
         let mut blocks: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
         for &k in pool.iter().filter(|&&k| k == l || self.done[k] > y) {
-            *blocks.entry(jobs[k].class).or_default() += jobs[k].blocks - u64::from(k == l);
+            *blocks.entry(jobs[k].class).or_default() += self.running_at(k, y).unwrap_or(jobs[k].blocks) - u64::from(k == l);
         }
         let heads: std::collections::BTreeSet<usize> =
             pool.iter().filter(|&&k| jobs[k].priority == Priority::Low && self.may_head(k, l)).map(|&k| jobs[k].class).collect();
         heads.into_iter().all(|h| always_room(h, &blocks, self.classes, self.p)).then_some(y)
+    }
+
+    /// How many blocks of high job `k` may still run at `y` (after that instant): those
+    /// whose start bound ([`Pool::starts`]) plus `C_k` is after `y`; `None` where the
+    /// bounds are not known. Proof: the real `m`-th block of `k` starts by the `m`-th
+    /// bound `s_m` ([`block_starts`]), so with `s_m + C_k <= y` it has ended by `y`. A
+    /// promise due at `s_m < y`, before the bound using it.
+    fn running_at(&self, k: usize, y: Ticks) -> Option<u64> {
+        let c = self.jobs[k].wcet;
+        // A job's start bounds do not decrease (its blocks start in order in the list).
+        self.starts[k].as_ref().map(|s| (s.len() - s.partition_point(|&s| s.saturating_add(c) <= y)) as u64)
     }
 
     /// `S(X)` of [`Pool::windowed_x`] and [`Pool::high_busy_x`] for `X = x`: the jobs of
@@ -769,9 +796,10 @@ impl Pool<'_> {
         Some(if total < sms { late[l] } else { late[l].checked_add(Ticks::new(work / sms + 1))? })
     }
 
-    /// The **windowed work bound** of low job `l`: `X`, the least fixed point of `X = e_l +
-    /// floor(V(X) / G) + 1` above `e_l` (or `e_l` if the blocks of `S(e_l + 1)` other than
-    /// `l`'s last weigh less than `G`), where `S(X)` is `S` of the work bound with only the
+    /// The **windowed work bound** of low job `l`: `X > e_l` with `e_l + floor(V(X) / G) +
+    /// 1 <= X` (the least such fixed point where the iterates from `e_l + 1` reach it in
+    /// [`WINDOW_STEPS`] steps, else one that [`settle`] finds; or `e_l` if the blocks of
+    /// some `S(X)`, `X > e_l`, other than `l`'s last weigh less than `G`), where `S(X)` is `S` of the work bound with only the
     /// high jobs released before `X`, each job `k` of `S(X)` has weight `w_k` (the
     /// [`room::weights_among`] of its demand with the demands of the jobs of `S(X)` that
     /// [`Pool::may_head`] as heads, `l`'s own against `l` and the high jobs only, `G =
@@ -779,8 +807,8 @@ impl Pool<'_> {
     /// the weights do not apply, 1 each with `G` the slots of [`Pool::slots`]), and
     /// `V(X) = sum_k w_k n_k min(C_k, (min(X, F_k) - max(r_k, r_l))^+)`, with `n_k` the
     /// blocks of `k` (less one for `l`) and `F_k` its finish bound if known (`done`). `l`'s
-    /// last block is assigned by `X`, and `l` ends by `X + C_l`. `None` if the iteration does
-    /// not reach a fixed point in [`WINDOW_STEPS`] steps or a sum overflows.
+    /// last block is assigned by `X`, and `l` ends by `X + C_l`. `None` if [`settle`] finds
+    /// no such `X` or a sum overflows.
     ///
     /// Proof. As for the weighted work bound, suppose `l`'s last block is assigned at `X' >
     /// X`, `l` entering at `e` with `r_l <= e <= e_l`. At every instant `t` of `[e, X)` the
@@ -792,18 +820,18 @@ impl Pool<'_> {
     /// weights take as heads. A block of `k` runs within
     /// `[max(r_k, e), min(X, F_k))`, for at most `C_k`: the blocks of `k` other than `l`'s
     /// last run at most `n_k min(C_k, (min(X, F_k) - max(r_k, r_l))^+)` in `[e, X)`, and
-    /// `G (X - e) <= V(X)`. But at a fixed point `G (X - e) >= G (X - e_l) = G (floor(V(X) /
-    /// G) + 1) > V(X)`: a contradiction. Where the blocks weigh less than `G` in all, the
-    /// contradiction comes at `e` itself (`X' <= e <= e_l`: the blocks running at `e` are of
-    /// jobs released by `e_l`, all in `S(e_l + 1)`). A bound `F_k < X` is used only
+    /// `G (X - e) <= V(X)`. But `G (X - e) >= G (X - e_l) >= G (floor(V(X) / G) + 1) >
+    /// V(X)`: a contradiction. Where the blocks of some `S(X)` weigh less than `G` in all,
+    /// the contradiction comes at `e` itself (`X' <= e <= e_l`: the blocks running at `e`
+    /// are of jobs released by `e_l`, all in `S(e_l + 1)`, within `S(X)`, the head at `e`
+    /// one whose demand the weights take as a head). A bound `F_k < X` is used only
     /// for blocks running before `X`, below `l`'s own bound: one more promise of
     /// [`crate::rta::queues`]'s argument, due before `l`'s.
     fn windowed_x(&self, root: &[usize], l: usize, q: Ticks) -> Option<Ticks> {
         let (jobs, late) = (self.jobs, self.late);
         let (e, r_l) = (late[l], jobs[l].release);
         // From `e_l + 1`: the jobs released by `e_l` may run at `e_l` itself.
-        let mut x = e.checked_add(Ticks::new(1))?;
-        for _ in 0..WINDOW_STEPS {
+        settle(e.checked_add(Ticks::new(1))?, WINDOW_STEPS, |x| {
             let pool = self.window_pool(root, l, q, x);
             let demands: Vec<Demand> = pool.iter().map(|&k| self.classes[jobs[k].class].demand).collect();
             let (weights, g) = match room::weights_among(self.p, &self.heads_of(&pool, l), &demands) {
@@ -826,15 +854,10 @@ impl Pool<'_> {
                 work = work.checked_add(w.checked_mul(n)?.checked_mul(j.wcet.min(span).get())?)?;
             }
             if total < g {
-                return Some(e);
+                return Some(Step::Settled(e));
             }
-            let next = e.checked_add(Ticks::new(work / g + 1))?;
-            if next <= x {
-                return Some(x);
-            }
-            x = next;
-        }
-        None
+            Some(Step::Next(e.checked_add(Ticks::new(work / g + 1))?))
+        })
     }
 
     /// Times `q` at which the GPU is surely idle with every job released before `q` done:

@@ -8,6 +8,7 @@
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{stream_roots, Class, Job};
 use crate::rta::room;
+use crate::rta::settle::{settle, Step};
 use crate::rta::time::Ticks;
 
 /// Most pairs of jobs (job, job that may be ahead of it) one call weighs: beyond, no
@@ -365,16 +366,17 @@ struct Run {
     done: Ticks,
 }
 
-/// Most steps of the window's fixed point in [`assigned_by`]: beyond, the bound without
-/// the window stands.
+/// Most plain steps of the window's fixed point in [`assigned_by`] before [`settle`]
+/// gallops to a time that settles.
 pub const WINDOW_STEPS: usize = 1_000;
 
 /// When the last block is assigned (`late`: the latest entry, `r`: the release): by
 /// `late` if the blocks of `runs` weigh (`weights`) less than `g` together; else by the
-/// least `X > late` with `g (X - late) > V(X)`, `V(X)` their weighted time in `[r, X)`
-/// (each block `min(C, min(X, done) - r)`), found from `late + 1` by `X = late +
-/// floor(V(X) / g) + 1` in at most [`WINDOW_STEPS`] steps, else `X` for `V` without the
-/// window; `None` on overflow.
+/// lesser of `X` for `V` without the window and an `X > late` with `late + floor(V(X) /
+/// g) + 1 <= X` (so `g (X - late) > V(X)`), `V(X)` their weighted time in `[r, X)` (each
+/// block `min(C, min(X, done) - r)`): the least, where the iterates from `late + 1`
+/// reach it in [`WINDOW_STEPS`] steps, else one that [`settle`] finds; `None` on
+/// overflow.
 fn assigned_by((late, r): (Ticks, Ticks), runs: &[Run], weights: &[u128], g: u128) -> Option<Ticks> {
     let total = runs.iter().zip(weights).try_fold(0u128, |t, (run, &w)| t.checked_add(w.checked_mul(run.blocks)?))?;
     if total < g {
@@ -386,15 +388,10 @@ fn assigned_by((late, r): (Ticks, Ticks), runs: &[Run], weights: &[u128], g: u12
             v.checked_add(w.checked_mul(run.blocks)?.checked_mul(span.get())?)
         })
     };
-    let mut x = late.checked_add(Ticks::new(1))?;
-    for _ in 0..WINDOW_STEPS {
-        let next = late.checked_add(Ticks::new(v(x)? / g + 1))?;
-        if next <= x {
-            return Some(x);
-        }
-        x = next;
-    }
-    late.checked_add(Ticks::new(v(Ticks::MAX)? / g + 1))
+    let windowed = settle(late.checked_add(Ticks::new(1))?, WINDOW_STEPS, |x| Some(Step::Next(late.checked_add(Ticks::new(v(x)? / g + 1))?)));
+    // Without the window: it settles too (`V(X) <= V(MAX)`).
+    let whole = v(Ticks::MAX).and_then(|v| late.checked_add(Ticks::new(v / g + 1)));
+    windowed.into_iter().chain(whole).min()
 }
 
 #[cfg(test)]

@@ -6,7 +6,12 @@
 //!
 //! * G1/G2/G4 (streams): a job enters the GPU's queue once released, plus a launch
 //!   overhead drawn in `[0, L]`, and once the job before it in its stream has completed.
-//!   Jobs entering at the same time enter in a random order.
+//!   Jobs entering at the same time enter in a random order: in half of the runs all
+//!   before any block is assigned, in the other half one at a time with blocks assigned
+//!   in between (the first, half of the time, only after the blocks that have room at
+//!   that instant), then (half of the time) only up to a drawn number of blocks before
+//!   the next one enters, since the rules do not order the blocks assigned at an instant
+//!   and the kernels entering at it (a high kernel may cut a low head's blocks short).
 //! * G3/X1 (FIFO EE queues): only the head job's blocks are assigned, in order, each as
 //!   soon as some SM has room (R1-R3: threads, a block slot, shared memory, registers);
 //!   among the SMs with room one is drawn at random, or in half of the runs the first in
@@ -20,8 +25,10 @@
 //! * Halves: a kernel marked confined (partitioned global caching) has each block in one
 //!   half of an SM (half the warp slots, half the sub-partitions), the half drawn among
 //!   those with room; the other kernels' blocks spread over the SM.
-//! * Each block runs for a time drawn in `[1, C]` (`C` with the block overhead), `C`
-//!   itself half of the time.
+//! * Each block runs for a time drawn in `[1, C]` (`C` with the block overhead): per job,
+//!   every block at `C`, every block at 1, every block at 1 but the last at `C` (room
+//!   freed early, the job completing late), or each drawn on its own (`C` half of the
+//!   time). A set given in finer ticks lets blocks run for a fraction of its unit.
 //! * C1-C4 (copies): a job's copy in enters the one CE queue once the job before it in its
 //!   stream has completed (and up to `L` after its release), its kernel once the copy has
 //!   completed; its copy out when its kernel completes. The copy engine serves the queue
@@ -57,8 +64,9 @@ pub struct Hardware {
     /// The launch overhead's upper bound `L` (each job's overhead is drawn in `[0, L]`).
     pub launch_overhead: Ticks,
     /// Every block takes its whole `C` (else its time is drawn: per job, all its blocks
-    /// at `C`, all at 1 tick, or each drawn on its own, so that runs where a whole kernel
-    /// is short and another long are not rare).
+    /// at `C`, all at 1 tick, all at 1 tick but the last at `C`, or each drawn on its
+    /// own, so that runs where a whole kernel is short and another long, or a kernel
+    /// frees its room early and completes late, are not rare).
     pub full_blocks: bool,
     /// Jobs entering the queue at the same time enter in the order of `jobs` (the order
     /// the user fixed for tied releases); else in a random order.
@@ -188,7 +196,7 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
     // unevenly, which is where a later block can find no room).
     let first_fit = rng.random_bool(0.5);
     // How each job's block times are drawn (`Hardware::full_blocks`).
-    let styles: Vec<u64> = if hw.full_blocks { Vec::new() } else { jobs.iter().map(|_| rng.random_range(0..4)).collect() };
+    let styles: Vec<u64> = if hw.full_blocks { Vec::new() } else { jobs.iter().map(|_| rng.random_range(0..5)).collect() };
     let mut sms: Vec<Sm> =
         (0..p.sms()).map(|_| Sm { threads: [0; 2], blocks: 0, shared_memory: 0, registers: [0; MAX_SUB_PARTITIONS], pointer: 0 }).collect();
     let mut ops = Ops { end: vec![None; n], copied_in: vec![None; n], copy_entered: vec![false; n], engine: CopyEngine::default() };
@@ -199,6 +207,8 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
     let mut queues: [VecDeque<(usize, u64)>; 2] = [VecDeque::new(), VecDeque::new()];
     let mut running: Vec<Running> = Vec::new();
     let mut t: Ticks = Ticks::ZERO;
+    // The instant at which entries were last held back for the blocks that have room.
+    let mut held: Option<Ticks> = None;
     // When a job's stream lets it go on (its predecessor has completed), if known.
     let behind = |j: usize, end: &[Option<Ticks>]| jobs[j].after.map_or(Some(Ticks::ZERO), |a| end[a]);
     // When a job's copy in enters the CE queue, and when its kernel enters its EE queue, if known.
@@ -207,6 +217,8 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
         let before = if jobs[j].copy_in > Ticks::ZERO { ops.copied_in[j] } else { behind(j, &ops.end) }?;
         Some((jobs[j].release + overhead[j][0]).max(before))
     };
+    // Whether a kernel may enter its queue by `t` and has not.
+    let pending = |entered: &[bool], ops: &Ops, t: Ticks| (0..n).any(|j| !entered[j] && kernel_entry(j, ops).is_some_and(|e| e <= t));
     loop {
         // Copies entering now, then the copy engine up to now.
         let mut now: Vec<usize> =
@@ -232,14 +244,27 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
         }
         if interleave {
             now.truncate(1);
+            // Once per instant (half of the time), the blocks that have room go first.
+            if !now.is_empty() && held != Some(t) && rng.random_bool(0.5) {
+                held = Some(t);
+                now.clear();
+            }
         }
         for j in now {
             entered[j] = true;
             queues[jobs[j].priority.queue()].push_back((j, 0));
         }
         // The head job's blocks (of the high queue if it is not empty), in order, while
-        // some SM has room.
-        while let Some(&(j, b)) = queues.iter().find_map(|q| q.front()) {
+        // some SM has room. Interleaved, with kernels still to enter now, only up to a
+        // drawn number of blocks (half of the time): the rules do not order the blocks
+        // assigned at an instant and the kernels entering at it, so a high kernel may cut
+        // a low head's blocks short.
+        let mut budget = if interleave && pending(&entered, &ops, t) && rng.random_bool(0.5) {
+            rng.random_range(0..=p.sms() * p.max_blocks_per_sm)
+        } else {
+            u64::MAX
+        };
+        while let Some(&(j, b)) = queues.iter().find_map(|q| q.front()).filter(|_| budget > 0) {
             let queue = &mut queues[jobs[j].priority.queue()];
             let d = classes[jobs[j].class].demand;
             let confined = hw.confined[jobs[j].task];
@@ -253,6 +278,9 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
             let end = t + match styles.get(j) {
                 None | Some(0) => c,
                 Some(1) => Ticks::new(1),
+                // Room freed at once, the job completing late.
+                Some(4) if b + 1 < jobs[j].blocks => Ticks::new(1),
+                Some(4) => c,
                 Some(_) => block_time(rng, c),
             };
             running.push(Running { end, sm, job: j, demand: d, warps });
@@ -260,6 +288,7 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
             if b + 1 < jobs[j].blocks {
                 queue.push_front((j, b + 1));
             }
+            budget = budget.saturating_sub(1);
         }
         // The next event: a block's end, a copy's start, or a copy's or a kernel's entry.
         let next_end = running.iter().map(|r| r.end).min();
@@ -270,7 +299,7 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
             .filter(|&e| e > t)
             .min();
         // Interleaved: kernels left to enter now are entered (one at a time) before time moves.
-        if interleave && (0..n).any(|j| !entered[j] && kernel_entry(j, &ops).is_some_and(|e| e <= t)) {
+        if interleave && pending(&entered, &ops, t) {
             continue;
         }
         let Some(next) = [next_end, next_entry, ops.engine.next_start()].into_iter().flatten().min() else { break };
