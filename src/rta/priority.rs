@@ -66,8 +66,9 @@
 //! `l`'s release), its windowed form (`Pool::windowed_x`), the high-busy bound
 //! (`Pool::high_busy_x`: high jobs counted by the time they can be in the high queue)
 //! and the empty-high-queue bound (`Pool::room_once_high_queue_empty`: once the high
-//! jobs released by then have their last blocks assigned, `l`'s last block surely has
-//! room), with the reach (`D`) of the one reported.
+//! jobs released by then, and any low job ahead of `l` that could not have room, have
+//! their last blocks assigned, `l`'s last block surely has room), with the reach (`D`)
+//! of the one reported.
 //!
 //! **Passes.** The low jobs' bounds rest on the entries, the releases and, for the work
 //! bound, finishes known from an earlier pass; the high jobs' on the low jobs' finishes.
@@ -300,15 +301,21 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
         .collect();
     // Which high jobs may swap in the high queue: from their real entry windows.
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
-    let Worsts { finish: f, order: o, ties, .. } = worst_for(&sub, &groups, Entries::late(&sub_late), order, classes, p, &mut work);
-    groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[highs[k]] = true);
-    // One order: `worst_for`'s finishes are those of this very list.
     let mut starts = vec![None; n];
-    if groups.is_empty() {
-        for (&i, s) in highs.iter().zip(block_starts(&sub, classes, p)) {
+    let (f, o, ties) = if groups.is_empty() {
+        // One order: the list `worst_for` would run (its finishes are each job's last
+        // start plus `C`), with its blocks' starts kept.
+        let s = block_starts(&sub, classes, p);
+        let f: Vec<Ticks> = s.iter().zip(&sub).map(|(s, j)| s.iter().map(|&t| t + j.wcet).max().unwrap_or(Ticks::ZERO)).collect();
+        for (&i, s) in highs.iter().zip(s) {
             starts[i] = Some(s);
         }
-    }
+        (f, vec![None; sub.len()], Ties::None)
+    } else {
+        let Worsts { finish, order: o, ties, .. } = worst_for(&sub, &groups, Entries::late(&sub_late), order, classes, p, &mut work);
+        (finish, o, ties)
+    };
+    groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[highs[k]] = true);
     for (k, &i) in highs.iter().enumerate() {
         finish[i] = f[k];
         orders[i] = o[k].as_ref().map(|o| o.iter().map(|&m| highs[m]).collect());
@@ -598,8 +605,10 @@ impl Pool<'_> {
     /// bound of an earlier pass (or of this one, computed before `l`'s) does not have its
     /// last block assigned by `l`'s release. Every bound of a low job here is `X_k + C_k`
     /// with `X_k` a bound on its last block's assignment (the pooled list's last start,
-    /// the `X` of [`Pool::low_job_by_work`], [`Pool::weighted_x`], [`Pool::windowed_x`] and
-    /// [`Pool::high_busy_x`]), so `F_k - C_k` is one: with `F_k - C_k <= r_l` the job has
+    /// the `X` of [`Pool::low_job_by_work`], [`Pool::weighted_x`], [`Pool::windowed_x`],
+    /// [`Pool::high_busy_x`], the `Y` of [`Pool::room_once_high_queue_empty`], and the
+    /// least of them over passes), so `F_k - C_k` is one (the empty-high-queue bound uses
+    /// it at its `Y` instead of `r_l`): with `F_k - C_k <= r_l` the job has
     /// left the low queue by `e >= r_l` (a block assigned at `r_l` itself included: the
     /// head at an instant is the one after that instant's assignments). A promise due at
     /// `F_k - C_k <= r_l`, no later than `l`'s own assignment (`crate::rta::queues`: such
@@ -689,11 +698,13 @@ impl Pool<'_> {
         }
     }
 
-    /// The **empty-high-queue bound** of low job `l`: `Y`, the least time from `e_l` on
-    /// by which every high job released by `Y` (at or after the quiet point `q`) has its
-    /// last block assigned, by `F_h - C_h` (`F_h` its finish bound from an earlier pass),
-    /// if then every low job that may head the low queue ([`Pool::may_head`]: `l` and the
-    /// low jobs ahead of it) always has room ([`always_room`]) beside the blocks of the
+    /// The **empty-high-queue bound** of low job `l`: `Y`, a time from `e_l` on by which
+    /// every high job released by `Y` (at or after the quiet point `q`) has its last block
+    /// assigned, by `F_h - C_h` (`F_h` its finish bound from an earlier pass; the least
+    /// such time from `e_l` or from one of the times `F_k - C_k` by which a low job ahead
+    /// of `l` has its last block assigned, the first of them that passes), if then every
+    /// low job that may head the low queue at `Y` (`l` and the low jobs ahead of it
+    /// without `F_k - C_k <= Y`) always has room ([`always_room`]) beside the blocks of the
     /// jobs of `S` ([`Pool::pool_of`] with `D = Y`) not bounded to be done by `Y`, `l`'s
     /// last block left out, and of a high job whose blocks' start bounds are known only
     /// those that may still run at `Y` ([`Pool::running_at`]). `l`'s last block is then
@@ -711,19 +722,51 @@ impl Pool<'_> {
     /// `Y`. At `Y` (after that instant's assignments) the high queue holds no job: one
     /// released by `Y` has left it by `F_h - C_h <= Y`, one released before `q` is done
     /// by then. `l` is in the low queue, so the low queue's head, `l` or a low job ahead
-    /// of it that has not left the queue by `r_l <= Y` (one that may head), is not
-    /// assigned a block for want of room. The blocks running at `Y` are of `l` (not its
+    /// of it that has not left the queue by `Y` (so not one with `F_k - C_k <= Y`: every
+    /// low job's bound here is its last assignment's bound plus `C_k`, as
+    /// [`Pool::may_head`] says), is not assigned a block for want of room. The blocks running at `Y` are of `l` (not its
     /// last), of low jobs ahead of `l`, of high jobs released by `Y` (so of `S` with `D =
     /// Y`), none of a job done by `Y`, and of a high job `h` none whose start bound `s_m`
     /// has `s_m + C_h <= Y` (it has ended by then): at most as many of each class as
     /// counted, so the head has room, a contradiction. The promises used, of
     /// [`crate::rta::queues`]'s argument, fall due by `Y`, no later than `l`'s own
-    /// assignment promise: each high job's assignment by `F_h - C_h <= Y`, each block's
+    /// assignment promise: each high or low job's assignment by `F_k - C_k <= Y`, each block's
     /// start by `s_m < Y` and each job's finish `F_k <= Y` (computed before `l`'s bound,
     /// so ordered before it where they fall due at `Y` itself).
     fn room_once_high_queue_empty(&self, root: &[usize], l: usize, q: Ticks) -> Option<Ticks> {
+        let (jobs, late) = (self.jobs, self.late);
+        // From `e_l`, or from when a low job ahead of `l` has left the low queue.
+        let mut from: Vec<Ticks> = self
+            .pool_of(root, l, q, late[l])
+            .into_iter()
+            .filter(|&k| k != l && jobs[k].priority == Priority::Low && self.done[k] < Ticks::MAX)
+            .map(|k| self.done[k].saturating_sub(jobs[k].wcet))
+            .filter(|&t| t > late[l])
+            .collect();
+        from.push(late[l]);
+        from.sort_unstable();
+        from.dedup();
+        // A start at or before the `Y` a failed start reached reaches that `Y` again (the
+        // least fixed point at or after it), and fails again.
+        let mut reached: Option<Ticks> = None;
+        for y in from {
+            if reached.is_some_and(|r| y <= r) {
+                continue;
+            }
+            match self.room_from(root, l, q, y)? {
+                Ok(y) => return Some(y),
+                Err(y) => reached = Some(y),
+            }
+        }
+        None
+    }
+
+    /// [`Pool::room_once_high_queue_empty`] from `y`: `Some(Ok(Y))` where the `Y` reached
+    /// from `y` (the least time from `y` on by which every high job released by then has
+    /// its last block assigned) passes, `Some(Err(Y))` where the room is not sure there,
+    /// `None` where some high job's bound is unknown.
+    fn room_from(&self, root: &[usize], l: usize, q: Ticks, mut y: Ticks) -> Option<Result<Ticks, Ticks>> {
         let jobs = self.jobs;
-        let mut y = self.late[l];
         let pool = loop {
             let pool = self.pool_of(root, l, q, y);
             let mut left = y;
@@ -742,9 +785,12 @@ impl Pool<'_> {
         for &k in pool.iter().filter(|&&k| k == l || self.done[k] > y) {
             *blocks.entry(jobs[k].class).or_default() += self.running_at(k, y).unwrap_or(jobs[k].blocks) - u64::from(k == l);
         }
+        // The low jobs that may head the low queue at `Y`: not bounded to have left it by
+        // then (`F_k - C_k <= Y`, [`Pool::may_head`]'s argument at `Y` instead of `r_l`).
+        let at_y = |k: usize| k == l || self.done[k] == Ticks::MAX || self.done[k].saturating_sub(jobs[k].wcet) > y;
         let heads: std::collections::BTreeSet<usize> =
-            pool.iter().filter(|&&k| jobs[k].priority == Priority::Low && self.may_head(k, l)).map(|&k| jobs[k].class).collect();
-        heads.into_iter().all(|h| always_room(h, &blocks, self.classes, self.p)).then_some(y)
+            pool.iter().filter(|&&k| jobs[k].priority == Priority::Low && at_y(k)).map(|&k| jobs[k].class).collect();
+        Some(if heads.into_iter().all(|h| always_room(h, &blocks, self.classes, self.p)) { Ok(y) } else { Err(y) })
     }
 
     /// How many blocks of high job `k` may still run at `y` (after that instant): those

@@ -85,8 +85,9 @@ pub const MAX_CHECKED_JOBS: usize = 256;
 /// kind, "the last block of job `k` is assigned by `F_k - C_k`" (every bound, low or
 /// high, being the last block's assignment plus `C`: `crate::rta::priority`'s
 /// `may_head`, for a low job `k` ahead of `a`, used where `F_k - C_k <= r_a <= X_a`, and
-/// its empty-high-queue bound, for the high jobs released by `X_a`, used where `F_k -
-/// C_k <= X_a`, beside finishes `F_k <= X_a`); the promise of `a`'s own
+/// its empty-high-queue bound, for the high jobs released by `X_a` and the low jobs ahead
+/// of `a`, used where `F_k - C_k <= X_a`, beside finishes `F_k <= X_a` and high blocks'
+/// start bounds `s_m < X_a`); the promise of `a`'s own
 /// assignment may fall due at that same time, so promises falling due together are
 /// ordered by the order their bounds were computed (`k`'s before `a`'s), and the first
 /// broken one still rests only on promises kept. So no

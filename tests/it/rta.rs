@@ -808,6 +808,34 @@ fn a_low_kernel_meets_only_the_high_blocks_that_may_still_run() {
     never_above_the_report(&w, &rep, 5).unwrap();
 }
 
+/// A low kernel behind a low one of long blocks has room once that one has left the low
+/// queue, weighed at that time, not at its own entry (issue 54's two-priority corpus).
+/// K3 (low, 33 blocks of 32 threads, 45 registers, C 19, at 0), K2 (low, 8 blocks of 128
+/// threads, C 27, at 18), K1 (high, 35 blocks of 682 threads, C 15, at 22) and K0 (high,
+/// 23 blocks of 1,024 threads, 22,526 B, C 8, at 29). At K2's entry no high kernel has
+/// come, but K3 may still head the low queue; once K3's last block is assigned (by its
+/// bound less its C) and before K1 comes, K2 has room beside every block that may run:
+/// 28, reached (238 when the room was weighed only from K2's entry, where K3 may head,
+/// and K1 and K0 then joined K2's window).
+#[test]
+fn a_low_kernel_has_room_once_the_low_kernel_ahead_has_left_the_queue() {
+    let k0 = Task { priority: Priority::High, shared_memory: 22_526, registers_per_thread: 32, ..one_job("K0", 29, 8, 23, 1024) };
+    let k1 = Task { priority: Priority::High, shared_memory: 119, registers_per_thread: 40, ..one_job("K1", 22, 15, 35, 682) };
+    let k2 = one_job("K2", 18, 27, 8, 128);
+    let k3 = Task { registers_per_thread: 45, ..one_job("K3", 0, 19, 33, 32) };
+    let w = workload(vec![k0, k1, k2, k3]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K2"), 28.0);
+    let seq = sequence_of(&w);
+    let k2 = seq.jobs.iter().find(|j| w.tasks[j.task].name == "K2").unwrap().task;
+    let found = [Placement::Greedy, Placement::RoundRobinFixed, Placement::RoundRobinRotating].map(|placement| {
+        let hw = Hardware { placement, confined: vec![false; 4], full_blocks: false, fixed_ties: false, ..every_block_its_c() };
+        worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, 400, 5)[k2]
+    });
+    assert_eq!(found.into_iter().max(), Some(Ticks::new(28)), "{found:?}");
+    never_above_the_report(&w, &rep, 5).unwrap();
+}
+
 /// The rules do not order the blocks assigned at an instant and the kernels entering at
 /// it: a high kernel entering at 0 may cut a low head's blocks short (issue 54's
 /// two-priority corpus). K1 (high, 5 blocks of 80 threads, 20,032 B, so 3 per SM, C 29),
@@ -1064,7 +1092,9 @@ fn a_low_kernel_is_weighed_only_against_the_heads_it_can_meet() {
 /// K alone as a head A's and B's blocks weigh little (threads and block slots), so a
 /// bound that forgot B could still head the queue after K's release (its own bound has
 /// its last block assigned at 10) would give K 2 (the analysis then refuses its own
-/// nominal run); B's shared memory makes A's blocks weigh more than an SM. Reported 20.
+/// nominal run); B's shared memory makes A's blocks weigh more than an SM. Reported 10,
+/// reached: from 10, when A's and B's bounds have their last blocks assigned, K is the
+/// only head and has room (20 while K's room was weighed only from its own entry).
 #[test]
 fn a_low_kernel_ahead_is_a_head_until_its_last_block_is_assigned() {
     let h = Task { priority: Priority::High, ..one_job("H", 500, 1, 1, 32) };
@@ -1072,7 +1102,7 @@ fn a_low_kernel_ahead_is_a_head_until_its_last_block_is_assigned() {
     let b = Task { shared_memory: 30_000, ..one_job("B", 0, 10, 2, 64) };
     let w = workload(vec![a, b, one_job("K", 1, 1, 1, 64), h]);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
-    assert_eq!(response(&rep, "K"), 20.0);
+    assert_eq!(response(&rep, "K"), 10.0);
     never_above_the_report(&w, &rep, 12).unwrap();
     let seq = sequence_of(&w);
     let hw = Hardware { confined: vec![false; 4], ..every_block_its_c() };
