@@ -384,11 +384,12 @@ pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
 /// is the order in which the jobs really enter the queue (one order: no ties to try), by
 /// the induction of [`finishes`] (the real `i`-th block of the queue starts no later
 /// than the list's `i`-th) the real `m`-th block of a job starts by its `m`-th start
-/// here, so it has ended by that start plus the job's `C`.
-pub fn block_starts(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Vec<Ticks>> {
+/// here, so it has ended by that start plus the job's `C`. With the finishes of
+/// [`finishes`] (the same list).
+pub fn block_starts(jobs: &[Job], classes: &[Class], p: &Platform) -> (Vec<Ticks>, Vec<Vec<Ticks>>) {
     let mut starts: Vec<Vec<Ticks>> = jobs.iter().map(|j| Vec::with_capacity(j.blocks as usize)).collect();
-    run(jobs, classes, p, &mut |k, t| starts[k].push(t));
-    starts
+    let finish = run(jobs, classes, p, &mut |k, t| starts[k].push(t));
+    (finish, starts)
 }
 
 /// The list schedule of [`finishes`], telling `started` each block's job (its place in

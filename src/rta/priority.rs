@@ -89,7 +89,7 @@ use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{free_groups, stream_roots, Class, Job, Residents, TieOrder};
 use crate::rta::list::block_starts;
 use crate::rta::room;
-use crate::rta::settle::{settle, Step};
+use crate::rta::settle::{settle, Step, WINDOW_STEPS};
 use crate::rta::ties::{Entries, worst_for, Ties, Worsts};
 use crate::rta::time::Ticks;
 use crate::rta::workload::Priority;
@@ -102,10 +102,6 @@ pub fn two_queues(jobs: &[Job]) -> bool {
 /// Most passes of [`worst_two_queues`] (low jobs, then high jobs, each from the last
 /// pass's finishes); any pass's result is a bound.
 pub const PASSES: usize = 4;
-
-/// Most plain steps of the window bounds' fixed-point iterations ([`Pool::windowed_x`],
-/// [`Pool::high_busy_x`]) before [`settle`] gallops to a time that settles.
-pub const WINDOW_STEPS: usize = 1_000;
 
 /// Most block steps of the pooled lists of the low jobs in one run ([`worst_two_queues`]
 /// over all rounds of the stream fixpoint and every round of a window): beyond, the lists are not used (the work
@@ -303,10 +299,8 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
     let mut starts = vec![None; n];
     let (f, o, ties) = if groups.is_empty() {
-        // One order: the list `worst_for` would run (its finishes are each job's last
-        // start plus `C`), with its blocks' starts kept.
-        let s = block_starts(&sub, classes, p);
-        let f: Vec<Ticks> = s.iter().zip(&sub).map(|(s, j)| s.iter().map(|&t| t + j.wcet).max().unwrap_or(Ticks::ZERO)).collect();
+        // One order: the list `worst_for` would run, with its blocks' starts kept.
+        let (f, s) = block_starts(&sub, classes, p);
         for (&i, s) in highs.iter().zip(s) {
             starts[i] = Some(s);
         }

@@ -8,7 +8,7 @@
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{stream_roots, Class, Job};
 use crate::rta::room;
-use crate::rta::settle::{settle, Step};
+use crate::rta::settle::{settle, Step, WINDOW_STEPS};
 use crate::rta::time::Ticks;
 
 /// Most pairs of jobs (job, job that may be ahead of it) one call weighs: beyond, no
@@ -365,10 +365,6 @@ struct Run {
     wcet: Ticks,
     done: Ticks,
 }
-
-/// Most plain steps of the window's fixed point in [`assigned_by`] before [`settle`]
-/// gallops to a time that settles.
-pub const WINDOW_STEPS: usize = 1_000;
 
 /// When the last block is assigned (`late`: the latest entry, `r`: the release): by
 /// `late` if the blocks of `runs` weigh (`weights`) less than `g` together; else by the

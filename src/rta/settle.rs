@@ -19,6 +19,10 @@ pub enum Step {
     Next(Ticks),
 }
 
+/// Most plain steps of a window bound's fixed-point iteration before [`settle`] gallops
+/// (the window bounds of [`crate::rta::priority`] and [`crate::rta::queue_work`]).
+pub const WINDOW_STEPS: usize = 1_000;
+
 /// Most doublings and halvings of the gallop.
 const GALLOP: usize = 128;
 

@@ -217,8 +217,9 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
         let before = if jobs[j].copy_in > Ticks::ZERO { ops.copied_in[j] } else { behind(j, &ops.end) }?;
         Some((jobs[j].release + overhead[j][0]).max(before))
     };
-    // Whether a kernel may enter its queue by `t` and has not.
-    let pending = |entered: &[bool], ops: &Ops, t: Ticks| (0..n).any(|j| !entered[j] && kernel_entry(j, ops).is_some_and(|e| e <= t));
+    // Whether job `j` may enter its queue by `t` and has not.
+    let entering = |j: usize, entered: &[bool], ops: &Ops, t: Ticks| !entered[j] && kernel_entry(j, ops).is_some_and(|e| e <= t);
+    let pending = |entered: &[bool], ops: &Ops, t: Ticks| (0..n).any(|j| entering(j, entered, ops, t));
     loop {
         // Copies entering now, then the copy engine up to now.
         let mut now: Vec<usize> =
@@ -238,7 +239,7 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
             }
         }
         // Kernels that enter their queue now, in a random order among themselves.
-        let mut now: Vec<usize> = (0..n).filter(|&j| !entered[j] && kernel_entry(j, &ops).is_some_and(|e| e <= t)).collect();
+        let mut now: Vec<usize> = (0..n).filter(|&j| entering(j, &entered, &ops, t)).collect();
         if !hw.fixed_ties {
             now.shuffle(rng);
         }
