@@ -26,12 +26,14 @@ internal! {
     mod jobs;
     mod list;
     mod load;
+    mod low_alone;
     mod points;
     mod preemptive;
     mod priority;
     mod queue_work;
     mod queues;
     mod report;
+    mod resident_split;
     mod room;
     mod settle;
     mod simulator;

@@ -88,6 +88,8 @@
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{free_groups, stream_roots, Class, Job, Residents, TieOrder};
 use crate::rta::list::block_starts;
+use crate::rta::low_alone::before_any_high;
+use crate::rta::resident_split::{room_for_every_split, AtY, HighList, SPLIT_STEPS};
 use crate::rta::room;
 use crate::rta::settle::{settle, Step, WINDOW_STEPS};
 use crate::rta::ties::{Entries, worst_for, Ties, Worsts};
@@ -168,6 +170,8 @@ pub struct HighJobs {
     /// Per high job, where the high jobs have one order: the start bound of each of its
     /// blocks in the list that bounds its finish ([`crate::rta::list::block_starts`]).
     starts: Vec<Option<Vec<Ticks>>>,
+    /// The list giving `starts`, where they are known.
+    list: Option<HighList>,
     /// What is left of the tie orders' work budget, over every round
     /// ([`crate::rta::ties::worst_for`]).
     work: u64,
@@ -186,6 +190,10 @@ struct Pool<'a> {
     /// Per high job, the start bounds of its blocks from an earlier pass
     /// ([`HighJobs::starts`]), if known.
     starts: Vec<Option<Vec<Ticks>>>,
+    /// The high jobs' list giving `starts` ([`HighJobs::list`]), if known.
+    list: Option<HighList>,
+    /// What is left of the block steps of [`room_for_every_split`] ([`SPLIT_STEPS`]).
+    split_steps: std::cell::Cell<u64>,
     /// Whether `jobs` are in release order (the nominal order is).
     by_release: bool,
     /// What is left of the pools' scans ([`Budget::scans`]).
@@ -222,18 +230,37 @@ pub fn worst_two_queues(
     let (mut finish, mut reach) = (vec![Ticks::ZERO; n], late.to_vec());
     let by_release = jobs.windows(2).all(|w| w[0].release <= w[1].release);
     let scans = std::cell::Cell::new(budget.scans);
-    let mut pool = Pool { jobs, late, classes, p, budget: &mut budget.lists, done: vec![Ticks::MAX; n], starts: vec![None; n], by_release, scans };
+    let mut pool = Pool { jobs, late, classes, p, budget: &mut budget.lists, done: vec![Ticks::MAX; n], starts: vec![None; n], list: None, split_steps: std::cell::Cell::new(SPLIT_STEPS), by_release, scans };
     let quiet = pool.quiet_points();
+    let mut by_release_order: Vec<usize> = (0..n).collect();
+    by_release_order.sort_by_key(|&i| jobs[i].release);
+    // Per quiet point, the low jobs' bounds before any high job arrives (the same each pass).
+    let mut alone: std::collections::BTreeMap<Ticks, Vec<Ticks>> = std::collections::BTreeMap::new();
+    let mut alone_work = crate::rta::ties::MAX_ORDER_WORK / 8;
     for _ in 0..PASSES {
         let previous = pool.done.clone();
         for &l in &lows {
-            // The latest quiet point at or before l's release: the jobs released before it are done.
-            let q = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(Ticks::ZERO);
+            // The latest quiet point at or before l's release: the jobs released before it
+            // are done. From the list of all jobs, and from the bounds so far: each gives
+            // bounds (neither is always the better), the least is kept.
+            let q_list = quiet.iter().copied().take_while(|&q| q <= jobs[l].release).last().unwrap_or(Ticks::ZERO);
+            let q_bounds = pool.quiet_by_bounds(&by_release_order, jobs[l].release);
             // The pass giving the least finish gives its reach too: the time by which its
             // bound has l's last block assigned, which is what the window's argument needs
             // (`crate::rta::analysis::with_context_jobs`: a job entering after it changes
             // no dispatch of l's blocks).
-            let (f, d) = pool.low_job(&root, l, q);
+            let mut best = (Ticks::MAX, Ticks::MAX);
+            for q in if q_bounds > q_list { vec![q_list, q_bounds] } else { vec![q_list] } {
+                let (mut f, mut d) = pool.low_job(&root, l, q);
+                let before_high = alone.entry(q).or_insert_with(|| before_any_high(jobs, late, q, order, classes, p, &mut alone_work))[l];
+                if before_high < f {
+                    (f, d) = (before_high, before_high - jobs[l].wcet);
+                }
+                if f < best.0 {
+                    best = (f, d);
+                }
+            }
+            let (f, d) = best;
             if f < previous[l] {
                 (finish[l], reach[l]) = (f, d);
             }
@@ -253,11 +280,12 @@ pub fn worst_two_queues(
         for i in (0..n).filter(|&i| jobs[i].priority == Priority::High) {
             finish[i] = h.finish[i].min(previous[i]);
         }
-        if finish == previous && pool.starts == h.starts {
+        if finish == previous && pool.starts == h.starts && pool.list == h.list {
             break;
         }
         pool.done.clone_from(&finish);
         pool.starts.clone_from(&h.starts);
+        pool.list.clone_from(&h.list);
     }
     budget.scans = pool.scans.get();
     let h = highs.as_ref()?;
@@ -298,12 +326,14 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
     // Which high jobs may swap in the high queue: from their real entry windows.
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
     let mut starts = vec![None; n];
+    let mut list = None;
     let (f, o, ties) = if groups.is_empty() {
         // One order: the list `worst_for` would run, with its blocks' starts kept.
         let (f, s) = block_starts(&sub, classes, p);
         for (&i, s) in highs.iter().zip(s) {
             starts[i] = Some(s);
         }
+        list = Some(HighList { jobs: sub.clone(), of: highs.clone() });
         (f, vec![None; sub.len()], Ties::None)
     } else {
         let Worsts { finish, order: o, ties, .. } = worst_for(&sub, &groups, Entries::late(&sub_late), order, classes, p, &mut work);
@@ -314,7 +344,7 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
         finish[i] = f[k];
         orders[i] = o[k].as_ref().map(|o| o.iter().map(|&m| highs[m]).collect());
     }
-    HighJobs { inputs, finish, orders, ties, tied, starts, work }
+    HighJobs { inputs, finish, orders, ties, tied, starts, list, work }
 }
 
 /// Per high job (in nominal order: `release` its releases, `late` its latest entries):
@@ -775,16 +805,41 @@ impl Pool<'_> {
             }
             y = left;
         };
-        let mut blocks: std::collections::BTreeMap<usize, u64> = std::collections::BTreeMap::new();
-        for &k in pool.iter().filter(|&&k| k == l || self.done[k] > y) {
-            *blocks.entry(jobs[k].class).or_default() += self.running_at(k, y).unwrap_or(jobs[k].blocks) - u64::from(k == l);
+        // The blocks that may run at `Y`: of `l` (not its last), of the low jobs ahead and
+        // of the high jobs, none of a job done by then.
+        let counted = |k: usize| k == l || self.done[k] > y;
+        let (mut low, mut highs) = (std::collections::BTreeMap::new(), Vec::new());
+        for &k in pool.iter().filter(|&&k| counted(k)) {
+            match jobs[k].priority {
+                Priority::Low => *low.entry(jobs[k].class).or_default() += jobs[k].blocks - u64::from(k == l),
+                Priority::High => highs.push((k, self.running_at(k, y).unwrap_or(jobs[k].blocks))),
+            }
+        }
+        let mut blocks = low.clone();
+        for &(k, n) in &highs {
+            *blocks.entry(jobs[k].class).or_default() += n;
         }
         // The low jobs that may head the low queue at `Y`: not bounded to have left it by
         // then (`F_k - C_k <= Y`, [`Pool::may_head`]'s argument at `Y` instead of `r_l`).
         let at_y = |k: usize| k == l || self.done[k] == Ticks::MAX || self.done[k].saturating_sub(jobs[k].wcet) > y;
         let heads: std::collections::BTreeSet<usize> =
             pool.iter().filter(|&&k| jobs[k].priority == Priority::Low && at_y(k)).map(|&k| jobs[k].class).collect();
-        Some(if heads.into_iter().all(|h| always_room(h, &blocks, self.classes, self.p)) { Ok(y) } else { Err(y) })
+        let room = |blocks: &std::collections::BTreeMap<usize, u64>| heads.iter().all(|&h| always_room(h, blocks, self.classes, self.p));
+        if room(&blocks) {
+            return Some(Ok(y));
+        }
+        // Where the high blocks start late for low blocks that have ended by `Y`.
+        let mut outside: std::collections::BTreeMap<(usize, Ticks), u64> = std::collections::BTreeMap::new();
+        for j in jobs.iter().filter(|j| j.priority == Priority::Low) {
+            *outside.entry((j.class, j.wcet)).or_default() += j.blocks;
+        }
+        for &k in pool.iter().filter(|&&k| jobs[k].priority == Priority::Low && counted(k)) {
+            *outside.entry((jobs[k].class, jobs[k].wcet)).or_default() -= jobs[k].blocks;
+        }
+        let outside = |c: usize, t: Ticks| outside.get(&(c, t)).copied().unwrap_or(0);
+        let at = AtY { y, late: self.late, highs: &highs, low: &low, outside: &outside };
+        let split = self.list.as_ref().is_some_and(|list| room_for_every_split(list, &at, self.classes, self.p, &room, &self.split_steps));
+        Some(if split { Ok(y) } else { Err(y) })
     }
 
     /// How many blocks of high job `k` may still run at `y` (after that instant): those
@@ -942,6 +997,29 @@ impl Pool<'_> {
             done_by = done_by.max(f[k]);
         }
         out
+    }
+
+    /// The latest release `q <= r` (of a job, `sorted` the jobs by release) by which every
+    /// job released before it is bounded to be done (`done`: an earlier pass's bounds, or
+    /// this pass's for the low jobs bounded already): a quiet point as
+    /// [`Pool::quiet_points`] gives, from the bounds instead of one list. Why: a job done
+    /// by `q` entered before `q`, and one released at or after `q` enters no earlier, so
+    /// at `q` no block of a job released before it runs and none is left to assign. The
+    /// promises used fall due by `q <= r`, before any bound of a job released at `r`
+    /// (the passes' argument of the module documentation).
+    fn quiet_by_bounds(&self, sorted: &[usize], r: Ticks) -> Ticks {
+        let (mut q, mut done_before, mut i) = (Ticks::ZERO, Ticks::ZERO, 0);
+        while i < sorted.len() && self.jobs[sorted[i]].release <= r {
+            let at = self.jobs[sorted[i]].release;
+            if done_before <= at {
+                q = at;
+            }
+            while i < sorted.len() && self.jobs[sorted[i]].release == at {
+                done_before = done_before.max(self.done[sorted[i]]);
+                i += 1;
+            }
+        }
+        q
     }
 
     /// `G`, the slots of `pool`'s blocks all alike: `#SMs` times the fit of the envelope

@@ -259,9 +259,15 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
         // some SM has room. Interleaved, with kernels still to enter now, only up to a
         // drawn number of blocks (half of the time): the rules do not order the blocks
         // assigned at an instant and the kernels entering at it, so a high kernel may cut
-        // a low head's blocks short.
+        // a low head's blocks short; half of those times just before the head's last
+        // block, which then waits behind the kernel entering.
         let mut budget = if interleave && pending(&entered, &ops, t) && rng.random_bool(0.5) {
-            rng.random_range(0..=p.sms() * p.max_blocks_per_sm)
+            let head_left = queues.iter().find_map(|q| q.front()).map_or(0, |&(j, b)| jobs[j].blocks - b);
+            if rng.random_bool(0.5) {
+                head_left.saturating_sub(1)
+            } else {
+                rng.random_range(0..=p.sms() * p.max_blocks_per_sm)
+            }
         } else {
             u64::MAX
         };
