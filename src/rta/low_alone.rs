@@ -2,7 +2,8 @@
 //!
 //! Under two EE queues ([`crate::rta::priority`]) a low job's bounds weigh the high jobs
 //! that may come into its window. But from a quiet point `q` (every job released before
-//! it is done by then, `Pool::quiet_points`) until the first release `r_h` of a high job
+//! it is done by then: from the list of all jobs or from the bounds, `Pool::quiet_points`
+//! and `Pool::quiet_by_bounds`) until the first release `r_h` of a high job
 //! at or after `q`, the GPU runs only low jobs released from `q` on, through one FIFO
 //! queue: the single queue of [`crate::rta::analysis`]. [`before_any_high`] bounds each
 //! low job there, and keeps the bound of a job whose last block that bound assigns
@@ -22,12 +23,14 @@ use crate::rta::workload::Priority;
 /// [`worst_for`], within the tie orders' `work`), where `F_l - C_l < r_h`; else
 /// `Ticks::MAX`.
 ///
-/// Proof. At `q` no block of a job released before `q` runs (they are done), and until
-/// `r_h` no high job is in the system (one released before `q` is done by `q`), so up to
+/// Proof. At `q` no block of a job released before `q` runs and none is left to assign
+/// (the quiet point's premise), and until `r_h` no high job is in the system, so up to
 /// `r_h` a real execution is the prefix of an execution of the low jobs released from `q`
 /// on alone, on an empty GPU, through one FIFO queue (a low job released at or after
 /// `r_h` enters after `r_h` and changes nothing before it). There `l`'s finish is at most
-/// `F_l` (the single queue's bound, with each job entering by `late`), and `l`'s last
+/// `F_l` (the single queue's bound: each job entering by its `ready` or its stream
+/// predecessor's finish in the list, or within `late` where orders are tried; a
+/// predecessor not among these jobs was released before `q`, so is done by then), and `l`'s last
 /// block is assigned by `F_l - C_l`: in the execution with the same choices and that
 /// block taking all of `C_l`, which the bound covers, it ends by `F_l`. With `F_l - C_l <
 /// r_h` that assignment comes within the shared prefix, so `l`'s last block is assigned

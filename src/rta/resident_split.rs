@@ -98,7 +98,8 @@ pub fn room_for_every_split(
         return false;
     }
     let (none, most): (Vec<u64>, Vec<u64>) = (vec![0; keys.len()], keys.iter().map(|&(_, _, n)| n).collect());
-    // Each box holds its corners: where one fails, so does the split (two lists at most).
+    // A failing point fails every box holding it: the all-zero and all-`N` points first,
+    // so that a hopeless split costs two lists.
     for point in [&none, &most] {
         let c = counts_in_box(list, at, &keys, (point, point), classes, p, steps);
         match c {

@@ -2068,7 +2068,8 @@ fn found_by_search(w: &Workload, runs: usize, seed: u64) -> Vec<Ticks> {
     let mut worst = vec![Ticks::ZERO; w.tasks.len()];
     for placement in [Placement::Greedy, Placement::RoundRobinFixed] {
         for full_blocks in [true, false] {
-            let hw = Hardware { placement, confined: vec![false; w.tasks.len()], launch_overhead: Ticks::ZERO, full_blocks, fixed_ties: false };
+            let hw =
+                Hardware { placement, confined: vec![false; w.tasks.len()], launch_overhead: Ticks::ZERO, full_blocks, fixed_ties: false };
             let found = worst_responses(&seq.jobs, &seq.classes, &w.platform, &hw, runs, seed);
             worst.iter_mut().zip(found).for_each(|(w, f)| *w = (*w).max(f));
         }
