@@ -392,6 +392,13 @@ pub fn block_starts(jobs: &[Job], classes: &[Class], p: &Platform) -> (Vec<Ticks
     (finish, starts)
 }
 
+/// How many of a job's blocks, started at `starts` (not decreasing, as
+/// [`block_starts`] gives them) and each taking at most `c`, may still run after the
+/// instant `y`: those with `s + c > y`.
+pub fn still_running(starts: &[Ticks], c: Ticks, y: Ticks) -> u64 {
+    (starts.len() - starts.partition_point(|&s| s.saturating_add(c) <= y)) as u64
+}
+
 /// The list schedule of [`finishes`], telling `started` each block's job (its place in
 /// `jobs`) and start.
 fn run(jobs: &[Job], classes: &[Class], p: &Platform, started: &mut dyn FnMut(usize, Ticks)) -> Vec<Ticks> {

@@ -87,7 +87,7 @@
 
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{free_groups, stream_roots, Class, Job, Residents, TieOrder};
-use crate::rta::list::block_starts;
+use crate::rta::list::{block_starts, still_running};
 use crate::rta::low_alone::before_any_high;
 use crate::rta::resident_split::{room_for_every_split, AtY, HighList, SPLIT_STEPS};
 use crate::rta::room;
@@ -250,7 +250,7 @@ pub fn worst_two_queues(
             // (`crate::rta::analysis::with_context_jobs`: a job entering after it changes
             // no dispatch of l's blocks).
             let mut best = (Ticks::MAX, Ticks::MAX);
-            for q in if q_bounds > q_list { vec![q_list, q_bounds] } else { vec![q_list] } {
+            for &q in &[q_list, q_bounds][..if q_bounds > q_list { 2 } else { 1 }] {
                 let (mut f, mut d) = pool.low_job(&root, l, q);
                 let before_high = alone.entry(q).or_insert_with(|| before_any_high(jobs, late, q, order, classes, p, &mut alone_work))[l];
                 if before_high < f {
@@ -850,7 +850,7 @@ impl Pool<'_> {
     fn running_at(&self, k: usize, y: Ticks) -> Option<u64> {
         let c = self.jobs[k].wcet;
         // A job's start bounds do not decrease (its blocks start in order in the list).
-        self.starts[k].as_ref().map(|s| (s.len() - s.partition_point(|&s| s.saturating_add(c) <= y)) as u64)
+        self.starts[k].as_ref().map(|s| still_running(s, c, y))
     }
 
     /// `S(X)` of [`Pool::windowed_x`] and [`Pool::high_busy_x`] for `X = x`: the jobs of

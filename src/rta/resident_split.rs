@@ -13,7 +13,7 @@
 
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{Class, Job, Residents};
-use crate::rta::list::block_starts;
+use crate::rta::list::{block_starts, still_running};
 use crate::rta::time::Ticks;
 use std::collections::BTreeMap;
 
@@ -177,7 +177,7 @@ fn counts_in_box(
     for &(h, most) in at.highs {
         let k = list.of.iter().position(|&i| i == h)?;
         let c = list.jobs[k].wcet;
-        let running = starts[k].iter().filter(|&&s| s.saturating_add(c) > at.y).count() as u64;
+        let running = still_running(&starts[k], c, at.y);
         *counts.entry(list.jobs[k].class).or_default() += running.min(most);
     }
     for (&c, &n) in at.low {
