@@ -387,8 +387,16 @@ pub fn finishes(jobs: &[Job], classes: &[Class], p: &Platform) -> Vec<Ticks> {
 /// here, so it has ended by that start plus the job's `C`. With the finishes of
 /// [`finishes`] (the same list).
 pub fn block_starts(jobs: &[Job], classes: &[Class], p: &Platform) -> (Vec<Ticks>, Vec<Vec<Ticks>>) {
+    block_starts_beside(jobs, classes, p, Ticks::ZERO, &[])
+}
+
+/// [`block_starts`] with no block starting before `from`, and the blocks of `beside`
+/// (each its end and class) counted as running in every room check until their ends.
+/// What this bounds rests on the caller's proof (`crate::rta::low_alone`: the high blocks
+/// that may run beside the low queue once the high queue is empty for good).
+pub fn block_starts_beside(jobs: &[Job], classes: &[Class], p: &Platform, from: Ticks, beside: &[(Ticks, usize)]) -> (Vec<Ticks>, Vec<Vec<Ticks>>) {
     let mut starts: Vec<Vec<Ticks>> = jobs.iter().map(|j| Vec::with_capacity(j.blocks as usize)).collect();
-    let finish = run(jobs, classes, p, &mut |k, t| starts[k].push(t));
+    let finish = run_beside(jobs, classes, p, from, beside, &mut |k, t| starts[k].push(t));
     (finish, starts)
 }
 
@@ -402,8 +410,16 @@ pub fn still_running(starts: &[Ticks], c: Ticks, y: Ticks) -> u64 {
 /// The list schedule of [`finishes`], telling `started` each block's job (its place in
 /// `jobs`) and start.
 fn run(jobs: &[Job], classes: &[Class], p: &Platform, started: &mut dyn FnMut(usize, Ticks)) -> Vec<Ticks> {
+    run_beside(jobs, classes, p, Ticks::ZERO, &[], started)
+}
+
+/// [`run`] from `from` on, beside the blocks of `beside` ([`block_starts_beside`]).
+fn run_beside(jobs: &[Job], classes: &[Class], p: &Platform, from: Ticks, beside: &[(Ticks, usize)], started: &mut dyn FnMut(usize, Ticks)) -> Vec<Ticks> {
     let mut running = Running::new(classes.len());
-    let mut last = Ticks::ZERO;
+    for &(end, c) in beside.iter().filter(|&&(end, _)| end > from) {
+        running.start(end, c);
+    }
+    let mut last = from;
     let mut out = Vec::with_capacity(jobs.len());
     let mut done: std::collections::HashMap<usize, Ticks> = std::collections::HashMap::new();
     for (k, j) in jobs.iter().enumerate() {

@@ -88,11 +88,11 @@
 use crate::rta::gpu::{Demand, Platform};
 use crate::rta::jobs::{free_groups, stream_roots, Class, Job, Residents, TieOrder};
 use crate::rta::list::{block_starts, still_running};
-use crate::rta::low_alone::before_any_high;
+use crate::rta::low_alone::{before_any_high, least_ends, Alone, ByOrder};
 use crate::rta::resident_split::{room_for_every_split, AtY, HighList, SPLIT_STEPS};
 use crate::rta::room;
 use crate::rta::settle::{settle, Step, WINDOW_STEPS};
-use crate::rta::ties::{Entries, worst_for, Ties, Worsts};
+use crate::rta::ties::{worst_keeping_starts, Entries, Ties, Worsts};
 use crate::rta::time::Ticks;
 use crate::rta::workload::Priority;
 
@@ -125,11 +125,14 @@ pub struct Budget {
     pub lists: u64,
     /// Jobs scanned for the low jobs' pools ([`MAX_POOL_SCANS`]); once spent, refused.
     pub scans: u64,
+    /// Block starts of the low lists beside the high blocks ([`ALONE_STEPS`]; once spent,
+    /// none).
+    pub alone: u64,
 }
 
 impl Budget {
     /// The whole budget of one run.
-    pub const FULL: Budget = Budget { lists: MAX_POOLED_WORK, scans: MAX_POOL_SCANS };
+    pub const FULL: Budget = Budget { lists: MAX_POOLED_WORK, scans: MAX_POOL_SCANS, alone: ALONE_STEPS };
 }
 
 /// The reported finishes under two queues, per job of `jobs` (the nominal sequence, with
@@ -157,8 +160,14 @@ pub struct TwoQueues {
 struct HighInputs {
     late: Vec<Ticks>,
     low_finish: Vec<Ticks>,
+    /// Per low job, end bounds of its first blocks ([`Alone::ends`]).
+    low_ends: Vec<Vec<Ticks>>,
     ready: Vec<Ticks>,
 }
+
+/// The block starts of [`before_any_high`]'s lists beside the high blocks, per analysis
+/// ([`Budget::alone`]).
+pub const ALONE_STEPS: u64 = 4_000_000;
 
 /// The high jobs' finishes, tie orders and ties for their [`HighInputs`].
 pub struct HighJobs {
@@ -172,6 +181,10 @@ pub struct HighJobs {
     starts: Vec<Option<Vec<Ticks>>>,
     /// The list giving `starts`, where they are known.
     list: Option<HighList>,
+    /// Per launch order of the high jobs' free groups (one without a group), each high
+    /// job's block start bounds in that order, where kept
+    /// ([`crate::rta::ties::Worsts::starts`]); none otherwise.
+    by_order: ByOrder,
     /// What is left of the tie orders' work budget, over every round
     /// ([`crate::rta::ties::worst_for`]).
     work: u64,
@@ -192,6 +205,8 @@ struct Pool<'a> {
     starts: Vec<Option<Vec<Ticks>>>,
     /// The high jobs' list giving `starts` ([`HighJobs::list`]), if known.
     list: Option<HighList>,
+    /// The start bounds per launch order ([`HighJobs::by_order`]) from an earlier pass.
+    by_order: ByOrder,
     /// What is left of the block steps of [`room_for_every_split`] ([`SPLIT_STEPS`]).
     split_steps: std::cell::Cell<u64>,
     /// Whether `jobs` are in release order (the nominal order is).
@@ -230,15 +245,23 @@ pub fn worst_two_queues(
     let (mut finish, mut reach) = (vec![Ticks::ZERO; n], late.to_vec());
     let by_release = jobs.windows(2).all(|w| w[0].release <= w[1].release);
     let scans = std::cell::Cell::new(budget.scans);
-    let mut pool = Pool { jobs, late, classes, p, budget: &mut budget.lists, done: vec![Ticks::MAX; n], starts: vec![None; n], list: None, split_steps: std::cell::Cell::new(SPLIT_STEPS), by_release, scans };
+    let mut pool = Pool { jobs, late, classes, p, budget: &mut budget.lists, done: vec![Ticks::MAX; n], starts: vec![None; n], list: None, by_order: ByOrder::default(), split_steps: std::cell::Cell::new(SPLIT_STEPS), by_release, scans };
     let quiet = pool.quiet_points();
     let mut by_release_order: Vec<usize> = (0..n).collect();
     by_release_order.sort_by_key(|&i| jobs[i].release);
     // Per quiet point, the low jobs' bounds before any high job arrives (the same each pass).
-    let mut alone: std::collections::BTreeMap<Ticks, Vec<Ticks>> = std::collections::BTreeMap::new();
+    let mut alone: std::collections::BTreeMap<Ticks, Alone> = std::collections::BTreeMap::new();
+    // Per low job, end bounds of its first blocks from those lists (each holds: the least kept).
+    let mut low_ends: Vec<Vec<Ticks>> = vec![Vec::new(); n];
     let mut alone_work = crate::rta::ties::MAX_ORDER_WORK / 8;
+    // The lists beside the high blocks rest on their start bounds: anew when those change.
+    let mut alone_starts = pool.by_order.clone();
     for _ in 0..PASSES {
         let previous = pool.done.clone();
+        if alone_starts != pool.by_order {
+            alone.clear();
+            alone_starts.clone_from(&pool.by_order);
+        }
         for &l in &lows {
             // The latest quiet point at or before l's release: the jobs released before it
             // are done. From the list of all jobs, and from the bounds so far: each gives
@@ -252,7 +275,9 @@ pub fn worst_two_queues(
             let mut best = (Ticks::MAX, Ticks::MAX);
             for &q in &[q_list, q_bounds][..if q_bounds > q_list { 2 } else { 1 }] {
                 let (mut f, mut d) = pool.low_job(&root, l, q);
-                let before_high = alone.entry(q).or_insert_with(|| before_any_high(jobs, late, q, order, classes, p, &mut alone_work))[l];
+                let a = alone.entry(q).or_insert_with(|| before_any_high(jobs, late, q, order, classes, p, &mut alone_work, &pool.by_order, &mut budget.alone));
+                let before_high = a.finish[l];
+                low_ends[l] = least_ends(&low_ends[l], &a.ends[l]);
                 if before_high < f {
                     (f, d) = (before_high, before_high - jobs[l].wcet);
                 }
@@ -271,7 +296,7 @@ pub fn worst_two_queues(
             }
         }
         let low_finish: Vec<Ticks> = (0..n).map(|i| if jobs[i].priority == Priority::Low { finish[i] } else { Ticks::ZERO }).collect();
-        let inputs = HighInputs { late: high_late.clone(), low_finish, ready: ready.clone() };
+        let inputs = HighInputs { late: high_late.clone(), low_finish, low_ends: low_ends.clone(), ready: ready.clone() };
         if highs.as_ref().is_none_or(|h| h.inputs != inputs) {
             let work = highs.as_ref().map_or(4 * crate::rta::ties::MAX_ORDER_WORK, |h| h.work);
             *highs = Some(high_jobs(jobs, inputs, order, classes, p, work));
@@ -280,11 +305,12 @@ pub fn worst_two_queues(
         for i in (0..n).filter(|&i| jobs[i].priority == Priority::High) {
             finish[i] = h.finish[i].min(previous[i]);
         }
-        if finish == previous && pool.starts == h.starts && pool.list == h.list {
+        if finish == previous && pool.starts == h.starts && pool.list == h.list && pool.by_order == h.by_order {
             break;
         }
         pool.done.clone_from(&finish);
         pool.starts.clone_from(&h.starts);
+        pool.by_order.clone_from(&h.by_order);
         pool.list.clone_from(&h.list);
     }
     budget.scans = pool.scans.get();
@@ -307,13 +333,13 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
     let index = |i: usize| highs.iter().position(|&h| h == i);
     let sub_late: Vec<Ticks> = highs.iter().map(|&i| inputs.late[i]).collect();
     let releases: Vec<Ticks> = highs.iter().map(|&i| jobs[i].release).collect();
-    let mut blocking = blocking(jobs, &releases, &sub_late, &inputs.low_finish);
+    let mut blocking = blocking(jobs, &releases, &sub_late, &inputs.low_finish, &inputs.low_ends);
     for (k, b) in room_beside_all(jobs, &highs, &sub_late, classes, p).into_iter().enumerate() {
         if b {
             blocking[k] = (Ticks::ZERO, Ticks::ZERO);
         }
     }
-    let residents = residents(jobs, &releases, &sub_late, &inputs.low_finish, classes, p);
+    let residents = residents(jobs, &releases, &sub_late, &inputs.low_finish, &inputs.low_ends, classes, p);
     let sub: Vec<Job> = highs
         .iter()
         .enumerate()
@@ -327,39 +353,39 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
     let mut starts = vec![None; n];
     let mut list = None;
-    let (f, o, ties) = if groups.is_empty() {
+    let (f, o, ties, by_order) = if groups.is_empty() {
         // One order: the list `worst_for` would run, with its blocks' starts kept.
         let (f, s) = block_starts(&sub, classes, p);
-        for (&i, s) in highs.iter().zip(s) {
-            starts[i] = Some(s);
+        for (&i, s) in highs.iter().zip(&s) {
+            starts[i] = Some(s.clone());
         }
         list = Some(HighList { jobs: sub.clone(), of: highs.clone() });
-        (f, vec![None; sub.len()], Ties::None)
+        (f, vec![None; sub.len()], Ties::None, vec![s])
     } else {
-        let Worsts { finish, order: o, ties, .. } = worst_for(&sub, &groups, Entries::late(&sub_late), order, classes, p, &mut work);
-        (finish, o, ties)
+        let Worsts { finish, order: o, ties, starts: s, .. } = worst_keeping_starts(&sub, &groups, Entries::late(&sub_late), order, classes, p, &mut work);
+        (finish, o, ties, s)
     };
     groups.iter().flat_map(|g| g.clone()).for_each(|k| tied[highs[k]] = true);
     for (k, &i) in highs.iter().enumerate() {
         finish[i] = f[k];
         orders[i] = o[k].as_ref().map(|o| o.iter().map(|&m| highs[m]).collect());
     }
-    HighJobs { inputs, finish, orders, ties, tied, starts, list, work }
+    HighJobs { inputs, finish, orders, ties, tied, starts, list, by_order: ByOrder { highs: highs.clone(), starts: by_order }, work }
 }
 
 /// Per high job (in nominal order: `release` its releases, `late` its latest entries):
 /// `(B_j, U_j)`. `U_j` is the latest finish bound `F_l` (`low_finish[l]`) of the low jobs
 /// `l` released by the latest entry of `j` or of a high job before it (a low block running
 /// when `j` enters belongs to a low job released before that entry), and `B_j` the longest
-/// block `C_l` of those not bounded to be done by the release of `j` or of a later high job
-/// (`F_l > min_{k >= j} r_k`; the others are done by `j`'s entry). A list enters `j` at
-/// `min(entry + B_j, U_j)` if later than its entry (module documentation).
-fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks]) -> Vec<(Ticks, Ticks)> {
-    let mut lows: Vec<(Ticks, Ticks, Ticks)> =
-        jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| (j.release, j.wcet, low_finish[j.id])).collect();
+/// block `C_l` of those with a block that may still run from the release of `j` or of a
+/// later high job on ([`left_at`] of `min_{k >= j} r_k` positive; the others' blocks have
+/// ended by `j`'s entry). A list enters `j` at `min(entry + B_j, U_j)` if later than its
+/// entry (module documentation).
+fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks], low_ends: &[Vec<Ticks>]) -> Vec<(Ticks, Ticks)> {
+    let mut lows: Vec<(Ticks, Ticks, usize)> = jobs.iter().filter(|j| j.priority == Priority::Low).map(|j| (j.release, j.wcet, j.id)).collect();
     lows.sort_unstable();
     let done_by = least_release_from(release);
-    let mut running: std::collections::BinaryHeap<(Ticks, Ticks)> = std::collections::BinaryHeap::new();
+    let mut running: std::collections::BinaryHeap<(Ticks, usize)> = std::collections::BinaryHeap::new();
     let (mut next, mut entry, mut until) = (0, Ticks::ZERO, Ticks::ZERO);
     late.iter()
         .zip(done_by)
@@ -367,16 +393,29 @@ fn blocking(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks
             entry = entry.max(e);
             while next < lows.len() && lows[next].0 <= entry {
                 running.push((lows[next].1, lows[next].2));
-                until = until.max(lows[next].2);
+                until = until.max(low_finish[lows[next].2]);
                 next += 1;
             }
-            // The longest block of a low job that may still run at j's entry.
-            while running.peek().is_some_and(|&(_, f)| f <= done_by) {
+            // The longest block of a low job that may still run at j's entry (none left
+            // stays none: `done_by` does not decrease).
+            while running.peek().is_some_and(|&(_, l)| left_at(&jobs[l], low_finish, low_ends, done_by) == 0) {
                 running.pop();
             }
             (running.peek().map_or(Ticks::ZERO, |&(c, _)| c), until)
         })
         .collect()
+}
+
+/// How many blocks of low job `l` may still run at or after `y`: none where it is bounded
+/// to be done by `y` (`F_l <= y`), else its blocks but those of its first blocks bounded
+/// to end by `y` (`low_ends`, [`Alone::ends`]: the real `m`-th block ends by the `m`-th
+/// bound, so those have ended). Not increasing in `y`.
+fn left_at(l: &Job, low_finish: &[Ticks], low_ends: &[Vec<Ticks>], y: Ticks) -> u64 {
+    if low_finish[l.id] <= y {
+        0
+    } else {
+        l.blocks - low_ends[l.id].partition_point(|&e| e <= y) as u64
+    }
 }
 
 /// Per high job (of `release`, their releases in nominal order), the least release from
@@ -392,9 +431,9 @@ fn least_release_from(release: &[Ticks]) -> Vec<Ticks> {
 
 /// Per high job (in nominal order: `release` its releases, `late` its latest entries):
 /// the low blocks that may still run at its entry ([`Job::residents`]), per class and
-/// block time `C_l`: every block of the low jobs `l` of [`blocking`] (released by the
-/// latest entry of `j` or of a high job before it, not bounded to be done by `min_{k >=
-/// j} r_k`), at most `#SMs` times [`room::most`] of an exact class (no SM holds more of
+/// block time `C_l`: the blocks of the low jobs `l` of [`blocking`] (released by the
+/// latest entry of `j` or of a high job before it) that may still run from `min_{k >= j}
+/// r_k` on ([`left_at`]), at most `#SMs` times [`room::most`] of an exact class (no SM holds more of
 /// it). [`Residents::NONE`]
 /// where they span more classes than a [`Residents`] holds (the blocking then delays the
 /// job's entry).
@@ -402,8 +441,9 @@ fn least_release_from(release: &[Ticks]) -> Vec<Ticks> {
 /// Why a list may start `j`'s blocks beside them from its entry `E` on (the module
 /// documentation's proof, for `t < max(E, min(E + B_j, U_j))`): a low block running at
 /// such a `t` started no later than `e_j <= E <= t` (had it started later, `j` would be
-/// fully dispatched), so its job `l` was released by then and is not done by `t >= r_j`: one
-/// of the jobs counted here, and no more of its class run than are counted. The high
+/// fully dispatched), so its job `l` was released by then, and it has not ended by `t >= r_j
+/// >= min_{k >= j} r_k`: one of the blocks [`left_at`] counts, and no more of its class run
+/// than are counted. The high
 /// blocks running at `t` are among the list's running blocks (the list's induction), so
 /// the real running blocks are among the list's and the residents, and the list's room
 /// checks, which hold for any running set of at most so many blocks of each class, hold
@@ -411,7 +451,7 @@ fn least_release_from(release: &[Ticks]) -> Vec<Ticks> {
 /// `e_j <= E`, ends by `E + C_l` and by `F_l <= U_j`: so the list counts it until
 /// `max(E, min(E + C_l, U_j))` only (at most `max(E, min(E + B_j, U_j))`, from which on
 /// no low block runs before `j` is fully dispatched, as the module documentation shows).
-fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks], classes: &[Class], p: &Platform) -> Vec<Residents> {
+fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks], low_ends: &[Vec<Ticks>], classes: &[Class], p: &Platform) -> Vec<Residents> {
     let done_by = least_release_from(release);
     let lows: Vec<&Job> = jobs.iter().filter(|j| j.priority == Priority::Low).collect();
     let mut entry = Ticks::ZERO;
@@ -420,8 +460,8 @@ fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Tick
         .map(|(&e, done_by)| {
             entry = entry.max(e);
             let mut counts: std::collections::BTreeMap<(usize, Ticks), u64> = std::collections::BTreeMap::new();
-            for l in lows.iter().filter(|l| l.release <= entry && low_finish[l.id] > done_by) {
-                *counts.entry((l.class, l.wcet)).or_default() += l.blocks;
+            for l in lows.iter().filter(|l| l.release <= entry) {
+                *counts.entry((l.class, l.wcet)).or_default() += left_at(l, low_finish, low_ends, done_by);
             }
             let capped = counts.into_iter().map(|((c, time), n)| {
                 let class = &classes[c];

@@ -13,7 +13,7 @@
 
 use crate::rta::gpu::Platform;
 use crate::rta::jobs::{Residents, Class, Job, TieOrder};
-use crate::rta::list::{entry_in_list, finishes};
+use crate::rta::list::{block_starts_beside, entry_in_list, finishes};
 use crate::rta::time::Ticks;
 use std::fmt;
 use std::ops::Range;
@@ -119,7 +119,18 @@ pub struct Worsts {
     /// every job entering within its window, in the order tried). Always false for a job
     /// of a merged group.
     pub attained: Vec<bool>,
+    /// Per combination of the groups' orders tried one by one, each job's block starts
+    /// (nominal indices) in the list of that combination ([`crate::rta::list::block_starts`]:
+    /// in an execution whose jobs enter in that combination's order, the real `m`-th block
+    /// of a job starts by its `m`-th start there). Kept only by [`worst_keeping_starts`] and
+    /// [`every_order_beside`], where every combination is tried one by one and all of them
+    /// together are at most [`KEEP_STARTS`] starts; empty otherwise (also without a group:
+    /// the caller has the one list).
+    pub starts: Vec<Vec<Vec<Ticks>>>,
 }
+
+/// The most block starts [`Worsts::starts`] keeps, over every combination.
+pub const KEEP_STARTS: u64 = 1 << 18;
 
 /// The worst finish of every job (nominal indices) over the orders of `groups`, with
 /// the orders that attain them. With too many orders, the groups with the most orders
@@ -133,22 +144,38 @@ pub struct Worsts {
 /// same instant may do so in any order ([`TieOrder::Free`]) or only in the nominal one
 /// (for [`Worsts::attained`]).
 pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], entries: Entries, order: TieOrder, classes: &[Class], p: &Platform, work: &mut u64) -> Worsts {
+    worst_over(jobs, groups, entries, order, classes, p, work, false)
+}
+
+/// [`worst_for`], keeping [`Worsts::starts`] where every combination is tried one by one
+/// (and they are few enough).
+pub fn worst_keeping_starts(
+    jobs: &[Job],
+    groups: &[Range<usize>],
+    entries: Entries,
+    order: TieOrder,
+    classes: &[Class],
+    p: &Platform,
+    work: &mut u64,
+) -> Worsts {
+    worst_over(jobs, groups, entries, order, classes, p, work, true)
+}
+
+/// [`worst_for`], keeping the starts where `keep`.
+#[allow(clippy::too_many_arguments)]
+fn worst_over(jobs: &[Job], groups: &[Range<usize>], entries: Entries, order: TieOrder, classes: &[Class], p: &Platform, work: &mut u64, keep: bool) -> Worsts {
     let (n, late) = (jobs.len(), entries.late);
     let free = order == TieOrder::Free;
     if groups.is_empty() {
         let finish = finishes(jobs, classes, p);
         let attained = vec![realizable(jobs, &finish, free); n];
-        return Worsts { finish, order: vec![None; n], ties: Ties::None, attained };
+        return Worsts { finish, order: vec![None; n], ties: Ties::None, attained, starts: Vec::new() };
     }
     let blocks: u64 = jobs.iter().map(|j| j.blocks).sum::<u64>().max(1);
-    // One round may try MAX_ORDER_WORK / blocks orders; all rounds together what `work`
-    // leaves, each order counted with its overhead.
-    let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks).min(*work / (blocks + ORDER_OVERHEAD)) as usize);
-    let windows = Windows { earliest: earliest_entries(jobs), late, fixed: !free, first: entries.first };
-    let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(jobs, g.clone(), &windows, cap.saturating_add(1))).collect();
+    let (cap, orders) = orders_within(jobs, groups, entries, free, *work);
     if let Some(total) = orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap)) {
         *work = work.saturating_sub(total as u64 * (blocks + ORDER_OVERHEAD));
-        return every_order(jobs, groups, &orders, late, free, classes, p);
+        return every_order(jobs, groups, &orders, late, free, classes, p, (Ticks::ZERO, &[]), keep);
     }
     // Try the groups with the fewest orders while their product fits; merge the rest.
     let mut by_size: Vec<usize> = (0..groups.len()).collect();
@@ -168,10 +195,44 @@ pub fn worst_for(jobs: &[Job], groups: &[Range<usize>], entries: Entries, order:
     let waits = merged.iter().any(|g| jobs[g.clone()].iter().any(|j| j.after.is_some_and(|a| g.contains(&a))));
     if tried.is_empty() || waits {
         let finish = bound_over_orders(jobs, late, groups, classes, p);
-        return Worsts { finish, order: vec![None; n], ties: Ties::Bound, attained: vec![false; n] };
+        return Worsts { finish, order: vec![None; n], ties: Ties::Bound, attained: vec![false; n], starts: Vec::new() };
     }
     *work = work.saturating_sub(total as u64 * (blocks + ORDER_OVERHEAD));
-    Worsts { ties: Ties::Bound, attained: vec![false; n], ..hybrid(jobs, late, groups, &tried, &orders, classes, p) }
+    Worsts { ties: Ties::Bound, attained: vec![false; n], starts: Vec::new(), ..hybrid(jobs, late, groups, &tried, &orders, classes, p) }
+}
+
+/// How many combinations of orders one call may try (one round `MAX_ORDER_WORK /
+/// blocks`, all rounds together what `work` leaves, each order counted with its
+/// overhead), and each group's orders that fit the windows, at most one more than that.
+fn orders_within(jobs: &[Job], groups: &[Range<usize>], entries: Entries, free: bool, work: u64) -> (usize, Vec<Vec<Vec<usize>>>) {
+    let blocks: u64 = jobs.iter().map(|j| j.blocks).sum::<u64>().max(1);
+    let cap = (MAX_ORDERS as usize).min((MAX_ORDER_WORK / blocks).min(work / (blocks + ORDER_OVERHEAD)) as usize);
+    let windows = Windows { earliest: earliest_entries(jobs), late: entries.late, fixed: !free, first: entries.first };
+    (cap, groups.iter().map(|g| stream_orders(jobs, g.clone(), &windows, cap.saturating_add(1))).collect())
+}
+
+/// [`worst_for`] with every list starting no block before `from` and counting the blocks
+/// of `beside` (each its end and class) as running until their ends
+/// ([`crate::rta::list::block_starts_beside`]; what this bounds rests on the caller's
+/// proof), where every combination of the groups' orders can be tried within `work`
+/// (deducted); `None` otherwise.
+#[allow(clippy::too_many_arguments)]
+pub fn every_order_beside(
+    jobs: &[Job],
+    groups: &[Range<usize>],
+    late: &[Ticks],
+    order: TieOrder,
+    classes: &[Class],
+    p: &Platform,
+    work: &mut u64,
+    beside: (Ticks, &[(Ticks, usize)]),
+) -> Option<Worsts> {
+    let free = order == TieOrder::Free;
+    let blocks: u64 = jobs.iter().map(|j| j.blocks).sum::<u64>().max(1);
+    let (cap, orders) = orders_within(jobs, groups, Entries::late(late), free, *work);
+    let total = orders.iter().try_fold(1usize, |acc, o| acc.checked_mul(o.len()).filter(|&t| t <= cap))?;
+    *work = work.saturating_sub(total as u64 * (blocks + ORDER_OVERHEAD));
+    Some(every_order(jobs, groups, &orders, late, free, classes, p, beside, true))
 }
 
 /// Every combination of the orders of the groups `tried`, the other groups merged into
@@ -214,13 +275,14 @@ fn hybrid(
         i = r.end;
     }
     let entered: Vec<Ticks> = collapsed.iter().map(|j| j.ready).collect();
-    let w = every_order(&collapsed, &new_groups, &new_orders, &entered, true, &classes, p);
+    let w = every_order(&collapsed, &new_groups, &new_orders, &entered, true, &classes, p, (Ticks::ZERO, &[]), false);
     let back = |o: &Vec<usize>| o.iter().map(|&c| (0..jobs.len()).find(|&k| position[k] == c).expect("a job")).collect();
     Worsts {
         finish: position.iter().map(|&c| w.finish[c]).collect(),
         order: position.iter().map(|&c| w.order[c].as_ref().map(back)).collect(),
         ties: w.ties,
         attained: vec![false; jobs.len()],
+        starts: Vec::new(),
     }
 }
 
@@ -408,7 +470,10 @@ fn realizable(run: &[Job], finish: &[Ticks], free: bool) -> bool {
 /// after its latest entry, so such a cap is at least that entry (with two queues it may
 /// still bind, the reported finishes being the least over passes, and it stays above the
 /// real entry); and a cap never goes below a release, since only orders that fit the
-/// windows are tried ([`stream_orders`]).
+/// windows are tried ([`stream_orders`]). `(from, beside)`: as in
+/// [`every_order_beside`] (`(0, [])`: none); `keep`: whether to keep the starts
+/// ([`Worsts::starts`], within [`KEEP_STARTS`]).
+#[allow(clippy::too_many_arguments)]
 fn every_order(
     jobs: &[Job],
     groups: &[Range<usize>],
@@ -417,6 +482,8 @@ fn every_order(
     free: bool,
     classes: &[Class],
     p: &Platform,
+    (from, beside): (Ticks, &[(Ticks, usize)]),
+    keep: bool,
 ) -> Worsts {
     let n = jobs.len();
     let mut group_of = vec![None; n];
@@ -429,6 +496,9 @@ fn every_order(
     let mut run: Vec<Job> = jobs.to_vec();
     let mut pick = vec![0usize; groups.len()];
     let mut tried = 0u64;
+    let combinations = orders.iter().fold(1u64, |acc, o| acc.saturating_mul(o.len() as u64));
+    let keep = keep && combinations.saturating_mul(jobs.iter().map(|j| j.blocks).sum()) <= KEEP_STARTS;
+    let mut kept = Vec::new();
     loop {
         tried += 1;
         for ((r, list), &k) in groups.iter().zip(orders).zip(&pick) {
@@ -443,7 +513,19 @@ fn every_order(
             slot.entered_by = entered_by;
             entered_by = entered_by.min(late[i]);
         }
-        let fin = finishes(&run, classes, p);
+        let fin = if keep || !beside.is_empty() || from > Ticks::ZERO {
+            let (fin, starts) = block_starts_beside(&run, classes, p, from, beside);
+            let mut nominal = vec![Vec::new(); n];
+            for (&i, s) in order.iter().zip(starts) {
+                nominal[i] = s;
+            }
+            if keep {
+                kept.push(nominal);
+            }
+            fin
+        } else {
+            finishes(&run, classes, p)
+        };
         let real = realizable(&run, &fin, free);
         for (&i, &f) in order.iter().zip(&fin) {
             if f > finish[i] || best[i].is_none() && group_of[i].is_some() {
@@ -459,7 +541,7 @@ fn every_order(
         }
         // The next combination (an odometer over the groups' orders).
         let Some(g) = (0..pick.len()).find(|&g| pick[g] + 1 < orders[g].len()) else {
-            return Worsts { finish, order: best, ties: Ties::AllOrders(tried), attained };
+            return Worsts { finish, order: best, ties: Ties::AllOrders(tried), attained, starts: kept };
         };
         pick[g] += 1;
         pick[..g].iter_mut().for_each(|k| *k = 0);
@@ -617,7 +699,7 @@ mod tests {
             let late: Vec<Ticks> = jobs.iter().map(|j| j.ready).collect();
             let windows = Windows { earliest: earliest_entries(&jobs), late: &late, fixed: false, first: &[] };
             let orders: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| stream_orders(&jobs, g.clone(), &windows, 100)).collect();
-            let all = every_order(&jobs, &groups, &orders, &late, true, &classes, &p).finish;
+            let all = every_order(&jobs, &groups, &orders, &late, true, &classes, &p, (Ticks::ZERO, &[]), false).finish;
             for tried in [vec![0], vec![1]] {
                 let hybrid = hybrid(&jobs, &late, &groups, &tried, &orders, &classes, &p).finish;
                 assert!(hybrid.iter().zip(&all).all(|(h, a)| h >= a), "{hybrid:?} < {all:?}");

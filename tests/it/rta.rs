@@ -1065,7 +1065,9 @@ fn a_high_job_may_enter_the_list_before_its_latest_entry() {
 /// GPU (L reported 38); each of L's blocks weighs about 1/28 of an SM (its 64 threads
 /// beside a head needing 256), H's shared memory a little more than one SM: 8. Windowed
 /// (H runs at most `X` of `[0, X)`): `X = 3` (`floor((63 / 28 + 1.014 * 3) / 2) + 1`), 4.
-/// Reachable: 2 (63 of L's blocks start at once beside H, the last after one of them).
+/// Now 3: H's block starts at 0, so from then on the low queue is alone beside it, and
+/// L's blocks listed beside it end by 3 (`src/rta/low_alone.rs`). Reachable: 2 (most of
+/// L's blocks start at once beside H, the last after one of them).
 #[test]
 fn a_low_kernel_is_weighed_by_its_share_of_an_sm() {
     let l = Task::given("L", Timing { period: Ticks::new(1000), wcet: Ticks::new(1), release: Ticks::ZERO }, 64, 64);
@@ -1076,7 +1078,7 @@ fn a_low_kernel_is_weighed_by_its_share_of_an_sm() {
     };
     let w = workload(vec![h, l]);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
-    assert_eq!(response(&rep, "L"), 4.0);
+    assert_eq!(response(&rep, "L"), 3.0);
     never_above_the_report(&w, &rep, 5).unwrap();
 }
 
@@ -1305,8 +1307,10 @@ fn a_high_kernel_released_after_the_window_does_not_delay_a_low_one() {
 /// beside K3 (high, 8 small blocks of 22), all released at 0, then K4 and K0 (high, much
 /// work) at 32 and 35. Weighed against K2's 1024 threads, K1's bound passed 32, took K4
 /// and K0 in and gave 339; against K1's own 512 threads it ends before: 33 (30 with the
-/// charges' common divisor, `room::weights_among`). The reference simulator's worst
-/// found is 20.
+/// charges' common divisor, `room::weights_among`). Now 25: K3's blocks all start at 0,
+/// so until K4 arrives at 32 the low queue is alone beside them, and K1, listed there in
+/// either order of K1 and K2, ends by 25 (`src/rta/low_alone.rs`). The reference
+/// simulator's worst found is 20.
 #[test]
 fn a_low_kernels_own_blocks_are_weighed_against_the_heads_they_can_run_under() {
     let k = |name: &str, priority: Priority, release: u128, wcet: u128, blocks: u64, threads: u64, shared: u64, registers: u64| Task {
@@ -1324,7 +1328,7 @@ fn a_low_kernels_own_blocks_are_weighed_against_the_heads_they_can_run_under() {
         k("K5", Priority::Low, 11, 5, 33, 64, 12_067, 0),
     ]);
     let rep = analyse(&w, Timeline::Omitted).unwrap();
-    assert_eq!(response(&rep, "K1"), 30.0);
+    assert_eq!(response(&rep, "K1"), 25.0);
     never_above_the_report(&w, &rep, 15).unwrap();
 }
 
@@ -2139,4 +2143,79 @@ fn a_quiet_point_comes_from_the_bounds_of_the_jobs_released_before_it() {
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K2"), 1400.0);
     assert_eq!(found_by_search(&w, 400, 11)[2], Ticks::new(1400));
+}
+
+/// Low blocks that have ended when a high kernel arrives are not its residents (issue
+/// 54's two-priority corpus, times in hundredths): K1 (low, 5 blocks of 544 threads and
+/// 41 registers, two per SM, C 1,800) at 0, K0 (high, 12 blocks of 64 threads, C 400) at
+/// 1,800. Alone before K0 arrives, K1's first four blocks start at 0 and have ended by
+/// 1,800 (`src/rta/low_alone.rs`, `Alone::ends`): only its fifth may run beside K0, and
+/// K0 fits beside it. Counting all five made K0 wait for them: 2,200.
+#[test]
+fn low_blocks_ended_before_a_high_kernel_arrives_do_not_delay_it() {
+    let k0 = Task { priority: Priority::High, registers_per_thread: 52, ..one_job("K0", 1800, 400, 12, 64) };
+    let k1 = Task { registers_per_thread: 41, ..one_job("K1", 0, 1800, 5, 544) };
+    let w = workload(vec![k0, k1]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K0"), 400.0);
+    assert_eq!(found_by_search(&w, 400, 11)[0], Ticks::new(400));
+}
+
+/// A kernel of `rta_pessimism`'s two-priority family (times in hundredths, period far
+/// away): `name`, high or low, release, `C`, blocks, threads, shared memory, registers.
+#[allow(clippy::too_many_arguments)]
+fn drawn(name: &str, high: bool, release: u128, wcet: u128, blocks: u64, threads: u64, shared: u64, registers: u64) -> Task {
+    Task {
+        priority: if high { Priority::High } else { Priority::Low },
+        shared_memory: shared,
+        registers_per_thread: registers,
+        ..Task::given(
+            name,
+            Timing { period: Ticks::new(100_000_000), wcet: Ticks::new(wcet), release: Ticks::new(release) },
+            blocks,
+            threads,
+        )
+    }
+}
+
+/// Once the high kernels released before the next high release are fully dispatched,
+/// the low queue is alone until then, beside their blocks (`src/rta/low_alone.rs`, a
+/// draw of issue 54's two-priority family): K2 (low, 18 blocks of 256 threads, C 1,900)
+/// at 0, K1 (high, 7 blocks, C 2,500) at 1,900, K0 (high, 38 blocks of 544 threads, C
+/// 2,900) at 2,100. Alone, K2's first 14 blocks start at 0 and end by 1,900; K1's blocks
+/// all start by 1,900; listed from there beside K1's blocks (and K2's first 14), K2's
+/// last four start at 1,900, before K0 arrives: 3,800, which the search reaches (it was
+/// 26,992: K2's blocks behind all of K0's).
+#[test]
+fn a_low_kernel_runs_beside_the_high_blocks_once_they_are_dispatched() {
+    let w = workload(vec![
+        drawn("K0", true, 2100, 2900, 38, 544, 0, 30),
+        drawn("K1", true, 1900, 2500, 7, 256, 0, 0),
+        drawn("K2", false, 0, 1900, 18, 256, 2253, 36),
+    ]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K2"), 3800.0);
+    assert_eq!(found_by_search(&w, 400, 11)[2], Ticks::new(3800));
+}
+
+/// The same beside two high kernels released together, in either launch order (the
+/// starts of each order's list, `Worsts::starts`): K0 (9 blocks of 512 threads) and K3
+/// (14 blocks of 128 threads, 57 registers), both high at 0 with C 1,500, K5 (low, 11
+/// blocks of 32 threads, C 1,700) at 100, K4 (high, 39 blocks of 1,024 threads) at 1,600.
+/// In either order K0 and K3 are fully dispatched by 1,500 and K5 fits beside what runs
+/// then: its blocks start by 1,500, before K4 arrives: 3,100, which the search reaches
+/// (it was 11,501: behind K4's 39 blocks).
+#[test]
+fn a_low_kernel_runs_beside_tied_high_kernels_in_either_order() {
+    let w = workload(vec![
+        drawn("K0", true, 0, 1500, 9, 512, 0, 0),
+        drawn("K1", false, 3300, 1000, 27, 128, 0, 44),
+        drawn("K2", true, 2800, 2100, 13, 32, 0, 0),
+        drawn("K3", true, 0, 1500, 14, 128, 0, 57),
+        drawn("K4", true, 1600, 500, 39, 1024, 0, 0),
+        drawn("K5", false, 100, 1700, 11, 32, 0, 0),
+    ]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K5"), 3100.0);
+    assert_eq!(found_by_search(&w, 400, 11)[5], Ticks::new(3100));
 }
