@@ -17,8 +17,8 @@
 //! in `j`'s way; before it, the blocks of those low jobs may still run. The list either
 //! enters `j` at `T_j`, or, where those blocks can be counted per class
 //! ([`crate::rta::jobs::Residents`], [`residents`]), enters it at `E` and counts them as
-//! running blocks in every room check, those of `l` until `max(E, min(E + C_l, U_j))`, at
-//! most `T_j` (never later than the first: every block starts no later). Why it holds:
+//! running blocks in every room check, those of `l` until `max(E, min(E + C_l, U_j))` (or
+//! earlier for a block with a known end, [`residents`]), at most `T_j` (never later than the first: every block starts no later). Why it holds:
 //! take a high job `j` entering the high queue at
 //! `e_j`, the list's `E >= e_j` (the list's proof), and a time `t >= E` at which the list
 //! starts a block of `j`. A low block running at `t` started at some `s`. If `s <= e_j`
@@ -431,7 +431,8 @@ fn least_release_from(release: &[Ticks]) -> Vec<Ticks> {
 
 /// Per high job (in nominal order: `release` its releases, `late` its latest entries):
 /// the low blocks that may still run at its entry ([`Job::residents`]), per class and
-/// block time `C_l`: the blocks of the low jobs `l` of [`blocking`] (released by the
+/// block time `C_l` (a block with a known end `e`: `min(C_l, e - min_{k >= j} r_k)`,
+/// [`ends_after`]): the blocks of the low jobs `l` of [`blocking`] (released by the
 /// latest entry of `j` or of a high job before it) that may still run from `min_{k >= j}
 /// r_k` on ([`left_at`]), at most `#SMs` times [`room::most`] of an exact class (no SM holds more of
 /// it). [`Residents::NONE`]
@@ -448,8 +449,9 @@ fn least_release_from(release: &[Ticks]) -> Vec<Ticks> {
 /// the real running blocks are among the list's and the residents, and the list's room
 /// checks, which hold for any running set of at most so many blocks of each class, hold
 /// for them: the real head block (of `j`) has room. Such a block of `l`, started by
-/// `e_j <= E`, ends by `E + C_l` and by `F_l <= U_j`: so the list counts it until
-/// `max(E, min(E + C_l, U_j))` only (at most `max(E, min(E + B_j, U_j))`, from which on
+/// `e_j <= E`, ends by `E + C_l`, by `F_l <= U_j`, and, with a known end `e`, by `e`,
+/// which is at most `E + e - min_{k >= j} r_k` as `E >= r_j`: so the list counts it until
+/// `max(E, min(E + t, U_j))` only, `t` its time above (at most `max(E, min(E + B_j, U_j))`, from which on
 /// no low block runs before `j` is fully dispatched, as the module documentation shows).
 fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks], low_ends: &[Vec<Ticks>], classes: &[Class], p: &Platform) -> Vec<Residents> {
     let done_by = least_release_from(release);
@@ -459,15 +461,43 @@ fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Tick
         .zip(done_by)
         .map(|(&e, done_by)| {
             entry = entry.max(e);
-            let mut counts: std::collections::BTreeMap<(usize, Ticks), u64> = std::collections::BTreeMap::new();
-            for l in lows.iter().filter(|l| l.release <= entry) {
-                *counts.entry((l.class, l.wcet)).or_default() += left_at(l, low_finish, low_ends, done_by);
-            }
-            let capped = counts.into_iter().map(|((c, time), n)| {
-                let class = &classes[c];
-                (c, time, if class.exact { n.min(p.sms().saturating_mul(room::most(p, &class.demand))) } else { n })
-            });
-            Residents::new(capped).unwrap_or(Residents::NONE)
+            let released = || lows.iter().filter(|l| l.release <= entry);
+            // Each block that may still run, by class and time: the blocks with a known
+            // end, by what is left of it after `done_by` (`E >= r_j >= done_by`); if that
+            // takes too many pairs, every block by its `C`.
+            let by_end = counts(released().flat_map(|l| ends_after(l, low_finish, low_ends, done_by)), classes, p);
+            Residents::new(by_end)
+                .or_else(|| Residents::new(counts(released().map(|l| (l.class, l.wcet, left_at(l, low_finish, low_ends, done_by))), classes, p)))
+                .unwrap_or(Residents::NONE)
+        })
+        .collect()
+}
+
+/// The blocks of low job `l` that may still run after `y` ([`left_at`]), as `(class,
+/// time, count)`: those with a known end `e > y` (`low_ends`) each by `min(C_l, e - y)`,
+/// the others by `C_l`. A block counted from an entry `E >= y` for that time has ended by
+/// then: by `e <= E + (e - y)`, or by its start (at most `E`) plus `C_l`.
+fn ends_after(l: &Job, low_finish: &[Ticks], low_ends: &[Vec<Ticks>], y: Ticks) -> Vec<(usize, Ticks, u64)> {
+    if low_finish[l.id] <= y {
+        return Vec::new();
+    }
+    let ends = &low_ends[l.id];
+    let known = ends.iter().filter(|&&e| e > y).map(|&e| (l.class, l.wcet.min(e - y), 1));
+    known.chain(std::iter::once((l.class, l.wcet, l.blocks - ends.len() as u64))).collect()
+}
+
+/// The blocks of `blocks` (class, time, count) summed per class and time, each count at
+/// most `#SMs` times [`room::most`] of an exact class (no SM holds more of it).
+fn counts(blocks: impl Iterator<Item = (usize, Ticks, u64)>, classes: &[Class], p: &Platform) -> Vec<(usize, Ticks, u64)> {
+    let mut counts: std::collections::BTreeMap<(usize, Ticks), u64> = std::collections::BTreeMap::new();
+    for (c, time, n) in blocks {
+        *counts.entry((c, time)).or_default() += n;
+    }
+    counts
+        .into_iter()
+        .map(|((c, time), n)| {
+            let class = &classes[c];
+            (c, time, if class.exact { n.min(p.sms().saturating_mul(room::most(p, &class.demand))) } else { n })
         })
         .collect()
 }

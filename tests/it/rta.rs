@@ -2219,3 +2219,21 @@ fn a_low_kernel_runs_beside_tied_high_kernels_in_either_order() {
     assert_eq!(response(&rep, "K5"), 3100.0);
     assert_eq!(found_by_search(&w, 400, 11)[5], Ticks::new(3100));
 }
+
+/// A high kernel counts a low block beside it only until that block's known end, not its
+/// whole `C` from its entry (`src/rta/priority.rs`, `ends_after`; a draw of issue 54's
+/// two-priority family): K2 (low, 19 blocks of 80 threads and 50 registers, C 1,200) at
+/// 1,000, K0 (high, 14 blocks of 64 threads, C 200) at 2,100. Alone, K2's first blocks
+/// start at 1,000 and end by 2,200; K0's blocks that find no room beside them start then:
+/// 300, which the search reaches (it was 1,400: K2's blocks counted until 3,300).
+#[test]
+fn a_high_kernel_counts_low_blocks_until_their_known_ends() {
+    let w = workload(vec![
+        drawn("K0", true, 2100, 200, 14, 64, 0, 37),
+        drawn("K1", false, 3400, 300, 22, 1024, 0, 25),
+        drawn("K2", false, 1000, 1200, 19, 80, 0, 50),
+    ]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K0"), 300.0);
+    assert_eq!(found_by_search(&w, 400, 11)[0], Ticks::new(300));
+}
