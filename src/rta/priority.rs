@@ -345,10 +345,13 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
         .enumerate()
         .map(|(k, &i)| {
             let (blocking, blocked_until) = blocking[k];
-            let residents = if blocking > Ticks::ZERO { residents[k] } else { Residents::NONE };
+            let residents = if blocking > Ticks::ZERO { residents[k].0 } else { Residents::NONE };
             Job { id: k, after: jobs[i].after.and_then(index), blocking, blocked_until, residents, ..jobs[i] }
         })
         .collect();
+    // The list `resident_split` runs again keys the residents by class and `C` (its
+    // `outside` counts the low jobs of each key): there, every block by its `C`.
+    let by_c: Vec<Job> = sub.iter().zip(&residents).map(|(j, r)| Job { residents: if j.residents.is_empty() { j.residents } else { r.1 }, ..*j }).collect();
     // Which high jobs may swap in the high queue: from their real entry windows.
     let groups = free_groups(&sub, order, &|j: &Job| sub_late[j.id]);
     let mut starts = vec![None; n];
@@ -359,7 +362,7 @@ fn high_jobs(jobs: &[Job], inputs: HighInputs, order: TieOrder, classes: &[Class
         for (&i, s) in highs.iter().zip(&s) {
             starts[i] = Some(s.clone());
         }
-        list = Some(HighList { jobs: sub.clone(), of: highs.clone() });
+        list = Some(HighList { jobs: by_c, of: highs.clone() });
         (f, vec![None; sub.len()], Ties::None, vec![s])
     } else {
         let Worsts { finish, order: o, ties, starts: s, .. } = worst_keeping_starts(&sub, &groups, Entries::late(&sub_late), order, classes, p, &mut work);
@@ -437,7 +440,9 @@ fn least_release_from(release: &[Ticks]) -> Vec<Ticks> {
 /// r_k` on ([`left_at`]), at most `#SMs` times [`room::most`] of an exact class (no SM holds more of
 /// it). [`Residents::NONE`]
 /// where they span more classes than a [`Residents`] holds (the blocking then delays the
-/// job's entry).
+/// job's entry). Second, the same with every block by its `C_l` (the form
+/// [`room_for_every_split`] needs: its keys are the low jobs' class and `C`); the first
+/// falls back to it where it takes too many pairs.
 ///
 /// Why a list may start `j`'s blocks beside them from its entry `E` on (the module
 /// documentation's proof, for `t < max(E, min(E + B_j, U_j))`): a low block running at
@@ -453,7 +458,7 @@ fn least_release_from(release: &[Ticks]) -> Vec<Ticks> {
 /// which is at most `E + e - min_{k >= j} r_k` as `E >= r_j`: so the list counts it until
 /// `max(E, min(E + t, U_j))` only, `t` its time above (at most `max(E, min(E + B_j, U_j))`, from which on
 /// no low block runs before `j` is fully dispatched, as the module documentation shows).
-fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks], low_ends: &[Vec<Ticks>], classes: &[Class], p: &Platform) -> Vec<Residents> {
+fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Ticks], low_ends: &[Vec<Ticks>], classes: &[Class], p: &Platform) -> Vec<(Residents, Residents)> {
     let done_by = least_release_from(release);
     let lows: Vec<&Job> = jobs.iter().filter(|j| j.priority == Priority::Low).collect();
     let mut entry = Ticks::ZERO;
@@ -466,9 +471,8 @@ fn residents(jobs: &[Job], release: &[Ticks], late: &[Ticks], low_finish: &[Tick
             // end, by what is left of it after `done_by` (`E >= r_j >= done_by`); if that
             // takes too many pairs, every block by its `C`.
             let by_end = counts(released().flat_map(|l| ends_after(l, low_finish, low_ends, done_by)), classes, p);
-            Residents::new(by_end)
-                .or_else(|| Residents::new(counts(released().map(|l| (l.class, l.wcet, left_at(l, low_finish, low_ends, done_by))), classes, p)))
-                .unwrap_or(Residents::NONE)
+            let by_c = Residents::new(counts(released().map(|l| (l.class, l.wcet, left_at(l, low_finish, low_ends, done_by))), classes, p));
+            (Residents::new(by_end).or(by_c).unwrap_or(Residents::NONE), by_c.unwrap_or(Residents::NONE))
         })
         .collect()
 }
@@ -483,7 +487,7 @@ fn ends_after(l: &Job, low_finish: &[Ticks], low_ends: &[Vec<Ticks>], y: Ticks) 
     }
     let ends = &low_ends[l.id];
     let known = ends.iter().filter(|&&e| e > y).map(|&e| (l.class, l.wcet.min(e - y), 1));
-    known.chain(std::iter::once((l.class, l.wcet, l.blocks - ends.len() as u64))).collect()
+    known.chain(std::iter::once((l.class, l.wcet, l.blocks.saturating_sub(ends.len() as u64)))).collect()
 }
 
 /// The blocks of `blocks` (class, time, count) summed per class and time, each count at

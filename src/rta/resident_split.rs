@@ -24,8 +24,10 @@ pub const SPLIT_RUNS: usize = 32;
 /// queues (its `steps`); once spent, the room is not sure.
 pub const SPLIT_STEPS: u64 = 1_000_000;
 
-/// The high jobs' list of one order: its jobs with their residents, blocking and entries
-/// as the list runs them, and each one's index in the nominal sequence (`of`).
+/// The high jobs' list of one order: its jobs with their blocking and entries as the list
+/// runs them, and their residents each by its block's `C` (never a known end's shorter
+/// time: the keys below are the low jobs' class and `C`, which `outside` counts), and each
+/// one's index in the nominal sequence (`of`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HighList {
     /// The list's jobs (in the list's order).
