@@ -135,7 +135,7 @@ pub fn before_any_high(
             None => o,
             Some(w) => Alone {
                 finish: w.finish.iter().zip(&o.finish).map(|(&a, &b)| a.max(b)).collect(),
-                ends: w.ends.iter().zip(&o.ends).map(|(a, b)| a.iter().zip(b).map(|(&x, &y)| x.max(y)).collect()).collect(),
+                ends: w.ends.iter().zip(&o.ends).map(|(a, b)| most_ends(a, b)).collect(),
             },
         });
     }
@@ -180,7 +180,7 @@ fn after_high_prefix(
     (jobs, late, order): (&[Job], &[Ticks], TieOrder),
     q: Ticks,
     cut: Ticks,
-    Beside { from: beside_from, blocks: beside, known: known_ends }: Beside,
+    Beside { from, blocks: beside, known: known_ends }: Beside,
     classes: &[Class],
     p: &Platform,
     (work, steps): (&mut u64, &mut u64),
@@ -204,7 +204,6 @@ fn after_high_prefix(
     for (e, &i) in known.iter().zip(&lows) {
         beside.extend(e.iter().map(|&e| (e, jobs[i].class)));
     }
-    let from = beside_from;
     // Each job's starts with its known blocks' first (`end - C`, before `from`).
     let whole = |starts: Vec<Vec<Ticks>>| -> Vec<Vec<Ticks>> {
         starts.into_iter().zip(&known).zip(&lows).map(|((s, e), &i)| e.iter().map(|&e| e - jobs[i].wcet).chain(s).collect()).collect()
@@ -216,7 +215,7 @@ fn after_high_prefix(
         keep(out, jobs, &lows, &finish, Some(whole(starts)), cut);
     } else if let Some(w) = every_order_beside(&sub, &groups, &sub_late, order, classes, p, work, (from, &beside)) {
         // The `m`-th end of a job: the most over the orders, where every order has it.
-        let starts = w.starts.into_iter().reduce(|a, b| a.iter().zip(&b).map(|(x, y)| x.iter().zip(y).map(|(&s, &t)| s.max(t)).collect()).collect());
+        let starts = w.starts.into_iter().reduce(|a, b| a.iter().zip(&b).map(|(x, y)| most_ends(x, y)).collect());
         keep(out, jobs, &lows, &w.finish, starts.map(whole), cut);
     }
 }
@@ -290,6 +289,13 @@ pub struct Alone {
     /// the real `m`-th block ends by the `m`-th), as far as they are known (none for a
     /// high job, nor from lists whose starts were not kept).
     pub ends: Vec<Vec<Ticks>>,
+}
+
+/// The most of two lists of a job's block bounds (ends or starts), each holding in some
+/// of the cases: per block, the larger, as far as both are known (not decreasing, as
+/// both are).
+fn most_ends(a: &[Ticks], b: &[Ticks]) -> Vec<Ticks> {
+    a.iter().zip(b).map(|(&x, &y)| x.max(y)).collect()
 }
 
 /// The least of two lists of end bounds of a job's first blocks ([`Alone::ends`]), each
