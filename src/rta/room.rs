@@ -27,7 +27,9 @@
 //! * `Whole`: threads `room(T, t_d, t_e)`; registers, `Greedy`:
 //!   `room(R, need_S(d), r_e)` with `need_S(d) = w r_w + S (r_w - u)` (free registers
 //!   that hold `w` warps however the others are spread, since every allocation is a
-//!   multiple of `u`: `floor(f / r_w) >= (f - r_w + u) / r_w`); `RoundRobin`:
+//!   multiple of `u`: `floor(f / r_w) >= (f - r_w + u) / r_w`), or, when larger, the
+//!   same count in warps of `d` ([`greedy_in_warps`]: `room(S floor(R_sp / r_wd), w_d,
+//!   w_e ceil(r_we / r_wd))`, exact when every warp has `d`'s registers); `RoundRobin`:
 //!   `room(R_sp, ceil(w_d / S) r_wd, share_e)` (every sub-partition must take
 //!   `ceil(w_d / S)` warps; each running block holds at most `share_e` registers in each,
 //!   `share_e` the largest `ceil(w_b / S) r_wb` of the running kinds: each kind charged
@@ -104,6 +106,28 @@ fn greedy_need(p: &Platform, d: &Demand, subs: u64) -> u64 {
     }
     let slack = d.registers_per_warp.saturating_sub(p.register_allocation_unit.max(1));
     d.registers.saturating_add(subs.saturating_mul(slack))
+}
+
+/// The greedy register rule counted in warps of the head `h` (a second sufficient
+/// condition beside `need_S`, better when the running warps are about `h`'s size):
+/// `(cap, need)` = `(subs floor(R_sp / r_h), w_h)` over `subs` sub-partitions; a running
+/// block `b` is charged [`head_warps`]`(h, b)` = `w_b ceil(r_b / r_h)`. `None` when `h`
+/// has no registers (`need_S` = 0 then covers it).
+///
+/// Proof. Under `Greedy` a block of `h` has register room in a part iff its
+/// sub-partitions' `floor(f_s / r_h)` sum to at least `w_h`, `f_s` the free registers of
+/// sub-partition `s`. With `m_s` the sum of `ceil(r_b / r_h)` over the warps held in `s`,
+/// `f_s >= R_sp - m_s r_h`, so `floor(f_s / r_h) >= max(0, floor(R_sp / r_h) - m_s) >=
+/// floor(R_sp / r_h) - m_s`, and the sum is at least `subs floor(R_sp / r_h) - M`, `M` the
+/// charges' sum over the part's running blocks. So `M <= cap - need` gives room.
+fn greedy_in_warps(p: &Platform, h: &Demand, subs: u64) -> Option<(u64, u64)> {
+    (h.registers_per_warp > 0).then(|| (subs.saturating_mul(per(p.registers_per_sub_partition(), h.registers_per_warp)), h.warps))
+}
+
+/// What a running block of `b` (or any block under it, for an envelope) is charged in
+/// [`greedy_in_warps`] for a head of `h`: `w_b ceil(r_b / r_h)`.
+fn head_warps(h: &Demand, b: &Demand) -> u64 {
+    b.warps.saturating_mul(b.registers_per_warp.div_ceil(h.registers_per_warp.max(1)))
 }
 
 /// Registers one block of `d` (or, for an envelope, any block under it) holds at most in
@@ -209,8 +233,18 @@ pub fn beside_every_sm(p: &Platform, head: &Demand, running: &[(Demand, u64)]) -
         [Resource::Threads, Resource::Registers(policy), Resource::Shared, Resource::Blocks].into_iter().all(|r| {
             let used = running.iter().fold(0u128, |sum, (d, n)| sum.saturating_add(u128::from(r.charge(p, d, s)) * u128::from(*n)));
             r.cap(p, 1).checked_sub(r.need(p, head, s)).is_some_and(|left| used <= u128::from(left))
+                || matches!(r, Resource::Registers(Policy::Greedy)) && greedy_warps_fit(p, head, running)
         })
     })
+}
+
+/// Whether [`greedy_in_warps`] leaves a block of `head` register room on a whole SM
+/// running `n` blocks of at most `d` for each `(d, n)` of `running` (charges grow with
+/// the demand).
+fn greedy_warps_fit(p: &Platform, head: &Demand, running: &[(Demand, u64)]) -> bool {
+    let Some((cap, need)) = greedy_in_warps(p, head, p.register_sub_partitions) else { return false };
+    let used = running.iter().fold(0u128, |sum, (d, n)| sum.saturating_add(u128::from(head_warps(head, d)) * u128::from(*n)));
+    cap.checked_sub(need).is_some_and(|left| used <= u128::from(left))
 }
 
 /// Most per-SM count vectors [`some_sm_has_room`] looks at before it gives up (and claims
@@ -429,8 +463,15 @@ impl Resource {
 
     /// `room` of this resource for a block of `d` beside blocks of at most `e` in
     /// `1 / parts` of the SM (`e`'s share over `e_subs` sub-partitions).
+    /// Greedy registers take the better of `need_S` and [`greedy_in_warps`] (each
+    /// suffices).
     fn room(self, p: &Platform, d: &Demand, e: &Demand, parts: u64, e_subs: u64) -> u64 {
-        room(self.cap(p, parts), self.need(p, d, p.register_sub_partitions / parts), self.charge(p, e, e_subs))
+        let subs = p.register_sub_partitions / parts;
+        let k = room(self.cap(p, parts), self.need(p, d, subs), self.charge(p, e, e_subs));
+        match (self, greedy_in_warps(p, d, subs)) {
+            (Resource::Registers(Policy::Greedy), Some((cap, need))) => k.max(room(cap, need, head_warps(d, e))),
+            _ => k,
+        }
     }
 }
 
@@ -713,6 +754,46 @@ mod tests {
             }
         }
         assert!(claimed > 2_000 && blocked > 2_000, "{claimed} claims, {blocked} blocked");
+    }
+
+    /// Wherever an SM filled at random runs fewer than [`beside_in`]`(d, e)` blocks, each
+    /// of a kind under the envelope `e`, it has room for `d` (`Whole`, both placements);
+    /// and the greedy count in the head's warps ([`greedy_in_warps`]) raises the count
+    /// often (so the draw exercises it).
+    #[test]
+    fn beside_holds_on_a_filled_sm() {
+        use rand::rngs::SmallRng;
+        use rand::{Rng, SeedableRng};
+        let mut rng = SmallRng::seed_from_u64(59);
+        let (mut checked, mut raised) = (0, 0);
+        for (placement, policy) in [(WarpPlacement::Any, Policy::Greedy), (WarpPlacement::RoundRobin, Policy::RoundRobin)] {
+            let p = tx2(placement, GlobalCaching::Off);
+            let subs = p.register_sub_partitions as usize;
+            for _ in 0..20_000 {
+                let kinds = random_kinds(&p, &mut rng);
+                let Some(&first) = kinds.first() else { continue };
+                let e = kinds.iter().fold(first, |e, k| e.envelope(*k));
+                let h = kinds[rng.random_range(0..kinds.len())];
+                let k = beside_in(&p, &h, &e, policy, Mode::Whole);
+                let without = Resource::Threads.room(&p, &h, &e, 1, p.register_sub_partitions).min(room(
+                    Resource::Registers(policy).cap(&p, 1),
+                    Resource::Registers(policy).need(&p, &h, p.register_sub_partitions),
+                    Resource::Registers(policy).charge(&p, &e, p.register_sub_partitions),
+                ));
+                raised += usize::from(k > without.min(k));
+                let mut sm = Sm::empty(subs, policy);
+                let mut n = 0;
+                for _ in 0..rng.random_range(0..60) {
+                    if n + 1 < k && sm.place(&p, &kinds[rng.random_range(0..kinds.len())], rng.random_range(0..subs)) {
+                        n += 1;
+                    }
+                }
+                checked += 1;
+                let start = rng.random_range(0..subs);
+                assert!(sm.has_room(&p, &h, start), "{h:?} beside {n} blocks under {e:?}, k {k} ({placement:?})");
+            }
+        }
+        assert!(checked > 30_000 && raised > 500, "{checked} checked, {raised} raised");
     }
 
     #[test]

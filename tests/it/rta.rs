@@ -2237,3 +2237,25 @@ fn a_high_kernel_counts_low_blocks_until_their_known_ends() {
     assert_eq!(response(&rep, "K0"), 300.0);
     assert_eq!(found_by_search(&w, 400, 11)[0], Ticks::new(300));
 }
+
+/// Greedy register room counted in the head's warps (`room::greedy_in_warps`): the high
+/// K0 at 0 (17 blocks of 128 threads, 56 registers) beside the low K2's 9 one-warp
+/// blocks (51 registers, the same 1,792 registers a warp) all fits on the two SMs (36
+/// warps of 1,792 each, 4 a block), but the rule in registers (`need_S`, slack for warps
+/// of other sizes) fit only 8: K0's last block was listed at 2,800, after K1 arrives
+/// (2,300), and K2 waited behind every high kernel: 35,100. Now 4,300, which the search
+/// reaches (a second draw of issue 54's two-priority family).
+#[test]
+fn a_high_kernel_fits_beside_low_warps_of_its_own_size() {
+    let w = workload(vec![
+        drawn("K0", true, 0, 1400, 17, 128, 0, 56),
+        drawn("K1", true, 2300, 2000, 28, 1024, 0, 0),
+        drawn("K2", false, 0, 2900, 9, 32, 0, 51),
+        drawn("K3", true, 3500, 2500, 22, 512, 0, 57),
+        drawn("K4", true, 2400, 2500, 1, 32, 0, 42),
+        drawn("K5", false, 3400, 200, 34, 128, 36300, 0),
+    ]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K2"), 4300.0);
+    assert_eq!(found_by_search(&w, 400, 11)[2], Ticks::new(4300));
+}
