@@ -27,8 +27,9 @@
 //!   those with room; the other kernels' blocks spread over the SM.
 //! * Each block runs for a time drawn in `[1, C]` (`C` with the block overhead): per job,
 //!   every block at `C`, every block at 1, every block at 1 but the last at `C` (room
-//!   freed early, the job completing late), or each drawn on its own (`C` half of the
-//!   time). A set given in finer ticks lets blocks run for a fraction of its unit.
+//!   freed early, the job completing late), each drawn on its own (`C` half of the
+//!   time), or each until an instant before a drawn kernel enters where it enters within
+//!   the block's `C` (the next block then starts just before it arrives), else `C`. A set given in finer ticks lets blocks run for a fraction of its unit.
 //! * C1-C4 (copies): a job's copy in enters the one CE queue once the job before it in its
 //!   stream has completed (and up to `L` after its release), its kernel once the copy has
 //!   completed; its copy out when its kernel completes. The copy engine serves the queue
@@ -196,7 +197,9 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
     // unevenly, which is where a later block can find no room).
     let first_fit = rng.random_bool(0.5);
     // How each job's block times are drawn (`Hardware::full_blocks`).
-    let styles: Vec<u64> = if hw.full_blocks { Vec::new() } else { jobs.iter().map(|_| rng.random_range(0..5)).collect() };
+    let styles: Vec<u64> = if hw.full_blocks { Vec::new() } else { jobs.iter().map(|_| rng.random_range(0..6)).collect() };
+    // For style 5, per job, the job whose entry its blocks end an instant before.
+    let targets: Vec<usize> = if hw.full_blocks { Vec::new() } else { jobs.iter().map(|_| rng.random_range(0..n)).collect() };
     let mut sms: Vec<Sm> =
         (0..p.sms()).map(|_| Sm { threads: [0; 2], blocks: 0, shared_memory: 0, registers: [0; MAX_SUB_PARTITIONS], pointer: 0 }).collect();
     let mut ops = Ops { end: vec![None; n], copied_in: vec![None; n], copy_entered: vec![false; n], engine: CopyEngine::default() };
@@ -288,6 +291,11 @@ pub fn simulate<R: Rng + ?Sized>(jobs: &[Job], classes: &[Class], p: &Platform, 
                 // Room freed at once, the job completing late.
                 Some(4) if b + 1 < jobs[j].blocks => Ticks::new(1),
                 Some(4) => c,
+                // Until an instant before the target's entry where it falls within `C`
+                // (the next block then starts just before that kernel arrives), else `C`.
+                Some(5) => kernel_entry(targets[j], &ops)
+                    .filter(|&e| !entered[targets[j]] && e > t + Ticks::new(1) && e <= t + c)
+                    .map_or(c, |e| e - t - Ticks::new(1)),
                 Some(_) => block_time(rng, c),
             };
             running.push(Running { end, sm, job: j, demand: d, warps });

@@ -2259,3 +2259,22 @@ fn a_high_kernel_fits_beside_low_warps_of_its_own_size() {
     assert_eq!(response(&rep, "K2"), 4300.0);
     assert_eq!(found_by_search(&w, 400, 11)[2], Ticks::new(4300));
 }
+
+/// The search lets a block end an instant before a drawn kernel enters, so that the next
+/// block starts just before it arrives (`src/rta/simulator.rs`, block style 5): the high
+/// K0 (7 one-warp blocks, C 400) at 3,300 finds both SMs full of the low K1's 1,024-thread
+/// blocks started at 3,299 (K3's blocks short, K1's first ones ending at 3,299), and
+/// waits until 5,299: 2,399, next to the 2,400 reported. The search found at most 1,117
+/// before (issue 54's second two-priority draw, a ratio of 4.79).
+#[test]
+fn a_high_kernel_waits_for_low_blocks_started_an_instant_before_it() {
+    let w = workload(vec![
+        drawn("K0", true, 3300, 400, 7, 32, 0, 34),
+        drawn("K1", false, 1400, 2000, 24, 1024, 0, 0),
+        drawn("K2", false, 3400, 1300, 15, 80, 36204, 34),
+        drawn("K3", false, 300, 2800, 37, 682, 0, 0),
+    ]);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!(response(&rep, "K0"), 2400.0);
+    assert_eq!(found_by_search(&w, 400, 11)[0], Ticks::new(2399));
+}
