@@ -222,7 +222,8 @@ pub fn most(p: &Platform, d: &Demand) -> u64 {
 ///
 /// Proof. In a `Whole` scenario a block of `head` has room as soon as, for every resource
 /// of [`weights`]' proof (threads, registers in the placement, shared memory, block
-/// slots), the running blocks' charges sum to at most `cap - need(head)`; on any SM they
+/// slots), the running blocks' charges sum to at most `cap - need(head)`, or, for greedy
+/// registers, their charges in the head's warps do ([`greedy_in_warps`]); on any SM they
 /// sum to at most `sum n * charge(d)` (charges grow with the demand).
 pub fn beside_every_sm(p: &Platform, head: &Demand, running: &[(Demand, u64)]) -> bool {
     if modes(p) != [Mode::Whole] {

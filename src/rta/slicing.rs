@@ -224,7 +224,12 @@ pub fn alone(blocks: u64, wcet: Ticks, demand: &crate::rta::gpu::Demand, p: &Pla
 /// `c`: after at most one switch, `c` holds the GPU until `r` at least (round robin
 /// among processes with work). So if `E_j <= r - a - s`, `j` is done by `a + s + E_j`;
 /// else at `r` it needs at most `E_j - (r - a - s)` more of its own time and has work
-/// throughout, and the bounds above hold from `r` with that time in place of `E_j`.
+/// throughout, and the bounds above hold from `r` with that time in place of `E_j`. And if
+/// `E_j <= r - a` and `E_j <= Q_c`, `j` is done by `a + s + E_j`: where `c` holds the GPU
+/// at `a`, it keeps it until `r` at least (a slice ending before `r` is renewed without a
+/// switch, no other process having work), `E_j` after `a` at the latest; else a switch
+/// into `c` ends at some `h <= a + s` (one under way at `a`, or one starting at `a`), and
+/// from `h` `c` holds a whole slice while it has work: done by `h + E_j`.
 ///
 /// **Chains** (issue 54). Every bound above holds as well with `a` and `E_j` those of a
 /// chain of jobs of `j`'s stream ending at `j` ([`chains`], whose proof says why); the
@@ -288,8 +293,12 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
             if !capped {
                 return plain;
             }
-            // Alone until `r`: at most one switch, then its own time until `r`.
+            // Alone until `r`: at most one switch, then its own time until `r`; or, with
+            // no more than a slice and `r - a` to do, done in its first hold.
             let r = alone_until(c, a, finish);
+            if r.checked_sub(a).is_some_and(|lead| e <= lead && e <= slices[c]) {
+                return plain.min(a + switch + e);
+            }
             match r.checked_sub(a + switch) {
                 Some(lead) if lead > Ticks::ZERO => match e.checked_sub(lead) {
                     None | Some(Ticks::ZERO) => plain.min(a + switch + e),
@@ -298,7 +307,9 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
                 _ => plain,
             }
         };
-        chains(seq, j, finish, &own).into_iter().map(each).min().expect("j's own chain")
+        let chained = chains(seq, j, finish, &own).into_iter().map(each).min().expect("j's own chain");
+        let shares = Shares { seq, own: &own, process, slices, switch, unlisted: &unlisted };
+        if capped { busy_window(j, finish, &shares).map_or(chained, |b| chained.min(b)) } else { chained }
     };
     let mut finish: Vec<Ticks> = vec![Ticks::ZERO; seq.jobs.len()];
     for j in &seq.jobs {
@@ -317,6 +328,104 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
         }
     }
     finish
+}
+
+/// What [`busy_window`] reads of the analysis: the jobs, each one's `E`, process, the
+/// processes' slices, the switch, and each process's first unlisted release.
+struct Shares<'a> {
+    seq: &'a Sequence,
+    own: &'a [Ticks],
+    process: &'a [usize],
+    slices: &'a [Ticks],
+    switch: Ticks,
+    unlisted: &'a [Option<Ticks>],
+}
+
+/// Most job pairs [`busy_window`] weighs for one job before it gives up (no claim).
+pub const BUSY_WINDOW_STEPS: usize = 4_000_000;
+
+/// **The GPU is never idle while a process has work** (issue 54): a bound on job `j`'s
+/// finish from the work of every process, or `None` (a process may have a job not
+/// listed in the window, or the search stopped).
+///
+/// Proof. For a job `m` let `R_m` be the latest `ready` of `m` and the jobs before it in
+/// its stream, and `T = R_j`. At any `t` in `[T, F_j)` the first job of `j`'s stream not
+/// complete at `t` has entered (its predecessor being complete, by `max(ready, F_pred)
+/// <= t`) and has work: the GPU is busy (a process holds it, or it switches into one with
+/// work). So the busy period that `j` completes in starts at some `t* <= T`, when some job
+/// `k` enters (`release_k <= t* <= ready_k`) with no job pending just before. Suppose `j`
+/// is not done by `x > T`. In `[t*, x)` the GPU runs the own time of jobs that enter at or
+/// after `t*` (one entered before is complete at `t*`); such a job, or one before it in
+/// its stream, has `ready >= t*` (a job entering at `t* <= max(ready, F_pred)` with
+/// `ready < t*` has its predecessor complete at or after `t*`, so entered at or after it
+/// too), so `R_m >= release_k`; they are released before `x`, not behind `j` in its
+/// stream (those wait for `j`), and not done by `t*` (a bound `F_m <= release_k` leaves
+/// none after it): less than the
+/// sum `W` of their `E`, as `j` is among them and not done. The rest is switches: each
+/// starts a hold of a process `p` with work that ends at a slice's end having run `Q_p`
+/// of those jobs' own time (at most `floor(W_p / Q_p)`), when `p` runs out of work at one
+/// of its jobs' completions, or still runs at `x` (one of its jobs in progress then): at
+/// most `H = sum over p with such jobs of floor(W_p / Q_p) + J_p`, `J_p` their number.
+/// So `x - ready_k <= x - t* < W + s H`. Hence `j` is done by any `x > T` with `x >=
+/// ready_k + W_k(x) + s H_k(x)` for every job `k` with `release_k <= T` (the jobs that may
+/// start that busy period): the least such `x` is found from `T + E_j` upwards (each
+/// side grows with `x`, so `f(x) <= x` gives `f(f(x)) <= f(x)`). Every job of every
+/// process released before `x` must be listed: not used where a process has a job not
+/// listed ([`unlisted_from`]) before `x`.
+fn busy_window(j: &Job, finish: &[Ticks], s: &Shares) -> Option<Ticks> {
+    let jobs = &s.seq.jobs;
+    // `j` and the jobs behind it in its stream (each waits for the one before it).
+    let mut behind = vec![false; jobs.len()];
+    behind[j.id] = true;
+    while let Some(m) = jobs.iter().find(|m| !behind[m.id] && m.after.is_some_and(|a| behind[a])) {
+        behind[m.id] = true;
+    }
+    // Per job, the latest `ready` of it and the jobs before it in its stream.
+    let mut chain_ready = vec![Ticks::ZERO; jobs.len()];
+    for m in jobs {
+        let before = match m.after {
+            Some(a) if a < m.id => chain_ready[a],
+            Some(_) => return None,
+            None => Ticks::ZERO,
+        };
+        chain_ready[m.id] = m.ready.max(before);
+    }
+    let last_ready = chain_ready[j.id];
+    let starts: Vec<&Job> = jobs.iter().filter(|k| k.release <= last_ready).collect();
+    if starts.len().saturating_mul(jobs.len()).saturating_mul(jobs.len() + 2) > BUSY_WINDOW_STEPS {
+        return None;
+    }
+    let least = last_ready + s.own[j.id];
+    let need = |x: Ticks| {
+        let mut most = least;
+        for k in &starts {
+            let (mut work, mut count) = (vec![Ticks::ZERO; s.slices.len()], vec![0u128; s.slices.len()]);
+            let counted = jobs.iter().filter(|m| (m.id == j.id || !behind[m.id]) && m.release < x && chain_ready[m.id] >= k.release && finish[m.id] > k.release);
+            for m in counted {
+                let p = s.process[m.id];
+                (work[p], count[p]) = (work[p] + s.own[m.id], count[p] + 1);
+            }
+            let holds: u128 = (0..s.slices.len()).filter(|&p| count[p] > 0).map(|p| work[p].get() / s.slices[p].get() + count[p]).sum();
+            let w: Ticks = work.iter().copied().sum();
+            most = most.max(k.ready + w + s.switch * holds);
+        }
+        most
+    };
+    let mut x = least;
+    for _ in 0..jobs.len() + 2 {
+        if s.unlisted.iter().any(|u| u.is_some_and(|h| h < x)) {
+            return None;
+        }
+        let f = need(x);
+        if f <= x {
+            return Some(f);
+        }
+        if f >= finish[j.id] {
+            return None;
+        }
+        x = f;
+    }
+    None
 }
 
 /// Most jobs before `j` in its stream that [`chains`] tries as a chain's first.

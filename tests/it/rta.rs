@@ -193,7 +193,7 @@ fn periodic_jobs_report_their_worst() {
 
 // --- The GPU scheduler's unsafe cases of issue 38, each with its reproducer. ---
 
-use gpu_makespan::rta::adversary::{worst_responses, Tape};
+use gpu_makespan::rta::adversary::{worst_responses, worst_sliced_responses, Slicing, Tape};
 use gpu_makespan::rta::gpu::{GlobalCaching, WarpPlacement};
 use gpu_makespan::rta::simulator::{simulate, Hardware, Placement};
 
@@ -1725,6 +1725,15 @@ proptest! {
                 prop_assert!(f <= bound, "{} job {}: simulated finish {:?} > its bound {:?}", name, j.number, f, bound);
             }
         }
+        // And the adversarial search over the same choices (hill-climbing per kernel).
+        let hw = Hardware { launch_overhead: Ticks::ZERO, ..random_hardware(&w, &mut rng) };
+        let all4: Vec<Ticks> = (0..4).map(|p| own[p].unwrap_or(slice)).collect();
+        let s = Slicing { process: &process, slices: &all4, switch: Ticks::new(switch), overhead: Ticks::new(overhead) };
+        let found = worst_sliced_responses(&seq.jobs, &seq.classes, &w.platform, &hw, &s, 60, seed);
+        for (t, f) in w.tasks.iter().zip(&found) {
+            let r = f.get() as f64;
+            prop_assert!(r <= reported[t.name.as_str()], "{}: searched response {} > reported {}", t.name, r, reported[t.name.as_str()]);
+        }
     }
 }
 
@@ -2277,4 +2286,48 @@ fn a_high_kernel_waits_for_low_blocks_started_an_instant_before_it() {
     let rep = analyse(&w, Timeline::Omitted).unwrap();
     assert_eq!(response(&rep, "K0"), 2400.0);
     assert_eq!(found_by_search(&w, 400, 11)[0], Ticks::new(2399));
+}
+
+/// Issue 54: a job needing no more than a slice, and no more than the time until another
+/// process has work, is done in its first hold (`src/rta/slicing.rs`). A (process a, 1 of
+/// work) at 0, B (process b, 6) at 1; slices of 4, switches of 1. Alone until 1, A was
+/// charged a wait (its lead of 1 less the switch left nothing): 7. A holds the GPU at 0
+/// (done by 1), or a switch into A ends by 1 and A keeps the GPU for a slice: done by
+/// 2, reached (a switch at 0, A 1-2).
+#[test]
+fn a_job_within_its_first_slice_is_done_in_its_first_hold() {
+    let k = |name: &str, release: u128, wcet: u128| Task {
+        process: Some(name.to_lowercase()),
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, 1, 1024)
+    };
+    let mut w = workload(vec![k("A", 0, 1), k("B", 1, 6)]);
+    (w.time_slice, w.context_switch) = (Ticks::new(4), Some(Ticks::new(1)));
+    assert_eq!(response(&analyse(&w, Timeline::Omitted).unwrap(), "A"), 2.0);
+}
+
+/// Issue 54: the GPU is never idle while a process has work (`slicing::busy_window`).
+/// K1 (process p1, 20 of work) at 0, K2 (p2, 17) at 7, then p0's K3 (9) at 32 and K0
+/// (46) at 34 in one stream; slices of 18, p0's own 5, free switches (a second draw of
+/// the slicing family, in hundredths). K3 was charged a wait of both other processes'
+/// slices twice: 46. But p1 and p2 have 37 of work from 0 and the GPU runs it without a
+/// gap: they are done by 37, and K3 by 46 (response 14), K0, behind it in p0's stream,
+/// by 92 (58; was 90). Both reached: K1 0-18, K2 18-35, K1 35-37 (or K3 35-40 first), K3
+/// by 46, K0 46-92.
+#[test]
+fn sliced_processes_are_bounded_by_the_work_of_their_busy_window() {
+    let k = |name: &str, process: &str, release: u128, wcet: u128| Task {
+        process: Some(process.into()),
+        stream: Some(process.into()),
+        ..Task::given(name, Timing { period: Ticks::new(1000), wcet: Ticks::new(wcet), release: Ticks::new(release) }, 1, 1024)
+    };
+    let own = Some(Ticks::new(5));
+    let mut w = workload(vec![
+        k("K1", "p1", 0, 20),
+        k("K2", "p2", 7, 17),
+        Task { time_slice: own, ..k("K3", "p0", 32, 9) },
+        Task { time_slice: own, ..k("K0", "p0", 34, 46) },
+    ]);
+    (w.time_slice, w.context_switch, w.launch) = (Ticks::new(18), Some(Ticks::ZERO), Launch::FileOrder);
+    let rep = analyse(&w, Timeline::Omitted).unwrap();
+    assert_eq!((response(&rep, "K3"), response(&rep, "K0"), response(&rep, "K1")), (14.0, 58.0, 42.0));
 }
