@@ -368,7 +368,8 @@ pub const BUSY_WINDOW_STEPS: usize = 4_000_000;
 /// most `H = sum over p with such jobs of floor(W_p / Q_p) + J_p`, `J_p` their number.
 /// So `x - ready_k <= x - t* < W + s H`. Hence `j` is done by any `x > T` with `x >=
 /// ready_k + W_k(x) + s H_k(x)` for every job `k` with `release_k <= T` (the jobs that may
-/// start that busy period): the least such `x` is found from `T + E_j` upwards (each
+/// start that busy period): the least such `x` is found from `T + E_j` upwards (`> T`,
+/// as every `E` is positive: a kernel has blocks and a positive `C`; each
 /// side grows with `x`, so `f(x) <= x` gives `f(f(x)) <= f(x)`). Every job of every
 /// process released before `x` must be listed: not used where a process has a job not
 /// listed ([`unlisted_from`]) before `x`.
