@@ -112,8 +112,9 @@ pub fn simulate_slots(tasks: &[Task], slots: &[u64], timeline: bool) -> (Vec<Tic
 /// The slot threshold of each task (in launch order) for the safe list schedule:
 /// `#SMs * k_i` with `k_i` = [`room::beside`]`(d_i, E_i)` (in each scenario, the least
 /// over the resources of `1 + floor((cap_r - need_r(d_i)) / E_i,r)`, greedy registers
-/// also counted in `d_i`'s warps, and the block limit), where `E_i` is the envelope of the demands of tasks `0..=i` (the only blocks that can
-/// run when a block of task `i` dispatches). When fewer than `#SMs * k_i` blocks run,
+/// also counted in `d_i`'s warps, and the block limit), where `E_i` is the envelope of
+/// the demands of tasks `0..=i` (the only blocks that can run when a block of task `i`
+/// dispatches). When fewer than `#SMs * k_i` blocks run,
 /// some SM runs at most `k_i - 1`, each using at most `E_i`, so a block of task `i`
 /// fits there ([`room::beside`]). With one demand `d` this is `#SMs * fit(d)`.
 pub fn slot_thresholds(demands: &[Demand], platform: &Platform) -> Vec<u64> {

@@ -232,19 +232,17 @@ pub fn beside_every_sm(p: &Platform, head: &Demand, running: &[(Demand, u64)]) -
     let s = p.register_sub_partitions;
     policies(p).iter().all(|&policy| {
         [Resource::Threads, Resource::Registers(policy), Resource::Shared, Resource::Blocks].into_iter().all(|r| {
-            let used = running.iter().fold(0u128, |sum, (d, n)| sum.saturating_add(u128::from(r.charge(p, d, s)) * u128::from(*n)));
-            r.cap(p, 1).checked_sub(r.need(p, head, s)).is_some_and(|left| used <= u128::from(left))
-                || matches!(r, Resource::Registers(Policy::Greedy)) && greedy_warps_fit(p, head, running)
+            charges_fit(r.cap(p, 1), r.need(p, head, s), running, |d| r.charge(p, d, s))
+                || matches!(r, Resource::Registers(Policy::Greedy))
+                    && greedy_in_warps(p, head, s).is_some_and(|(cap, need)| charges_fit(cap, need, running, |d| head_warps(head, d)))
         })
     })
 }
 
-/// Whether [`greedy_in_warps`] leaves a block of `head` register room on a whole SM
-/// running `n` blocks of at most `d` for each `(d, n)` of `running` (charges grow with
-/// the demand).
-fn greedy_warps_fit(p: &Platform, head: &Demand, running: &[(Demand, u64)]) -> bool {
-    let Some((cap, need)) = greedy_in_warps(p, head, p.register_sub_partitions) else { return false };
-    let used = running.iter().fold(0u128, |sum, (d, n)| sum.saturating_add(u128::from(head_warps(head, d)) * u128::from(*n)));
+/// Whether `n` blocks of each `(d, n)` of `running`, each charged `charge(d)`, leave
+/// `need` of `cap`.
+fn charges_fit(cap: u64, need: u64, running: &[(Demand, u64)], charge: impl Fn(&Demand) -> u64) -> bool {
+    let used = running.iter().fold(0u128, |sum, (d, n)| sum.saturating_add(u128::from(charge(d)) * u128::from(*n)));
     cap.checked_sub(need).is_some_and(|left| used <= u128::from(left))
 }
 

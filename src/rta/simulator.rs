@@ -29,7 +29,8 @@
 //!   every block at `C`, every block at 1, every block at 1 but the last at `C` (room
 //!   freed early, the job completing late), each drawn on its own (`C` half of the
 //!   time), or each until an instant before a drawn kernel enters where it enters within
-//!   the block's `C` (the next block then starts just before it arrives), else `C`. A set given in finer ticks lets blocks run for a fraction of its unit.
+//!   the block's `C` (the next block then starts just before it arrives), else `C`. A
+//!   set given in finer ticks lets blocks run for a fraction of its unit.
 //! * C1-C4 (copies): a job's copy in enters the one CE queue once the job before it in its
 //!   stream has completed (and up to `L` after its release), its kernel once the copy has
 //!   completed; its copy out when its kernel completes. The copy engine serves the queue

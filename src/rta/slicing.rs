@@ -286,6 +286,7 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
         let unlisted = (0..slices.len()).filter(|&p| p != c).filter_map(|p| unlisted[p]);
         listed.chain(unlisted).min().unwrap_or(Ticks::MAX)
     };
+    let shares = Shares { seq, own: &own, process, slices, switch, unlisted: &unlisted, chain_ready: chain_ready(seq) };
     let bound = |j: &Job, finish: &[Ticks], capped: bool| {
         let c = process[j.id];
         let each = |(a, e): (Ticks, Ticks)| {
@@ -308,7 +309,6 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
             }
         };
         let chained = chains(seq, j, finish, &own).into_iter().map(each).min().expect("j's own chain");
-        let shares = Shares { seq, own: &own, process, slices, switch, unlisted: &unlisted };
         if capped { busy_window(j, finish, &shares).map_or(chained, |b| chained.min(b)) } else { chained }
     };
     let mut finish: Vec<Ticks> = vec![Ticks::ZERO; seq.jobs.len()];
@@ -331,7 +331,8 @@ pub fn sliced_finishes(seq: &Sequence, w: &Workload, slices: &[Ticks], process: 
 }
 
 /// What [`busy_window`] reads of the analysis: the jobs, each one's `E`, process, the
-/// processes' slices, the switch, and each process's first unlisted release.
+/// processes' slices, the switch, each process's first unlisted release, and
+/// [`chain_ready`].
 struct Shares<'a> {
     seq: &'a Sequence,
     own: &'a [Ticks],
@@ -339,6 +340,22 @@ struct Shares<'a> {
     slices: &'a [Ticks],
     switch: Ticks,
     unlisted: &'a [Option<Ticks>],
+    chain_ready: Option<Vec<Ticks>>,
+}
+
+/// Per job, the latest `ready` of it and the jobs before it in its stream (`R_m` of
+/// [`busy_window`]); `None` where a job's stream predecessor does not come before it.
+fn chain_ready(seq: &Sequence) -> Option<Vec<Ticks>> {
+    let mut out = vec![Ticks::ZERO; seq.jobs.len()];
+    for m in &seq.jobs {
+        let before = match m.after {
+            Some(a) if a < m.id => out[a],
+            Some(_) => return None,
+            None => Ticks::ZERO,
+        };
+        out[m.id] = m.ready.max(before);
+    }
+    Some(out)
 }
 
 /// Most job pairs [`busy_window`] weighs for one job before it gives up (no claim).
@@ -360,8 +377,8 @@ pub const BUSY_WINDOW_STEPS: usize = 4_000_000;
 /// `ready < t*` has its predecessor complete at or after `t*`, so entered at or after it
 /// too), so `R_m >= release_k`; they are released before `x`, not behind `j` in its
 /// stream (those wait for `j`), and not done by `t*` (a bound `F_m <= release_k` leaves
-/// none after it): less than the
-/// sum `W` of their `E`, as `j` is among them and not done. The rest is switches: each
+/// none after it): less than the sum `W` of their `E`, as `j` is among them and not done.
+/// The rest is switches: each
 /// starts a hold of a process `p` with work that ends at a slice's end having run `Q_p`
 /// of those jobs' own time (at most `floor(W_p / Q_p)`), when `p` runs out of work at one
 /// of its jobs' completions, or still runs at `x` (one of its jobs in progress then): at
@@ -369,27 +386,19 @@ pub const BUSY_WINDOW_STEPS: usize = 4_000_000;
 /// So `x - ready_k <= x - t* < W + s H`. Hence `j` is done by any `x > T` with `x >=
 /// ready_k + W_k(x) + s H_k(x)` for every job `k` with `release_k <= T` (the jobs that may
 /// start that busy period): the least such `x` is found from `T + E_j` upwards (`> T`,
-/// as every `E` is positive: a kernel has blocks and a positive `C`; each
-/// side grows with `x`, so `f(x) <= x` gives `f(f(x)) <= f(x)`). Every job of every
+/// as every `E` is positive: a kernel has blocks and a positive `C`; each side grows
+/// with `x`, so `f(x) <= x` gives `f(f(x)) <= f(x)`). Every job of every
 /// process released before `x` must be listed: not used where a process has a job not
 /// listed ([`unlisted_from`]) before `x`.
 fn busy_window(j: &Job, finish: &[Ticks], s: &Shares) -> Option<Ticks> {
     let jobs = &s.seq.jobs;
-    // `j` and the jobs behind it in its stream (each waits for the one before it).
+    let chain_ready = s.chain_ready.as_ref()?;
+    // `j` and the jobs behind it in its stream (each waits for the one before it, which
+    // comes before it: [`chain_ready`]).
     let mut behind = vec![false; jobs.len()];
     behind[j.id] = true;
-    while let Some(m) = jobs.iter().find(|m| !behind[m.id] && m.after.is_some_and(|a| behind[a])) {
-        behind[m.id] = true;
-    }
-    // Per job, the latest `ready` of it and the jobs before it in its stream.
-    let mut chain_ready = vec![Ticks::ZERO; jobs.len()];
-    for m in jobs {
-        let before = match m.after {
-            Some(a) if a < m.id => chain_ready[a],
-            Some(_) => return None,
-            None => Ticks::ZERO,
-        };
-        chain_ready[m.id] = m.ready.max(before);
+    for m in &jobs[j.id + 1..] {
+        behind[m.id] = m.after.is_some_and(|a| behind[a]);
     }
     let last_ready = chain_ready[j.id];
     let starts: Vec<&Job> = jobs.iter().filter(|k| k.release <= last_ready).collect();
