@@ -200,11 +200,7 @@ pub(crate) fn worst_over_orders_within(seq: &Sequence, p: &Platform, budget: &mu
         }
         (late, enter_in, gate, groups) = (next, next_in, next_gate, next_groups);
     }
-    Err(InputError::option(
-        "window",
-        "",
-        format!("the analysis of the streams' waits did not settle in {MAX_ROUNDS} rounds for the {} jobs analysed; give a shorter window or longer periods", seq.jobs.len()),
-    ))
+    Err(too_much(seq, format!("the analysis of the streams' waits did not settle in {MAX_ROUNDS} rounds")))
 }
 
 /// Per job, the jobs of its free group whose kernel enters the EE queue strictly before
@@ -234,12 +230,39 @@ fn copy_order(jobs: &[Job], groups: &[Range<usize>], enter_in: &[Ticks], late: &
     first
 }
 
-/// The refusal of a set whose analysis needs more work than its budget (`why`).
+/// The refusal of a set whose analysis needs more work than its budget (`why`), against
+/// `--window` where a window is analysed, else against the kernels (a set without a
+/// window has no window to shorten).
 fn too_much(seq: &Sequence, why: String) -> InputError {
-    let why = format!("{why} for the {} jobs analysed: give a shorter window, longer periods or fewer jobs", seq.jobs.len());
+    let n = seq.jobs.len();
     if seq.window_end.is_some() {
-        InputError::option("window", "", why)
+        InputError::option("window", "", format!("{why} for the {n} jobs analysed: give a shorter window, longer periods or fewer jobs"))
     } else {
-        InputError::new("kernels", "", why)
+        InputError::new("kernels", "", format!("{why} for the {n} jobs analysed (one per kernel, no window): give fewer kernels or streams"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rta::jobs::sequence;
+    use crate::rta::time::Scale;
+    use crate::rta::workload::{demands, Task, Timing, Window, Workload};
+
+    /// A refusal for the analysis's budget names `--window` and says to shorten it only
+    /// where a window is analysed; without one it names the kernels and shows no value
+    /// (issue 54: it once read "invalid kernels = N jobs", and "give a shorter window"
+    /// with no window given).
+    #[test]
+    fn a_budget_refusal_names_the_window_only_where_there_is_one() {
+        let k = Task::given("K", Timing { period: Ticks::new(10), wcet: Ticks::new(1), release: Ticks::ZERO }, 1, 512);
+        let mut w = Workload::new(vec![k], Platform::TX2, Scale::default(), "t");
+        let seq = |w: &Workload| sequence(w, &demands(w).unwrap(), w.launch, w.window).unwrap();
+        let e = too_much(&seq(&w), "stop".into());
+        assert_eq!(e.to_string(), "invalid kernels: stop for the 1 jobs analysed (one per kernel, no window): give fewer kernels or streams");
+        w.window = Window::Until(Ticks::new(30));
+        let e = too_much(&seq(&w), "stop".into());
+        assert!(e.option && e.field == "window" && e.value.is_empty(), "{e:?}");
+        assert!(e.reason.contains("give a shorter window"), "{}", e.reason);
     }
 }
