@@ -22,6 +22,10 @@ enum Rule {
     /// One rotation per class over the warp slots, from after the slot served last;
     /// every slot a block may take, and every start of the rotations, is tried.
     RoundRobin,
+    /// Oldest block first, blocks that arrived in the same cycle ranked by the order in
+    /// which they were dispatched (issue 53's second tie rule: a block dispatched
+    /// earlier counts as older even within a cycle); the warps of one block still tie.
+    QueueOrder,
 }
 
 /// One kernel of a mix: its warps' instructions (`true`: C), where its barriers are
@@ -70,6 +74,9 @@ struct Block {
     kernel: u8,
     /// Cycles since its arrival (0 in its arrival cycle).
     age: u16,
+    /// Queue order: its index among its kernel's blocks (FIFO dispatch: with `kernel`,
+    /// its place in the dispatch order); 0 under the other rules.
+    index: u8,
     pos: Vec<u8>,
     /// Barriers passed.
     released: u8,
@@ -98,7 +105,7 @@ impl Checker<'_> {
     fn worst(mix: &Mix, rule: Rule) -> Vec<u16> {
         let mut c = Checker { mix, rule, memo: HashMap::new() };
         let starts: Vec<[u8; 2]> = match rule {
-            Rule::OldestFirst => vec![[0, 0]],
+            Rule::OldestFirst | Rule::QueueOrder => vec![[0, 0]],
             Rule::RoundRobin => (0..mix.slots as u8).flat_map(|a| (0..mix.slots as u8).map(move |b| [a, b])).collect(),
         };
         let mut best = vec![0; mix.kernels.len()];
@@ -148,11 +155,12 @@ impl Checker<'_> {
         if used.len() + kernel.warps <= self.mix.slots && !s.resident.iter().any(same_stream) {
             let free: Vec<u8> = (0..self.mix.slots as u8).filter(|x| !used.contains(x)).collect();
             let choices = match self.rule {
-                Rule::OldestFirst => vec![free[..kernel.warps].to_vec()],
+                Rule::OldestFirst | Rule::QueueOrder => vec![free[..kernel.warps].to_vec()],
                 Rule::RoundRobin => subsets(&free, kernel.warps),
             };
+            let index = if self.rule == Rule::QueueOrder { b as u8 } else { 0 };
             for slots in choices {
-                let block = Block { kernel: k as u8, age: 0, pos: vec![0; kernel.warps], released: 0, slots };
+                let block = Block { kernel: k as u8, age: 0, index, pos: vec![0; kernel.warps], released: 0, slots };
                 let mut resident = s.resident.clone();
                 resident.push(block);
                 resident.sort();
@@ -230,13 +238,19 @@ impl Checker<'_> {
                 order.truncate(cap);
                 vec![order]
             }
-            Rule::OldestFirst => {
-                let mut ages: Vec<u16> = ready.iter().map(|&(bi, _)| s.resident[bi].age).collect();
-                ages.sort_unstable_by(|a, b| b.cmp(a));
-                ages.dedup();
+            Rule::OldestFirst | Rule::QueueOrder => {
+                // Seniority: older first; under queue order, then dispatched first.
+                let rank = |bi: usize| {
+                    let r = &s.resident[bi];
+                    let queue = if self.rule == Rule::QueueOrder { (r.kernel, r.index) } else { (0, 0) };
+                    (std::cmp::Reverse(r.age), queue)
+                };
+                let mut ranks: Vec<_> = ready.iter().map(|&(bi, _)| rank(bi)).collect();
+                ranks.sort_unstable();
+                ranks.dedup();
                 let mut sure = Vec::new();
-                for age in ages {
-                    let group: Vec<(usize, usize)> = ready.iter().copied().filter(|&(bi, _)| s.resident[bi].age == age).collect();
+                for at in ranks {
+                    let group: Vec<(usize, usize)> = ready.iter().copied().filter(|&(bi, _)| rank(bi) == at).collect();
                     let left = cap - sure.len();
                     if group.len() <= left {
                         sure.extend(group);
@@ -297,10 +311,24 @@ fn every_class_bound(mix: &Mix, k: &Tiny) -> u64 {
 /// (each kernel's own counts, at most its blocks, one fewer of the block's own), one set
 /// of blocks for both classes unless `class_by_class`.
 fn oldest_first_bound(mix: &Mix, i: usize, class_by_class: bool) -> u64 {
+    bound_beside(mix, i, class_by_class, mix.kernels.len())
+}
+
+/// The same bound under [`Rule::QueueOrder`] (issue 53's rule X1): only the kernels
+/// dispatched before the block's own (and its own earlier blocks) are beside it; a
+/// block dispatched later is younger, even in the same cycle, and never served before
+/// a ready warp of the block.
+fn queue_order_bound(mix: &Mix, i: usize, class_by_class: bool) -> u64 {
+    bound_beside(mix, i, class_by_class, i + 1)
+}
+
+/// [`oldest_first_bound`] with the kernels before `upto` alone beside kernel `i`'s block.
+fn bound_beside(mix: &Mix, i: usize, class_by_class: bool, upto: usize) -> u64 {
     let neighbours: Vec<Neighbour> = mix
         .kernels
         .iter()
         .enumerate()
+        .take(upto)
         // The other kernels of its stream are never resident with it.
         .filter(|&(j, o)| j == i || o.stream.is_none() || o.stream != mix.kernels[i].stream)
         .map(|(j, o)| {
@@ -379,6 +407,10 @@ fn same_cycle_arrivals_tie_under_oldest_first() {
     assert!(oldest_first_bound(&mix, 0, false) >= 6);
     // Round robin alternates: the first block's one L waits for at most one other.
     assert_eq!(Checker::worst(&mix, Rule::RoundRobin), vec![2, 6]);
+    // Where the queue order decides, the first block is older: 1, as X1 counts; the
+    // second waits for it once.
+    assert_eq!(Checker::worst(&mix, Rule::QueueOrder), vec![1, 6]);
+    assert_eq!((queue_order_bound(&mix, 0, false), queue_order_bound(&mix, 1, false)), (1, 6));
 }
 
 proptest! {
@@ -389,13 +421,14 @@ proptest! {
     /// over every arrival pattern and every open tie.
     #[test]
     fn turnover_bounds_hold_on_every_tiny_mix(mix in tiny_mix(4)) {
-        for rule in [Rule::OldestFirst, Rule::RoundRobin] {
+        for rule in [Rule::OldestFirst, Rule::RoundRobin, Rule::QueueOrder] {
             let worst = Checker::worst(&mix, rule);
             for (i, (k, &truth)) in mix.kernels.iter().zip(&worst).enumerate() {
                 // Oldest-first: both of the bounds the minimum is taken of.
                 let bounds = match rule {
                     Rule::OldestFirst => vec![oldest_first_bound(&mix, i, false), oldest_first_bound(&mix, i, true)],
                     Rule::RoundRobin => vec![round_robin_bound(&mix, k)],
+                    Rule::QueueOrder => vec![queue_order_bound(&mix, i, false), queue_order_bound(&mix, i, true)],
                 };
                 for bound in bounds {
                     prop_assert!(truth as u64 <= bound, "{:?} {}: {} > {}", rule, k.text, truth, bound);
@@ -406,13 +439,18 @@ proptest! {
 
     /// With kernels sharing streams, the oldest-first bound that leaves the other
     /// kernels of a block's stream out of the mix beside it (`rta`'s
-    /// `taskset::beside`) holds over every arrival pattern the streams allow.
+    /// `taskset::beside`) holds over every arrival pattern the streams allow; and under
+    /// the queue-order tie rule, so does the bound counting only the kernels dispatched
+    /// before the block (rule X1), over every tie the rule leaves open (warps of one
+    /// block).
     #[test]
     fn turnover_bounds_hold_with_streams(mix in tiny_mix_with_streams(4)) {
-        let worst = Checker::worst(&mix, Rule::OldestFirst);
-        for (i, (k, &truth)) in mix.kernels.iter().zip(&worst).enumerate() {
-            for bound in [oldest_first_bound(&mix, i, false), oldest_first_bound(&mix, i, true)] {
-                prop_assert!(truth as u64 <= bound, "{} {:?}: {} > {}", k.text, k.stream, truth, bound);
+        for (rule, bound) in [(Rule::OldestFirst, oldest_first_bound as fn(&Mix, usize, bool) -> u64), (Rule::QueueOrder, queue_order_bound)] {
+            let worst = Checker::worst(&mix, rule);
+            for (i, (k, &truth)) in mix.kernels.iter().zip(&worst).enumerate() {
+                for b in [bound(&mix, i, false), bound(&mix, i, true)] {
+                    prop_assert!(truth as u64 <= b, "{:?} {} {:?}: {} > {}", rule, k.text, k.stream, truth, b);
+                }
             }
         }
     }
@@ -437,13 +475,14 @@ fn turnover_tightness() {
         ("class by class", Rule::OldestFirst),
         ("one set", Rule::OldestFirst),
         ("round robin", Rule::RoundRobin),
+        ("queue order, X1", Rule::QueueOrder),
     ];
-    let worst: Vec<[Vec<u16>; 2]> =
-        mixes.iter().map(|m| [Checker::worst(m, Rule::OldestFirst), Checker::worst(m, Rule::RoundRobin)]).collect();
+    let rules = [Rule::OldestFirst, Rule::RoundRobin, Rule::QueueOrder];
+    let worst: Vec<Vec<Vec<u16>>> = mixes.iter().map(|m| rules.iter().map(|&r| Checker::worst(m, r)).collect()).collect();
     for (name, rule) in variants {
         let mut ratios = Vec::new();
         for (mix, worst) in mixes.iter().zip(&worst) {
-            let worst = &worst[(rule == Rule::RoundRobin) as usize];
+            let worst = &worst[rules.iter().position(|&r| r == rule).unwrap()];
             for (i, (k, &truth)) in mix.kernels.iter().zip(worst).enumerate() {
                 if truth == 0 {
                     continue;
@@ -454,6 +493,7 @@ fn turnover_tightness() {
                     "class by class" => oldest_first_bound(mix, i, true),
                     "one set" => oldest_first_bound(mix, i, false),
                     "round robin" => round_robin_bound(mix, k),
+                    "queue order, X1" => queue_order_bound(mix, i, false),
                     _ => unreachable!("a variant without a bound"),
                 };
                 assert!(bound >= truth as u64, "{name}: {bound} < {truth} for kernel {i} of {mix:?}");
@@ -560,7 +600,7 @@ fn adversary_run(kernels: &[Tiny], others: &[(usize, u64)], (target, at): (usize
         }
         for (x, list) in ready.iter_mut().enumerate() {
             match rule {
-                Rule::OldestFirst => list.sort_by_key(|&(bi, wi)| (resident[bi].arrival, resident[bi].target, bi, wi)),
+                Rule::OldestFirst | Rule::QueueOrder => list.sort_by_key(|&(bi, wi)| (resident[bi].arrival, resident[bi].target, bi, wi)),
                 Rule::RoundRobin => list.sort_by_key(|&(bi, wi)| (resident[bi].slots[wi] + slots - start[x]) % slots),
             }
             list.truncate(sigma[x]);
@@ -610,6 +650,7 @@ fn adversary_table(set: &[(&str, &str, u64)]) {
         for (i, (name, text, _)) in real.iter().enumerate() {
             let bound = match rule {
                 Rule::RoundRobin => lrr_turnover_bound_with(&program(text, 8), 64, &Latencies::ONE),
+                Rule::QueueOrder => unreachable!("the real kernels' adversary runs oldest-first and round robin"),
                 Rule::OldestFirst => {
                     let neighbours = real
                         .iter()
