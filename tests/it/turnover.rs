@@ -59,9 +59,10 @@ impl Tiny {
     }
 }
 
-/// A mix on one SM of `slots` warp slots: kernels dispatched in FIFO order, blocks of the
-/// head kernel only, each when the adversary likes and there is room (or never: it went
-/// to another SM).
+/// A mix on one SM of `slots` warp slots: kernels launched in the mix's order and
+/// dispatched in the order they enter the queue ([`State`]), blocks of the front kernel
+/// only, each when the adversary likes and there is room (or never: it went to another
+/// SM).
 #[derive(Debug, Clone)]
 struct Mix {
     kernels: Vec<Tiny>,
@@ -74,9 +75,9 @@ struct Block {
     kernel: u8,
     /// Cycles since its arrival (0 in its arrival cycle).
     age: u16,
-    /// Queue order: its index among its kernel's blocks (FIFO dispatch: with `kernel`,
-    /// its place in the dispatch order); 0 under the other rules.
-    index: u8,
+    /// Queue order: how many blocks arrived in its cycle before it (its place in the
+    /// dispatch order among blocks of its age); 0 under the other rules.
+    seq: u8,
     pos: Vec<u8>,
     /// Barriers passed.
     released: u8,
@@ -84,13 +85,29 @@ struct Block {
     slots: Vec<u8>,
 }
 
+/// The dispatcher's side of a state: kernels launch in the mix's order, each entering
+/// the queue at its launch or, with a stream predecessor in the mix, once that one has
+/// completed (rule G4: then kernels launched after it may enter before it); the queue is
+/// FIFO and only its front dispatches blocks.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct State {
-    /// The head of the queue: kernel and its next block.
-    head: (u8, u8),
+    /// Kernels launched so far (the first `launched` of the mix).
+    launched: u8,
+    /// Per kernel (bit `k`): entered the queue.
+    entered: u8,
+    /// Entered kernels with blocks still to dispatch, in entry order.
+    queue: Vec<u8>,
+    /// The front kernel's next block.
+    front_block: u8,
     resident: Vec<Block>,
     /// Round robin: per class, the slot the rotation starts from.
     start: [u8; 2],
+}
+
+impl State {
+    fn has_entered(&self, k: usize) -> bool {
+        self.entered & (1 << k) != 0
+    }
 }
 
 struct Checker<'a> {
@@ -110,7 +127,8 @@ impl Checker<'_> {
         };
         let mut best = vec![0; mix.kernels.len()];
         for start in starts {
-            let v = c.from(State { head: (0, 0), resident: Vec::new(), start });
+            let s = State { launched: 0, entered: 0, queue: Vec::new(), front_block: 0, resident: Vec::new(), start };
+            let v = c.from(c.eager(s));
             max_into(&mut best, &v);
         }
         best
@@ -120,14 +138,16 @@ impl Checker<'_> {
         if let Some(v) = self.memo.get(&s) {
             return v.clone();
         }
-        let mut best = vec![0; self.mix.kernels.len()];
+        let n = self.mix.kernels.len();
+        let mut best = vec![0; n];
+        let mut seen = std::collections::HashSet::new();
         for d in self.dispatched(s.clone()) {
+            if !seen.insert(d.clone()) {
+                continue;
+            }
             for (next, finished) in self.cycle(d) {
-                let mut v = if next.resident.is_empty() && next.head.0 as usize == self.mix.kernels.len() {
-                    vec![0; self.mix.kernels.len()]
-                } else {
-                    self.from(next)
-                };
+                let over = next.resident.is_empty() && next.queue.is_empty() && next.entered as usize == (1 << n) - 1;
+                let mut v = if over { vec![0; n] } else { self.from(next) };
                 for (k, time) in finished {
                     v[k] = v[k].max(time);
                 }
@@ -138,33 +158,89 @@ impl Checker<'_> {
         best
     }
 
-    /// Every state after the dispatch choices of one cycle: the head block arrives, goes
-    /// elsewhere, or waits (not on an empty SM: time would pass with nothing to do).
+    /// Kernel `k`'s stream predecessor in the mix: the last kernel before it in its stream.
+    fn predecessor(&self, k: usize) -> Option<usize> {
+        let stream = self.mix.kernels[k].stream?;
+        (0..k).rev().find(|&j| self.mix.kernels[j].stream == Some(stream))
+    }
+
+    /// `s` with kernel `k` entered at the back of the queue.
+    fn enter(s: &State, k: usize) -> State {
+        let mut t = s.clone();
+        t.entered |= 1 << k;
+        if t.queue.is_empty() {
+            t.front_block = 0;
+        }
+        t.queue.push(k as u8);
+        t
+    }
+
+    /// `s` with the next kernel launched (entered, unless it has a stream predecessor).
+    fn launch(&self, s: &State) -> State {
+        let k = s.launched as usize;
+        let t = State { launched: s.launched + 1, ..s.clone() };
+        if self.predecessor(k).is_some() {
+            t
+        } else {
+            Self::enter(&t, k)
+        }
+    }
+
+    /// `s` with every kernel launched up to the first that waits to enter (a launch can
+    /// only matter while some launched kernel waits: it decides whether the new kernel
+    /// enters before that one).
+    fn eager(&self, mut s: State) -> State {
+        while (s.launched as usize) < self.mix.kernels.len() && (0..s.launched as usize).all(|k| s.has_entered(k)) {
+            s = self.launch(&s);
+        }
+        s
+    }
+
+    /// Every state after the dispatch choices of one cycle, in any sequence: the next
+    /// kernel launches, a waiting kernel whose stream predecessor has completed (entered,
+    /// wholly dispatched, none of its blocks resident) enters, or the front's next block
+    /// arrives, goes elsewhere; or nothing more happens (not on an empty SM: time would
+    /// pass with nothing to do).
     fn dispatched(&self, s: State) -> Vec<State> {
         let mut out = Vec::new();
         if !s.resident.is_empty() {
             out.push(s.clone());
         }
-        let (k, b) = (s.head.0 as usize, s.head.1 as usize);
-        let Some(kernel) = self.mix.kernels.get(k) else { return out };
-        let next_head = if b + 1 < kernel.blocks { (k as u8, b as u8 + 1) } else { (k as u8 + 1, 0) };
-        out.extend(self.dispatched(State { head: next_head, ..s.clone() }));
+        if (s.launched as usize) < self.mix.kernels.len() {
+            out.extend(self.dispatched(self.eager(self.launch(&s))));
+        }
+        for k in (0..s.launched as usize).filter(|&k| !s.has_entered(k)) {
+            let p = self.predecessor(k).expect("only a kernel with a predecessor waits");
+            let completed = s.has_entered(p) && !s.queue.contains(&(p as u8)) && s.resident.iter().all(|r| r.kernel as usize != p);
+            if completed {
+                out.extend(self.dispatched(self.eager(Self::enter(&s, k))));
+            }
+        }
+        let Some(&front) = s.queue.first() else { return out };
+        let (k, b) = (front as usize, s.front_block as usize);
+        let kernel = &self.mix.kernels[k];
+        let mut next = s.clone();
+        if b + 1 < kernel.blocks {
+            next.front_block += 1;
+        } else {
+            next.queue.remove(0);
+            next.front_block = 0;
+        }
+        out.extend(self.dispatched(next.clone()));
         let used: Vec<u8> = s.resident.iter().flat_map(|r| r.slots.iter().copied()).collect();
-        let same_stream =
-            |r: &Block| r.kernel as usize != k && kernel.stream.is_some() && self.mix.kernels[r.kernel as usize].stream == kernel.stream;
-        if used.len() + kernel.warps <= self.mix.slots && !s.resident.iter().any(same_stream) {
+        if used.len() + kernel.warps <= self.mix.slots {
             let free: Vec<u8> = (0..self.mix.slots as u8).filter(|x| !used.contains(x)).collect();
             let choices = match self.rule {
                 Rule::OldestFirst | Rule::QueueOrder => vec![free[..kernel.warps].to_vec()],
                 Rule::RoundRobin => subsets(&free, kernel.warps),
             };
-            let index = if self.rule == Rule::QueueOrder { b as u8 } else { 0 };
+            let seq = if self.rule == Rule::QueueOrder { s.resident.iter().filter(|r| r.age == 0).count() as u8 } else { 0 };
             for slots in choices {
-                let block = Block { kernel: k as u8, age: 0, index, pos: vec![0; kernel.warps], released: 0, slots };
-                let mut resident = s.resident.clone();
-                resident.push(block);
-                resident.sort();
-                out.extend(self.dispatched(State { head: next_head, resident, start: s.start }));
+                let block = Block { kernel: k as u8, age: 0, seq, pos: vec![0; kernel.warps], released: 0, slots };
+                let mut t = next.clone();
+                t.resident.push(block);
+                t.resident.sort();
+                out.extend(self.dispatched(t));
             }
         }
         out
@@ -240,11 +316,7 @@ impl Checker<'_> {
             }
             Rule::OldestFirst | Rule::QueueOrder => {
                 // Seniority: older first; under queue order, then dispatched first.
-                let rank = |bi: usize| {
-                    let r = &s.resident[bi];
-                    let queue = if self.rule == Rule::QueueOrder { (r.kernel, r.index) } else { (0, 0) };
-                    (std::cmp::Reverse(r.age), queue)
-                };
+                let rank = |bi: usize| (std::cmp::Reverse(s.resident[bi].age), s.resident[bi].seq);
                 let mut ranks: Vec<_> = ready.iter().map(|&(bi, _)| rank(bi)).collect();
                 ranks.sort_unstable();
                 ranks.dedup();
@@ -315,11 +387,13 @@ fn oldest_first_bound(mix: &Mix, i: usize, class_by_class: bool) -> u64 {
 }
 
 /// The same bound under [`Rule::QueueOrder`] (issue 53's rule X1): only the kernels
-/// dispatched before the block's own (and its own earlier blocks) are beside it; a
-/// block dispatched later is younger, even in the same cycle, and never served before
-/// a ready warp of the block.
+/// that can enter the queue before the block's own (and its own earlier blocks) are
+/// beside it; a block dispatched later is younger, even in the same cycle, and never
+/// served before a ready warp of the block. A kernel launched after kernel `i` enters
+/// after it, unless `i` waits for a stream predecessor (then any kernel may pass it).
 fn queue_order_bound(mix: &Mix, i: usize, class_by_class: bool) -> u64 {
-    bound_beside(mix, i, class_by_class, i + 1)
+    let waits = mix.kernels[i].stream.is_some() && mix.kernels[..i].iter().any(|o| o.stream == mix.kernels[i].stream);
+    bound_beside(mix, i, class_by_class, if waits { mix.kernels.len() } else { i + 1 })
 }
 
 /// [`oldest_first_bound`] with the kernels before `upto` alone beside kernel `i`'s block.
@@ -411,6 +485,22 @@ fn same_cycle_arrivals_tie_under_oldest_first() {
     // second waits for it once.
     assert_eq!(Checker::worst(&mix, Rule::QueueOrder), vec![1, 6]);
     assert_eq!((queue_order_bound(&mix, 0, false), queue_order_bound(&mix, 1, false)), (1, 6));
+}
+
+/// A kernel waiting for its stream predecessor may be passed (found by a cold review):
+/// A = `L` and B = `L` in one stream, then C = `LLLLL` in its own (1 warp, 1 block each),
+/// 2 slots, sigma 1/1. A and C enter and arrive in cycle 0, A issuing first; B enters
+/// once A has completed, behind C, so C's block is older and holds the L unit for its
+/// five L's (cycles 1-5): B's one L issues in its 6th cycle. Counting only the kernels
+/// launched before B (none beside it but A, which is of its stream) gave 1; a kernel
+/// that waits counts every other stream: 6, reached.
+#[test]
+fn a_kernel_waiting_for_its_stream_may_be_passed() {
+    let mut mix = Mix { kernels: vec![Tiny::new("L", 1, 1), Tiny::new("L", 1, 1), Tiny::new("LLLLL", 1, 1)], slots: 2, sigma: [1, 1] };
+    mix.kernels[0].stream = Some(0);
+    mix.kernels[1].stream = Some(0);
+    assert_eq!(Checker::worst(&mix, Rule::QueueOrder)[1], 6);
+    assert_eq!(queue_order_bound(&mix, 1, false), 6);
 }
 
 proptest! {
