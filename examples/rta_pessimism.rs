@@ -23,7 +23,7 @@
 
 use gpu_makespan::rta::adversary::{worst_responses, worst_sliced_responses, Slicing};
 use gpu_makespan::rta::analysis::{analyse, Timeline};
-use gpu_makespan::rta::gpu::Platform;
+use gpu_makespan::rta::gpu::{Platform, WarpPlacement};
 use gpu_makespan::rta::jobs::sequence;
 use gpu_makespan::rta::simulator::{simulate, Hardware, Placement};
 use gpu_makespan::rta::slicing::{process_of, sliced, slices};
@@ -122,6 +122,17 @@ fn show(w: &Workload, rep: &gpu_makespan::rta::RtaReport, k: &gpu_makespan::rta:
     }
 }
 
+/// The warp placements `w`'s profile allows (`gpu.warp_placement`): greedy where any
+/// is, the two round-robin ones where round robin is, all three where it is unknown
+/// (the TX2 profile of the corpus).
+fn placements(w: &Workload) -> Vec<Placement> {
+    match w.platform.warp_placement {
+        WarpPlacement::Any => vec![Placement::Greedy],
+        WarpPlacement::RoundRobin => vec![Placement::RoundRobinFixed, Placement::RoundRobinRotating],
+        WarpPlacement::Unknown => vec![Placement::Greedy, Placement::RoundRobinFixed, Placement::RoundRobinRotating],
+    }
+}
+
 /// Whether launches race with nothing else deciding the order of tied releases (no
 /// stream, no process, no launch overhead): then running the set in file order with its
 /// tasks permuted is a run of the set itself, in one launch order.
@@ -168,7 +179,7 @@ fn witness_runs(w: &Workload, rep: &gpu_makespan::rta::RtaReport, worst: &mut [T
         for (&i, name) in places.iter().zip(names) {
             order[i] = index(name);
         }
-        if let Some(r) = run_in_order(w, &order, Placement::Greedy, &mut SmallRng::seed_from_u64(7)) {
+        if let Some(r) = run_in_order(w, &order, placements(w)[0], &mut SmallRng::seed_from_u64(7)) {
             raise(worst, &r);
         }
     }
@@ -187,10 +198,11 @@ const ORDER_STEPS_EACH: usize = 100;
 /// The search over launch orders of tied releases, where launches race ([`orders_race`]):
 /// hill-climbing over the order in which the tasks of each tie group enter (a move swaps
 /// two of one group or moves one to another place in its group), every block at its
-/// `C`, each order run with greedy and fixed round-robin warp placement
-/// ([`run_in_order`]). First on the longest response of any kernel ([`ORDER_STEPS`]),
-/// then for each tied kernel on its own response, from the best order with that kernel
-/// moved last in its group ([`ORDER_STEPS_EACH`]). Every run is a run of the set, so
+/// `C`, each order run in the first two placements the profile allows ([`placements`]:
+/// greedy and fixed round robin on the TX2; [`run_in_order`]). First on the longest
+/// response of any kernel ([`ORDER_STEPS`]), then for each tied kernel on its own
+/// response, from the best order with that kernel moved last in its group
+/// ([`ORDER_STEPS_EACH`]). Every run is a run of the set, so
 /// each response found raises `worst`. The adversary's tape search draws the order of a
 /// tie afresh at every run and meets a good order of 8-11 tied kernels by chance only:
 /// an order found is not kept while the tape's other numbers change. Its own random
@@ -243,7 +255,7 @@ impl OrderSearch<'_> {
     /// placements; `worst` raised by it.
     fn eval(&mut self, order: &[usize]) -> Vec<Ticks> {
         let mut most = vec![Ticks::ZERO; self.w.tasks.len()];
-        for placement in [Placement::Greedy, Placement::RoundRobinFixed] {
+        for &placement in placements(self.w).iter().take(2) {
             if let Some(r) = run_in_order(self.w, order, placement, &mut self.rng) {
                 raise(&mut most, &r);
             }
@@ -395,7 +407,7 @@ fn main() {
             let mut worst = vec![Ticks::ZERO; w.tasks.len()];
             let slicing = sliced(&w).then(|| (process_of(&w, &seq), slices(&w).expect("analysed")));
             // Each placement, with every block at its C and with block times searched.
-            for placement in [Placement::Greedy, Placement::RoundRobinFixed, Placement::RoundRobinRotating] {
+            for placement in placements(&w) {
                 for full_blocks in [true, false] {
                     let hw = Hardware {
                         placement,
