@@ -62,7 +62,7 @@ use crate::rta::sms::{most_free_threads, simulate_sms, SmsRun};
 use crate::rta::ties::Ties;
 use crate::rta::time::Ticks;
 use crate::rta::time_slices::{run_slices, Sharing};
-use crate::rta::workload::{demands, Task, Workload};
+use crate::rta::workload::{demands, Task, Window, Workload};
 
 /// Whether [`analyse`] keeps the nominal per-SM run in its report (for drawing it, e.g.
 /// as a timeline); the responses are the same either way.
@@ -80,7 +80,8 @@ pub enum Timeline {
 /// simulation of the nominal order (must not exceed it; must equal it with one demand
 /// and no free ties), and with one demand, one job per kernel and no overhead,
 /// Algorithm 2 (must agree). With [`Timeline::Kept`], the report keeps the nominal
-/// per-SM run (for drawing it).
+/// per-SM run (for drawing it). A window is refused where some C holds for one job per
+/// kernel only ([`Workload::single_job_wcets`]).
 ///
 /// A task set built in code (the thesis chapter's worked example: four kernels released
 /// together, times in seconds, `C` given per block):
@@ -108,6 +109,10 @@ pub enum Timeline {
 /// # Ok::<(), gpu_makespan::Error>(())
 /// ```
 pub fn analyse(w: &Workload, timeline: Timeline) -> Result<RtaReport, Error> {
+    if w.single_job_wcets && w.window != Window::OneJob {
+        let why = "some C was computed for one job per kernel (gpu.same_cycle_arrivals = \"queue-order\" left out kernels released after it): load the task set with the window so that its C's count every kernel";
+        return Err(InputError::option("window", "", why).into());
+    }
     let timeline = timeline == Timeline::Kept;
     let demands = demands(w)?;
     if sliced(w) {

@@ -503,6 +503,10 @@ pub struct GpuSection {
     /// How an SM's units choose among ready warps, for `C` computed from instructions:
     /// `oldest-first` or `unknown` (default; see [`Arbitration`]).
     pub warp_arbitration: Option<String>,
+    /// How blocks that arrive on an SM in the same cycle rank under oldest-first
+    /// arbitration: `tie` (default: neither is older) or `queue-order` (the one
+    /// dispatched first is older; see [`Profile::queue_order_ties`]).
+    pub same_cycle_arrivals: Option<String>,
     /// Instruction latencies for `C` computed from instructions (`latency = { L = [5,
     /// 400], C = 4 }`; default 1, the paper's model, which is not a bound on real
     /// hardware; `docs/latency.md`).
@@ -553,6 +557,14 @@ pub struct Profile {
     pub context_switch: Option<Decimal>,
     /// The warp arbitration `C` computed from instructions may rest on.
     pub arbitration: Arbitration,
+    /// `gpu.same_cycle_arrivals = "queue-order"`: under oldest-first arbitration, of two
+    /// blocks arriving on an SM in the same cycle the one dispatched first is the older
+    /// (GPGPU-Sim's oldest-first and greedy-then-oldest schedulers rank warps by a
+    /// dynamic warp id that grows in the order warps are set up on the core,
+    /// `sort_warps_by_oldest_dynamic_id`); `false` (default): they tie. An assumption
+    /// about the hardware; with it a block's `C` need not count the kernels that enter
+    /// the queue after its own (issue 53's rule X1).
+    pub queue_order_ties: bool,
     /// The instruction latencies `C` computed from instructions rests on (latency 1:
     /// the paper's model).
     pub latency: crate::model::latency::Latencies,
@@ -574,6 +586,7 @@ impl Profile {
         time_slice: Decimal::ZERO,
         context_switch: None,
         arbitration: Arbitration::Unknown,
+        queue_order_ties: false,
         latency: crate::model::latency::Latencies::ONE,
     };
 }
@@ -595,6 +608,11 @@ impl GpuSection {
             },
             context_switch: self.context_switch.as_ref().map(|v| Decimal::of_toml(text, v, "gpu.context_switch")).transpose()?,
             arbitration: word(&self.warp_arbitration, "gpu.warp_arbitration", &["oldest-first", "round-robin", "lrr", "unknown"])?.unwrap_or_default(),
+            queue_order_ties: match self.same_cycle_arrivals.as_deref().map(str::trim) {
+                None | Some("tie") => false,
+                Some("queue-order") => true,
+                Some(v) => return Err(InputError::new("gpu.same_cycle_arrivals", v, "must be one of tie, queue-order")),
+            },
             latency: match &self.latency {
                 None => crate::model::latency::Latencies::ONE,
                 Some(f) => f.latencies().map_err(|e| {

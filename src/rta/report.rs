@@ -523,6 +523,9 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
     if oldest_first {
         out.push("warp arbitration oldest-first (gpu.warp_arbitration): among ready warps each unit serves the block that arrived on its SM first, as GPGPU-Sim's greedy-then-oldest does after a stall (Rogers et al., MICRO 2012); an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it".into());
     }
+    if rests_on(crate::rta::taskset::QUEUE_ORDER) {
+        out.push("same-cycle arrivals ranked by queue order (gpu.same_cycle_arrivals = \"queue-order\"): of two blocks arriving on an SM in the same cycle, the one dispatched first is the older, as GPGPU-Sim's oldest-first schedulers rank warps by a dynamic id given in the order warps are set up; an assumption about the hardware, not a documented TX2 property; a C computed from instructions then leaves out the kernels whose job enters the queue after its own (one job per kernel)".into());
+    }
     let processes: std::collections::HashSet<_> = w.tasks.iter().map(|t| t.process.as_deref()).collect();
     if processes.len() == 1 && (w.time_slice > Ticks::ZERO || w.tasks.iter().any(|t| t.time_slice.is_some())) {
         out.push("a time_slice is given, but every kernel is of one process: no time slicing between processes, so the slice is not used".into());

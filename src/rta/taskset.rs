@@ -179,6 +179,13 @@ pub struct Request {
     /// that drop the streams, as `makespan preempt --compare`'s regimes do. The kernels
     /// keep their streams.
     pub streams_apart: bool,
+    /// The C's serve one job per kernel, the workload analysed as it stands (`makespan
+    /// rta` without a window): with `gpu.same_cycle_arrivals = "queue-order"` a
+    /// kernel's C then leaves out the kernels whose job surely enters the queue after
+    /// its own (same priority, released after its launch; the proof is at the private
+    /// `younger_kernels`). Not for a window (a kernel's later jobs), nor for analyses
+    /// that release kernels again or change their queues (`system`, `preempt`).
+    pub single_jobs: bool,
 }
 
 with_setters!(Request {
@@ -188,6 +195,7 @@ with_setters!(Request {
     with_launch => launch: Launch,
     with_points_budget => points_budget: Option<Decimal>,
     with_streams_apart => streams_apart: bool,
+    with_single_jobs => single_jobs: bool,
 });
 
 /// An analysis window as asked for, before the time scale is known.
@@ -236,7 +244,8 @@ pub fn load(path: &Path, request: &Request, limits: &SolveOptions) -> Result<Wor
         )
         .into());
     }
-    let mut w = read(&text, &origin(path), profile, limits, (request.window, request.points_budget, request.streams_apart))?;
+    let single_jobs = request.single_jobs && request.window.is_none();
+    let mut w = read(&text, &origin(path), profile, limits, (request.window, request.points_budget, request.streams_apart), single_jobs)?;
     w.launch = request.launch;
     Ok(w)
 }
@@ -283,17 +292,19 @@ pub fn from_text(
     limits: &SolveOptions,
     window: Option<WindowRequest>,
 ) -> Result<Workload, Error> {
-    read(text, origin, profile, limits, (window, None, false))
+    read(text, origin, profile, limits, (window, None, false), false)
 }
 
-/// [`from_text`] with a budget for proposed preemption points ([`Request::points_budget`])
-/// and C computed with the streams apart or not ([`Request::streams_apart`]).
+/// [`from_text`] with a budget for proposed preemption points ([`Request::points_budget`]),
+/// C computed with the streams apart or not ([`Request::streams_apart`]), and for one
+/// job per kernel or not ([`Request::single_jobs`]).
 fn read(
     text: &str,
     origin: &str,
     profile: Option<Profile>,
     limits: &SolveOptions,
     (window, points_budget, streams_apart): (Option<WindowRequest>, Option<Decimal>, bool),
+    single_jobs: bool,
 ) -> Result<Workload, Error> {
     let file: TaskSetFile = parse_toml(text, origin)?;
     let gpu = file.gpu.clone().unwrap_or_default();
@@ -329,9 +340,11 @@ fn read(
     } else {
         std::borrow::Cow::Borrowed(&file.kernels)
     };
+    let younger = younger_kernels(text, &file.kernels, &profile, single_jobs && !streams_apart);
     let mut pending = Vec::with_capacity(file.kernels.len());
     for (i, e) in file.kernels.iter().enumerate() {
         let cx = Context {
+            younger: &younger[i],
             text,
             gpu: &gpu,
             profile: &profile,
@@ -407,6 +420,7 @@ fn read(
         w.relaunch = scale.ticks(relaunch, "framework.relaunch")?;
     }
     w.ranking = ranking;
+    w.single_job_wcets = younger.iter().flatten().any(|&y| y);
     Ok(w)
 }
 
@@ -559,6 +573,9 @@ struct Context<'a> {
     stated: Option<&'a Stated>,
     /// A budget for proposed preemption points.
     budget: Option<Budget>,
+    /// Per kernel of the set, whether its blocks are all younger than this kernel's
+    /// ([`younger_kernels`]): `beside` leaves it out.
+    younger: &'a [bool],
 }
 
 /// The points budget: each segment's bound plus `save` must be at most `budget`.
@@ -727,7 +744,8 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             } else {
                 ""
             };
-            (wcet, format!("{} cycles {}: {}{stream}{res}{points}", c.cycles.get(), cx.cycle.label, c.how))
+            let younger = younger_words(cx, near.is_some() && contention == Contention::FullSm);
+            (wcet, format!("{} cycles {}: {}{stream}{younger}{res}{points}", c.cycles.get(), cx.cycle.label, c.how))
         }
         (Some(_), Some(_)) => {
             return Err(InputError::new(field("wcet"), "", "give either wcet or instructions (or kernel_file), not both").into())
@@ -869,9 +887,73 @@ fn segmented(
     Ok(Segmented { segments, total, optimistic, words })
 }
 
+/// The words every `wcet_source` resting on `gpu.same_cycle_arrivals = "queue-order"`
+/// contains.
+pub(crate) const QUEUE_ORDER: &str = "same-cycle arrivals ranked by queue order";
+
+/// For `wcet_source`, where the turnover bound was `used` and left kernels out
+/// ([`younger_kernels`]): which, and why.
+fn younger_words(cx: &Context, used: bool) -> String {
+    let names: Vec<String> = (0..cx.kernels.len())
+        .filter(|&k| used && cx.younger[k])
+        .map(|k| cx.kernels[k].name.clone().unwrap_or_else(|| format!("K{}", k + 1)))
+        .collect();
+    if names.is_empty() {
+        return String::new();
+    }
+    format!(
+        "; {QUEUE_ORDER} (gpu.same_cycle_arrivals = \"queue-order\"), one job per kernel: {} enter the queue after it (same priority, released after its launch), so their blocks are younger and not counted beside it",
+        names.join(", ")
+    )
+}
+
 /// Whether kernel `i` is in a stream with another kernel of the set.
 fn shares_stream(kernels: &[KernelEntry], i: usize) -> bool {
     kernels[i].stream.as_ref().is_some_and(|s| kernels.iter().enumerate().any(|(k, e)| k != i && e.stream.as_ref() == Some(s)))
+}
+
+/// Per kernel `i` of `kernels`, per kernel `k`: whether every block of `k` is younger
+/// than every block of `i`, under `gpu.same_cycle_arrivals = "queue-order"` with
+/// oldest-first arbitration, one job per kernel (`single_jobs`) and one process: `k` has
+/// `i`'s priority and is released after `r_i + L` (`L` the launch overhead), where `i`
+/// has no copy in and shares its stream with no other kernel. All false otherwise.
+///
+/// Proof. `i`'s job enters its priority's queue at its launch, by `r_i + L` (no stream
+/// predecessor to wait for, no copy before it); `k`'s enters the same queue no earlier
+/// than `r_k > r_i + L`, so behind `i`'s (FIFO, one queue per priority: rules A1-A2,
+/// G1-G4, `docs/rta-model.md`), and none of `k`'s blocks is dispatched before `i`'s
+/// last. On an SM a block of `k` thus arrives after a block of `i`, or in the same
+/// cycle but dispatched after it: younger under the queue-order rule. Under oldest-first
+/// a younger warp is served only where fewer ready warps of older blocks than units
+/// remain, so it never delays a ready warp of `i`'s block: the proof of
+/// [`crate::model::blocks::turnover_bound_with`] counts only blocks no younger than the
+/// block, and `k`'s are not among them. Checked exhaustively on tiny mixes
+/// (`tests/it/turnover.rs`, `Rule::QueueOrder`, rule X1).
+fn younger_kernels(text: &str, kernels: &[KernelEntry], profile: &Profile, single_jobs: bool) -> Vec<Vec<bool>> {
+    let n = kernels.len();
+    let none = vec![vec![false; n]; n];
+    let processes: std::collections::HashSet<Option<&str>> = kernels.iter().map(|e| e.process.as_deref()).collect();
+    if !single_jobs || !profile.queue_order_ties || profile.arbitration != Arbitration::OldestFirst || processes.len() > 1 {
+        return none;
+    }
+    let decimal =
+        |v: &Option<Spanned<crate::rta::time::Number>>| v.as_ref().map_or(Some(Decimal::ZERO), |v| Decimal::of_toml(text, v, "").ok());
+    let Some(releases) = kernels.iter().map(|e| decimal(&e.release)).collect::<Option<Vec<Decimal>>>() else { return none };
+    let scale = Scale::fitting(releases.iter().chain([&profile.launch_overhead]));
+    let ticks = |d: Decimal| scale.ticks(d, "").ok();
+    let Some(r) = releases.into_iter().map(ticks).collect::<Option<Vec<Ticks>>>() else { return none };
+    let Some(overhead) = ticks(profile.launch_overhead) else { return none };
+    let enters_at_launch = |i: usize| !shares_stream(kernels, i) && decimal(&kernels[i].copy_in).is_some_and(|c| c.digits == 0);
+    (0..n)
+        .map(|i| {
+            (0..n)
+                .map(|k| {
+                    let priority = |e: &KernelEntry| e.priority.unwrap_or_default();
+                    k != i && enters_at_launch(i) && priority(&kernels[k]) == priority(&kernels[i]) && r[k] > r[i].saturating_add(overhead)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// What the warps beside a block of kernel `i` can hold (`one`: that block, on an SM of
@@ -880,6 +962,8 @@ fn shares_stream(kernels: &[KernelEntry], i: usize) -> bool {
 /// (one fewer of `i`'s own), as they fit in the SM's other warp slots and block slots;
 /// `None` when one of those kernels is given by `wcet` (its warps' instructions are
 /// unknown). Every kernel is counted under `sm`, kernel `i`'s SM.
+///
+/// The kernels [`younger_kernels`] marks are left out too.
 ///
 /// Why the kernels of `i`'s stream are left out: a job enters the queue only once the job
 /// before it in its stream has completed (rule G4, `docs/rta-model.md`), so the jobs of
@@ -890,7 +974,7 @@ fn beside(cx: &Context, i: usize, sm: &SmCounts, (one, slots): (&Program, u64)) 
     let mut neighbours = Vec::with_capacity(cx.set.len());
     let stream = cx.kernels[i].stream.as_ref();
     for (k, (text, e)) in cx.set.iter().zip(cx.kernels).enumerate() {
-        if k != i && stream.is_some_and(|s| e.stream.as_ref() == Some(s)) {
+        if k != i && (stream.is_some_and(|s| e.stream.as_ref() == Some(s)) || cx.younger[k]) {
             continue;
         }
         let p = Program::build(text.as_deref()?, |phase| Instance::from_counts(phase, 1, sm)).ok()?;
@@ -961,5 +1045,60 @@ mod tests {
         assert_eq!(cycle.time_of(Cycles::new(13), "k").unwrap(), Decimal { digits: 1001, decimals: 5 });
         assert_eq!(cycle.time_of(Cycles::ZERO, "k").unwrap(), Decimal { digits: 0, decimals: 5 });
         assert_eq!(cycle.time_of(Cycles::MAX, "k").unwrap_err().field, "k");
+    }
+}
+
+#[cfg(test)]
+mod younger_tests {
+    use super::*;
+
+    /// `younger_kernels` of the task set `kernels` (TOML `[[kernels]]` entries) under a
+    /// `[gpu]` table `gpu`, for one job per kernel or not.
+    fn younger(gpu: &str, kernels: &str, single_jobs: bool) -> Vec<Vec<bool>> {
+        let text = format!("[gpu]\n{gpu}\n{kernels}");
+        let file: TaskSetFile = parse_toml(&text, "t").unwrap();
+        let profile = file.gpu.clone().unwrap().profile(&text).unwrap();
+        younger_kernels(&text, &file.kernels, &profile, single_jobs)
+    }
+
+    fn kernel(name: &str, more: &str) -> String {
+        format!("[[kernels]]\nname = \"{name}\"\nperiod = 100\nwcet = 1\nblocks = 1\nthreads_per_block = 32\n{more}\n")
+    }
+
+    const RULE: &str = "warp_arbitration = \"oldest-first\"\nsame_cycle_arrivals = \"queue-order\"";
+
+    /// A kernel released after another's launch is younger than it, not the reverse; and
+    /// only under oldest-first with the queue-order rule, for one job per kernel.
+    #[test]
+    fn a_kernel_released_after_anothers_launch_is_younger() {
+        let set = kernel("A", "") + &kernel("B", "release = 10");
+        assert_eq!(younger(RULE, &set, true), vec![vec![false, true], vec![false, false]]);
+        let none = vec![vec![false; 2]; 2];
+        assert_eq!(younger(RULE, &set, false), none, "a window: later jobs");
+        assert_eq!(younger("warp_arbitration = \"oldest-first\"", &set, true), none, "same-cycle arrivals tie");
+        assert_eq!(younger("warp_arbitration = \"oldest-first\"\nsame_cycle_arrivals = \"tie\"", &set, true), none);
+        assert_eq!(younger("warp_arbitration = \"round-robin\"\nsame_cycle_arrivals = \"queue-order\"", &set, true), none);
+    }
+
+    /// Where the kernel's entry is not its launch, or the other may pass it, nothing is
+    /// left out.
+    #[test]
+    fn nothing_is_younger_where_the_entry_or_the_queue_is_open() {
+        let none = vec![vec![false; 2]; 2];
+        let b = kernel("B", "release = 10");
+        // Released exactly at A's latest launch: they may enter together.
+        assert_eq!(younger(&format!("{RULE}\nlaunch_overhead = 10"), &(kernel("A", "") + &b), true), none);
+        assert!(younger(&format!("{RULE}\nlaunch_overhead = 9"), &(kernel("A", "") + &b), true)[0][1]);
+        // A waits for its copy in: its entry is not known here.
+        assert_eq!(younger(RULE, &(kernel("A", "copy_in = 1") + &b), true), none);
+        // Another priority: its own queue.
+        assert_eq!(younger(RULE, &(kernel("A", "") + &kernel("B", "release = 10\npriority = \"high\"")), true), none);
+        // Processes share the GPU by time slices.
+        let sliced = kernel("A", "process = \"p\"") + &kernel("B", "release = 10\nprocess = \"q\"");
+        assert_eq!(younger(&format!("{RULE}\ntime_slice = 5\ncontext_switch = 1"), &sliced, true), none);
+        // A shares its stream with C: it may wait for it.
+        let streamed = kernel("A", "stream = \"s\"") + &b + &kernel("C", "release = 20\nstream = \"s\"");
+        assert_eq!(younger(RULE, &streamed, true)[0], vec![false, false, false]);
+        assert_eq!(younger(RULE, &streamed, true)[1], vec![false, false, true], "B does not wait: C enters after it");
     }
 }

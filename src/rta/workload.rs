@@ -187,6 +187,12 @@ pub struct Workload {
     /// work of its listed jobs. `false` (default): the jobs listed (one per kernel, or a
     /// window's) are all there are.
     pub unlisted_jobs: bool,
+    /// Whether some kernel's C was computed for one job per kernel, the set as it
+    /// stands: `gpu.same_cycle_arrivals = "queue-order"` let it leave out kernels
+    /// released after its launch (`taskset::Request::single_jobs`). Those C's hold for
+    /// these jobs only: [`crate::rta::analyse`] refuses a window, and they hold no longer
+    /// if releases, priorities, streams, copies or the launch overhead change.
+    pub single_job_wcets: bool,
     /// The preemption-point framework's quantum ([`crate::rta::preemptive`]; `None`: not
     /// given, the framework is not analysed).
     pub quantum: Option<Ticks>,
@@ -216,6 +222,7 @@ impl Workload {
             launch: Launch::AnyOrder,
             window: Window::OneJob,
             unlisted_jobs: false,
+            single_job_wcets: false,
             quantum: None,
             save: Ticks::ZERO,
             relaunch: Ticks::ZERO,

@@ -703,6 +703,42 @@ fn rta_labels_optimistic_c_and_adds_overheads() {
     assert!(v["assumptions"].as_array().unwrap().iter().any(|a| a.as_str().unwrap().contains("block overhead 0.25")));
 }
 
+/// `gpu.same_cycle_arrivals = "queue-order"` (issue 53, rule X1): A (released at 0)
+/// no longer counts B (released at 10, after A's launch) beside its blocks, since B's
+/// job enters the queue after A's and its blocks are all younger; B still counts A. A's
+/// C: 361 cycles where same-cycle arrivals tie, 41 (its own other block alone) under the
+/// rule; with a window (later jobs) nothing is left out. The rule is stated.
+#[test]
+fn rta_queue_order_leaves_out_the_kernels_that_enter_later() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = "[[kernels]]\nname = \"A\"\nperiod = 1000\ninstructions = \"LLCC\"\nblocks = 2\nthreads_per_block = 256\n\
+               [[kernels]]\nname = \"B\"\nperiod = 1000\nrelease = 10\ninstructions = \"LLLLLLLLCCCCCCCC\"\nblocks = 4\nthreads_per_block = 256\n";
+    let tie = temp_file(&dir, "tie.toml", &format!("[gpu]\nwarp_arbitration = \"oldest-first\"\n{set}"));
+    let queue =
+        temp_file(&dir, "queue.toml", &format!("[gpu]\nwarp_arbitration = \"oldest-first\"\nsame_cycle_arrivals = \"queue-order\"\n{set}"));
+    let wcets = |v: &Value| (v["kernels"][0]["wcet"].as_f64().unwrap(), v["kernels"][1]["wcet"].as_f64().unwrap());
+    let v = json_of(&["rta", &tie]);
+    assert_eq!(wcets(&v), (361.0, 366.0));
+    assert!(!v["assumptions"].to_string().contains("queue order"));
+    let v = json_of(&["rta", &queue]);
+    assert_eq!(wcets(&v), (41.0, 366.0));
+    assert_eq!(v["verdict"], "proven");
+    assert!(v["kernels"][0]["wcet_source"].as_str().unwrap().contains("B enter the queue after it"), "{}", v["kernels"][0]["wcet_source"]);
+    assert!(v["assumptions"].to_string().contains("same-cycle arrivals ranked by queue order"));
+    assert_eq!(wcets(&json_of(&["rta", &queue, "--window", "2000"])), (361.0, 366.0));
+    // The library keeps the premise: C's loaded for one job per kernel refuse a window.
+    let request = gpu_makespan::rta::taskset::Request::default().with_single_jobs(true);
+    let mut w = gpu_makespan::rta::taskset::load(std::path::Path::new(&queue), &request, &Default::default()).unwrap();
+    assert!(w.single_job_wcets);
+    w.window = gpu_makespan::rta::Window::Hyperperiod;
+    let e = gpu_makespan::rta::analyse(&w, Default::default()).unwrap_err().to_string();
+    assert!(e.contains("window") && e.contains("computed for one job per kernel"), "{e}");
+    input_error(
+        &["rta", &temp_file(&dir, "bad.toml", &format!("[gpu]\nsame_cycle_arrivals = \"fifo\"\n{set}"))],
+        "gpu.same_cycle_arrivals",
+    );
+}
+
 /// A kernel that finished no longer holds back later ones: one block of 40 000 B, then
 /// 200 blocks of 32 threads, C = 0.1 each (the per-SM run: 0.4, reached by the four waves
 /// of 64 slots; with every earlier demand counted for good, 4 slots for all 200 blocks:

@@ -141,7 +141,9 @@ pub(crate) fn rta_request(
         .with_gpu(gpu)
         .with_deadline(deadline.map(|d| exact(d, "deadline")).transpose()?)
         .with_window(window)
-        .with_launch(if file_order { Launch::FileOrder } else { Launch::AnyOrder }))
+        .with_launch(if file_order { Launch::FileOrder } else { Launch::AnyOrder })
+        // `rta` analyses the set as it stands (one job per kernel without a window).
+        .with_single_jobs(true))
 }
 
 /// What `import` asks for, from its options: trip counts `LABEL=N` or `LABEL=N1,N2,...`, the SM (`tx2` or
