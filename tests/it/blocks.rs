@@ -185,7 +185,14 @@ enum Arbitration {
     OldestFirst,
     /// Per class, the warp slots in circular order from after the last slot served.
     RoundRobin,
+    /// Oldest block first, same-age blocks in the order they arrived (issue 53's
+    /// queue-order rule); the first [`FIRST_JOB`] blocks are of the first program and
+    /// the rest of the second (two jobs, one after the other in the FIFO queue).
+    QueueOrder,
 }
+
+/// Under [`Arbitration::QueueOrder`], the blocks of the first program (its job's).
+const FIRST_JOB: usize = 1;
 
 /// Blocks of the `programs` (same `W`, same SM) arrive one after another, each when the
 /// SM has room for it (at most `capacity` warps) and a random delay has passed, so they
@@ -217,14 +224,17 @@ fn staggered(
     while started < count || !resident.is_empty() {
         t += 1;
         while started < count && t >= next_arrival && (resident.len() + 1) * w <= capacity {
-            let kernel = rng.random_range(0..programs.len());
+            let kernel = match arbitration {
+                Arbitration::QueueOrder => usize::from(started >= FIRST_JOB).min(programs.len() - 1),
+                _ => rng.random_range(0..programs.len()),
+            };
             let mut free: Vec<usize> = (0..capacity).filter(|s| resident.iter().all(|r| !r.slots.contains(s))).collect();
             free.shuffle(rng);
             resident.push(Resident {
                 slots: free[..w].to_vec(),
                 kernel,
                 arrival: t,
-                tie: rng.random(),
+                tie: if arbitration == Arbitration::QueueOrder { started as u64 } else { rng.random() },
                 issued: vec![0; w],
                 ready: vec![t; w],
                 done: vec![0; w],
@@ -262,7 +272,7 @@ fn staggered(
                 if let Some(&(_, _, bi, wi)) = list.iter().take(sigma[x]).next_back() {
                     start[x] = (slot(bi, wi) + 1) % capacity;
                 }
-            } else if rng.random_bool(0.5) {
+            } else if arbitration == Arbitration::QueueOrder || rng.random_bool(0.5) {
                 list.sort_by_key(|&(a, tie, _, _)| (a, tie));
             } else {
                 list.sort_by_key(|&(a, _, _, _)| a);
@@ -360,6 +370,31 @@ proptest! {
             .collect();
         let beside = Beside { neighbours, room_warps: (capacity - w as usize) as u64, room_blocks: room as u64 - 1 };
         within_bound(Arbitration::OldestFirst, &programs, capacity, draws, seed, |p| turnover_bound_beside(p, &beside, &latency))?;
+    }
+
+    /// Under the queue-order rule (same-cycle arrivals ranked by arrival order), with
+    /// latencies drawn at random in their ranges: [`FIRST_JOB`] block of the first
+    /// program, then eleven of the second (arriving as they fit, often in the same cycle
+    /// as the first's). The first's block is bounded with no other block beside it (rule
+    /// X1: the second's blocks are all younger); one of the second with both. Ranking
+    /// same-cycle arrivals the other way round fails it (seeds 1-3). The exhaustive check
+    /// of X1 is in `tests/it/turnover.rs`; this one adds latencies above 1 and barriers.
+    #[test]
+    fn queue_order_turnover_leaves_later_kernels_out(k1 in kernel_with_barriers(), k2 in kernel_with_barriers(), w in 1i64..4,
+                                                     room in 2usize..4, sl in 1i64..3, sc in 1i64..5,
+                                                     (l, dl, c, dc) in (1u64..6, 0u64..20, 1u64..4, 0u64..3), seed: u64) {
+        let programs = two_programs([&k1, &k2], w, (sl, sc));
+        let capacity = room * w as usize;
+        let latency = latencies((l, dl), (c, dc));
+        let draws = [(l, l + dl), (c, c + dc)];
+        let neighbour = |p: &Program, blocks: usize| Neighbour { warps_per_block: w as u64, blocks: blocks as u64, count_l: p.count(Unit::L), count_c: p.count(Unit::C) };
+        let beside = |neighbours: Vec<Neighbour>| Beside { neighbours, room_warps: (capacity - w as usize) as u64, room_blocks: room as u64 - 1 };
+        let first = beside(vec![neighbour(&programs[0], FIRST_JOB - 1)]);
+        let both = beside(vec![neighbour(&programs[0], FIRST_JOB), neighbour(&programs[1], 11 - FIRST_JOB)]);
+        within_bound(Arbitration::QueueOrder, &programs, capacity, draws, seed, |p| {
+            let own = if std::ptr::eq(p, &programs[0]) { &first } else { &both };
+            turnover_bound_beside(p, own, &latency)
+        })?;
     }
 
     /// Under round robin (one rotation per class over the SM's warp slots), with
