@@ -231,14 +231,23 @@ fn climb_orders(w: &Workload, worst: &mut [Ticks]) {
     }
 }
 
-/// `order` with task `k` moved to the last place held by a task of `group`.
-fn with_last(order: &[usize], group: &[usize], k: usize) -> Vec<usize> {
+/// `order` with the tasks of `group` rearranged by `edit` among the places they hold
+/// (`edit` gets them in their order and must keep them all).
+fn within_group(order: &[usize], group: &[usize], edit: impl FnOnce(&mut Vec<usize>)) -> Vec<usize> {
     let places: Vec<usize> = (0..order.len()).filter(|&p| group.contains(&order[p])).collect();
-    let mut members: Vec<usize> = places.iter().map(|&p| order[p]).filter(|&m| m != k).collect();
-    members.push(k);
+    let mut members: Vec<usize> = places.iter().map(|&p| order[p]).collect();
+    edit(&mut members);
     let mut next = order.to_vec();
     places.iter().zip(members).for_each(|(&p, m)| next[p] = m);
     next
+}
+
+/// `order` with task `k` moved to the last place held by a task of `group`.
+fn with_last(order: &[usize], group: &[usize], k: usize) -> Vec<usize> {
+    within_group(order, group, |members| {
+        members.retain(|&m| m != k);
+        members.push(k);
+    })
 }
 
 /// The state of [`climb_orders`]: the set, its tie groups (task indices of equal
@@ -267,18 +276,17 @@ impl OrderSearch<'_> {
     /// A neighbour of `order`: within one group, two places swapped or one task moved.
     fn neighbour(&mut self, order: &[usize]) -> Vec<usize> {
         let g = &self.groups[self.rng.random_range(0..self.groups.len())];
-        let places: Vec<usize> = (0..order.len()).filter(|&p| g.contains(&order[p])).collect();
-        let (a, b) = (self.rng.random_range(0..places.len()), self.rng.random_range(0..places.len()));
-        let mut members: Vec<usize> = places.iter().map(|&p| order[p]).collect();
-        if self.rng.random_bool(0.5) {
-            members.swap(a, b);
-        } else {
-            let x = members.remove(a);
-            members.insert(b, x);
-        }
-        let mut next = order.to_vec();
-        places.iter().zip(members).for_each(|(&p, m)| next[p] = m);
-        next
+        // `order` is a permutation: the group's tasks hold `g.len()` places.
+        let (a, b) = (self.rng.random_range(0..g.len()), self.rng.random_range(0..g.len()));
+        let swap = self.rng.random_bool(0.5);
+        within_group(order, g, |members| {
+            if swap {
+                members.swap(a, b);
+            } else {
+                let x = members.remove(a);
+                members.insert(b, x);
+            }
+        })
     }
 
     /// Hill-climbing from `start` for `steps` steps on `score` of the responses (a

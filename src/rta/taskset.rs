@@ -489,7 +489,7 @@ fn only_cycle_time(text: &str) -> bool {
 fn check_names(kernels: &[KernelEntry]) -> Result<(), InputError> {
     let mut seen = std::collections::HashSet::new();
     for (i, e) in kernels.iter().enumerate() {
-        let name = e.name.clone().unwrap_or_else(|| format!("K{}", i + 1));
+        let name = kernel_name(e, i);
         if name.trim().is_empty() {
             return Err(InputError::new(format!("kernels[{i}].name"), format!("{name:?}"), "a kernel name must not be empty"));
         }
@@ -753,7 +753,7 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
         (None, None) => return Err(InputError::new(field("wcet"), "", "give wcet, instructions or kernel_file").into()),
     };
     let task = Task {
-        name: e.name.clone().unwrap_or_else(|| format!("K{}", i + 1)),
+        name: kernel_name(e, i),
         deadline: None,
         period: None,
         wcet: Ticks::ZERO,
@@ -894,10 +894,7 @@ pub(crate) const QUEUE_ORDER: &str = "same-cycle arrivals ranked by queue order"
 /// For `wcet_source`, where the turnover bound was `used` and left kernels out
 /// ([`younger_kernels`]): which, and why.
 fn younger_words(cx: &Context, used: bool) -> String {
-    let names: Vec<String> = (0..cx.kernels.len())
-        .filter(|&k| used && cx.younger[k])
-        .map(|k| cx.kernels[k].name.clone().unwrap_or_else(|| format!("K{}", k + 1)))
-        .collect();
+    let names: Vec<String> = (0..cx.kernels.len()).filter(|&k| used && cx.younger[k]).map(|k| kernel_name(&cx.kernels[k], k)).collect();
     if names.is_empty() {
         return String::new();
     }
@@ -905,6 +902,11 @@ fn younger_words(cx: &Context, used: bool) -> String {
         "; {QUEUE_ORDER} (gpu.same_cycle_arrivals = \"queue-order\"), one job per kernel: {} enter the queue after it (same priority, released after its launch), so their blocks are younger and not counted beside it",
         names.join(", ")
     )
+}
+
+/// The name of kernel `i` of the set: its own, or `K<i+1>`.
+fn kernel_name(e: &KernelEntry, i: usize) -> String {
+    e.name.clone().unwrap_or_else(|| format!("K{}", i + 1))
 }
 
 /// Whether kernel `i` is in a stream with another kernel of the set.
@@ -944,14 +946,11 @@ fn younger_kernels(text: &str, kernels: &[KernelEntry], profile: &Profile, singl
     let Some(r) = releases.into_iter().map(ticks).collect::<Option<Vec<Ticks>>>() else { return none };
     let Some(overhead) = ticks(profile.launch_overhead) else { return none };
     let enters_at_launch = |i: usize| !shares_stream(kernels, i) && decimal(&kernels[i].copy_in).is_some_and(|c| c.digits == 0);
+    let priority: Vec<Priority> = kernels.iter().map(|e| e.priority.unwrap_or_default()).collect();
     (0..n)
         .map(|i| {
-            (0..n)
-                .map(|k| {
-                    let priority = |e: &KernelEntry| e.priority.unwrap_or_default();
-                    k != i && enters_at_launch(i) && priority(&kernels[k]) == priority(&kernels[i]) && r[k] > r[i].saturating_add(overhead)
-                })
-                .collect()
+            let at_launch = enters_at_launch(i);
+            (0..n).map(|k| at_launch && k != i && priority[k] == priority[i] && r[k] > r[i].saturating_add(overhead)).collect()
         })
         .collect()
 }
