@@ -81,7 +81,7 @@ pub enum Timeline {
 /// and no free ties), and with one demand, one job per kernel and no overhead,
 /// Algorithm 2 (must agree). With [`Timeline::Kept`], the report keeps the nominal
 /// per-SM run (for drawing it). A window is refused where some C holds for one job per
-/// kernel only ([`Workload::single_job_wcets`]).
+/// kernel only, or for another window ([`Workload::wcets_for`]).
 ///
 /// A task set built in code (the thesis chapter's worked example: four kernels released
 /// together, times in seconds, `C` given per block):
@@ -109,8 +109,11 @@ pub enum Timeline {
 /// # Ok::<(), gpu_makespan::Error>(())
 /// ```
 pub fn analyse(w: &Workload, timeline: Timeline) -> Result<RtaReport, Error> {
-    if w.single_job_wcets && w.window != Window::OneJob {
-        let why = "some C was computed for one job per kernel (gpu.same_cycle_arrivals = \"queue-order\" left out kernels released after it): load the task set with the window so that its C's count every kernel";
+    if let Some(loaded) = w.wcets_for.filter(|&loaded| loaded != w.window) {
+        let why = match loaded {
+            Window::OneJob => "some C was computed for one job per kernel (it leaves out kernels that cannot be beside it then): load the task set with the window so that its C's count every kernel that can be",
+            _ => "some C was computed for the jobs of another window (it leaves out kernels that cannot be beside it then): load the task set with this window",
+        };
         return Err(InputError::option("window", "", why).into());
     }
     let timeline = timeline == Timeline::Kept;

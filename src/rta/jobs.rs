@@ -361,7 +361,7 @@ pub fn missing_may_pass(w: &Workload, seq: &Sequence, late: &[Ticks]) -> bool {
     })
 }
 
-fn window_end(w: &Workload, window: Window) -> Result<Option<Ticks>, InputError> {
+pub(crate) fn window_end(w: &Workload, window: Window) -> Result<Option<Ticks>, InputError> {
     let period =
         |i: usize| w.tasks[i].period.ok_or_else(|| InputError::option("window", "", format!("kernel {:?} has no period", w.tasks[i].name)));
     let last_release = w.tasks.iter().map(|t| t.release).max().unwrap_or(Ticks::ZERO);

@@ -18,6 +18,7 @@
 internal! {
     mod adversary;
     mod analysis;
+    mod apart;
     mod block_resources;
     mod copies;
     mod copy_engine;

@@ -179,12 +179,14 @@ pub struct Request {
     /// that drop the streams, as `makespan preempt --compare`'s regimes do. The kernels
     /// keep their streams.
     pub streams_apart: bool,
-    /// The C's serve one job per kernel, the workload analysed as it stands (`makespan
-    /// rta` without a window): with `gpu.same_cycle_arrivals = "queue-order"` a
-    /// kernel's C then leaves out the kernels whose job surely enters the queue after
-    /// its own (same priority, released after its launch; the proof is at the private
-    /// `younger_kernels`). Not for a window (a kernel's later jobs), nor for analyses
-    /// that release kernels again or change their queues (`system`, `preempt`).
+    /// The C's serve the jobs `makespan rta` analyses (one job per kernel, or the
+    /// window's): under oldest-first arbitration a kernel's C then leaves out the kernels
+    /// whose jobs are never on the GPU with its own (by the responses of an analysis,
+    /// iterated: `crate::rta::apart`), and with `gpu.same_cycle_arrivals = "queue-order"`
+    /// those whose jobs surely enter the queue after its own (same priority, released
+    /// after its launch; the one-job proof is at the private `younger_kernels`). The
+    /// result records it ([`Workload::wcets_for`]). Not for analyses that release kernels
+    /// again or change their queues (`system`, `preempt`).
     pub single_jobs: bool,
 }
 
@@ -245,9 +247,80 @@ pub fn load(path: &Path, request: &Request, limits: &SolveOptions) -> Result<Wor
         .into());
     }
     let single_jobs = request.single_jobs && request.window.is_none();
-    let mut w = read(&text, &origin(path), profile, limits, (request.window, request.points_budget, request.streams_apart), single_jobs)?;
+    let parts = (request.window, request.points_budget, request.streams_apart);
+    // One cache for every reading: a kernel's C solved once (a time-limited solve is not
+    // repeated with another outcome).
+    let mut cache = WcetCache::default();
+    let mut reread = |apart: &[Vec<bool>]| read(&text, &origin(path), profile, limits, parts, (single_jobs, apart), &mut cache);
+    let (mut w, read_profile, younger) = reread(&[])?;
+    if request.single_jobs && !request.streams_apart {
+        w = settle_apart(w, &read_profile, younger, request.launch, &mut |apart| reread(apart).map(|r| r.0))?;
+    }
     w.launch = request.launch;
     Ok(w)
+}
+
+/// The task set read again with some kernels apart ([`settle_apart`]).
+type Reread<'a> = dyn FnMut(&[Vec<bool>]) -> Result<Workload, Error> + 'a;
+
+/// At most this many rounds of [`settle_apart`] (each one analysis and one reading).
+const APART_ROUNDS: usize = 8;
+
+/// `w` read again (`reread`) with the kernels [`crate::rta::apart::apart_kernels`] finds
+/// apart by the responses of `w`'s analysis, round after round, until no more are found
+/// (at most [`APART_ROUNDS`]); `younger`: those the first reading left out already. Each
+/// round's C's rest on the last round's responses, which are proven (the induction in
+/// `apart_kernels`' proof), so the `Workload` returned is as safe as the first. Only
+/// under oldest-first arbitration, the one whose C counts what is beside the block (the
+/// round-robin bound counts the SM's warp slots, which turnover can fill with new warps
+/// however few are resident at once), and only when some kernel could be apart with
+/// responses of 0 (else no analysis is run).
+fn settle_apart(
+    mut w: Workload,
+    profile: &Profile,
+    younger: Vec<Vec<bool>>,
+    launch: Launch,
+    reread: &mut Reread,
+) -> Result<Workload, Error> {
+    if profile.arbitration != Arbitration::OldestFirst {
+        return Ok(w);
+    }
+    let processes: std::collections::HashSet<Option<&str>> = w.tasks.iter().map(|t| t.process.as_deref()).collect();
+    let queue_order = profile.queue_order_ties && processes.len() == 1;
+    let n = w.tasks.len();
+    let (mut apart, mut known) = (vec![vec![false; n]; n], younger);
+    for _ in 0..APART_ROUNDS {
+        let Ok(end) = crate::rta::jobs::window_end(&w, w.window) else { break };
+        if !adds(&known, &crate::rta::apart::apart_kernels(&w, end, &vec![Ticks::ZERO; n], queue_order)) {
+            break;
+        }
+        w.launch = launch;
+        // Responses resting on a C known not to bound its block prove nothing.
+        let Ok(rep) = crate::rta::analyse(&w, crate::rta::Timeline::Omitted) else { break };
+        if rep.verdict != crate::rta::Verdict::Proven {
+            break;
+        }
+        let unknown = Ticks::new(u128::MAX);
+        let response: Vec<Ticks> =
+            w.tasks.iter().map(|t| rep.kernels.iter().find(|k| k.name == t.name).map_or(unknown, |k| k.response)).collect();
+        let found = crate::rta::apart::apart_kernels(&w, rep.window, &response, queue_order);
+        if !adds(&known, &found) {
+            break;
+        }
+        for (a, f) in apart.iter_mut().zip(&found) {
+            a.iter_mut().zip(f).for_each(|(a, &f)| *a |= f);
+        }
+        for (k, a) in known.iter_mut().zip(&apart) {
+            k.iter_mut().zip(a).for_each(|(k, &a)| *k |= a);
+        }
+        w = reread(&apart)?;
+    }
+    Ok(w)
+}
+
+/// Whether `found` marks a pair that `known` does not.
+fn adds(known: &[Vec<bool>], found: &[Vec<bool>]) -> bool {
+    known.iter().zip(found).any(|(k, f)| k.iter().zip(f).any(|(&k, &f)| f && !k))
 }
 
 /// One kernel before the common time scale is known.
@@ -292,7 +365,7 @@ pub fn from_text(
     limits: &SolveOptions,
     window: Option<WindowRequest>,
 ) -> Result<Workload, Error> {
-    read(text, origin, profile, limits, (window, None, false), false)
+    read(text, origin, profile, limits, (window, None, false), (false, &[]), &mut WcetCache::default()).map(|r| r.0)
 }
 
 /// [`from_text`] with a budget for proposed preemption points ([`Request::points_budget`]),
@@ -304,8 +377,9 @@ fn read(
     profile: Option<Profile>,
     limits: &SolveOptions,
     (window, points_budget, streams_apart): (Option<WindowRequest>, Option<Decimal>, bool),
-    single_jobs: bool,
-) -> Result<Workload, Error> {
+    (single_jobs, apart): (bool, &[Vec<bool>]),
+    cache: &mut WcetCache,
+) -> Result<(Workload, Profile, Vec<Vec<bool>>), Error> {
     let file: TaskSetFile = parse_toml(text, origin)?;
     let gpu = file.gpu.clone().unwrap_or_default();
     if profile.is_some() && file.gpu.is_some() && !only_cycle_time(text) {
@@ -328,7 +402,6 @@ fn read(
         (Some(_), None) => return Err(InputError::option("points-budget", "", "the task set has no [framework] table").into()),
         (None, _) => None,
     };
-    let mut cache = WcetCache::default();
     let read = file.kernels.iter().enumerate().map(|(i, e)| instructions(i, e, origin)).collect::<Result<Vec<_>, _>>()?;
     let (raw, stated): (Vec<Option<String>>, Vec<Option<Stated>>) = read.into_iter().unzip();
     // Every analysis but the framework's reads the kernels without their points.
@@ -345,6 +418,7 @@ fn read(
     for (i, e) in file.kernels.iter().enumerate() {
         let cx = Context {
             younger: &younger[i],
+            apart: apart.get(i).map_or(&[], Vec::as_slice),
             text,
             gpu: &gpu,
             profile: &profile,
@@ -356,7 +430,7 @@ fn read(
             stated: stated[i].as_ref(),
             budget,
         };
-        pending.push(entry(i, e, &cx, &mut cache)?);
+        pending.push(entry(i, e, &cx, cache)?);
     }
     let window_decimal = match window {
         Some(WindowRequest::Until(d)) => Some(d),
@@ -420,8 +494,9 @@ fn read(
         w.relaunch = scale.ticks(relaunch, "framework.relaunch")?;
     }
     w.ranking = ranking;
-    w.single_job_wcets = younger.iter().flatten().any(|&y| y);
-    Ok(w)
+    let left_out = younger.iter().chain(apart).flatten().any(|&y| y);
+    w.wcets_for = left_out.then_some(w.window);
+    Ok((w, profile, younger))
 }
 
 /// The `[framework]` table's quantum, save and relaunch times (the last two 0 when not
@@ -576,6 +651,9 @@ struct Context<'a> {
     /// Per kernel of the set, whether its blocks are all younger than this kernel's
     /// ([`younger_kernels`]): `beside` leaves it out.
     younger: &'a [bool],
+    /// Per kernel of the set, whether its jobs are never on the GPU beside this kernel's
+    /// (`crate::rta::apart`, from an earlier round's responses; empty: none known).
+    apart: &'a [bool],
 }
 
 /// The points budget: each segment's bound plus `save` must be at most `budget`.
@@ -744,8 +822,9 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             } else {
                 ""
             };
-            let younger = younger_words(cx, near.is_some() && contention == Contention::FullSm);
-            (wcet, format!("{} cycles {}: {}{stream}{younger}{res}{points}", c.cycles.get(), cx.cycle.label, c.how))
+            let used = near.is_some() && contention == Contention::FullSm;
+            let (younger, apart) = (younger_words(cx, used), apart_words(cx, used));
+            (wcet, format!("{} cycles {}: {}{stream}{younger}{apart}{res}{points}", c.cycles.get(), cx.cycle.label, c.how))
         }
         (Some(_), Some(_)) => {
             return Err(InputError::new(field("wcet"), "", "give either wcet or instructions (or kernel_file), not both").into())
@@ -904,6 +983,24 @@ fn younger_words(cx: &Context, used: bool) -> String {
     )
 }
 
+/// For `wcet_source`, where the turnover bound was `used` and left kernels out by an
+/// earlier round's responses (`crate::rta::apart`) beyond [`younger_words`]: which.
+fn apart_words(cx: &Context, used: bool) -> String {
+    let apart = |k: usize| used && cx.apart.get(k) == Some(&true) && !cx.younger[k];
+    let names: Vec<String> = (0..cx.kernels.len()).filter(|&k| apart(k)).map(|k| kernel_name(&cx.kernels[k], k)).collect();
+    if names.is_empty() {
+        return String::new();
+    }
+    let queue = if cx.profile.queue_order_ties { format!(", or entering its queue after it, {QUEUE_ORDER}") } else { String::new() };
+    format!(
+        "; {APART}: {} (by the release-to-finish windows of the jobs analysed, from an earlier round of this analysis{queue})",
+        names.join(", ")
+    )
+}
+
+/// The words every `wcet_source` leaving kernels out by [`apart_words`] contains.
+pub(crate) const APART: &str = "not counted beside it, never on an SM while it is";
+
 /// The name of kernel `i` of the set: its own, or `K<i+1>`.
 fn kernel_name(e: &KernelEntry, i: usize) -> String {
     e.name.clone().unwrap_or_else(|| format!("K{}", i + 1))
@@ -973,7 +1070,7 @@ fn beside(cx: &Context, i: usize, sm: &SmCounts, (one, slots): (&Program, u64)) 
     let mut neighbours = Vec::with_capacity(cx.set.len());
     let stream = cx.kernels[i].stream.as_ref();
     for (k, (text, e)) in cx.set.iter().zip(cx.kernels).enumerate() {
-        if k != i && (stream.is_some_and(|s| e.stream.as_ref() == Some(s)) || cx.younger[k]) {
+        if k != i && (stream.is_some_and(|s| e.stream.as_ref() == Some(s)) || cx.younger[k] || cx.apart.get(k) == Some(&true)) {
             continue;
         }
         let p = Program::build(text.as_deref()?, |phase| Instance::from_counts(phase, 1, sm)).ok()?;

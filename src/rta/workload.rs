@@ -187,12 +187,14 @@ pub struct Workload {
     /// work of its listed jobs. `false` (default): the jobs listed (one per kernel, or a
     /// window's) are all there are.
     pub unlisted_jobs: bool,
-    /// Whether some kernel's C was computed for one job per kernel, the set as it
-    /// stands: `gpu.same_cycle_arrivals = "queue-order"` let it leave out kernels
-    /// released after its launch (`taskset::Request::single_jobs`). Those C's hold for
-    /// these jobs only: [`crate::rta::analyse`] refuses a window, and they hold no longer
-    /// if releases, priorities, streams, copies or the launch overhead change.
-    pub single_job_wcets: bool,
+    /// The jobs some kernel's C was computed for, when it leaves out kernels for them
+    /// (`taskset::Request::single_jobs`): `Some(window)` when a kernel is left out
+    /// because its jobs in that window (`Window::OneJob`: one job per kernel, the set as it
+    /// stands) are never on the GPU beside the kernel's own, or enter its queue after them
+    /// under `gpu.same_cycle_arrivals = "queue-order"`. Those C's hold for these jobs
+    /// only: [`crate::rta::analyse`] refuses another window, and they hold no longer if
+    /// releases, periods, priorities, streams, copies or the launch overhead change.
+    pub wcets_for: Option<Window>,
     /// The preemption-point framework's quantum ([`crate::rta::preemptive`]; `None`: not
     /// given, the framework is not analysed).
     pub quantum: Option<Ticks>,
@@ -222,7 +224,7 @@ impl Workload {
             launch: Launch::AnyOrder,
             window: Window::OneJob,
             unlisted_jobs: false,
-            single_job_wcets: false,
+            wcets_for: None,
             quantum: None,
             save: Ticks::ZERO,
             relaunch: Ticks::ZERO,

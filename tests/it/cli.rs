@@ -707,7 +707,8 @@ fn rta_labels_optimistic_c_and_adds_overheads() {
 /// no longer counts B (released at 10, after A's launch) beside its blocks, since B's
 /// job enters the queue after A's and its blocks are all younger; B still counts A. A's
 /// C: 361 cycles where same-cycle arrivals tie, 41 (its own other block alone) under the
-/// rule; with a window (later jobs) nothing is left out. The rule is stated.
+/// rule, with a window too (each of A's jobs enters before B's next one). The rule is
+/// stated.
 #[test]
 fn rta_queue_order_leaves_out_the_kernels_that_enter_later() {
     let dir = tempfile::tempdir().unwrap();
@@ -725,18 +726,69 @@ fn rta_queue_order_leaves_out_the_kernels_that_enter_later() {
     assert_eq!(v["verdict"], "proven");
     assert!(v["kernels"][0]["wcet_source"].as_str().unwrap().contains("B enter the queue after it"), "{}", v["kernels"][0]["wcet_source"]);
     assert!(v["assumptions"].to_string().contains("same-cycle arrivals ranked by queue order"));
-    assert_eq!(wcets(&json_of(&["rta", &queue, "--window", "2000"])), (361.0, 366.0));
-    // The library keeps the premise: C's loaded for one job per kernel refuse a window.
-    let request = gpu_makespan::rta::taskset::Request::default().with_single_jobs(true);
-    let mut w = gpu_makespan::rta::taskset::load(std::path::Path::new(&queue), &request, &Default::default()).unwrap();
-    assert!(w.single_job_wcets);
-    w.window = gpu_makespan::rta::Window::Hyperperiod;
-    let e = gpu_makespan::rta::analyse(&w, Default::default()).unwrap_err().to_string();
+    // With a window: A's second job (at 1000) enters before B's (at 1010), A's first
+    // having ended by 41; B's first ended long before A's second.
+    let v = json_of(&["rta", &queue, "--window", "2000"]);
+    assert_eq!(wcets(&v), (41.0, 366.0));
+    assert!(
+        v["kernels"][0]["wcet_source"].as_str().unwrap().contains("never on an SM while it is: B"),
+        "{}",
+        v["kernels"][0]["wcet_source"]
+    );
+    // The library keeps the premise: C's loaded for one job per kernel refuse a window,
+    // and C's loaded for a window refuse another.
+    use gpu_makespan::rta::{analyse, taskset, Window};
+    let refused = |window: Option<taskset::WindowRequest>, then: Window| {
+        let request = taskset::Request::default().with_single_jobs(true).with_window(window);
+        let mut w = taskset::load(std::path::Path::new(&queue), &request, &Default::default()).unwrap();
+        assert!(w.wcets_for.is_some());
+        w.window = then;
+        analyse(&w, Default::default()).unwrap_err().to_string()
+    };
+    let e = refused(None, Window::Hyperperiod);
     assert!(e.contains("window") && e.contains("computed for one job per kernel"), "{e}");
+    let e = refused(Some(taskset::WindowRequest::Hyperperiod), Window::OneJob);
+    assert!(e.contains("window") && e.contains("jobs of another window"), "{e}");
     input_error(
         &["rta", &temp_file(&dir, "bad.toml", &format!("[gpu]\nsame_cycle_arrivals = \"fifo\"\n{set}"))],
         "gpu.same_cycle_arrivals",
     );
+}
+
+/// Kernels whose jobs are never on the GPU together are not counted beside each other
+/// (issue 53, item 1), under either tie rule: A at 0 (its job ends by 41), B at 400.
+/// Both C's are their own blocks' alone beside their own kernel's other blocks; B at 40,
+/// inside A's window, is counted beside A, and a window whose jobs meet (B every 1000
+/// from 400, A every 200) counts B beside A again.
+#[test]
+fn rta_kernels_whose_jobs_never_meet_are_not_beside_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = |b_release: u32, a_period: u32| {
+        format!(
+            "[gpu]\nwarp_arbitration = \"oldest-first\"\n[[kernels]]\nname = \"A\"\nperiod = {a_period}\ninstructions = \"LLCC\"\nblocks = 2\nthreads_per_block = 256\n\
+             [[kernels]]\nname = \"B\"\nperiod = 1000\nrelease = {b_release}\ninstructions = \"LLLLLLLLCCCCCCCC\"\nblocks = 4\nthreads_per_block = 256\n"
+        )
+    };
+    let wcets = |v: &Value| (v["kernels"][0]["wcet"].as_f64().unwrap(), v["kernels"][1]["wcet"].as_f64().unwrap());
+    let apart = temp_file(&dir, "apart.toml", &set(400, 1000));
+    let v = json_of(&["rta", &apart]);
+    assert_eq!(wcets(&v), (41.0, 326.0));
+    assert_eq!(v["verdict"], "proven");
+    assert!(
+        v["kernels"][1]["wcet_source"].as_str().unwrap().contains("never on an SM while it is: A"),
+        "{}",
+        v["kernels"][1]["wcet_source"]
+    );
+    assert!(!v["assumptions"].to_string().contains("queue order"));
+    assert_eq!(wcets(&json_of(&["rta", &apart, "--window", "hyperperiod"])), (41.0, 326.0));
+    // B inside A's window: counted beside A, A beside B.
+    let v = json_of(&["rta", &temp_file(&dir, "meet.toml", &set(40, 1000))]);
+    assert_eq!(wcets(&v), (361.0, 366.0));
+    // A every 200: its job at 400 meets B's.
+    assert_eq!(wcets(&json_of(&["rta", &temp_file(&dir, "periodic.toml", &set(400, 200)), "--window", "hyperperiod"])), (361.0, 366.0));
+    // Without an arbitration that counts what is beside a block, nothing changes.
+    let rr = temp_file(&dir, "rr.toml", &set(400, 1000).replace("oldest-first", "round-robin"));
+    assert!(!json_of(&["rta", &rr])["kernels"][0]["wcet_source"].as_str().unwrap().contains("never on an SM"));
 }
 
 /// A kernel that finished no longer holds back later ones: one block of 40 000 B, then

@@ -2399,3 +2399,73 @@ proptest! {
         }
     }
 }
+
+/// The kernels `wcet_source` names as never on an SM beside kernel row `row`'s blocks
+/// (`taskset`'s apart words), as task indices of `w`.
+fn left_apart(w: &Workload, source: &str) -> Vec<usize> {
+    let Some(list) = source.split("never on an SM while it is: ").nth(1) else { return Vec::new() };
+    let names: Vec<&str> = list.split(" (").next().unwrap_or("").split(", ").collect();
+    w.tasks.iter().enumerate().filter(|(_, t)| names.contains(&t.name.as_str())).map(|(k, _)| k).collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: crate::common::cases(64, 16), ..ProptestConfig::default() })]
+
+    /// Issue 53, item 1: `rta` leaves out of a kernel's C the kernels whose jobs are never
+    /// on the GPU with its own (release-to-finish windows from an earlier round) or, under
+    /// the queue-order rule, enter its queue after them. Checked against the reference
+    /// simulator (written from the dispatch rules, block times in `[1, C]`): no job of a
+    /// kernel left out meets a job of the kernel while both are on the GPU, unless
+    /// released after it under the queue-order rule; and no response exceeds the report.
+    #[test]
+    fn kernels_left_apart_never_meet_in_the_simulator(
+        kernels in proptest::collection::vec(
+            ("[LC]{1,6}", 1u32..40, prop_oneof![Just(64u32), Just(128), Just(256), Just(1024)], 0u32..3000, prop_oneof![Just(1000u32), Just(2000), Just(4000)]),
+            2..5,
+        ),
+        queue_order in any::<bool>(),
+        window in prop_oneof![Just(None), (1u32..8000).prop_map(|u| Some(u.to_string())), Just(Some("hyperperiod".to_string()))],
+        seed in any::<u64>(),
+    ) {
+        use gpu_makespan::rta::taskset::{load, Request, WindowRequest};
+        let mut text = format!("[gpu]\nwarp_arbitration = \"oldest-first\"\nsame_cycle_arrivals = \"{}\"\n", if queue_order { "queue-order" } else { "tie" });
+        for (i, (instructions, blocks, threads, release, period)) in kernels.iter().enumerate() {
+            text += &format!("[[kernels]]\nname = \"K{i}\"\ninstructions = \"{instructions}\"\nblocks = {blocks}\nthreads_per_block = {threads}\nrelease = {release}\nperiod = {period}\n");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("set.toml");
+        std::fs::write(&path, &text).unwrap();
+        let window = window.map(|w| if w == "hyperperiod" { WindowRequest::Hyperperiod } else { WindowRequest::Until(gpu_makespan::rta::Decimal::parse(&w, "window").unwrap()) });
+        let request = Request::default().with_single_jobs(true).with_window(window).with_launch(Launch::FileOrder);
+        let w = load(&path, &request, &Default::default()).unwrap();
+        let rep = match analyse(&w, Timeline::Omitted) {
+            Ok(rep) => rep,
+            Err(e) => {
+                prop_assert!(heavy_refusal(&e.to_string()), "{}", e);
+                return Ok(());
+            }
+        };
+        let seq = sequence_of(&w);
+        let row = |t: &Task| rep.kernels.iter().find(|k| k.name == t.name).unwrap();
+        let (listed, response): (Vec<u64>, Vec<Ticks>) = w.tasks.iter().map(|t| (row(t).jobs, row(t).response)).unzip();
+        let apart: Vec<Vec<usize>> = w.tasks.iter().map(|t| left_apart(&w, &row(t).wcet_source)).collect();
+        let mut rng = SmallRng::seed_from_u64(seed);
+        for _ in 0..6 {
+            let hw = random_hardware(&w, &mut rng);
+            let finish = simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut rng);
+            for (a, ja) in seq.jobs.iter().enumerate().filter(|(_, j)| j.number < listed[j.task]) {
+                prop_assert!(finish[a] - ja.release <= response[ja.task], "K{} job {}: simulated {:?} > reported {:?}", ja.task, ja.number, finish[a] - ja.release, response[ja.task]);
+                for (b, jb) in seq.jobs.iter().enumerate().filter(|(_, j)| apart[ja.task].contains(&j.task)) {
+                    // `ja`'s entry: its release (no launch overhead, copy or shared stream
+                    // here) or its predecessor's finish; `jb` enters no earlier than its release.
+                    let before = seq.jobs.iter().position(|j| j.task == ja.task && j.number + 1 == ja.number);
+                    let entry = before.map_or(ja.release, |p| ja.release.max(finish[p]));
+                    let meet = jb.release <= finish[a] && ja.release <= finish[b];
+                    prop_assert!(!meet || (queue_order && jb.release > entry),
+                        "K{} job {} [{}, {}] meets K{} job {} [{}, {}] though left apart ({:?})",
+                        ja.task, ja.number, ja.release.get(), finish[a].get(), jb.task, jb.number, jb.release.get(), finish[b].get(), hw);
+                }
+            }
+        }
+    }
+}
