@@ -524,7 +524,10 @@ fn assumptions(w: &Workload, seq: &Sequence, demands: &[Demand], bound: Bound, t
         out.push("warp arbitration oldest-first (gpu.warp_arbitration): among ready warps each unit serves the block that arrived on its SM first, as GPGPU-Sim's greedy-then-oldest does after a stall (Rogers et al., MICRO 2012); an assumption about the hardware, not a documented TX2 property; C computed from instructions covers block turnover under it".into());
     }
     if rests_on(crate::rta::taskset::QUEUE_ORDER) {
-        out.push("same-cycle arrivals ranked by queue order (gpu.same_cycle_arrivals = \"queue-order\"): of two blocks arriving on an SM in the same cycle, the one dispatched first is the older, as GPGPU-Sim's oldest-first schedulers rank warps by a dynamic id given in the order warps are set up; an assumption about the hardware, not a documented TX2 property; a C computed from instructions then leaves out the kernels whose job enters the queue after its own (one job per kernel)".into());
+        out.push("same-cycle arrivals ranked by queue order (gpu.same_cycle_arrivals = \"queue-order\"): of two blocks arriving on an SM in the same cycle, the one dispatched first is the older, as GPGPU-Sim's oldest-first schedulers rank warps by a dynamic id given in the order warps are set up; an assumption about the hardware, not a documented TX2 property; a C computed from instructions then leaves out the kernels whose jobs enter the queue after its own".into());
+    }
+    if rests_on(crate::rta::taskset::APART) {
+        out.push("kernels apart: a C computed from instructions leaves out the kernels whose jobs are never on the GPU while one of its own is, by the release-to-finish windows of an earlier round of this analysis (each round's responses proven, by induction over the rounds); those C's hold for the jobs analysed here only".into());
     }
     let processes: std::collections::HashSet<_> = w.tasks.iter().map(|t| t.process.as_deref()).collect();
     if processes.len() == 1 && (w.time_slice > Ticks::ZERO || w.tasks.iter().any(|t| t.time_slice.is_some())) {

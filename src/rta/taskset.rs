@@ -290,8 +290,10 @@ fn settle_apart(
     let n = w.tasks.len();
     let (mut apart, mut known) = (vec![vec![false; n]; n], younger);
     for _ in 0..APART_ROUNDS {
+        // Responses of 0 over the listed jobs only part the most pairs: a filter.
         let Ok(end) = crate::rta::jobs::window_end(&w, w.window) else { break };
-        if !adds(&known, &crate::rta::apart::apart_kernels(&w, end, &vec![Ticks::ZERO; n], queue_order)) {
+        let listed = crate::rta::apart::listed(&w, end);
+        if !adds(&known, &crate::rta::apart::apart_kernels(&w, (end, &listed), &vec![Ticks::ZERO; n], queue_order)) {
             break;
         }
         w.launch = launch;
@@ -300,10 +302,8 @@ fn settle_apart(
         if rep.verdict != crate::rta::Verdict::Proven {
             break;
         }
-        let unknown = Ticks::new(u128::MAX);
-        let response: Vec<Ticks> =
-            w.tasks.iter().map(|t| rep.kernels.iter().find(|k| k.name == t.name).map_or(unknown, |k| k.response)).collect();
-        let found = crate::rta::apart::apart_kernels(&w, rep.window, &response, queue_order);
+        let (response, analysed) = analysed_jobs(&w, &rep);
+        let found = crate::rta::apart::apart_kernels(&w, (rep.window, &analysed), &response, queue_order);
         if !adds(&known, &found) {
             break;
         }
@@ -313,9 +313,29 @@ fn settle_apart(
         for (k, a) in known.iter_mut().zip(&apart) {
             k.iter_mut().zip(a).for_each(|(k, &a)| *k |= a);
         }
-        w = reread(&apart)?;
+        // A reading that fails keeps the last (a limit of a solve, say): as safe.
+        match reread(&apart) {
+            Ok(next) => w = next,
+            Err(_) => break,
+        }
     }
     Ok(w)
+}
+
+/// Per task of `w`, from its report `rep`: the worst response, and how many of its jobs
+/// the analysis ran (every job in `rep.jobs`), `None` where it ran some whose finish it
+/// does not report (context jobs after a window: not bounded by the response).
+fn analysed_jobs(w: &Workload, rep: &crate::rta::RtaReport) -> (Vec<Ticks>, Vec<Option<u128>>) {
+    w.tasks
+        .iter()
+        .map(|t| match rep.kernels.iter().position(|k| k.name == t.name) {
+            Some(row) => {
+                let ran = rep.jobs.iter().filter(|j| j.kernel == row).count() as u128;
+                (rep.kernels[row].response, (ran == u128::from(rep.kernels[row].jobs)).then_some(ran))
+            }
+            None => (Ticks::new(u128::MAX), None),
+        })
+        .unzip()
 }
 
 /// Whether `found` marks a pair that `known` does not.
@@ -991,7 +1011,12 @@ fn apart_words(cx: &Context, used: bool) -> String {
     if names.is_empty() {
         return String::new();
     }
-    let queue = if cx.profile.queue_order_ties { format!(", or entering its queue after it, {QUEUE_ORDER}") } else { String::new() };
+    let processes: std::collections::HashSet<Option<&str>> = cx.kernels.iter().map(|e| e.process.as_deref()).collect();
+    let queue = if cx.profile.queue_order_ties && processes.len() == 1 {
+        format!(", or entering its queue after it, {QUEUE_ORDER}")
+    } else {
+        String::new()
+    };
     format!(
         "; {APART}: {} (by the release-to-finish windows of the jobs analysed, from an earlier round of this analysis{queue})",
         names.join(", ")

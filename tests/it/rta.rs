@@ -2424,11 +2424,13 @@ proptest! {
             2..5,
         ),
         queue_order in any::<bool>(),
+        overhead in prop_oneof![2 => Just(0u32), 1 => 1u32..60],
         window in prop_oneof![Just(None), (1u32..8000).prop_map(|u| Some(u.to_string())), Just(Some("hyperperiod".to_string()))],
         seed in any::<u64>(),
     ) {
         use gpu_makespan::rta::taskset::{load, Request, WindowRequest};
-        let mut text = format!("[gpu]\nwarp_arbitration = \"oldest-first\"\nsame_cycle_arrivals = \"{}\"\n", if queue_order { "queue-order" } else { "tie" });
+        let rule = if queue_order { "queue-order" } else { "tie" };
+        let mut text = format!("[gpu]\nwarp_arbitration = \"oldest-first\"\nsame_cycle_arrivals = \"{rule}\"\nlaunch_overhead = {overhead}\n");
         for (i, (instructions, blocks, threads, release, period)) in kernels.iter().enumerate() {
             text += &format!("[[kernels]]\nname = \"K{i}\"\ninstructions = \"{instructions}\"\nblocks = {blocks}\nthreads_per_block = {threads}\nrelease = {release}\nperiod = {period}\n");
         }
@@ -2445,21 +2447,35 @@ proptest! {
                 return Ok(());
             }
         };
-        let seq = sequence_of(&w);
-        let row = |t: &Task| rep.kernels.iter().find(|k| k.name == t.name).unwrap();
-        let (listed, response): (Vec<u64>, Vec<Ticks>) = w.tasks.iter().map(|t| (row(t).jobs, row(t).response)).unzip();
-        let apart: Vec<Vec<usize>> = w.tasks.iter().map(|t| left_apart(&w, &row(t).wcet_source)).collect();
+        // Per task: its row, the jobs the analysis ran and reported, its response, the
+        // kernels left apart from it.
+        let row: Vec<usize> = w.tasks.iter().map(|t| rep.kernels.iter().position(|k| k.name == t.name).unwrap()).collect();
+        let ran: Vec<u64> = row.iter().map(|&r| rep.jobs.iter().filter(|j| j.kernel == r).count() as u64).collect();
+        let reported: Vec<u64> = row.iter().map(|&r| rep.kernels[r].jobs).collect();
+        let response: Vec<Ticks> = row.iter().map(|&r| rep.kernels[r].response).collect();
+        let apart: Vec<Vec<usize>> = row.iter().map(|&r| left_apart(&w, &rep.kernels[r].wcet_source)).collect();
+        // The simulated GPU runs every job the analysis ran and later ones (jobs beyond a
+        // window exist in reality).
+        let last = rep.jobs.iter().map(|j| j.release).max().unwrap_or(Ticks::ZERO);
+        let long = match w.window {
+            Window::OneJob => w.clone(),
+            _ => Workload { window: Window::Until(last + Ticks::new(8001)), ..w.clone() },
+        };
+        let seq = sequence_of(&long);
         let mut rng = SmallRng::seed_from_u64(seed);
         for _ in 0..6 {
-            let hw = random_hardware(&w, &mut rng);
-            let finish = simulate(&seq.jobs, &seq.classes, &w.platform, &hw, &mut rng);
-            for (a, ja) in seq.jobs.iter().enumerate().filter(|(_, j)| j.number < listed[j.task]) {
-                prop_assert!(finish[a] - ja.release <= response[ja.task], "K{} job {}: simulated {:?} > reported {:?}", ja.task, ja.number, finish[a] - ja.release, response[ja.task]);
+            let hw = random_hardware(&long, &mut rng);
+            let finish = simulate(&seq.jobs, &seq.classes, &long.platform, &hw, &mut rng);
+            for (a, ja) in seq.jobs.iter().enumerate().filter(|(_, j)| j.number < ran[j.task]) {
+                if ja.number < reported[ja.task] {
+                    prop_assert!(finish[a] - ja.release <= response[ja.task], "K{} job {}: simulated {:?} > reported {:?}", ja.task, ja.number, finish[a] - ja.release, response[ja.task]);
+                }
                 for (b, jb) in seq.jobs.iter().enumerate().filter(|(_, j)| apart[ja.task].contains(&j.task)) {
-                    // `ja`'s entry: its release (no launch overhead, copy or shared stream
-                    // here) or its predecessor's finish; `jb` enters no earlier than its release.
+                    // `ja`'s latest entry: its release plus the launch overhead, or its
+                    // predecessor's finish (no copy or shared stream here); `jb` enters no
+                    // earlier than its release.
                     let before = seq.jobs.iter().position(|j| j.task == ja.task && j.number + 1 == ja.number);
-                    let entry = before.map_or(ja.release, |p| ja.release.max(finish[p]));
+                    let entry = before.map_or(Ticks::ZERO, |p| finish[p]).max(ja.release + w.launch_overhead);
                     let meet = jb.release <= finish[a] && ja.release <= finish[b];
                     prop_assert!(!meet || (queue_order && jb.release > entry),
                         "K{} job {} [{}, {}] meets K{} job {} [{}, {}] though left apart ({:?})",
