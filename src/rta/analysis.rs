@@ -109,8 +109,9 @@ pub enum Timeline {
 /// # Ok::<(), gpu_makespan::Error>(())
 /// ```
 pub fn analyse(w: &Workload, timeline: Timeline) -> Result<RtaReport, Error> {
-    if let Some(loaded) = w.wcets_for.filter(|&loaded| loaded != w.window) {
+    if let Some((loaded, launch)) = w.wcets_for.filter(|&jobs| jobs != (w.window, w.launch)) {
         let why = match loaded {
+            _ if loaded == w.window && launch != w.launch => "some C was computed for another launch order of tied releases (it leaves out kernels that cannot be beside it then): load the task set with this launch order",
             Window::OneJob => "some C was computed for one job per kernel (it leaves out kernels that cannot be beside it then): load the task set with the window so that its C's count every kernel that can be",
             _ => "some C was computed for the jobs of another window (it leaves out kernels that cannot be beside it then): load the task set with this window",
         };

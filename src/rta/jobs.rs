@@ -216,7 +216,7 @@ pub fn sequence_until(
     let end = window_end.map(|e| until.map_or(e, |u| e.max(u)));
     let mut jobs = Vec::new();
     for (i, t) in w.tasks.iter().enumerate() {
-        push_jobs(&mut jobs, i, t, w, end)?;
+        push_jobs(&mut jobs, i, t, w, stream_end(w, i, end))?;
     }
     let key = |j: &Job| {
         let t = &w.tasks[j.task];
@@ -393,6 +393,26 @@ pub(crate) fn window_end(w: &Workload, window: Window) -> Result<Option<Ticks>, 
 
 /// Pushes the jobs of task `i`: its first job, and with a window every later one
 /// released before the window's end.
+/// The end before which kernel `i`'s jobs are analysed: `end`, or later where a kernel of
+/// its stream has a job analysed after it (a kernel's first job is analysed even when
+/// released after `end`): every job of the stream released no later than the stream's
+/// last analysed job is analysed too, since that job waits for them (rule G4; a cold
+/// review's case: `K` every 10 and `I` at 500 in one stream, window 100: `I` was analysed
+/// as if alone in its stream, 1 where 4 holds).
+fn stream_end(w: &Workload, i: usize, end: Option<Ticks>) -> Option<Ticks> {
+    let end = end?;
+    let stream = stream_of(&w.tasks, i);
+    let last = |k: usize| {
+        let (r, p) = (w.tasks[k].release, w.tasks[k].period);
+        match p.filter(|p| *p > Ticks::ZERO && r < end) {
+            Some(p) => r + Ticks::new((end - r - Ticks::new(1)).get() / p.get() * p.get()),
+            None => r,
+        }
+    };
+    let latest = (0..w.tasks.len()).filter(|&k| stream_of(&w.tasks, k) == stream).map(last).max().unwrap_or(Ticks::ZERO);
+    Some(end.max(latest.saturating_add(Ticks::new(1))))
+}
+
 fn push_jobs(jobs: &mut Vec<Job>, i: usize, t: &Task, w: &Workload, end: Option<Ticks>) -> Result<(), InputError> {
     let wcet = t.wcet.checked_add(w.block_overhead).ok_or_else(|| range_error(w, i, "wcet"))?;
     let mut release = t.release;

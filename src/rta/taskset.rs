@@ -256,8 +256,17 @@ pub fn load(path: &Path, request: &Request, limits: &SolveOptions) -> Result<Wor
     if request.single_jobs && !request.streams_apart {
         w = settle_apart(w, &read_profile, younger, request.launch, &mut |apart| reread(apart).map(|r| r.0))?;
     }
-    w.launch = request.launch;
-    Ok(w)
+    Ok(launched(w, request.launch))
+}
+
+/// `w` with its tied releases launched by `launch`, which its C's then assume too
+/// ([`Workload::wcets_for`]).
+fn launched(mut w: Workload, launch: Launch) -> Workload {
+    w.launch = launch;
+    if let Some(jobs) = &mut w.wcets_for {
+        jobs.1 = launch;
+    }
+    w
 }
 
 /// The task set read again with some kernels apart ([`settle_apart`]).
@@ -268,13 +277,21 @@ const APART_ROUNDS: usize = 8;
 
 /// `w` read again (`reread`) with the kernels [`crate::rta::apart::apart_kernels`] finds
 /// apart by the responses of `w`'s analysis, round after round, until no more are found
-/// (at most [`APART_ROUNDS`]); `younger`: those the first reading left out already. Each
-/// round's C's rest on the last round's responses, which are proven (the induction in
-/// `apart_kernels`' proof), so the `Workload` returned is as safe as the first. Only
-/// under oldest-first arbitration, the one whose C counts what is beside the block (the
-/// round-robin bound counts the SM's warp slots, which turnover can fill with new warps
-/// however few are resident at once), and only when some kernel could be apart with
-/// responses of 0 (else no analysis is run).
+/// (at most [`APART_ROUNDS`]); `younger`: those the first reading left out already.
+///
+/// Why the `Workload` returned is as safe as the first: a pair `(i, k)` found from an
+/// analysis holds for the jobs of `i` that analysis ran (`apart_kernels`' proof), so a
+/// C leaving `k` out bounds `i`'s blocks in those jobs. Each workload read with pairs is
+/// kept only if its own analysis is proven and runs no job of `i` beyond those every
+/// pair of `i` was checked for (`checked`); its responses are then proven (the C's bound
+/// every block it runs), and so are the pairs found from them: by induction over the
+/// rounds. A workload that fails the check, or whose reading or analysis fails, is
+/// dropped and the last kept one returned.
+///
+/// Only under oldest-first arbitration, the one whose C counts what is beside the block
+/// (the round-robin bound counts the SM's warp slots, which turnover can fill with new
+/// warps however few are resident at once), and only when some kernel could be apart
+/// with responses of 0 (else no analysis is run).
 fn settle_apart(
     mut w: Workload,
     profile: &Profile,
@@ -288,38 +305,46 @@ fn settle_apart(
     let processes: std::collections::HashSet<Option<&str>> = w.tasks.iter().map(|t| t.process.as_deref()).collect();
     let queue_order = profile.queue_order_ties && processes.len() == 1;
     let n = w.tasks.len();
-    let (mut apart, mut known) = (vec![vec![false; n]; n], younger);
+    // Responses of 0 over the listed jobs only part the most pairs: a filter.
+    let Ok(end) = crate::rta::jobs::window_end(&w, w.window) else { return Ok(w) };
+    let listed = crate::rta::apart::listed(&w, end);
+    if !adds(&younger, &crate::rta::apart::apart_kernels(&w, (end, &listed), &vec![Ticks::ZERO; n], queue_order)) {
+        return Ok(w);
+    }
+    // Per pair, the jobs of `i` it was checked for (0: not apart).
+    let (mut checked, mut known) = (vec![vec![0u128; n]; n], younger);
+    w = launched(w, launch);
+    let Some(mut rep) = proven_analysis(&w) else { return Ok(w) };
     for _ in 0..APART_ROUNDS {
-        // Responses of 0 over the listed jobs only part the most pairs: a filter.
-        let Ok(end) = crate::rta::jobs::window_end(&w, w.window) else { break };
-        let listed = crate::rta::apart::listed(&w, end);
-        if !adds(&known, &crate::rta::apart::apart_kernels(&w, (end, &listed), &vec![Ticks::ZERO; n], queue_order)) {
-            break;
-        }
-        w.launch = launch;
-        // Responses resting on a C known not to bound its block prove nothing.
-        let Ok(rep) = crate::rta::analyse(&w, crate::rta::Timeline::Omitted) else { break };
-        if rep.verdict != crate::rta::Verdict::Proven {
-            break;
-        }
         let (response, analysed) = analysed_jobs(&w, &rep);
         let found = crate::rta::apart::apart_kernels(&w, (rep.window, &analysed), &response, queue_order);
         if !adds(&known, &found) {
             break;
         }
-        for (a, f) in apart.iter_mut().zip(&found) {
-            a.iter_mut().zip(f).for_each(|(a, &f)| *a |= f);
+        let mut next_checked = checked.clone();
+        for (i, row) in found.iter().enumerate() {
+            for (k, &f) in row.iter().enumerate().filter(|(_, &f)| f) {
+                next_checked[i][k] = next_checked[i][k].max(analysed[i].unwrap_or(0));
+                known[i][k] |= f;
+            }
         }
-        for (k, a) in known.iter_mut().zip(&apart) {
-            k.iter_mut().zip(a).for_each(|(k, &a)| *k |= a);
+        let apart: Vec<Vec<bool>> = next_checked.iter().map(|r| r.iter().map(|&c| c > 0).collect()).collect();
+        let Ok(next) = reread(&apart).map(|next| launched(next, launch)) else { break };
+        let Some(next_rep) = proven_analysis(&next) else { break };
+        let (_, ran) = analysed_jobs(&next, &next_rep);
+        let covered = (0..n).all(|i| (0..n).all(|k| next_checked[i][k] == 0 || ran[i].is_some_and(|c| c <= next_checked[i][k])));
+        if !covered {
+            break;
         }
-        // A reading that fails keeps the last (a limit of a solve, say): as safe.
-        match reread(&apart) {
-            Ok(next) => w = next,
-            Err(_) => break,
-        }
+        (w, rep, checked) = (next, next_rep, next_checked);
     }
     Ok(w)
+}
+
+/// The analysis of `w` when its verdict is proven (responses resting on a C known not to
+/// bound its block prove nothing); `None` if refused or not proven.
+fn proven_analysis(w: &Workload) -> Option<crate::rta::RtaReport> {
+    crate::rta::analyse(w, crate::rta::Timeline::Omitted).ok().filter(|rep| rep.verdict == crate::rta::Verdict::Proven)
 }
 
 /// Per task of `w`, from its report `rep`: the worst response, and how many of its jobs
@@ -515,7 +540,7 @@ fn read(
     }
     w.ranking = ranking;
     let left_out = younger.iter().chain(apart).flatten().any(|&y| y);
-    w.wcets_for = left_out.then_some(w.window);
+    w.wcets_for = left_out.then_some((w.window, w.launch));
     Ok((w, profile, younger))
 }
 

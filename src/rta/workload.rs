@@ -188,13 +188,14 @@ pub struct Workload {
     /// window's) are all there are.
     pub unlisted_jobs: bool,
     /// The jobs some kernel's C was computed for, when it leaves out kernels for them
-    /// (`taskset::Request::single_jobs`): `Some(window)` when a kernel is left out
-    /// because its jobs in that window (`Window::OneJob`: one job per kernel, the set as it
-    /// stands) are never on the GPU beside the kernel's own, or enter its queue after them
-    /// under `gpu.same_cycle_arrivals = "queue-order"`. Those C's hold for these jobs
-    /// only: [`crate::rta::analyse`] refuses another window, and they hold no longer if
-    /// releases, periods, priorities, streams, copies or the launch overhead change.
-    pub wcets_for: Option<Window>,
+    /// (`taskset::Request::single_jobs`): `Some((window, launch))` when a kernel is left
+    /// out because its jobs in that window (`Window::OneJob`: one job per kernel, the set
+    /// as it stands), launched so, are never on the GPU beside the kernel's own, or enter
+    /// its queue after them under `gpu.same_cycle_arrivals = "queue-order"`. Those C's
+    /// hold for these jobs only: [`crate::rta::analyse`] refuses another window or launch
+    /// order, and they hold no longer if releases, periods, priorities, streams, copies
+    /// or the launch overhead change.
+    pub wcets_for: Option<(Window, Launch)>,
     /// The preemption-point framework's quantum ([`crate::rta::preemptive`]; `None`: not
     /// given, the framework is not analysed).
     pub quantum: Option<Ticks>,

@@ -749,6 +749,12 @@ fn rta_queue_order_leaves_out_the_kernels_that_enter_later() {
     assert!(e.contains("window") && e.contains("computed for one job per kernel"), "{e}");
     let e = refused(Some(taskset::WindowRequest::Hyperperiod), Window::OneJob);
     assert!(e.contains("window") && e.contains("jobs of another window"), "{e}");
+    // Nor another launch order of tied releases.
+    let request = taskset::Request::default().with_single_jobs(true).with_launch(gpu_makespan::rta::Launch::FileOrder);
+    let mut w = taskset::load(std::path::Path::new(&queue), &request, &Default::default()).unwrap();
+    w.launch = gpu_makespan::rta::Launch::AnyOrder;
+    let e = analyse(&w, Default::default()).unwrap_err().to_string();
+    assert!(e.contains("another launch order"), "{e}");
     input_error(
         &["rta", &temp_file(&dir, "bad.toml", &format!("[gpu]\nsame_cycle_arrivals = \"fifo\"\n{set}"))],
         "gpu.same_cycle_arrivals",

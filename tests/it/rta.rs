@@ -2485,3 +2485,28 @@ proptest! {
         }
     }
 }
+
+/// A kernel's first job is analysed even when released after the window's end; the jobs
+/// of its stream released before it are analysed too, since it waits for them (a cold
+/// review's case: K every 10 from 5, 8 long, and I at 500 in K's stream: with a window of
+/// 100, I was analysed as if alone in its stream, 1 where 4 holds; with time slicing too).
+#[test]
+fn a_first_job_after_the_window_waits_for_its_stream() {
+    use gpu_makespan::rta::taskset::{from_text, WindowRequest};
+    let set = |slicing: &str, process: &str| {
+        format!(
+            "{slicing}[[kernels]]\nname = \"K\"\nstream = \"s\"\n{process}period = 10\nrelease = 5\nwcet = 8\nblocks = 4\nthreads_per_block = 1024\n\
+             [[kernels]]\nname = \"I\"\nstream = \"s\"\n{process}period = 1000\nrelease = 500\nwcet = 1\nblocks = 1\nthreads_per_block = 32\n"
+        )
+    };
+    let sliced = set("[gpu]\ntime_slice = 1000\ncontext_switch = 0\n", "process = \"p\"\n")
+        + "[[kernels]]\nname = \"Z\"\nprocess = \"q\"\nperiod = 10000\nwcet = 1\nblocks = 1\nthreads_per_block = 1024\n";
+    for text in [set("", ""), sliced] {
+        for window in ["100", "1000"] {
+            let until = WindowRequest::Until(gpu_makespan::rta::Decimal::parse(window, "window").unwrap());
+            let w = from_text(&text, "set.toml", None, &Default::default(), Some(until)).unwrap();
+            let rep = analyse(&w, Timeline::Omitted).unwrap();
+            assert_eq!(response(&rep, "I"), 4.0, "window {window}: {text}");
+        }
+    }
+}
