@@ -328,6 +328,18 @@ fn within_bound(
     Ok(())
 }
 
+/// What kernels of `w`-warp blocks (each program with its most blocks) can hold beside
+/// one block on an SM of `capacity` warp slots and `room` block slots.
+fn beside_of(kernels: &[(&Program, u64)], w: i64, capacity: usize, room: usize) -> Beside {
+    let neighbour = |&(p, blocks): &(&Program, u64)| Neighbour {
+        warps_per_block: w as u64,
+        blocks,
+        count_l: p.count(Unit::L),
+        count_c: p.count(Unit::C),
+    };
+    Beside { neighbours: kernels.iter().map(neighbour).collect(), room_warps: (capacity - w as usize) as u64, room_blocks: room as u64 - 1 }
+}
+
 /// Latency ranges `[lo, lo + d]` for L and C.
 fn latencies(l: (u64, u64), c: (u64, u64)) -> Latencies {
     let range = |(lo, d): (u64, u64)| LatencyRange::new(lo as i64, (lo + d) as i64, "latency").unwrap();
@@ -364,11 +376,7 @@ proptest! {
         within_bound(Arbitration::OldestFirst, &programs, capacity, draws, seed, |p| turnover_bound_with(p, others, &latency))?;
         // And what the two kernels can hold beside a block (any of the 12 blocks may be
         // of either kernel), both classes over one set.
-        let neighbours: Vec<Neighbour> = programs
-            .iter()
-            .map(|p| Neighbour { warps_per_block: w as u64, blocks: 12, count_l: p.count(Unit::L), count_c: p.count(Unit::C) })
-            .collect();
-        let beside = Beside { neighbours, room_warps: (capacity - w as usize) as u64, room_blocks: room as u64 - 1 };
+        let beside = beside_of(&[(&programs[0], 12), (&programs[1], 12)], w, capacity, room);
         within_bound(Arbitration::OldestFirst, &programs, capacity, draws, seed, |p| turnover_bound_beside(p, &beside, &latency))?;
     }
 
@@ -387,10 +395,8 @@ proptest! {
         let capacity = room * w as usize;
         let latency = latencies((l, dl), (c, dc));
         let draws = [(l, l + dl), (c, c + dc)];
-        let neighbour = |p: &Program, blocks: usize| Neighbour { warps_per_block: w as u64, blocks: blocks as u64, count_l: p.count(Unit::L), count_c: p.count(Unit::C) };
-        let beside = |neighbours: Vec<Neighbour>| Beside { neighbours, room_warps: (capacity - w as usize) as u64, room_blocks: room as u64 - 1 };
-        let first = beside(vec![neighbour(&programs[0], FIRST_JOB - 1)]);
-        let both = beside(vec![neighbour(&programs[0], FIRST_JOB), neighbour(&programs[1], 11 - FIRST_JOB)]);
+        let first = beside_of(&[(&programs[0], FIRST_JOB as u64 - 1)], w, capacity, room);
+        let both = beside_of(&[(&programs[0], FIRST_JOB as u64), (&programs[1], 11 - FIRST_JOB as u64)], w, capacity, room);
         within_bound(Arbitration::QueueOrder, &programs, capacity, draws, seed, |p| {
             let own = if std::ptr::eq(p, &programs[0]) { &first } else { &both };
             turnover_bound_beside(p, own, &latency)
