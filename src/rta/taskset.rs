@@ -302,8 +302,7 @@ fn settle_apart(
     if profile.arbitration != Arbitration::OldestFirst {
         return Ok(w);
     }
-    let processes: std::collections::HashSet<Option<&str>> = w.tasks.iter().map(|t| t.process.as_deref()).collect();
-    let queue_order = profile.queue_order_ties && processes.len() == 1;
+    let queue_order = profile.queue_order_ties && one_process(w.tasks.iter().map(|t| t.process.as_deref()));
     let n = w.tasks.len();
     // Responses of 0 over the listed jobs only part the most pairs: a filter.
     let Ok(end) = crate::rta::jobs::window_end(&w, w.window) else { return Ok(w) };
@@ -1036,8 +1035,7 @@ fn apart_words(cx: &Context, used: bool) -> String {
     if names.is_empty() {
         return String::new();
     }
-    let processes: std::collections::HashSet<Option<&str>> = cx.kernels.iter().map(|e| e.process.as_deref()).collect();
-    let queue = if cx.profile.queue_order_ties && processes.len() == 1 {
+    let queue = if cx.profile.queue_order_ties && one_process(cx.kernels.iter().map(|e| e.process.as_deref())) {
         format!(", or entering its queue after it, {QUEUE_ORDER}")
     } else {
         String::new()
@@ -1054,6 +1052,12 @@ pub(crate) const APART: &str = "not counted beside it, never on an SM while it i
 /// The name of kernel `i` of the set: its own, or `K<i+1>`.
 fn kernel_name(e: &KernelEntry, i: usize) -> String {
     e.name.clone().unwrap_or_else(|| format!("K{}", i + 1))
+}
+
+/// Whether the kernels' `process` fields (`None`: not given) name one process at most,
+/// so that no time slicing changes who is in the queue (the queue-order rule's premise).
+fn one_process<'a>(processes: impl Iterator<Item = Option<&'a str>>) -> bool {
+    processes.collect::<std::collections::HashSet<_>>().len() <= 1
 }
 
 /// Whether kernel `i` is in a stream with another kernel of the set.
@@ -1081,8 +1085,8 @@ fn shares_stream(kernels: &[KernelEntry], i: usize) -> bool {
 fn younger_kernels(text: &str, kernels: &[KernelEntry], profile: &Profile, single_jobs: bool) -> Vec<Vec<bool>> {
     let n = kernels.len();
     let none = vec![vec![false; n]; n];
-    let processes: std::collections::HashSet<Option<&str>> = kernels.iter().map(|e| e.process.as_deref()).collect();
-    if !single_jobs || !profile.queue_order_ties || profile.arbitration != Arbitration::OldestFirst || processes.len() > 1 {
+    let one = one_process(kernels.iter().map(|e| e.process.as_deref()));
+    if !single_jobs || !profile.queue_order_ties || profile.arbitration != Arbitration::OldestFirst || !one {
         return none;
     }
     let decimal =
