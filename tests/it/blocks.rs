@@ -132,6 +132,19 @@ proptest! {
         prop_assert_eq!(bl.horizon_from(&vec![0; bl.warps() as usize]), bl.horizon());
     }
 
+    /// A search stopped early (by a state cap of 0 to 40) still proves an interval that
+    /// holds the brute force's value: its upper end comes from the states left on the
+    /// search's stack, each bounded by the block horizon from it or by its searched
+    /// successors; its lower end is a checked schedule.
+    #[test]
+    fn a_stopped_block_search_still_holds_the_worst_case(k in kernel_with_barriers(), w in 1i64..4, b in 1u32..3, sl in 1i64..3, sc in 1i64..4, cap in 0usize..40) {
+        let bl = blocks(&k, w, b, sl, sc);
+        let truth = brute(&bl).0;
+        let s = solve_blocks(&bl, &SolveOptions::default().with_max_states(cap)).unwrap();
+        prop_assert!(s.interval.lower() <= truth && truth <= s.interval.upper(), "{}: {} not in {:?}", bl.given(), truth, s.interval);
+        prop_assert!(s.interval.upper() <= bl.horizon());
+    }
+
     /// With one block the search agrees with the phase decomposition.
     #[test]
     fn one_block_is_the_sum_of_its_phases(k in kernel_with_barriers(), w in 1i64..5, sl in 1i64..3, sc in 1i64..4) {
