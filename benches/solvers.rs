@@ -121,6 +121,21 @@ fn blocks_search(c: &mut Criterion) {
     g.finish();
 }
 
+/// A full SM of blocks with barriers (issue 53): 8 blocks of 8 warps of the same phase
+/// pair, the search capped at 20,000 states, so the time is the greedy and random
+/// schedules' (the lower end) and the capped search's; its interval is [476, 685].
+fn blocks_full_sm(c: &mut Criterion) {
+    use gpu_makespan::model::blocks::Blocks;
+    use gpu_makespan::model::program::Program;
+    let mut g = c.benchmark_group("blocks_full_sm");
+    g.sample_size(10);
+    let p = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |k| Instance::new(k, 8, 1, 4)).unwrap();
+    let b = Blocks::new(p, 8);
+    let opts = gpu_makespan::exact::solve::SolveOptions::default().with_max_states(20_000);
+    g.bench_function("8x8", |bench| bench.iter(|| gpu_makespan::exact::blocks::solve_blocks(&b, &opts).unwrap().interval.lower()));
+    g.finish();
+}
+
 /// `simulate` (issue 52): one GTO run of the real gemm kernel (279 instructions, 9
 /// phases) at W = 8, 16, 32 warps with L latency 400 and C latency 4, and the worst case
 /// over every scheduler and L in 5..400 (12 runs and the latency horizon) at W = 32.
@@ -159,6 +174,7 @@ criterion_group!(
     benches,
     simulate_latencies,
     blocks_search,
+    blocks_full_sm,
     search_small,
     search_llcll,
     search_12,

@@ -3,8 +3,9 @@
 //! merged (a state is the multiset of the blocks' states: each block's phase and the
 //! count of its warps at each position of that phase, the last position meaning "at
 //! the barrier"). When the search stops early, the proven interval is the longest
-//! checked schedule found (greedy and random) and the block horizon. Every schedule
-//! returned has passed [`check_blocks`] and its makespan is the reported lower bound.
+//! checked schedule found (greedy, hill-climbed over static priorities, random) and the
+//! block horizon. Every schedule returned has passed [`check_blocks`] and its makespan
+//! is the reported lower bound.
 
 use crate::budget::Budget;
 use crate::error::{Error, Inconsistency, TooLarge};
@@ -120,6 +121,11 @@ impl<'a> Space<'a> {
 
     fn done(&self, b: &Block) -> bool {
         b[0] as usize + 1 == self.phases.len() && *b.last().expect("non-empty") == self.w
+    }
+
+    /// The index of each phase's first stage, all phases in order.
+    fn offsets(&self) -> Vec<usize> {
+        self.phases.iter().scan(0, |at, p| Some(*at).inspect(|_| *at += p.len())).collect()
     }
 
     /// `before[y][k][p]`: the stages of phase `k` from position `p` before its next
@@ -443,15 +449,20 @@ impl Replay {
     }
 }
 
+/// The warps at each block's positions, `at[block][position]`; a move of `x` warps
+/// from a position takes the last `x` listed there.
+type At = [Vec<Vec<usize>>];
+
 /// One schedule from the start state, choosing each cycle's moves with `choose` (given
-/// the state, the ready classes `(block, position, count)` per unit, L then C).
-fn play(space: &Space, mut choose: impl FnMut(&[Block], &[Vec<(usize, usize, u16)>; 2]) -> Moves) -> Played {
+/// the state, the ready classes `(block, position, count)` per unit, L then C, and the
+/// warps at each position, which it may reorder to choose which of them move).
+fn play(space: &Space, mut choose: impl FnMut(&[Block], &[Vec<(usize, usize, u16)>; 2], &mut At) -> Moves) -> Played {
     let mut state = space.start();
     let mut replay = Replay::new(space);
     let mut t = 0;
     while !state.iter().all(|b| space.done(b)) {
         t += 1;
-        let moves = choose(&state, &space.classes(&state));
+        let moves = choose(&state, &space.classes(&state), &mut replay.at);
         let after = space.apply(&state, &moves);
         replay.step(space, &state, &space.with_waits(&state, &moves), t);
         state = after;
@@ -482,7 +493,7 @@ fn serve(classes: &[Vec<(usize, usize, u16)>; 2], sigma: [u64; 2], mut rank: imp
 
 /// The worst-case makespan of `blocks` starting together, exact when the search
 /// completes within `opts`' budget and `max_states`; otherwise the longest of a few
-/// checked greedy and random schedules and the block horizon. Refuses nothing beyond what
+/// checked greedy, hill-climbed and random schedules and the block horizon. Refuses nothing beyond what
 /// [`Blocks`] guarantees; the schedule is re-checked and must match the value found.
 ///
 /// ```
@@ -558,17 +569,20 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
     let ranges: Vec<(u32, u32)> =
         latency.per_instruction(&units, copies, |r| r.min).into_iter().zip(latency.per_instruction(&units, copies, |r| r.max)).collect();
     let space = Space::with_latencies(blocks, &ranges);
-    // Schedules first, within a tenth of the time (2 s without a limit): the lower end
-    // if the search stops.
-    let share = opts.budget.time_left().map_or(std::time::Duration::from_secs(2), |t| t / 10);
-    let guess = longest_random(&space, 0..64, &opts.budget.at_most(share));
-    let greedy = longest_greedy(&space);
-    let guess = if greedy.end() > guess.end() { greedy } else { guess };
+    // Schedules first, within a tenth of the time (2 s without a limit; nine tenths when
+    // the search is `hopeless`): the lower end if the search stops. Half of it goes to
+    // random schedules, half to the climb.
+    let part = if hopeless(blocks) { 0.9 } else { 0.1 };
+    let share = opts.budget.time_left().map_or(std::time::Duration::from_secs(2), |t| t.mul_f64(part));
+    let guess = longest_random(&space, 0..64, &opts.budget.at_most(share / 2));
+    let guess = [longest_greedy(&space), longest_climbed(&space, &opts.budget.at_most(share / 2))]
+        .into_iter()
+        .fold(guess, |a, b| if b.end() > a.end() { b } else { a });
     let mut memo = Memo { space, value: FxHashMap::default(), bytes: 0 };
     let found = memo.longest(memo.space.start(), &opts.budget, opts.max_states);
     let (schedule, upper, status) = match found {
         Ok(v) => {
-            let s = play(&memo.space, |now, _| {
+            let s = play(&memo.space, |now, _, _| {
                 let v = memo.remaining(now);
                 let next = memo.space.successors(now);
                 next.into_iter().find(|(_, a)| memo.remaining(a) + 1 == v).expect("a longest path goes on").0
@@ -576,13 +590,13 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
             (s, v as u64, Status::Optimal)
         }
         Err(stop) => {
-            // A search stopped by its state or memory cap leaves time: more schedules,
+            // A search stopped by its state or memory cap leaves time: a longer climb,
             // for a better lower end (without a time limit, up to 2 s more).
             let best = if opts.budget.is_over() || !more_rollouts {
                 guess
             } else {
                 let more = opts.budget.time_left().unwrap_or(std::time::Duration::from_secs(2));
-                let more = longest_random(&memo.space, 64..u64::MAX, &opts.budget.at_most(more));
+                let more = longest_climbed(&memo.space, &opts.budget.at_most(more));
                 if more.end() > guess.end() {
                     more
                 } else {
@@ -603,6 +617,18 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
     })?;
     let Played { schedule, latencies } = schedule;
     Ok(BlockSolution { interval, status, schedule, latencies, states, seconds: started.elapsed().as_secs_f64() })
+}
+
+/// Whether the block states are so many that no search can store them: more than
+/// `10^15` multisets of `B` block states, counting each phase's ways to place `W` warps
+/// on its stages (an over-count of the reachable states, which are far fewer; the
+/// limit keeps 3 blocks of 4 and 2 of 8 warps of a 20-instruction phase searched).
+fn hopeless(blocks: &Blocks) -> bool {
+    let ln_choose = |n: f64, k: f64| (1..=k as u64).map(|i| ((n - k + i as f64) / i as f64).ln()).sum::<f64>();
+    let w = blocks.warps_per_block() as f64;
+    let per_block: f64 = blocks.program.phases.iter().map(|p| ln_choose(p.len() as f64 + w, w).exp()).sum();
+    let b = blocks.blocks as f64;
+    ln_choose(per_block + b - 1.0, b) > 15.0 * std::f64::consts::LN_10
 }
 
 fn status_of(stop: Stop) -> Status {
@@ -630,7 +656,7 @@ fn longest_greedy(space: &Space) -> Played {
         let odds = [0.0, 0.05, 0.1][(seed / 2 % 3) as usize];
         let mut rank: Vec<u64> = (0..space.blocks.blocks as u64).collect();
         rank.shuffle(&mut rng);
-        let s = play(space, |state, classes| {
+        let s = play(space, |state, classes, _| {
             let mut moves = Vec::new();
             for (x, list) in classes.iter().enumerate() {
                 let key = |&(bi, p, _): &(usize, usize, u16)| {
@@ -666,6 +692,103 @@ fn longest_greedy(space: &Space) -> Played {
     best.expect("at least one schedule")
 }
 
+/// A static priority for a hill climb: a weight per unit and stage (all phases in
+/// order) and per unit and warp; each cycle, each unit serves its ready warps by the
+/// sum, highest first.
+#[derive(Clone)]
+struct Priority {
+    stage: [Vec<f64>; 2],
+    warp: [Vec<f64>; 2],
+}
+
+impl Priority {
+    /// The climb's start for a starved unit `y`: the other unit prefers the warps with
+    /// the most stages left before their next `y` instruction (as [`longest_greedy`]),
+    /// and `y` the least advanced warps (on the real phase pair of the tests this start
+    /// climbs to 490 cycles at 8 blocks of 8 warps, the furthest-ahead one to 477).
+    fn starving(space: &Space, y: usize) -> Priority {
+        let before = space.stages_before();
+        let mut stage = [Vec::new(), Vec::new()];
+        for (k, run) in before[y].iter().enumerate() {
+            // `run` has one more entry than the phase has stages (its end).
+            stage[1 - y].extend(run[..space.phases[k].len()].iter().map(|&r| r as f64));
+        }
+        stage[y] = (0..stage[1 - y].len()).map(|s| -(s as f64)).collect();
+        let n = space.blocks.warps() as usize;
+        Priority { stage, warp: [vec![0.0; n], vec![0.0; n]] }
+    }
+
+    /// The same priority with one weight moved by a normal step of a random scale.
+    fn nudged(&self, rng: &mut SmallRng) -> Priority {
+        let mut next = self.clone();
+        let x = rng.random_range(0..2usize);
+        let scale = [0.5, 2.0, 8.0, 30.0][rng.random_range(0..4usize)];
+        // A standard normal draw (Box-Muller).
+        let step = (-2.0 * (1.0 - rng.random::<f64>()).ln()).sqrt() * (std::f64::consts::TAU * rng.random::<f64>()).cos() * scale;
+        let list = if rng.random_bool(0.5) { &mut next.stage[x] } else { &mut next.warp[x] };
+        let i = rng.random_range(0..list.len());
+        list[i] += step;
+        next
+    }
+
+    /// One schedule served by this priority (work-conserving, every latency its longest).
+    fn play(&self, space: &Space, offsets: &[usize]) -> Played {
+        let sigma = [space.blocks.sigma(Unit::L), space.blocks.sigma(Unit::C)];
+        play(space, |state, classes, at| {
+            let mut moves = Vec::new();
+            for (x, list) in classes.iter().enumerate() {
+                let mut ready: Vec<(f64, usize, usize, usize)> = Vec::new();
+                for &(bi, p, _) in list {
+                    let s = offsets[state[bi][0] as usize] + p;
+                    ready.extend(at[bi][p].iter().map(|&w| (self.stage[x][s] + self.warp[x][w], bi, p, w)));
+                }
+                ready.sort_by(|a, b| b.0.total_cmp(&a.0));
+                ready.truncate(sigma[x] as usize);
+                for &(_, bi, p, w) in &ready {
+                    // The chosen warp last in its list: a move takes the last ones.
+                    let list = &mut at[bi][p];
+                    let i = list.iter().position(|&v| v == w).expect("a ready warp is listed");
+                    list.remove(i);
+                    list.push(w);
+                    match moves.iter_mut().find(|m: &&mut (usize, usize, u16, u16)| m.0 == bi && m.1 == p) {
+                        Some(m) => m.2 += 1,
+                        None => moves.push((bi, p, 1, 0)),
+                    }
+                }
+            }
+            moves
+        })
+    }
+}
+
+/// Steps without a longer schedule after which a climb stops, per warp.
+const CLIMB_STALL: u64 = 500;
+
+/// A hill climb over static priorities ([`Priority`]) from the greedy start that
+/// starves the busier unit: each step moves one weight and keeps the priority if its
+/// schedule is no shorter, until `budget` is over or [`CLIMB_STALL`] steps per warp in a row found
+/// nothing longer (at least one schedule). The longest
+/// schedule played (each checked by the caller).
+fn longest_climbed(space: &Space, budget: &Budget) -> Played {
+    let offsets = space.offsets();
+    let n = space.blocks.warps() as u64;
+    let load = |u: Unit| n * space.blocks.count(u) / space.blocks.sigma(u);
+    let y = usize::from(load(Unit::C) > load(Unit::L));
+    let mut rng = SmallRng::seed_from_u64(1);
+    let mut now = Priority::starving(space, y);
+    let mut best = now.play(space, &offsets);
+    let mut stalled = 0;
+    while !budget.is_over() && stalled < CLIMB_STALL * n {
+        let next = now.nudged(&mut rng);
+        let s = next.play(space, &offsets);
+        stalled = if s.end() > best.end() { 0 } else { stalled + 1 };
+        if s.end() >= best.end() {
+            (now, best) = (next, s);
+        }
+    }
+    best
+}
+
 /// The longest of the schedules of `seeds` (each checked by the caller), until the
 /// budget is over (at least one). Even seeds starve: each cycle they advance the warps
 /// of the blocks ranked first (a random rank per seed), the furthest-ahead warps first,
@@ -683,9 +806,9 @@ fn longest_random(space: &Space, seeds: std::ops::Range<u64>, budget: &Budget) -
         let sigma = [space.blocks.sigma(Unit::L), space.blocks.sigma(Unit::C)];
         let s = if seed % 2 == 0 {
             // Blocks ranked first, and their furthest-ahead warps, are served first.
-            play(space, |_, classes| serve(classes, sigma, |&(bi, p, _)| rank[bi] * 1_000_000 + (u16::MAX as u64 - p as u64)))
+            play(space, |_, classes, _| serve(classes, sigma, |&(bi, p, _)| rank[bi] * 1_000_000 + (u16::MAX as u64 - p as u64)))
         } else {
-            play(space, |_, classes| serve(classes, sigma, |_| rng.random::<u32>() as u64))
+            play(space, |_, classes, _| serve(classes, sigma, |_| rng.random::<u32>() as u64))
         };
         if best.as_ref().is_none_or(|b| s.end() > b.end()) {
             best = Some(s);
@@ -820,6 +943,21 @@ mod tests {
         let checked = check_blocks_per_issue(&blocks, &Latencies::ONE, &played.latencies, &played.schedule).unwrap();
         assert_eq!(checked, played.end());
         assert!(checked >= 476, "{checked}");
+    }
+
+    /// The climb starts from the starving priority and keeps a schedule only if it is no
+    /// shorter, so it ends at least as long as its start; its schedule passes the checker.
+    #[test]
+    fn a_climb_ends_no_shorter_than_its_start() {
+        let program = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |p| Instance::new(p, 4, 1, 4)).unwrap();
+        let blocks = Blocks::new(program, 3);
+        let space = Space::new(&blocks);
+        let offsets = space.offsets();
+        let start = Priority::starving(&space, 0).play(&space, &offsets).end();
+        let played = longest_climbed(&space, &Budget::default().at_most(std::time::Duration::from_millis(300)));
+        let checked = check_blocks_per_issue(&blocks, &Latencies::ONE, &played.latencies, &played.schedule).unwrap();
+        assert_eq!(checked, played.end());
+        assert!(checked >= start, "{checked} < {start}");
     }
 
     /// The count taken before listing equals the list's length, along random schedules of

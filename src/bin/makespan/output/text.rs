@@ -448,7 +448,7 @@ pub fn blocks_table(b: &gpu_makespan::Blocks, sol: &gpu_makespan::BlockSolution)
     let label = if sol.exact() {
         "[exact: every state of the blocks searched; schedule re-checked with each block's barriers]"
     } else {
-        "[lower bound: the longest checked schedule found (greedy and random), re-checked with each block's barriers]"
+        "[lower bound: the longest checked schedule found (greedy, climbed, random), re-checked with each block's barriers]"
     };
     let _ = writeln!(s, "makespan     {:>8}  {label}", sol.interval.lower());
     let how = if sol.exact() { "the search's value" } else { "the block horizon" };
