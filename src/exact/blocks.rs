@@ -201,13 +201,37 @@ impl<'a> Space<'a> {
         ways(0, self.blocks.sigma(Unit::L)) * ways(1, self.blocks.sigma(Unit::C)) * landing
     }
 
-    /// The bytes one state of the search takes in a successor list.
-    fn state_bytes(&self, state: &[Block]) -> usize {
-        state.iter().map(|b| b.len() * 2 + 24).sum::<usize>() + 24
+    /// The most entries a successor of `state` has in a flat list ([`Frame`]): each block
+    /// at its current phase's length or the next one's, whichever is longer.
+    fn flat_len(&self, state: &[Block]) -> usize {
+        let len = |phase: usize| self.phases.get(phase).map_or(0, |p| p.len() + 2);
+        state.iter().map(|b| len(b[0] as usize).max(len(b[0] as usize + 1))).sum()
+    }
+
+    /// The blocks of a state stored flat (each block's length follows from its phase).
+    fn unflatten(&self, mut flat: &[u16]) -> Vec<Block> {
+        let mut state = Vec::new();
+        while let Some(&phase) = flat.first() {
+            let (block, rest) = flat.split_at(self.phases[phase as usize].len() + 2);
+            state.push(block.to_vec());
+            flat = rest;
+        }
+        state
     }
 
     /// Every successor of `state` (one cycle of a work-conserving schedule), with its moves.
     fn successors(&self, state: &[Block]) -> Vec<(Moves, Vec<Block>)> {
+        let mut out = Vec::new();
+        self.each_successor(state, |m, next| {
+            out.push((m, next));
+            true
+        });
+        out
+    }
+
+    /// [`Space::successors`], each passed to `each` as it is made, until `each` returns
+    /// false; whether every successor was passed.
+    fn each_successor(&self, state: &[Block], mut each: impl FnMut(Moves, Vec<Block>) -> bool) -> bool {
         let classes = self.classes(state);
         let take = |x: usize, sigma: u64| {
             let ready: u64 = classes[x].iter().map(|c| c.2 as u64).sum();
@@ -216,7 +240,6 @@ impl<'a> Space<'a> {
             out
         };
         let (ls, cs) = (take(0, self.blocks.sigma(Unit::L)), take(1, self.blocks.sigma(Unit::C)));
-        let mut out = Vec::with_capacity(ls.len() * cs.len());
         for l in &ls {
             for c in &cs {
                 let moves: Moves = l.iter().chain(c).copied().filter(|m| m.2 > 0).collect();
@@ -224,11 +247,13 @@ impl<'a> Space<'a> {
                 self.land(state, &moves, &mut Vec::new(), &mut landed);
                 for m in landed {
                     let next = self.apply(state, &m);
-                    out.push((m, next));
+                    if !each(m, next) {
+                        return false;
+                    }
                 }
             }
         }
-        out
+        true
     }
 
     /// Every way to split each of `moves` over the waiting stages its warps may skip.
@@ -278,26 +303,79 @@ fn split(x: u16, k: u16, parts: &mut Vec<u16>, each: &mut dyn FnMut(&[u16])) {
     }
 }
 
-/// Every way to take `n` warps from `classes` (block, position, count), each within its count.
+/// Every way to take `n` warps from `classes` (block, position, count), each within its
+/// count; a way lists only the classes it takes from (at most `n`, so a list of many
+/// ways over many classes stays small).
 fn spread(classes: &[(usize, usize, u16)], n: u16, now: &mut Moves, out: &mut Vec<Moves>) {
+    if n == 0 {
+        out.push(now.clone());
+        return;
+    }
     let Some((&(bi, p, c), rest)) = classes.split_first() else {
-        if n == 0 {
-            out.push(now.clone());
-        }
         return;
     };
     let left: u32 = rest.iter().map(|r| r.2 as u32).sum();
     for x in (n.saturating_sub(left.min(u16::MAX as u32) as u16))..=n.min(c) {
-        now.push((bi, p, x, 0));
+        if x > 0 {
+            now.push((bi, p, x, 0));
+        }
         spread(rest, n - x, now, out);
-        now.pop();
+        if x > 0 {
+            now.pop();
+        }
     }
 }
 
+/// A state's key: its blocks sorted and flat (blocks of one phase are interchangeable).
 fn key(state: &[Block]) -> Vec<u16> {
+    let mut out = Vec::new();
+    key_into(state, &mut out);
+    out
+}
+
+/// [`key`], appended to `out`.
+fn key_into(state: &[Block], out: &mut Vec<u16>) {
     let mut blocks: Vec<&Block> = state.iter().collect();
     blocks.sort();
-    blocks.into_iter().flatten().copied().collect()
+    out.extend(blocks.into_iter().flatten());
+}
+
+/// The bytes the allocator takes for a heap block of `bytes` (glibc's malloc: an 8-byte
+/// header, 16-byte alignment, 32 bytes at least), so that the memory cap counts what the
+/// search really holds.
+fn heap_chunk(bytes: usize) -> usize {
+    (bytes + 8).max(32).next_multiple_of(16)
+}
+
+/// A state's successor list in the search, stored flat: the states' keys ([`key`]) one
+/// after the other, `ends[i]` the end of state `i` (two heap blocks per list, however
+/// long, so a stopped search frees its stack at once).
+struct Frame {
+    key: Vec<u16>,
+    flat: Vec<u16>,
+    ends: Vec<usize>,
+    best: u32,
+    bytes: usize,
+}
+
+impl Frame {
+    /// The frame of `s` with its successor list (made only after [`Memo::stop`] has
+    /// admitted the list's bytes, [`Memo::list_bytes`]), or why `budget` stopped it (a list
+    /// of millions of states takes seconds to make).
+    fn of(space: &Space, s: &[Block], budget: &Budget) -> Result<Frame, Stop> {
+        let count = space.successor_count(s) as usize;
+        let (mut flat, mut ends) = (Vec::with_capacity(count * space.flat_len(s)), Vec::with_capacity(count));
+        let made = space.each_successor(s, |_, next| {
+            key_into(&next, &mut flat);
+            ends.push(flat.len());
+            ends.len() % 1024 != 0 || !budget.is_over()
+        });
+        if !made {
+            return Err(if budget.interrupted() { Stop::Interrupted } else { Stop::TimeLimit });
+        }
+        let bytes = heap_chunk(flat.capacity() * 2) + heap_chunk(ends.capacity() * 8) + std::mem::size_of::<Frame>();
+        Ok(Frame { key: key(s), flat, ends, best: 0, bytes })
+    }
 }
 
 struct Memo<'a> {
@@ -309,32 +387,28 @@ struct Memo<'a> {
 impl Memo<'_> {
     /// The longest remaining time from `root`, or why the search stopped.
     fn longest(&mut self, root: Vec<Block>, budget: &Budget, max_states: usize) -> Result<u32, Stop> {
-        struct Frame {
-            key: Vec<u16>,
-            next: Vec<Vec<Block>>,
-            best: u32,
-            bytes: usize,
-        }
-        let frame = |space: &Space, s: &[Block]| {
-            let next: Vec<Vec<Block>> = space.successors(s).into_iter().map(|x| x.1).collect();
-            let bytes = next.iter().map(|b| space.state_bytes(b)).sum();
-            Frame { key: key(s), next, best: 0, bytes }
-        };
         if root.iter().all(|b| self.space.done(b)) {
             return Ok(0);
         }
         self.stop(budget, max_states, self.list_bytes(&root))?;
-        let mut stack = vec![frame(&self.space, &root)];
-        let mut stack_bytes = 0usize;
+        let mut stack = vec![Frame::of(&self.space, &root, budget)?];
+        let mut stack_bytes = stack[0].bytes;
         while let Some(top) = stack.last_mut() {
-            if let Some(s) = top.next.pop() {
+            if let Some(end) = top.ends.pop() {
+                // The list holds keys: a state met before needs no blocks.
+                let start = top.ends.last().copied().unwrap_or(0);
+                if let Some(&v) = self.value.get(&top.flat[start..end]) {
+                    top.best = top.best.max(v + 1);
+                    top.flat.truncate(start);
+                    continue;
+                }
+                let s = self.space.unflatten(&top.flat[start..end]);
+                top.flat.truncate(start);
                 if s.iter().all(|b| self.space.done(b)) {
                     top.best = top.best.max(1);
-                } else if let Some(&v) = self.value.get(&key(&s)) {
-                    top.best = top.best.max(v + 1);
                 } else {
                     self.stop(budget, max_states, stack_bytes.saturating_add(self.list_bytes(&s)))?;
-                    let f = frame(&self.space, &s);
+                    let f = Frame::of(&self.space, &s, budget)?;
                     stack_bytes += f.bytes;
                     stack.push(f);
                 }
@@ -342,7 +416,10 @@ impl Memo<'_> {
             }
             let done = stack.pop().expect("top");
             stack_bytes -= done.bytes.min(stack_bytes);
-            self.bytes += done.key.len() * 2 + 48;
+            // The key's heap block, and its slot (a key, a value and a control byte) in a
+            // table at least 7/8 full before it doubles, counted three times: while it
+            // grows, the old table and the new one (twice as large) are both held.
+            self.bytes += heap_chunk(done.key.len() * 2) + (3 * 8 * (std::mem::size_of::<(Vec<u16>, u32)>() + 1)).div_ceil(7);
             self.value.insert(done.key, done.best);
             if let Some(parent) = stack.last_mut() {
                 parent.best = parent.best.max(done.best + 1);
@@ -354,9 +431,16 @@ impl Memo<'_> {
     }
 
     /// The bytes the successor list of `s` will take, counted before it is listed (a
-    /// state of many blocks can have more successors than any memory holds).
+    /// state of many blocks can have more successors than any memory holds): per
+    /// successor, its flat entries and end, and one unit's choice of moves while the list
+    /// is made (the choices of both units are at most one more than the successors).
     fn list_bytes(&self, s: &[Block]) -> usize {
-        let bytes = self.space.successor_count(s) * self.space.state_bytes(s) as f64;
+        let classes = self.space.classes(s);
+        let sigma = [self.space.blocks.sigma(Unit::L), self.space.blocks.sigma(Unit::C)];
+        let moves = (0..2).map(|x| (classes[x].len() as u64).min(sigma[x]) as usize).max().unwrap_or(0);
+        let choice = 24 + heap_chunk(moves * std::mem::size_of::<(usize, usize, u16, u16)>());
+        let each = self.space.flat_len(s) * 2 + 8 + choice;
+        let bytes = (self.space.successor_count(s) + 1.0) * each as f64 + 4.0 * 32.0;
         if bytes >= usize::MAX as f64 {
             usize::MAX
         } else {
@@ -369,7 +453,8 @@ impl Memo<'_> {
     fn stop(&self, budget: &Budget, max_states: usize, stack: usize) -> Result<(), Stop> {
         if budget.interrupted() {
             Err(Stop::Interrupted)
-        } else if budget.past_deadline() {
+        } else if budget.time_left().is_some_and(|t| t <= self.freeing_time()) {
+            // Past the deadline, or so close that freeing the table would pass it.
             Err(Stop::TimeLimit)
         } else if self.value.len() >= max_states {
             Err(Stop::MaxStates)
@@ -378,6 +463,12 @@ impl Memo<'_> {
         } else {
             Ok(())
         }
+    }
+
+    /// The time freeing the table will take when the search ends (a boxed key per state,
+    /// as in the kernel search).
+    fn freeing_time(&self) -> std::time::Duration {
+        std::time::Duration::from_nanos(self.value.len() as u64 * crate::exact::search::FREE_NANOS_PER_KEY)
     }
 
     fn remaining(&self, s: &[Block]) -> u32 {
@@ -571,11 +662,12 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
     let space = Space::with_latencies(blocks, &ranges);
     // Schedules first, within a tenth of the time (2 s without a limit; nine tenths when
     // the search is `hopeless`): the lower end if the search stops. Half of it goes to
-    // random schedules, half to the climb.
+    // greedy and random schedules (a quarter each, at least one schedule each), half to
+    // the climb.
     let part = if hopeless(blocks) { 0.9 } else { 0.1 };
     let share = opts.budget.time_left().map_or(std::time::Duration::from_secs(2), |t| t.mul_f64(part));
-    let guess = longest_random(&space, 0..64, &opts.budget.at_most(share / 2));
-    let guess = [longest_greedy(&space), longest_climbed(&space, &opts.budget.at_most(share / 2))]
+    let guess = longest_random(&space, 0..64, &opts.budget.at_most(share / 4));
+    let guess = [longest_greedy(&space, &opts.budget.at_most(share / 4)), longest_climbed(&space, &opts.budget.at_most(share / 2))]
         .into_iter()
         .fold(guess, |a, b| if b.end() > a.end() { b } else { a });
     let mut memo = Memo { space, value: FxHashMap::default(), bytes: 0 };
@@ -645,12 +737,16 @@ fn status_of(stop: Stop) -> Status {
 /// their next `Y` instruction (so that as few warps as possible are ready for `Y`, which
 /// then idles), and `Y` serves the blocks in a rank (the last block's warps, and within a
 /// block the least advanced, wait), the furthest-ahead warps first. Each `Y` (L, C) and
-/// block rank is played plainly and with a few moves at random.
-fn longest_greedy(space: &Space) -> Played {
+/// block rank is played plainly and with a few moves at random, until `budget` is over
+/// (at least one schedule).
+fn longest_greedy(space: &Space, budget: &Budget) -> Played {
     let before = space.stages_before();
     let sigma = [space.blocks.sigma(Unit::L), space.blocks.sigma(Unit::C)];
     let mut best: Option<Played> = None;
     for seed in 0..24u64 {
+        if seed > 0 && budget.is_over() {
+            break;
+        }
         let mut rng = SmallRng::seed_from_u64(seed);
         let y = (seed % 2) as usize;
         let odds = [0.0, 0.05, 0.1][(seed / 2 % 3) as usize];
@@ -939,7 +1035,7 @@ mod tests {
         let program = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |p| Instance::new(p, 8, 1, 4)).unwrap();
         let blocks = Blocks::new(program, 8);
         let space = Space::new(&blocks);
-        let played = longest_greedy(&space);
+        let played = longest_greedy(&space, &Budget::default());
         let checked = check_blocks_per_issue(&blocks, &Latencies::ONE, &played.latencies, &played.schedule).unwrap();
         assert_eq!(checked, played.end());
         assert!(checked >= 476, "{checked}");
@@ -962,6 +1058,45 @@ mod tests {
 
     /// The count taken before listing equals the list's length, along random schedules of
     /// a few block shapes (states with several classes per unit and capped sigmas).
+    /// A frame holds the keys of its state's successors in their order, within its reserved
+    /// capacity (it never grows), and within the bytes the memory cap counted for it.
+    #[test]
+    fn a_frame_holds_its_successors_within_the_bytes_counted() {
+        for (kernel, w, b, sl, sc) in [("LLC|CL", 2, 3, 1, 2), ("CLCL|LLC|C", 3, 4, 2, 4), ("CCCL|LC", 4, 3, 1, 4), ("L|L|C", 4, 2, 2, 3)] {
+            let program = Program::build(kernel, |p| Instance::new(p, w, sl, sc)).unwrap();
+            let blocks = Blocks::new(program, b);
+            let memo = Memo { space: Space::new(&blocks), value: FxHashMap::default(), bytes: 0 };
+            let mut rng = SmallRng::seed_from_u64(3);
+            let mut state = memo.space.start();
+            while !state.iter().all(|x| memo.space.done(x)) {
+                let next = memo.space.successors(&state);
+                let frame = Frame::of(&memo.space, &state, &Budget::default()).unwrap();
+                let reserved = memo.space.successor_count(&state) as usize * memo.space.flat_len(&state);
+                assert_eq!(frame.flat.capacity(), reserved, "{kernel} at {state:?}");
+                assert!(frame.bytes <= memo.list_bytes(&state), "{kernel} at {state:?}: {} > {}", frame.bytes, memo.list_bytes(&state));
+                let starts = std::iter::once(0).chain(frame.ends.iter().copied());
+                let held: Vec<Vec<u16>> = starts.zip(&frame.ends).map(|(a, &e)| frame.flat[a..e].to_vec()).collect();
+                let keys: Vec<Vec<u16>> = next.iter().map(|(_, s)| key(s)).collect();
+                assert_eq!(held, keys, "{kernel} at {state:?}");
+                assert!(held.iter().all(|k| key(&memo.space.unflatten(k)) == *k));
+                state = next[rng.random_range(0..next.len())].1.clone();
+            }
+        }
+    }
+
+    /// A successor list of thousands of states stops being made when the budget is over.
+    #[test]
+    fn a_list_stops_being_made_at_the_deadline() {
+        let program = Program::build("C|L", |p| Instance::new(p, 1, 4, 4)).unwrap();
+        let blocks = Blocks::new(program, 20);
+        let space = Space::new(&blocks);
+        let root = space.start();
+        assert_eq!(space.successor_count(&root), 4845.0);
+        let over = Budget::default().at_most(std::time::Duration::ZERO);
+        assert!(matches!(Frame::of(&space, &root, &over), Err(Stop::TimeLimit)));
+        assert_eq!(Frame::of(&space, &root, &Budget::default()).unwrap().ends.len(), 4845);
+    }
+
     #[test]
     fn successor_count_is_the_list_length() {
         for (kernel, w, b, sl, sc) in [("LLC|CL", 2, 3, 1, 2), ("CLCL|LLC|C", 3, 4, 2, 4), ("LC", 1, 5, 3, 1), ("L|L|C", 4, 2, 2, 3)] {

@@ -291,7 +291,7 @@ pub fn search<E: Encoding, B: StateBound>(t: &Transitions, bound: &B, enc: E, li
 }
 
 /// Nanoseconds kept back per boxed memo key for freeing it when the search ends.
-const FREE_NANOS_PER_KEY: u64 = 250;
+pub(crate) const FREE_NANOS_PER_KEY: u64 = 250;
 
 /// The largest remaining time the memo can hold (`Entry` keeps values in 32 bits);
 /// [`search`] refuses instances whose start-state bound is above it.
