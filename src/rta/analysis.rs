@@ -68,10 +68,11 @@ use crate::rta::workload::{demands, Task, Window, Workload};
 /// as a timeline); the responses are the same either way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Timeline {
-    /// The report's `runs`, `copies`, `slices` and `jobs` stay empty (default).
+    /// The report's `runs`, `copies` and `slices` stay empty (default); its `jobs` are
+    /// listed either way.
     #[default]
     Omitted,
-    /// The report keeps the nominal run: `runs`, `copies`, `slices` and `jobs`.
+    /// The report keeps the nominal run: `runs`, `copies` and `slices`.
     Kept,
 }
 
@@ -561,6 +562,20 @@ mod tests {
         ks[1].shared_memory = 60_000;
         let e = analyse_all(&workload(ks, 0)).unwrap_err();
         assert!(e.to_string().contains("kernels[1].shared_memory"), "{e}");
+    }
+
+    /// Without the timeline the report lists the same jobs but no nominal run; the
+    /// responses are the same either way.
+    #[test]
+    fn an_omitted_timeline_still_lists_the_jobs() {
+        let path = format!("{}/instances/rta-chapter-example.toml", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        let w = crate::rta::taskset::from_text(&text, &path, None, &Default::default(), None).unwrap();
+        let (omitted, kept) = (analyse(&w, Timeline::Omitted).unwrap(), analyse(&w, Timeline::Kept).unwrap());
+        assert!(!omitted.jobs.is_empty());
+        assert_eq!(omitted.jobs, kept.jobs);
+        assert!(omitted.runs.is_empty() && !kept.runs.is_empty());
+        assert_eq!(serde_json::to_value(&omitted).unwrap(), serde_json::to_value(&kept).unwrap());
     }
 
     /// Reports of task sets with ties, priorities, copies and time slicing read back as
