@@ -359,11 +359,12 @@ struct Frame {
 }
 
 impl Frame {
-    /// The frame of `s` with its successor list (made only after [`Memo::stop`] has
-    /// admitted the list's bytes, [`Memo::list_bytes`]), or why `budget` stopped it (a list
-    /// of millions of states takes seconds to make).
-    fn of(space: &Space, s: &[Block], budget: &Budget) -> Result<Frame, Stop> {
-        let count = space.successor_count(s) as usize;
+    /// The frame of `s` with its `count` successors ([`Space::successor_count`]) listed
+    /// (made only after [`Memo::stop`] has admitted the list's bytes,
+    /// [`Memo::list_bytes`]), or why `budget` stopped it (a list of millions of states
+    /// takes seconds to make).
+    fn of(space: &Space, s: &[Block], count: f64, budget: &Budget) -> Result<Frame, Stop> {
+        let count = count as usize;
         let (mut flat, mut ends) = (Vec::with_capacity(count * space.flat_len(s)), Vec::with_capacity(count));
         let made = space.each_successor(s, |_, next| {
             key_into(&next, &mut flat);
@@ -390,8 +391,9 @@ impl Memo<'_> {
         if root.iter().all(|b| self.space.done(b)) {
             return Ok(0);
         }
-        self.stop(budget, max_states, self.list_bytes(&root))?;
-        let mut stack = vec![Frame::of(&self.space, &root, budget)?];
+        let count = self.space.successor_count(&root);
+        self.stop(budget, max_states, self.list_bytes(&root, count))?;
+        let mut stack = vec![Frame::of(&self.space, &root, count, budget)?];
         let mut stack_bytes = stack[0].bytes;
         while let Some(top) = stack.last_mut() {
             if let Some(end) = top.ends.pop() {
@@ -407,8 +409,9 @@ impl Memo<'_> {
                 if s.iter().all(|b| self.space.done(b)) {
                     top.best = top.best.max(1);
                 } else {
-                    self.stop(budget, max_states, stack_bytes.saturating_add(self.list_bytes(&s)))?;
-                    let f = Frame::of(&self.space, &s, budget)?;
+                    let count = self.space.successor_count(&s);
+                    self.stop(budget, max_states, stack_bytes.saturating_add(self.list_bytes(&s, count)))?;
+                    let f = Frame::of(&self.space, &s, count, budget)?;
                     stack_bytes += f.bytes;
                     stack.push(f);
                 }
@@ -433,14 +436,15 @@ impl Memo<'_> {
     /// The bytes the successor list of `s` will take, counted before it is listed (a
     /// state of many blocks can have more successors than any memory holds): per
     /// successor, its flat entries and end, and one unit's choice of moves while the list
-    /// is made (the choices of both units are at most one more than the successors).
-    fn list_bytes(&self, s: &[Block]) -> usize {
+    /// is made (the choices of both units are at most one more than the successors);
+    /// `count` is [`Space::successor_count`] of `s`.
+    fn list_bytes(&self, s: &[Block], count: f64) -> usize {
         let classes = self.space.classes(s);
         let sigma = [self.space.blocks.sigma(Unit::L), self.space.blocks.sigma(Unit::C)];
         let moves = (0..2).map(|x| (classes[x].len() as u64).min(sigma[x]) as usize).max().unwrap_or(0);
         let choice = 24 + heap_chunk(moves * std::mem::size_of::<(usize, usize, u16, u16)>());
         let each = self.space.flat_len(s) * 2 + 8 + choice;
-        let bytes = (self.space.successor_count(s) + 1.0) * each as f64 + 4.0 * 32.0;
+        let bytes = (count + 1.0) * each as f64 + 4.0 * 32.0;
         if bytes >= usize::MAX as f64 {
             usize::MAX
         } else {
@@ -1056,8 +1060,6 @@ mod tests {
         assert!(checked >= start, "{checked} < {start}");
     }
 
-    /// The count taken before listing equals the list's length, along random schedules of
-    /// a few block shapes (states with several classes per unit and capped sigmas).
     /// A frame holds the keys of its state's successors in their order, within its reserved
     /// capacity (it never grows), and within the bytes the memory cap counted for it.
     #[test]
@@ -1070,10 +1072,11 @@ mod tests {
             let mut state = memo.space.start();
             while !state.iter().all(|x| memo.space.done(x)) {
                 let next = memo.space.successors(&state);
-                let frame = Frame::of(&memo.space, &state, &Budget::default()).unwrap();
-                let reserved = memo.space.successor_count(&state) as usize * memo.space.flat_len(&state);
-                assert_eq!(frame.flat.capacity(), reserved, "{kernel} at {state:?}");
-                assert!(frame.bytes <= memo.list_bytes(&state), "{kernel} at {state:?}: {} > {}", frame.bytes, memo.list_bytes(&state));
+                let count = memo.space.successor_count(&state);
+                let frame = Frame::of(&memo.space, &state, count, &Budget::default()).unwrap();
+                assert_eq!(frame.flat.capacity(), count as usize * memo.space.flat_len(&state), "{kernel} at {state:?}");
+                let counted = memo.list_bytes(&state, count);
+                assert!(frame.bytes <= counted, "{kernel} at {state:?}: {} > {counted}", frame.bytes);
                 let starts = std::iter::once(0).chain(frame.ends.iter().copied());
                 let held: Vec<Vec<u16>> = starts.zip(&frame.ends).map(|(a, &e)| frame.flat[a..e].to_vec()).collect();
                 let keys: Vec<Vec<u16>> = next.iter().map(|(_, s)| key(s)).collect();
@@ -1091,12 +1094,15 @@ mod tests {
         let blocks = Blocks::new(program, 20);
         let space = Space::new(&blocks);
         let root = space.start();
-        assert_eq!(space.successor_count(&root), 4845.0);
+        let count = space.successor_count(&root);
+        assert_eq!(count, 4845.0);
         let over = Budget::default().at_most(std::time::Duration::ZERO);
-        assert!(matches!(Frame::of(&space, &root, &over), Err(Stop::TimeLimit)));
-        assert_eq!(Frame::of(&space, &root, &Budget::default()).unwrap().ends.len(), 4845);
+        assert!(matches!(Frame::of(&space, &root, count, &over), Err(Stop::TimeLimit)));
+        assert_eq!(Frame::of(&space, &root, count, &Budget::default()).unwrap().ends.len(), 4845);
     }
 
+    /// The count taken before listing equals the list's length, along random schedules of
+    /// a few block shapes (states with several classes per unit and capped sigmas).
     #[test]
     fn successor_count_is_the_list_length() {
         for (kernel, w, b, sl, sc) in [("LLC|CL", 2, 3, 1, 2), ("CLCL|LLC|C", 3, 4, 2, 4), ("LC", 1, 5, 3, 1), ("L|L|C", 4, 2, 2, 3)] {
