@@ -29,8 +29,13 @@ use serde::Serialize;
 #[non_exhaustive]
 pub struct BlockSolution {
     /// The proven interval: its lower end is the checked schedule's makespan, its upper
-    /// end the search's value (exact when it completed) or the block horizon.
+    /// end the search's value (exact when it completed) or the smaller of the block
+    /// horizon and the idle bound ([`upper_from`](Self::upper_from)).
     pub interval: Interval,
+    /// What proved the upper end: `"search"` (the completed search), `"block_horizon"`
+    /// ([`Blocks::horizon`]; with latencies, the latency horizon) or `"idle_bound"` (an
+    /// integer programme on the L unit's idle cycles, proven in `docs/idle-bound.md`).
+    pub upper_from: &'static str,
     /// `optimal` when lower = upper, else why the search stopped.
     pub status: Status,
     /// The schedule, checked by `check_blocks` (rows: warp `w` of block `w / W`).
@@ -50,6 +55,13 @@ impl BlockSolution {
         self.interval.exact()
     }
 }
+
+/// [`BlockSolution::upper_from`] when the search completed.
+pub(crate) const UPPER_FROM_SEARCH: &str = "search";
+/// [`BlockSolution::upper_from`]: the block horizon (with latencies, the latency horizon).
+pub(crate) const UPPER_FROM_HORIZON: &str = "block_horizon";
+/// [`BlockSolution::upper_from`]: the idle bound ([`crate::exact::idle_bound`]).
+pub(crate) const UPPER_FROM_IDLE: &str = "idle_bound";
 
 /// One block's state: `[phase, count at position 0, ..., count at the barrier]`.
 type Block = Vec<u16>;
@@ -664,42 +676,60 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
     let ranges: Vec<(u32, u32)> =
         latency.per_instruction(&units, copies, |r| r.min).into_iter().zip(latency.per_instruction(&units, copies, |r| r.max)).collect();
     let space = Space::with_latencies(blocks, &ranges);
+    // The idle bound, where it applies: first when the search cannot end (within half
+    // the time; HiGHS stops when done and the schedules get what it leaves); otherwise
+    // after a stopped search, in the time it left (the search keeps back a fifth).
+    let (idle_applies, hopeless) = (idle_applies(blocks, latency), hopeless(blocks));
+    let mut idle = None;
+    if idle_applies && hopeless {
+        idle = idle_within(blocks, &opts.budget.at_most(opts.budget.time_left().map_or(IDLE_SECONDS, |t| t / 2)));
+    }
+    let budget = match opts.budget.time_left() {
+        Some(t) if idle_applies && !hopeless => opts.budget.at_most(t.mul_f64(0.8)),
+        _ => opts.budget.clone(),
+    };
     // Schedules first, within a tenth of the time (2 s without a limit; nine tenths when
     // the search is `hopeless`): the lower end if the search stops. Half of it goes to
     // greedy and random schedules (a quarter each, at least one schedule each), half to
     // the climb.
-    let part = if hopeless(blocks) { 0.9 } else { 0.1 };
-    let share = opts.budget.time_left().map_or(std::time::Duration::from_secs(2), |t| t.mul_f64(part));
-    let guess = longest_random(&space, 0..64, &opts.budget.at_most(share / 4));
-    let guess = [longest_greedy(&space, &opts.budget.at_most(share / 4)), longest_climbed(&space, &opts.budget.at_most(share / 2))]
+    let part = if hopeless { 0.9 } else { 0.1 };
+    let share = budget.time_left().map_or(std::time::Duration::from_secs(2), |t| t.mul_f64(part));
+    let guess = longest_random(&space, 0..64, &budget.at_most(share / 4));
+    let guess = [longest_greedy(&space, &budget.at_most(share / 4)), longest_climbed(&space, &budget.at_most(share / 2))]
         .into_iter()
         .fold(guess, |a, b| if b.end() > a.end() { b } else { a });
     let mut memo = Memo { space, value: FxHashMap::default(), bytes: 0 };
-    let found = memo.longest(memo.space.start(), &opts.budget, opts.max_states);
-    let (schedule, upper, status) = match found {
+    let found = memo.longest(memo.space.start(), &budget, opts.max_states);
+    let (schedule, upper, status, upper_from) = match found {
         Ok(v) => {
             let s = play(&memo.space, |now, _, _| {
                 let v = memo.remaining(now);
                 let next = memo.space.successors(now);
                 next.into_iter().find(|(_, a)| memo.remaining(a) + 1 == v).expect("a longest path goes on").0
             });
-            (s, v as u64, Status::Optimal)
+            (s, v as u64, Status::Optimal, UPPER_FROM_SEARCH)
         }
         Err(stop) => {
             // A search stopped by its state or memory cap leaves time: a longer climb,
             // for a better lower end (without a time limit, up to 2 s more).
-            let best = if opts.budget.is_over() || !more_rollouts {
+            let best = if budget.is_over() || !more_rollouts {
                 guess
             } else {
-                let more = opts.budget.time_left().unwrap_or(std::time::Duration::from_secs(2));
-                let more = longest_climbed(&memo.space, &opts.budget.at_most(more));
+                let more = budget.time_left().unwrap_or(std::time::Duration::from_secs(2));
+                let more = longest_climbed(&memo.space, &budget.at_most(more));
                 if more.end() > guess.end() {
                     more
                 } else {
                     guess
                 }
             };
-            (best, fallback, status_of(stop))
+            if idle_applies && !hopeless {
+                idle = idle_within(blocks, &opts.budget.at_most(opts.budget.time_left().unwrap_or(IDLE_SECONDS)));
+            }
+            match idle {
+                Some(v) if v < fallback => (best, v, status_of(stop), UPPER_FROM_IDLE),
+                _ => (best, fallback, status_of(stop), UPPER_FROM_HORIZON),
+            }
         }
     };
     let lower = check_blocks_per_issue(blocks, latency, &schedule.latencies, &schedule.schedule)
@@ -712,7 +742,32 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
         Inconsistency::Disagreement(format!("the blocks' checked schedule lasts {lower}, above the proven bound {upper}"))
     })?;
     let Played { schedule, latencies } = schedule;
-    Ok(BlockSolution { interval, status, schedule, latencies, states, seconds: started.elapsed().as_secs_f64() })
+    Ok(BlockSolution { interval, upper_from, status, schedule, latencies, states, seconds: started.elapsed().as_secs_f64() })
+}
+
+/// HiGHS's time for the idle bound when the solve has no time limit.
+const IDLE_SECONDS: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Whether the idle bound ([`crate::exact::idle_bound`]) covers these blocks: the
+/// latency-1 model with whole sigma (no unit copies), a programme of at most
+/// `MAX_COLUMNS` columns, and HiGHS built in (feature `ilp`).
+fn idle_applies(blocks: &Blocks, latency: &Latencies) -> bool {
+    use crate::exact::idle_bound::{Shape, MAX_COLUMNS};
+    cfg!(feature = "ilp") && latency.is_one() && blocks.program.copies() == (1, 1) && Shape::of(blocks).columns() <= MAX_COLUMNS
+}
+
+/// The idle bound of `blocks` within `budget` (`None` when it gives none in time).
+fn idle_within(blocks: &Blocks, budget: &Budget) -> Option<u64> {
+    if budget.is_over() {
+        return None;
+    }
+    #[cfg(feature = "ilp")]
+    return crate::exact::idle_bound::idle_bound(blocks, budget.time_left());
+    #[cfg(not(feature = "ilp"))]
+    {
+        let _ = blocks;
+        None
+    }
 }
 
 /// Whether the block states are so many that no search can store them: more than
@@ -975,6 +1030,9 @@ pub struct BlocksJson {
     pub makespan: u64,
     /// A proven upper bound.
     pub upper_bound: u64,
+    /// What proved `upper_bound`: `search`, `block_horizon` or `idle_bound`
+    /// ([`BlockSolution::upper_from`]).
+    pub upper_bound_from: &'static str,
     /// `makespan == upper_bound`.
     pub exact: bool,
     /// `[makespan, upper_bound]` as one object (`lower`, `upper`, `exact`).
@@ -1015,6 +1073,7 @@ pub fn blocks_json(b: &Blocks, sol: &BlockSolution, with_schedule: bool) -> Bloc
         status: sol.status,
         makespan: sol.interval.lower(),
         upper_bound: sol.interval.upper(),
+        upper_bound_from: sol.upper_from,
         exact: sol.exact(),
         interval: sol.interval,
         safe_horizon: b.horizon(),

@@ -7,6 +7,7 @@ pub mod blocks;
 pub mod kernel;
 pub mod dense;
 pub mod heuristic;
+pub mod idle_bound;
 pub mod ilp;
 pub mod outcome;
 pub mod phases;

@@ -253,7 +253,11 @@ fn together(one: &Program, (p, sm_warps): (&Platform, u64), latency: &Latencies,
     let blocks = Blocks::new(one.clone(), b as u32);
     let opts = SolveOptions { budget: limits.budget.restarted().unwatched(), ..limits.clone() };
     let sol = solve_blocks(&blocks, &opts)?;
-    let what = if sol.exact() { "exact worst case" } else { "proven upper bound (search stopped; the block horizon)" };
+    let what = match sol.upper_from {
+        _ if sol.exact() => "exact worst case",
+        "idle_bound" => "proven upper bound (search stopped; the idle bound)",
+        _ => "proven upper bound (search stopped; the block horizon)",
+    };
     Ok(Computed {
         cycles: Cycles::from(sol.interval.upper()),
         how: format!(

@@ -5,6 +5,7 @@
 
 use gpu_makespan::budget::Budget;
 use gpu_makespan::exact::blocks::{longest_from, solve_blocks};
+use gpu_makespan::exact::idle_bound::idle_bound;
 use gpu_makespan::exact::phases::solve_phases;
 use gpu_makespan::exact::solve::SolveOptions;
 use gpu_makespan::model::blocks::{
@@ -143,6 +144,19 @@ proptest! {
         let s = solve_blocks(&bl, &SolveOptions::default().with_max_states(cap)).unwrap();
         prop_assert!(s.interval.lower() <= truth && truth <= s.interval.upper(), "{}: {} not in {:?}", bl.given(), truth, s.interval);
         prop_assert!(s.interval.upper() <= bl.horizon());
+    }
+
+    /// The idle bound (`exact::idle_bound`, an integer programme solved by HiGHS) is
+    /// never below the brute force's worst case; it is absent only when the programme is
+    /// too large, which these tiny kernels never are.
+    #[test]
+    fn the_idle_bound_holds(k in kernel_with_barriers(), w in 1i64..4, b in 1u32..4, sl in 1i64..3, sc in 1i64..4) {
+        let bl = blocks(&k, w, b, sl, sc);
+        prop_assume!(bl.warps() <= 8);
+        let truth = brute(&bl).0;
+        let bound = idle_bound(&bl, None);
+        prop_assert!(bound.is_some(), "{}: no idle bound", bl.given());
+        prop_assert!(bound.unwrap() >= truth, "{}: idle bound {:?} below the worst case {}", bl.given(), bound, truth);
     }
 
     /// With one block the search agrees with the phase decomposition.

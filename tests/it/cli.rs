@@ -972,6 +972,31 @@ fn traces_match_trip_counts_and_sass_is_read() {
     assert_eq!(v["kernel"], "CCCCCCCCCLLCLC");
 }
 
+/// A stopped block search ends at the idle bound when it is below the block horizon:
+/// 2 blocks of 4 warps of a real barrier pair (exact 73), the search stopped at 1,000
+/// states: the idle bound 84 against the block horizon 97, named in the JSON and the table.
+#[test]
+fn a_stopped_block_search_ends_at_the_idle_bound() {
+    let args = [
+        "solve",
+        "--kernel",
+        "CCCCCCLCCCLLCCLCCCCC|LCCL",
+        "--warps",
+        "8",
+        "--warps-per-block",
+        "4",
+        "--sigma-c",
+        "4",
+        "--max-states",
+        "1000",
+    ];
+    let v = json_of(&args);
+    assert_eq!((v["upper_bound"].as_u64(), v["safe_horizon"].as_u64()), (Some(84), Some(97)));
+    assert_eq!((v["upper_bound_from"].as_str(), v["stopped_by"].as_str()), (Some("idle_bound"), Some("max_states")));
+    assert!(v["makespan"].as_u64().unwrap() <= 73);
+    assert_stdout(&args, &["upper bound        84  [proven: the idle bound"]);
+}
+
 /// Several blocks with barriers: `solve` from a file and from `--warps-per-block`, the
 /// checked schedule in JSON, `bound`'s closed forms, and the refusals.
 #[test]
@@ -981,6 +1006,7 @@ fn several_blocks_with_barriers_solve() {
     assert_eq!(v["schedule"].as_array().unwrap().len(), 18);
     let v = json_of(&["solve", "--kernel", "CCCL|CC", "--warps", "6", "--warps-per-block", "3", "--sigma-c", "4"]);
     assert_eq!((v["makespan"].as_u64(), v["exact"].as_bool()), (Some(13), Some(true)));
+    assert_eq!(v["upper_bound_from"], "search");
     let v = json_of(&["bound", "instances/two-blocks-barrier.toml"]);
     assert_eq!((v["safe_horizon"].as_u64(), v["lower_bound"].as_u64()), (Some(10), Some(6)));
     assert_stdout(

@@ -451,7 +451,11 @@ pub fn blocks_table(b: &gpu_makespan::Blocks, sol: &gpu_makespan::BlockSolution)
         "[lower bound: the longest checked schedule found (greedy, climbed, random), re-checked with each block's barriers]"
     };
     let _ = writeln!(s, "makespan     {:>8}  {label}", sol.interval.lower());
-    let how = if sol.exact() { "the search's value" } else { "the block horizon" };
+    let how = match sol.upper_from {
+        "search" => "the search's value",
+        "idle_bound" => "the idle bound (docs/idle-bound.md), below the block horizon",
+        _ => "the block horizon",
+    };
     let _ = writeln!(s, "upper bound  {:>8}  [proven: {how}]", sol.interval.upper());
     let _ = writeln!(s, "safe horizon {:>8}  [proven upper bound: the block horizon]", b.horizon());
     let _ = writeln!(s, "states       {:>8}", sol.states);
