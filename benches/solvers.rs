@@ -123,7 +123,8 @@ fn blocks_search(c: &mut Criterion) {
 
 /// A full SM of blocks with barriers (issue 53): 8 blocks of 8 warps of the same phase
 /// pair, the search capped at 20,000 states, so the time is the greedy and random
-/// schedules' (the lower end) and the capped search's; its interval is [476, 685].
+/// schedules' (the lower end) and the capped search's, and the idle bound's HiGHS run
+/// beside them (about 7 s, the longest of the three); its interval is [476, 504].
 fn blocks_full_sm(c: &mut Criterion) {
     use gpu_makespan::model::blocks::Blocks;
     use gpu_makespan::model::program::Program;
@@ -170,9 +171,27 @@ fn simulate_latencies(c: &mut Criterion) {
     g.finish();
 }
 
+/// The idle bound alone (issue 53, item 3): HiGHS on the window-profile programme of
+/// 2 x 4 and 8 x 8 blocks of the same phase pair (84 and 504; 3.8 s and 7.4 s measured).
+fn idle_bound(c: &mut Criterion) {
+    use gpu_makespan::model::blocks::Blocks;
+    use gpu_makespan::model::program::Program;
+    let mut g = c.benchmark_group("idle_bound");
+    g.sample_size(10);
+    for (b, w) in [(2u32, 4i64), (8, 8)] {
+        let p = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |k| Instance::new(k, w, 1, 4)).unwrap();
+        let blocks = Blocks::new(p, b);
+        g.bench_with_input(BenchmarkId::from_parameter(format!("{b}x{w}")), &blocks, |bench, blocks| {
+            bench.iter(|| gpu_makespan::exact::idle_bound::idle_bound(blocks, None))
+        });
+    }
+    g.finish();
+}
+
 criterion_group!(
     benches,
     simulate_latencies,
+    idle_bound,
     blocks_search,
     blocks_full_sm,
     search_small,

@@ -676,14 +676,15 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
     let ranges: Vec<(u32, u32)> =
         latency.per_instruction(&units, copies, |r| r.min).into_iter().zip(latency.per_instruction(&units, copies, |r| r.max)).collect();
     let space = Space::with_latencies(blocks, &ranges);
-    // The idle bound, where it applies: first when the search cannot end (within half
-    // the time; HiGHS stops when done and the schedules get what it leaves); otherwise
-    // after a stopped search, in the time it left (the search keeps back a fifth).
+    // The idle bound, where it applies: when the search cannot end, on a thread of its
+    // own beside the schedules (HiGHS uses one core), within nine tenths of the time;
+    // otherwise after a stopped search, in the time it left (the search keeps back a
+    // fifth).
     let (idle_applies, hopeless) = (idle_applies(blocks, latency), hopeless(blocks));
-    let mut idle = None;
-    if idle_applies && hopeless {
-        idle = idle_within(blocks, &opts.budget.at_most(opts.budget.time_left().map_or(IDLE_SECONDS, |t| t / 2)));
-    }
+    let mut beside = (idle_applies && hopeless).then(|| {
+        let (b, limit) = (blocks.clone(), opts.budget.at_most(opts.budget.time_left().map_or(IDLE_SECONDS, |t| t.mul_f64(0.9))));
+        std::thread::spawn(move || idle_within(&b, &limit))
+    });
     let budget = match opts.budget.time_left() {
         Some(t) if idle_applies && !hopeless => opts.budget.at_most(t.mul_f64(0.8)),
         _ => opts.budget.clone(),
@@ -723,9 +724,13 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
                     guess
                 }
             };
-            if idle_applies && !hopeless {
-                idle = idle_within(blocks, &opts.budget.at_most(opts.budget.time_left().unwrap_or(IDLE_SECONDS)));
-            }
+            let idle = match beside.take() {
+                // Interrupted: HiGHS cannot be, so its thread is left to end on its own.
+                Some(_) if opts.budget.interrupted() => None,
+                Some(thread) => thread.join().ok().flatten(),
+                None if idle_applies => idle_within(blocks, &opts.budget.at_most(opts.budget.time_left().unwrap_or(IDLE_SECONDS))),
+                None => None,
+            };
             match idle {
                 Some(v) if v < fallback => (best, v, status_of(stop), UPPER_FROM_IDLE),
                 _ => (best, fallback, status_of(stop), UPPER_FROM_HORIZON),
@@ -736,6 +741,10 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
         .map_err(|v| Inconsistency::Rejected { method: "blocks".into(), violation: v })?;
     if status == Status::Optimal && lower != upper {
         return Err(Inconsistency::Disagreement(format!("the blocks' search found {upper} cycles, its schedule lasts {lower}")).into());
+    }
+    // A search that ended beside HiGHS (not expected: it was hopeless) waits for it.
+    if let Some(thread) = beside.filter(|_| !opts.budget.interrupted()) {
+        let _ = thread.join();
     }
     let states = memo.value.len() as u64;
     let interval = Interval::new(lower, upper).ok_or_else(|| {
