@@ -4,8 +4,9 @@
 //! count of its warps at each position of that phase, the last position meaning "at
 //! the barrier"). When the search stops early, the proven interval is the longest
 //! checked schedule found (greedy, hill-climbed over static priorities, random) and the
-//! block horizon. Every schedule returned has passed [`check_blocks`] and its makespan
-//! is the reported lower bound.
+//! smaller of the block horizon and the idle bound ([`crate::exact::idle_bound`], at
+//! latency 1). Every schedule returned has passed [`check_blocks`] and its makespan is
+//! the reported lower bound.
 
 use crate::budget::Budget;
 use crate::error::{Error, Inconsistency, TooLarge};
@@ -33,8 +34,9 @@ pub struct BlockSolution {
     /// horizon and the idle bound ([`upper_from`](Self::upper_from)).
     pub interval: Interval,
     /// What proved the upper end: `"search"` (the completed search), `"block_horizon"`
-    /// ([`Blocks::horizon`]; with latencies, the latency horizon) or `"idle_bound"` (an
-    /// integer programme on the L unit's idle cycles, proven in `docs/idle-bound.md`).
+    /// ([`Blocks::horizon`]), `"latency_horizon"` (with latencies other than 1) or
+    /// `"idle_bound"` (an integer programme on the L unit's idle cycles, proven in
+    /// `docs/idle-bound.md`).
     pub upper_from: &'static str,
     /// `optimal` when lower = upper, else why the search stopped.
     pub status: Status,
@@ -58,8 +60,10 @@ impl BlockSolution {
 
 /// [`BlockSolution::upper_from`] when the search completed.
 pub(crate) const UPPER_FROM_SEARCH: &str = "search";
-/// [`BlockSolution::upper_from`]: the block horizon (with latencies, the latency horizon).
+/// [`BlockSolution::upper_from`]: the block horizon.
 pub(crate) const UPPER_FROM_HORIZON: &str = "block_horizon";
+/// [`BlockSolution::upper_from`]: the latency horizon (with latencies other than 1).
+pub(crate) const UPPER_FROM_LATENCY: &str = "latency_horizon";
 /// [`BlockSolution::upper_from`]: the idle bound ([`crate::exact::idle_bound`]).
 pub(crate) const UPPER_FROM_IDLE: &str = "idle_bound";
 
@@ -600,7 +604,8 @@ fn serve(classes: &[Vec<(usize, usize, u16)>; 2], sigma: [u64; 2], mut rank: imp
 
 /// The worst-case makespan of `blocks` starting together, exact when the search
 /// completes within `opts`' budget and `max_states`; otherwise the longest of a few
-/// checked greedy, hill-climbed and random schedules and the block horizon. Refuses nothing beyond what
+/// checked greedy, hill-climbed and random schedules and the smaller of the block horizon
+/// and the idle bound ([`BlockSolution::upper_from`] says which). Refuses nothing beyond what
 /// [`Blocks`] guarantees; the schedule is re-checked and must match the value found.
 ///
 /// ```
@@ -669,7 +674,7 @@ pub const MAX_STAGES: u64 = 16_384;
 pub const MAX_STATE_STAGES: u64 = 65_536;
 
 /// The search of [`Blocks::solve_with`] with `latency` (fixed or ranges) and the proven
-/// `fallback` upper bound (used when the search stops).
+/// `fallback` upper bound (used when the search stops, or the idle bound if smaller).
 fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &SolveOptions, more_rollouts: bool) -> Result<BlockSolution, Error> {
     let started = std::time::Instant::now();
     let (units, copies) = (blocks.units(), blocks.program.copies());
@@ -681,16 +686,13 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
     // otherwise after a stopped search, in the time it left (the search keeps back a
     // fifth).
     let (idle_applies, hopeless) = (idle_applies(blocks, latency), hopeless(blocks));
-    let mut beside = (idle_applies && hopeless).then(|| {
-        let (b, limit) = (blocks.clone(), opts.budget.at_most(opts.budget.time_left().map_or(IDLE_SECONDS, |t| t.mul_f64(0.9))));
-        std::thread::spawn(move || idle_within(&b, &limit))
-    });
+    let mut beside = (idle_applies && hopeless).then(|| idle_beside(blocks, &opts.budget)).flatten();
     let budget = match opts.budget.time_left() {
         Some(t) if idle_applies && !hopeless => opts.budget.at_most(t.mul_f64(0.8)),
         _ => opts.budget.clone(),
     };
-    // Schedules first, within a tenth of the time (2 s without a limit; nine tenths when
-    // the search is `hopeless`): the lower end if the search stops. Half of it goes to
+    // Schedules first, within a tenth of the search's time (2 s without a limit; nine
+    // tenths when the search is `hopeless`): the lower end if the search stops. Half of it goes to
     // greedy and random schedules (a quarter each, at least one schedule each), half to
     // the climb.
     let part = if hopeless { 0.9 } else { 0.1 };
@@ -725,15 +727,17 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
                 }
             };
             let idle = match beside.take() {
-                // Interrupted: HiGHS cannot be, so its thread is left to end on its own.
-                Some(_) if opts.budget.interrupted() => None,
-                Some(thread) => thread.join().ok().flatten(),
+                Some(thread) => joined(thread, &opts.budget),
                 None if idle_applies => idle_within(blocks, &opts.budget.at_most(opts.budget.time_left().unwrap_or(IDLE_SECONDS))),
                 None => None,
             };
+            let horizon = if latency.is_one() { UPPER_FROM_HORIZON } else { UPPER_FROM_LATENCY };
             match idle {
+                Some(v) if v < blocks.lower_bound() => {
+                    return Err(Inconsistency::Disagreement(format!("the idle bound {v} is below the blocks' lower bound {}", blocks.lower_bound())).into())
+                }
                 Some(v) if v < fallback => (best, v, status_of(stop), UPPER_FROM_IDLE),
-                _ => (best, fallback, status_of(stop), UPPER_FROM_HORIZON),
+                _ => (best, fallback, status_of(stop), horizon),
             }
         }
     };
@@ -742,9 +746,10 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
     if status == Status::Optimal && lower != upper {
         return Err(Inconsistency::Disagreement(format!("the blocks' search found {upper} cycles, its schedule lasts {lower}")).into());
     }
-    // A search that ended beside HiGHS (not expected: it was hopeless) waits for it.
-    if let Some(thread) = beside.filter(|_| !opts.budget.interrupted()) {
-        let _ = thread.join();
+    // A search that ended beside HiGHS (not expected: it was hopeless) waits for it, and
+    // checks it: the idle bound is never below the exact value.
+    if let Some(v) = beside.and_then(|thread| joined(thread, &opts.budget)).filter(|&v| v < upper) {
+        return Err(Inconsistency::Disagreement(format!("the idle bound {v} is below the blocks' exact worst case {upper}")).into());
     }
     let states = memo.value.len() as u64;
     let interval = Interval::new(lower, upper).ok_or_else(|| {
@@ -756,6 +761,24 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
 
 /// HiGHS's time for the idle bound when the solve has no time limit.
 const IDLE_SECONDS: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// The idle bound on a thread of its own, within nine tenths of `budget`'s time (or
+/// [`IDLE_SECONDS`]); `None` when no thread can be made (the caller then computes it in
+/// line). HiGHS runs C++ code with deep calls: the thread gets a 64 MiB stack.
+fn idle_beside(blocks: &Blocks, budget: &Budget) -> Option<std::thread::JoinHandle<Option<u64>>> {
+    let (b, limit) = (blocks.clone(), budget.at_most(budget.time_left().map_or(IDLE_SECONDS, |t| t.mul_f64(0.9))));
+    std::thread::Builder::new().name("idle-bound".into()).stack_size(64 << 20).spawn(move || idle_within(&b, &limit)).ok()
+}
+
+/// The idle bound of a thread from [`idle_beside`]: waited for, unless `budget` was
+/// interrupted and it has not finished (HiGHS cannot be interrupted: the thread then
+/// ends on its own, within its time limit); `None` if it panicked.
+fn joined(thread: std::thread::JoinHandle<Option<u64>>, budget: &Budget) -> Option<u64> {
+    if budget.interrupted() && !thread.is_finished() {
+        return None;
+    }
+    thread.join().ok().flatten()
+}
 
 /// Whether the idle bound ([`crate::exact::idle_bound`]) covers these blocks: the
 /// latency-1 model with whole sigma (no unit copies), a programme of at most
@@ -1039,8 +1062,8 @@ pub struct BlocksJson {
     pub makespan: u64,
     /// A proven upper bound.
     pub upper_bound: u64,
-    /// What proved `upper_bound`: `search`, `block_horizon` or `idle_bound`
-    /// ([`BlockSolution::upper_from`]).
+    /// What proved `upper_bound`: `search`, `block_horizon`, `latency_horizon` or
+    /// `idle_bound` ([`BlockSolution::upper_from`]).
     pub upper_bound_from: &'static str,
     /// `makespan == upper_bound`.
     pub exact: bool,
@@ -1097,6 +1120,23 @@ mod tests {
     use super::*;
     use crate::model::instance::Instance;
     use crate::model::program::Program;
+
+    /// The idle bound on a thread of its own gives what it gives in line (84 at 2 blocks
+    /// of 4 warps of a real barrier pair), and an interrupted solve gets none from a
+    /// thread that has not finished (HiGHS runs about 4 s here).
+    #[cfg(feature = "ilp")]
+    #[test]
+    fn the_idle_bound_beside_the_search() {
+        let program = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |p| Instance::new(p, 4, 1, 4)).unwrap();
+        let blocks = Blocks::new(program, 2);
+        let budget = Budget::default();
+        assert_eq!(joined(idle_beside(&blocks, &budget).unwrap(), &budget), Some(84));
+        let stop = crate::budget::StopFlag::new();
+        let budget = Budget::default().with_stop(stop.clone());
+        let thread = idle_beside(&blocks, &budget).unwrap();
+        stop.set();
+        assert_eq!(joined(thread, &budget), None);
+    }
 
     /// The greedy schedules starve the busier unit: on 8 blocks of 8 warps of a real
     /// barrier pair (sigma 1/4) the L unit idles while every warp works through its first

@@ -247,14 +247,12 @@ mod programme {
     /// [`MAX_COLUMNS`] or HiGHS gives no finite dual bound within `time_limit`. Only the
     /// dual bound is read, so a stopped solve still gives a sound (looser) bound.
     pub fn idle_bound(blocks: &Blocks, time_limit: Option<Duration>) -> Option<u64> {
+        let deadline = time_limit.map(|t| std::time::Instant::now() + t);
         let shape = Shape::of(blocks);
         if shape.columns() > MAX_COLUMNS {
             return None;
         }
-        if time_limit.is_some_and(|t| t.is_zero()) {
-            return None;
-        }
-        Wpp::build(&shape).solve(time_limit).map(|opt| shape.bound_from(opt))
+        Wpp::build(&shape).solve(deadline).map(|opt| shape.bound_from(opt))
     }
 
     /// A column of the programme (names as in `review/wppm.py`).
@@ -636,23 +634,30 @@ mod programme {
         /// An upper bound on the optimum: HiGHS's dual bound (gap 0), or `None`. Always
         /// with presolve: without it HiGHS 1.15 proves wrong optima on this programme
         /// (8 x 8: 101.5 where a checked integer point reaches 102; `docs/idle-bound.md`).
-        fn solve(self, time_limit: Option<Duration>) -> Option<f64> {
-            let mut model = self.pb.optimise(Sense::Maximise);
+        fn solve(self, deadline: Option<std::time::Instant>) -> Option<f64> {
+            let mut model = self.pb.try_optimise(Sense::Maximise).ok()?;
             model.make_quiet();
             model.set_option("mip_rel_gap", 0.0);
             model.set_option("mip_abs_gap", 0.0);
             model.set_option("threads", 1);
             model.set_option("presolve", "on");
-            if let Some(t) = time_limit {
-                model.set_option("time_limit", t.as_secs_f64().max(0.001));
+            if let Some(d) = deadline {
+                let left = d.saturating_duration_since(std::time::Instant::now());
+                if left.is_zero() {
+                    return None;
+                }
+                model.set_option("time_limit", left.as_secs_f64().max(0.001));
             }
             let solved = model.try_solve().ok()?;
             match solved.status() {
-                S::Optimal | S::ReachedTimeLimit | S::ReachedIterationLimit | S::ReachedInterrupt | S::ReachedMemoryLimit => {}
+                S::Optimal | S::ReachedTimeLimit | S::ReachedIterationLimit | S::ReachedInterrupt => {}
                 _ => return None,
             }
+            // The dual bound is read only beside a feasible point of at most its value:
+            // HiGHS leaves the value unwritten (the crate's -1) when its info is invalid.
             let dual = solved.double_info_value(c"mip_dual_bound").ok()?;
-            dual.is_finite().then_some(dual)
+            let primal = (solved.primal_solution_status() == highs::HighsSolutionStatus::Feasible).then(|| solved.objective_value())?;
+            (dual.is_finite() && dual >= primal - 1e-9).then_some(dual)
         }
     }
 }

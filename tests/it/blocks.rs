@@ -134,9 +134,8 @@ proptest! {
     }
 
     /// A search stopped early (by a state cap of 0 to 40) still proves an interval that
-    /// holds the brute force's value: its upper end comes from the states left on the
-    /// search's stack, each bounded by the block horizon from it or by its searched
-    /// successors; its lower end is a checked schedule.
+    /// holds the brute force's value: its upper end is the smaller of the block horizon
+    /// and the idle bound; its lower end is a checked schedule.
     #[test]
     fn a_stopped_block_search_still_holds_the_worst_case(k in kernel_with_barriers(), w in 1i64..4, b in 1u32..3, sl in 1i64..3, sc in 1i64..4, cap in 0usize..40) {
         let bl = blocks(&k, w, b, sl, sc);

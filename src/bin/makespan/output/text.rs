@@ -445,8 +445,10 @@ pub fn blocks_table(b: &gpu_makespan::Blocks, sol: &gpu_makespan::BlockSolution)
     );
     let status = if sol.exact() { "optimal" } else { sol.status.as_str() };
     let _ = writeln!(s, "status       {status}");
-    let label = if sol.exact() {
+    let label = if sol.exact() && sol.upper_from == "search" {
         "[exact: every state of the blocks searched; schedule re-checked with each block's barriers]"
+    } else if sol.exact() {
+        "[exact: the longest checked schedule found meets the proven upper bound; re-checked with each block's barriers]"
     } else {
         "[lower bound: the longest checked schedule found (greedy, climbed, random), re-checked with each block's barriers]"
     };
@@ -454,6 +456,7 @@ pub fn blocks_table(b: &gpu_makespan::Blocks, sol: &gpu_makespan::BlockSolution)
     let how = match sol.upper_from {
         "search" => "the search's value",
         "idle_bound" => "the idle bound (docs/idle-bound.md), below the block horizon",
+        "latency_horizon" => "the latency horizon",
         _ => "the block horizon",
     };
     let _ = writeln!(s, "upper bound  {:>8}  [proven: {how}]", sol.interval.upper());
