@@ -692,9 +692,9 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
         _ => opts.budget.clone(),
     };
     // Schedules first, within a tenth of the search's time (2 s without a limit; nine
-    // tenths when the search is `hopeless`): the lower end if the search stops. Half of it goes to
-    // greedy and random schedules (a quarter each, at least one schedule each), half to
-    // the climb.
+    // tenths when the search is `hopeless`): the lower end if the search stops. Half of
+    // it goes to greedy and random schedules (a quarter each, at least one schedule
+    // each), half to the climb.
     let part = if hopeless { 0.9 } else { 0.1 };
     let share = budget.time_left().map_or(std::time::Duration::from_secs(2), |t| t.mul_f64(part));
     let guess = longest_random(&space, 0..64, &budget.at_most(share / 4));

@@ -289,6 +289,9 @@ mod programme {
         /// Stages holding a barrier, with its positions.
         bar: Vec<(usize, Vec<usize>)>,
         k: usize,
+        /// The value row's big-M and the cap on a slot's X cycles, the same in every slot.
+        big_m: f64,
+        mx: f64,
     }
 
     type Terms = Vec<(Key, f64)>;
@@ -362,7 +365,8 @@ mod programme {
                     (!bs.is_empty()).then_some((j, bs))
                 })
                 .collect();
-            let mut p = Wpp { shape, pb: RowProblem::default(), cols: HashMap::new(), bar, k: shape.budget() + 1 };
+            let mut p = Wpp { shape, pb: RowProblem::default(), cols: HashMap::new(), bar, k: shape.budget() + 1, big_m: 0.0, mx: 0.0 };
+            (p.big_m, p.mx) = p.value_constants();
             p.columns();
             p.window_zero();
             for k in 1..p.k {
@@ -583,15 +587,22 @@ mod programme {
             }
         }
 
-        /// The window's value (step 3) and its binaries.
-        fn value(&mut self, k: usize) {
+        /// The value row's big-M and the cap on a slot's X cycles (`Mbig`, `MX` of
+        /// `review/wppm.py`), from the largest `e_max` and the extreme `h` sums.
+        fn value_constants(&self) -> (f64, f64) {
             let s = self.shape;
-            let (m, n, inf) = (s.m(), s.n, f64::INFINITY);
+            let (m, n) = (s.m(), s.n);
             let emax = (0..=m).map(|j| self.emax(j)).fold(0.0, f64::max);
             let hs: Vec<f64> = (0..=m).flat_map(|a| (a..=m).map(move |b| (a, b))).map(|(a, b)| s.hsum(a, b)).collect();
             let (hmin, hmax) = (hs.iter().copied().fold(f64::INFINITY, f64::min), hs.iter().copied().fold(f64::NEG_INFINITY, f64::max));
             let big_m = n * (emax + hmin.abs().max(hmax) + 2.0) + self.slack() + 1.0;
-            let mx = (n * (emax + hmax.max(0.0)) + self.slack()) / s.sc + 1.0;
+            (big_m, (n * (emax + hmax.max(0.0)) + self.slack()) / s.sc + 1.0)
+        }
+
+        /// The window's value (step 3) and its binaries.
+        fn value(&mut self, k: usize) {
+            let s = self.shape;
+            let (m, inf, big_m, mx) = (s.m(), f64::INFINITY, self.big_m, self.mx);
             let mut v = vec![(Key::X(k), s.sc)];
             for j in 0..=m {
                 v.push((Key::Pi(k, j), -1.0));

@@ -255,7 +255,7 @@ fn together(one: &Program, (p, sm_warps): (&Platform, u64), latency: &Latencies,
     let sol = solve_blocks(&blocks, &opts)?;
     let what = match sol.upper_from {
         _ if sol.exact() => "exact worst case",
-        "idle_bound" => "proven upper bound (search stopped; the idle bound)",
+        crate::exact::blocks::UPPER_FROM_IDLE => "proven upper bound (search stopped; the idle bound)",
         _ => "proven upper bound (search stopped; the block horizon)",
     };
     Ok(Computed {
