@@ -182,7 +182,7 @@ fn idle_bound(c: &mut Criterion) {
         let p = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |k| Instance::new(k, w, 1, 4)).unwrap();
         let blocks = Blocks::new(p, b);
         g.bench_with_input(BenchmarkId::from_parameter(format!("{b}x{w}")), &blocks, |bench, blocks| {
-            bench.iter(|| gpu_makespan::exact::idle_bound::idle_bound(blocks, None))
+            bench.iter(|| gpu_makespan::exact::idle_bound::idle_bound(blocks, None, &[]))
         });
     }
     g.finish();

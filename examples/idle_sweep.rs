@@ -39,7 +39,7 @@ fn main() {
             continue;
         }
         let truth = s.interval.upper();
-        let Some(v) = idle_bound(&bl, Some(std::time::Duration::from_secs(30))) else {
+        let Some(v) = idle_bound(&bl, Some(std::time::Duration::from_secs(30)), &[]) else {
             println!("NONE {}", bl.given());
             continue;
         };

@@ -265,7 +265,12 @@ impl Budget {
         self.deadline.map(|d| d.saturating_duration_since(self.clock.now()))
     }
 
-    /// Whether the stop flag is set.
+    /// The stop flag (shared with every budget made from this one).
+    pub(crate) fn stop_flag(&self) -> &StopFlag {
+        &self.stop
+    }
+
+    /// Whether the stop flag is set (an interrupt).
     pub fn interrupted(&self) -> bool {
         self.stop.is_set()
     }

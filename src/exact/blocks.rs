@@ -681,14 +681,18 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
     let ranges: Vec<(u32, u32)> =
         latency.per_instruction(&units, copies, |r| r.min).into_iter().zip(latency.per_instruction(&units, copies, |r| r.max)).collect();
     let space = Space::with_latencies(blocks, &ranges);
-    // The idle bound, where it applies: when the search cannot end, on a thread of its
-    // own beside the schedules (HiGHS uses one core), within nine tenths of the time;
-    // otherwise after a stopped search, in the time it left (the search keeps back a
-    // fifth).
+    // The idle bound, where it applies, on a thread of its own beside the schedules and
+    // the search (HiGHS uses one core), within nine tenths of the time. A search that
+    // can end gets a head start (it often ends first, and HiGHS then never starts); once
+    // the search ends, HiGHS is interrupted. On a rayon worker (sweeps, where every core
+    // has a job) a search that can end runs alone and keeps back a fifth of its time, in
+    // which HiGHS runs if the search stops.
     let (idle_applies, hopeless) = (idle_applies(blocks, latency), hopeless(blocks));
-    let mut beside = (idle_applies && hopeless).then(|| idle_beside(blocks, &opts.budget)).flatten();
+    let alone = idle_applies && !hopeless && rayon::current_thread_index().is_some();
+    let head_start = if hopeless { std::time::Duration::ZERO } else { IDLE_HEAD_START };
+    let mut beside = (idle_applies && !alone).then(|| IdleBeside::start(blocks, &opts.budget, head_start)).flatten();
     let budget = match opts.budget.time_left() {
-        Some(t) if idle_applies && !hopeless => opts.budget.at_most(t.mul_f64(0.8)),
+        Some(t) if alone => opts.budget.at_most(t.mul_f64(0.8)),
         _ => opts.budget.clone(),
     };
     // Schedules first, within a tenth of the search's time (2 s without a limit; nine
@@ -727,8 +731,11 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
                 }
             };
             let idle = match beside.take() {
-                Some(thread) => joined(thread, &opts.budget),
-                None if idle_applies => idle_within(blocks, &opts.budget.at_most(opts.budget.time_left().unwrap_or(IDLE_SECONDS))),
+                Some(thread) => thread.joined(&opts.budget),
+                None if idle_applies => {
+                    let limit = opts.budget.at_most(opts.budget.time_left().unwrap_or(IDLE_SECONDS));
+                    idle_within(blocks, &limit, &[opts.budget.stop_flag().clone()])
+                }
                 None => None,
             };
             let horizon = if latency.is_one() { UPPER_FROM_HORIZON } else { UPPER_FROM_LATENCY };
@@ -746,9 +753,9 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
     if status == Status::Optimal && lower != upper {
         return Err(Inconsistency::Disagreement(format!("the blocks' search found {upper} cycles, its schedule lasts {lower}")).into());
     }
-    // A search that ended beside HiGHS (not expected: it was hopeless) waits for it, and
-    // checks it: the idle bound is never below the exact value.
-    if let Some(v) = beside.and_then(|thread| joined(thread, &opts.budget)).filter(|&v| v < upper) {
+    // A search that ended stops HiGHS, and checks what it proved by then, if it ends
+    // soon: the idle bound is never below the exact value.
+    if let Some(v) = beside.and_then(|thread| thread.stopped()).filter(|&v| v < upper) {
         return Err(Inconsistency::Disagreement(format!("the idle bound {v} is below the blocks' exact worst case {upper}")).into());
     }
     let states = memo.value.len() as u64;
@@ -762,22 +769,112 @@ fn search_blocks(blocks: &Blocks, latency: &Latencies, fallback: u64, opts: &Sol
 /// HiGHS's time for the idle bound when the solve has no time limit.
 const IDLE_SECONDS: std::time::Duration = std::time::Duration::from_secs(20);
 
-/// The idle bound on a thread of its own, within nine tenths of `budget`'s time (or
-/// [`IDLE_SECONDS`]); `None` when no thread can be made (the caller then computes it in
-/// line). HiGHS runs C++ code with deep calls: the thread gets a 64 MiB stack.
-fn idle_beside(blocks: &Blocks, budget: &Budget) -> Option<std::thread::JoinHandle<Option<u64>>> {
-    let (b, limit) = (blocks.clone(), budget.at_most(budget.time_left().map_or(IDLE_SECONDS, |t| t.mul_f64(0.9))));
-    std::thread::Builder::new().name("idle-bound".into()).stack_size(64 << 20).spawn(move || idle_within(&b, &limit)).ok()
+/// How long a search that can end runs before HiGHS starts beside it.
+const IDLE_HEAD_START: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// How long an interrupted HiGHS (Ctrl-C) is waited for: it stops at its next MIP
+/// interrupt check, within about a second on the full SM of issue 53 (its presolve and
+/// root LP are not interrupted), with a bound that beats the block horizon (8 x 8: 536
+/// or 542 where the horizon is 685).
+const IDLE_STOP_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// How long HiGHS is waited for once the search has ended, to check its bound against
+/// the exact value (a check only: the answer does not depend on it).
+const IDLE_CHECK_WAIT: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// The idle bound on a thread of its own beside a block search. Dropped (an early
+/// return), it stops HiGHS as [`IdleBeside::stopped`] does, without waiting.
+struct IdleBeside {
+    /// `None` once joined.
+    thread: Option<std::thread::JoinHandle<Option<u64>>>,
+    /// Set when the search has ended: HiGHS, or its head start, stops.
+    done: crate::budget::StopFlag,
+    /// Set when the search has stopped without an answer: the head start ends.
+    go: crate::budget::StopFlag,
 }
 
-/// The idle bound of a thread from [`idle_beside`]: waited for, unless `budget` was
-/// interrupted and it has not finished (HiGHS cannot be interrupted: the thread then
-/// ends on its own, within its time limit); `None` if it panicked.
-fn joined(thread: std::thread::JoinHandle<Option<u64>>, budget: &Budget) -> Option<u64> {
-    if budget.interrupted() && !thread.is_finished() {
-        return None;
+impl IdleBeside {
+    /// Starts the idle bound after `head_start` (unless stopped before), within nine
+    /// tenths of `budget`'s time from now (or [`IDLE_SECONDS`]; the head start counts),
+    /// stopped by `budget`'s stop flag or by [`IdleBeside::stopped`]; `None` when no
+    /// thread can be made (the caller then computes it in line). HiGHS runs C++ code
+    /// with deep calls: the thread gets a 64 MiB stack.
+    fn start(blocks: &Blocks, budget: &Budget, head_start: std::time::Duration) -> Option<IdleBeside> {
+        let (b, limit) = (blocks.clone(), budget.at_most(budget.time_left().map_or(IDLE_SECONDS, |t| t.mul_f64(0.9))));
+        let (done, go) = (crate::budget::StopFlag::new(), crate::budget::StopFlag::new());
+        let (stops, started) = ([budget.stop_flag().clone(), done.clone()], go.clone());
+        let thread = std::thread::Builder::new()
+            .name("idle-bound".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let until = std::time::Instant::now() + head_start;
+                while !stops.iter().any(crate::budget::StopFlag::is_set) {
+                    let left = until.saturating_duration_since(std::time::Instant::now());
+                    if left.is_zero() || started.is_set() {
+                        return idle_within(&b, &limit, &stops);
+                    }
+                    std::thread::park_timeout(left);
+                }
+                None
+            })
+            .ok()?;
+        Some(IdleBeside { thread: Some(thread), done, go })
     }
-    thread.join().ok().flatten()
+
+    /// The idle bound (its head start ends now: the search has stopped), waited for
+    /// within its time limit; once `budget` is interrupted (HiGHS is then interrupted
+    /// too), for at most [`IDLE_STOP_WAIT`] more. `None` if it gave none, panicked, or
+    /// did not end in time (the thread then ends on its own, at HiGHS's next interrupt
+    /// check).
+    fn joined(mut self, budget: &Budget) -> Option<u64> {
+        self.go.set();
+        if let Some(t) = &self.thread {
+            t.thread().unpark();
+        }
+        let until = |wait| std::time::Instant::now() + wait;
+        let mut deadline = None;
+        loop {
+            if self.thread.as_ref().is_none_or(|t| t.is_finished()) {
+                return self.thread.take().and_then(|t| t.join().ok().flatten());
+            }
+            if budget.interrupted() {
+                let d = *deadline.get_or_insert_with(|| until(IDLE_STOP_WAIT));
+                if std::time::Instant::now() >= d {
+                    return None;
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+    }
+
+    /// Stops HiGHS (the search has ended) and returns what it proved by then, if it
+    /// ends within [`IDLE_CHECK_WAIT`] (its presolve and root LP are not interrupted: a
+    /// thread still in them ends on its own, at HiGHS's next interrupt check).
+    fn stopped(mut self) -> Option<u64> {
+        self.stop();
+        let until = std::time::Instant::now() + IDLE_CHECK_WAIT;
+        while self.thread.as_ref().is_some_and(|t| !t.is_finished()) && std::time::Instant::now() < until {
+            std::thread::sleep(std::time::Duration::from_millis(2));
+        }
+        match self.thread.take() {
+            Some(t) if t.is_finished() => t.join().ok().flatten(),
+            _ => None,
+        }
+    }
+
+    /// Sets the search's flag and wakes the thread from its head start.
+    fn stop(&self) {
+        self.done.set();
+        if let Some(t) = &self.thread {
+            t.thread().unpark();
+        }
+    }
+}
+
+impl Drop for IdleBeside {
+    fn drop(&mut self) {
+        self.stop();
+    }
 }
 
 /// Whether the idle bound ([`crate::exact::idle_bound`]) covers these blocks: the
@@ -788,16 +885,17 @@ fn idle_applies(blocks: &Blocks, latency: &Latencies) -> bool {
     cfg!(feature = "ilp") && latency.is_one() && blocks.program.copies() == (1, 1) && Shape::of(blocks).columns() <= MAX_COLUMNS
 }
 
-/// The idle bound of `blocks` within `budget` (`None` when it gives none in time).
-fn idle_within(blocks: &Blocks, budget: &Budget) -> Option<u64> {
+/// The idle bound of `blocks` within `budget` (`None` when it gives none in time), HiGHS
+/// stopped early when one of `stops` is set.
+fn idle_within(blocks: &Blocks, budget: &Budget, stops: &[crate::budget::StopFlag]) -> Option<u64> {
     if budget.is_over() {
         return None;
     }
     #[cfg(feature = "ilp")]
-    return crate::exact::idle_bound::idle_bound(blocks, budget.time_left());
+    return crate::exact::idle_bound::idle_bound(blocks, budget.time_left(), stops);
     #[cfg(not(feature = "ilp"))]
     {
-        let _ = blocks;
+        let _ = (blocks, stops);
         None
     }
 }
@@ -1122,20 +1220,37 @@ mod tests {
     use crate::model::program::Program;
 
     /// The idle bound on a thread of its own gives what it gives in line (84 at 2 blocks
-    /// of 4 warps of a real barrier pair), and an interrupted solve gets none from a
-    /// thread that has not finished (HiGHS runs about 4 s here).
+    /// of 4 warps of a real barrier pair); stopped in its head start it gives none (were
+    /// the stop missed, HiGHS would start after the minute and give 84).
     #[cfg(feature = "ilp")]
     #[test]
     fn the_idle_bound_beside_the_search() {
         let program = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |p| Instance::new(p, 4, 1, 4)).unwrap();
         let blocks = Blocks::new(program, 2);
         let budget = Budget::default();
-        assert_eq!(joined(idle_beside(&blocks, &budget).unwrap(), &budget), Some(84));
+        let zero = std::time::Duration::ZERO;
+        assert_eq!(IdleBeside::start(&blocks, &budget, zero).unwrap().joined(&budget), Some(84));
+        let beside = IdleBeside::start(&blocks, &budget, std::time::Duration::from_secs(60)).unwrap();
+        beside.stop();
+        assert_eq!(beside.joined(&budget), None);
+    }
+
+    /// HiGHS interrupted through its callback (here after 2 s of the about 4 s it needs
+    /// alone) still gives its dual bound so far: a bound, not below the finished one (84).
+    #[cfg(feature = "ilp")]
+    #[test]
+    fn an_interrupted_idle_bound_is_still_a_bound() {
+        let program = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |p| Instance::new(p, 4, 1, 4)).unwrap();
+        let blocks = Blocks::new(program, 2);
         let stop = crate::budget::StopFlag::new();
-        let budget = Budget::default().with_stop(stop.clone());
-        let thread = idle_beside(&blocks, &budget).unwrap();
-        stop.set();
-        assert_eq!(joined(thread, &budget), None);
+        let setter = stop.clone();
+        let timer = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_secs(2));
+            setter.set();
+        });
+        let v = crate::exact::idle_bound::idle_bound(&blocks, None, &[stop]);
+        timer.join().unwrap();
+        assert!(v.is_some_and(|v| v >= 84), "{v:?}");
     }
 
     /// The greedy schedules starve the busier unit: on 8 blocks of 8 warps of a real

@@ -238,21 +238,50 @@ mod programme {
     use super::{Shape, MAX_COLUMNS};
     use crate::model::blocks::Blocks;
     use crate::model::kernel::Unit;
+    use crate::budget::StopFlag;
     use highs::{Col, HighsModelStatus as S, RowProblem, Sense};
+    use highs_sys::{kHighsCallbackMipInterrupt, Highs_setCallback, Highs_startCallback, HighsCallbackDataIn, HighsCallbackDataOut};
     use std::collections::HashMap;
+    use std::os::raw::{c_char, c_int, c_void};
     use std::time::Duration;
 
     /// The idle bound of `blocks` (module doc): a proven upper bound on the worst-case
     /// makespan of the latency-1 model, or `None` when the programme is larger than
-    /// [`MAX_COLUMNS`] or HiGHS gives no finite dual bound within `time_limit`. Only the
-    /// dual bound is read, so a stopped solve still gives a sound (looser) bound.
-    pub fn idle_bound(blocks: &Blocks, time_limit: Option<Duration>) -> Option<u64> {
+    /// [`MAX_COLUMNS`] or HiGHS gives no finite dual bound within `time_limit`. HiGHS's
+    /// branch and bound stops early when one of `stops` is set (through its MIP
+    /// interrupt callback; `None` if one is set before HiGHS starts). Only the dual bound
+    /// is read, so a stopped or interrupted solve still gives a sound (looser) bound.
+    pub fn idle_bound(blocks: &Blocks, time_limit: Option<Duration>, stops: &[StopFlag]) -> Option<u64> {
         let deadline = time_limit.map(|t| std::time::Instant::now() + t);
         let shape = Shape::of(blocks);
-        if shape.columns() > MAX_COLUMNS {
+        if shape.columns() > MAX_COLUMNS || stops.iter().any(StopFlag::is_set) {
             return None;
         }
-        Wpp::build(&shape).solve(deadline).map(|opt| shape.bound_from(opt))
+        Wpp::build(&shape).solve(deadline, stops).map(|opt| shape.bound_from(opt))
+    }
+
+    /// HiGHS's callback: at each MIP interrupt check (`kHighsCallbackMipInterrupt`),
+    /// asks HiGHS to stop when one of the flags `user` points to is set.
+    ///
+    /// # Safety
+    /// `user` is null or points to a live `&[StopFlag]` (set by [`Wpp::solve`] for the
+    /// length of its `try_solve`), and `data_in` is null or HiGHS's writable input block.
+    unsafe extern "C" fn interrupt(
+        kind: c_int,
+        _message: *const c_char,
+        _data_out: *const HighsCallbackDataOut,
+        data_in: *mut HighsCallbackDataIn,
+        user: *mut c_void,
+    ) {
+        if kind != kHighsCallbackMipInterrupt || data_in.is_null() || user.is_null() {
+            return;
+        }
+        // SAFETY: as the function's contract says; the flags are atomics, read only.
+        let stops = unsafe { &*(user as *const &[StopFlag]) };
+        if stops.iter().any(StopFlag::is_set) {
+            // SAFETY: HiGHS hands a valid input block to this callback type.
+            unsafe { (*data_in).user_interrupt = 1 };
+        }
     }
 
     /// A column of the programme (names as in `review/wppm.py`).
@@ -645,9 +674,21 @@ mod programme {
         /// An upper bound on the optimum: HiGHS's dual bound (gap 0), or `None`. Always
         /// with presolve: without it HiGHS 1.15 proves wrong optima on this programme
         /// (8 x 8: 101.5 where a checked integer point reaches 102; `docs/idle-bound.md`).
-        fn solve(self, deadline: Option<std::time::Instant>) -> Option<f64> {
+        fn solve(self, deadline: Option<std::time::Instant>, stops: &[StopFlag]) -> Option<f64> {
             let mut model = self.pb.try_optimise(Sense::Maximise).ok()?;
             model.make_quiet();
+            let flags: &[StopFlag] = stops;
+            if !flags.is_empty() {
+                // SAFETY: `model` owns a live HiGHS instance; `flags` outlives the solve
+                // below, the only call during which HiGHS runs callbacks. If HiGHS
+                // refuses the callback, the solve still ends at its time limit.
+                unsafe {
+                    let user = &flags as *const &[StopFlag] as *mut c_void;
+                    if Highs_setCallback(model.as_mut_ptr(), Some(interrupt), user) == 0 {
+                        Highs_startCallback(model.as_mut_ptr(), kHighsCallbackMipInterrupt);
+                    }
+                }
+            }
             model.set_option("mip_rel_gap", 0.0);
             model.set_option("mip_abs_gap", 0.0);
             model.set_option("threads", 1);
@@ -658,6 +699,9 @@ mod programme {
                     return None;
                 }
                 model.set_option("time_limit", left.as_secs_f64().max(0.001));
+            }
+            if flags.iter().any(StopFlag::is_set) {
+                return None;
             }
             let solved = model.try_solve().ok()?;
             match solved.status() {
@@ -705,6 +749,6 @@ mod tests {
     fn a_full_sm_of_real_barrier_phases() {
         let b = blocks("CCCCCCLCCCLLCCLCCCCC|LCCL", 8, 8, 1, 4);
         assert_eq!(b.horizon(), 685);
-        assert_eq!(idle_bound(&b, None), Some(504));
+        assert_eq!(idle_bound(&b, None, &[]), Some(504));
     }
 }

@@ -153,7 +153,7 @@ proptest! {
         let bl = blocks(&k, w, b, sl, sc);
         prop_assume!(bl.warps() <= 8);
         let truth = brute(&bl).0;
-        let bound = idle_bound(&bl, None);
+        let bound = idle_bound(&bl, None, &[]);
         prop_assert!(bound.is_some(), "{}: no idle bound", bl.given());
         prop_assert!(bound.unwrap() >= truth, "{}: idle bound {:?} below the worst case {}", bl.given(), bound, truth);
     }
