@@ -69,7 +69,8 @@ fn ilp_forms(c: &mut Criterion) {
     for w in [2, 3] {
         let inst = Instance::new("LLCLL", w, 1, 1).unwrap();
         for form in [ConstraintForm::Short, ConstraintForm::Long] {
-            let opts = IlpOptions { form, horizon: safe_horizon(&inst), time_limit: None, symmetry_breaking: true, start: None };
+            let opts =
+                IlpOptions { form, horizon: safe_horizon(&inst), time_limit: None, symmetry_breaking: true, start: None, stop: None };
             g.bench_with_input(BenchmarkId::new(format!("{form:?}"), w), &opts, |b, o| {
                 b.iter(|| black_box(ilp::solve(&inst, o).unwrap().makespan))
             });

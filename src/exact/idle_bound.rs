@@ -240,9 +240,7 @@ mod programme {
     use crate::model::kernel::Unit;
     use crate::budget::StopFlag;
     use highs::{Col, HighsModelStatus as S, RowProblem, Sense};
-    use highs_sys::{kHighsCallbackMipInterrupt, Highs_setCallback, Highs_startCallback, HighsCallbackDataIn, HighsCallbackDataOut};
     use std::collections::HashMap;
-    use std::os::raw::{c_char, c_int, c_void};
     use std::time::Duration;
 
     /// The idle bound of `blocks` (module doc): a proven upper bound on the worst-case
@@ -258,30 +256,6 @@ mod programme {
             return None;
         }
         Wpp::build(&shape).solve(deadline, stops).map(|opt| shape.bound_from(opt))
-    }
-
-    /// HiGHS's callback: at each MIP interrupt check (`kHighsCallbackMipInterrupt`),
-    /// asks HiGHS to stop when one of the flags `user` points to is set.
-    ///
-    /// # Safety
-    /// `user` is null or points to a live `&[StopFlag]` (set by [`Wpp::solve`] for the
-    /// length of its `try_solve`), and `data_in` is null or HiGHS's writable input block.
-    unsafe extern "C" fn interrupt(
-        kind: c_int,
-        _message: *const c_char,
-        _data_out: *const HighsCallbackDataOut,
-        data_in: *mut HighsCallbackDataIn,
-        user: *mut c_void,
-    ) {
-        if kind != kHighsCallbackMipInterrupt || data_in.is_null() || user.is_null() {
-            return;
-        }
-        // SAFETY: as the function's contract says; the flags are atomics, read only.
-        let stops = unsafe { &*(user as *const &[StopFlag]) };
-        if stops.iter().any(StopFlag::is_set) {
-            // SAFETY: HiGHS hands a valid input block to this callback type.
-            unsafe { (*data_in).user_interrupt = 1 };
-        }
     }
 
     /// A column of the programme (names as in `review/wppm.py`).
@@ -677,18 +651,6 @@ mod programme {
         fn solve(self, deadline: Option<std::time::Instant>, stops: &[StopFlag]) -> Option<f64> {
             let mut model = self.pb.try_optimise(Sense::Maximise).ok()?;
             model.make_quiet();
-            let flags: &[StopFlag] = stops;
-            if !flags.is_empty() {
-                // SAFETY: `model` owns a live HiGHS instance; `flags` outlives the solve
-                // below, the only call during which HiGHS runs callbacks. If HiGHS
-                // refuses the callback, the solve still ends at its time limit.
-                unsafe {
-                    let user = &flags as *const &[StopFlag] as *mut c_void;
-                    if Highs_setCallback(model.as_mut_ptr(), Some(interrupt), user) == 0 {
-                        Highs_startCallback(model.as_mut_ptr(), kHighsCallbackMipInterrupt);
-                    }
-                }
-            }
             model.set_option("mip_rel_gap", 0.0);
             model.set_option("mip_abs_gap", 0.0);
             model.set_option("threads", 1);
@@ -700,10 +662,10 @@ mod programme {
                 }
                 model.set_option("time_limit", left.as_secs_f64().max(0.001));
             }
-            if flags.iter().any(StopFlag::is_set) {
+            if stops.iter().any(StopFlag::is_set) {
                 return None;
             }
-            let solved = model.try_solve().ok()?;
+            let solved = crate::exact::highs_interrupt::solve_until(model, stops).ok()?;
             match solved.status() {
                 S::Optimal | S::ReachedTimeLimit | S::ReachedIterationLimit | S::ReachedInterrupt => {}
                 _ => return None,

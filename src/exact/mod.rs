@@ -7,6 +7,8 @@ pub mod blocks;
 pub mod kernel;
 pub mod dense;
 pub mod heuristic;
+#[cfg(feature = "ilp")]
+pub(crate) mod highs_interrupt;
 pub mod idle_bound;
 pub mod ilp;
 pub mod outcome;

@@ -480,7 +480,7 @@ fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, budget: &Budget) 
         );
         return Ok((outcome, Some(note)));
     }
-    let ilp_opts = IlpOptions { form: opts.form, horizon, time_limit, symmetry_breaking: opts.symmetry_breaking, start: Some(seed) };
+    let ilp_opts = IlpOptions { form: opts.form, horizon, time_limit, symmetry_breaking: opts.symmetry_breaking, start: Some(seed), stop: Some(budget.stop_flag().clone()) };
     Ok((ilp::solve_instance(inst, &ilp_opts)?, None))
 }
 

@@ -62,7 +62,8 @@ pub(super) fn solve_once(inst: &Instance, opts: &IlpOptions, started: Instant, p
     if let Some(cols) = opts.start.as_ref().and_then(|s| m.start_columns(s)) {
         let _ = model.try_set_solution(Some(&cols), None, None, None);
     }
-    let solved = model.try_solve().map_err(|e| SolverError::Backend(format!("{e:?}")))?;
+    let stops: Vec<crate::budget::StopFlag> = opts.stop.iter().cloned().collect();
+    let solved = crate::exact::highs_interrupt::solve_until(model, &stops).map_err(|e| SolverError::Backend(format!("{e:?}")))?;
     m.read_outcome(solved, started, n_rows)
 }
 
@@ -325,6 +326,7 @@ impl<'a> Model<'a> {
     fn read_outcome(&self, solved: highs::SolvedModel, started: Instant, n_rows: usize) -> Result<IlpOutcome, Error> {
         use highs::{HighsModelStatus as S, HighsSolutionStatus};
         let (inst, horizon) = (self.inst, self.horizon);
+        let interrupted = solved.status() == S::ReachedInterrupt;
         let optimal = match solved.status() {
             S::Optimal => true,
             S::ReachedTimeLimit | S::ReachedIterationLimit | S::ReachedInterrupt | S::ReachedSolutionLimit | S::ReachedMemoryLimit => false,
@@ -361,6 +363,7 @@ impl<'a> Model<'a> {
             seconds: started.elapsed().as_secs_f64(),
             variables: self.columns,
             rows: n_rows,
+            interrupted,
         })
     }
 }

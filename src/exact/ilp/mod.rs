@@ -21,6 +21,7 @@
 //! Guarantee: with status `Optimal` and a horizon that is at least the safe horizon,
 //! `makespan` is `T^(W)`; the schedule is read back and re-checked by the caller.
 
+use crate::budget::StopFlag;
 use crate::error::{Error, InputError, SolverError, TooLarge};
 use crate::exact::outcome::{IlpStats, Outcome, Stats, Stop, Witness};
 use crate::model::bounds::safe_horizon;
@@ -76,6 +77,9 @@ pub struct IlpOptions {
     pub symmetry_breaking: bool,
     /// A valid schedule to start from (its warps are relabelled canonically).
     pub start: Option<Schedule>,
+    /// A flag that interrupts HiGHS's branch and bound once set (Ctrl-C): the outcome is
+    /// then the best point and the dual bound so far, as at a time limit.
+    pub stop: Option<StopFlag>,
 }
 
 /// What HiGHS returned.
@@ -95,6 +99,8 @@ pub struct IlpOutcome {
     pub variables: usize,
     /// Rows of the model.
     pub rows: usize,
+    /// True when HiGHS stopped because [`IlpOptions::stop`] was set.
+    pub interrupted: bool,
 }
 
 /// Estimated model size: (binary variables, work-conserving non-zeros), saturating.
@@ -154,7 +160,11 @@ pub fn solve_instance(inst: &Instance, opts: &IlpOptions) -> Result<Outcome, Err
     let witness = Witness::check(inst, "ilp", schedule, claimed)?;
     let safe = safe_horizon(inst);
     let upper = if horizon >= safe { out.dual_bound.min(safe) } else { safe };
-    let stop = if out.optimal { Stop::Completed } else { Stop::TimeLimit };
+    let stop = match (out.optimal, out.interrupted) {
+        (true, _) => Stop::Completed,
+        (false, true) => Stop::Interrupted,
+        (false, false) => Stop::TimeLimit,
+    };
     let stats = IlpStats { variables: out.variables, rows: out.rows, makespan: out.makespan, optimal: out.optimal };
     Ok(Outcome::new(witness, upper, stop, Stats { search: None, ilp: Some(stats) })?)
 }
@@ -198,6 +208,30 @@ mod tests {
     use super::*;
     use crate::model::checker::check;
 
+    /// A flag set before the solve interrupts HiGHS at its first branch-and-bound check:
+    /// the outcome says so, is not optimal, and its dual bound (a bound still, as at a
+    /// time limit) is not below the optimum the search finds.
+    #[test]
+    fn a_set_stop_flag_interrupts_the_ilp() {
+        let inst = Instance::new("LLCLCCLCLLCC", 6, 1, 2).unwrap();
+        let stop = StopFlag::new();
+        stop.set();
+        let opts = IlpOptions {
+            form: ConstraintForm::Short,
+            horizon: safe_horizon(&inst),
+            time_limit: None,
+            symmetry_breaking: true,
+            start: None,
+            stop: Some(stop),
+        };
+        let out = solve(&inst, &opts).unwrap();
+        let exact = crate::exact::solve::solve(&inst, &crate::exact::solve::SolveOptions::default()).unwrap();
+        assert!(out.interrupted && !out.optimal, "{out:?}");
+        let exact = exact.outcome;
+        assert_eq!(exact.lower_bound(), exact.upper_bound());
+        assert!(out.dual_bound >= exact.upper_bound(), "{} < {}", out.dual_bound, exact.upper_bound());
+    }
+
     fn run(k: &str, w: i64, sl: i64, sc: i64, form: ConstraintForm, horizon: Option<u64>) -> u64 {
         let inst = Instance::new(k, w, sl, sc).unwrap();
         let opts = IlpOptions {
@@ -206,6 +240,7 @@ mod tests {
             time_limit: None,
             symmetry_breaking: true,
             start: None,
+            stop: None,
         };
         let out = solve(&inst, &opts).unwrap();
         assert!(out.optimal);

@@ -101,5 +101,5 @@ pub fn plain_dp(t: &Transitions, s: &Counts, memo: &mut HashMap<Counts, u64>) ->
 
 /// ILP options over the safe horizon, without time limit or warm start.
 pub fn ilp_options(inst: &Instance, form: ConstraintForm) -> IlpOptions {
-    IlpOptions { form, horizon: bounds::safe_horizon(inst), time_limit: None, symmetry_breaking: true, start: None }
+    IlpOptions { form, horizon: bounds::safe_horizon(inst), time_limit: None, symmetry_breaking: true, start: None, stop: None }
 }
