@@ -827,53 +827,48 @@ impl IdleBeside {
     /// did not end in time (the thread then ends on its own, at HiGHS's next interrupt
     /// check).
     fn joined(mut self, budget: &Budget) -> Option<u64> {
-        self.go.set();
-        if let Some(t) = &self.thread {
-            t.thread().unpark();
-        }
-        let until = |wait| std::time::Instant::now() + wait;
+        self.wake(&self.go);
         let mut deadline = None;
-        loop {
-            if self.thread.as_ref().is_none_or(|t| t.is_finished()) {
-                return self.thread.take().and_then(|t| t.join().ok().flatten());
-            }
-            if budget.interrupted() {
-                let d = *deadline.get_or_insert_with(|| until(IDLE_STOP_WAIT));
-                if std::time::Instant::now() >= d {
-                    return None;
-                }
-            }
-            std::thread::sleep(std::time::Duration::from_millis(2));
-        }
+        self.wait(|| budget.interrupted() && std::time::Instant::now() >= *deadline.get_or_insert_with(|| std::time::Instant::now() + IDLE_STOP_WAIT))
     }
 
     /// Stops HiGHS (the search has ended) and returns what it proved by then, if it
     /// ends within [`IDLE_CHECK_WAIT`] (its presolve and root LP are not interrupted: a
     /// thread still in them ends on its own, at HiGHS's next interrupt check).
     fn stopped(mut self) -> Option<u64> {
-        self.stop();
+        self.wake(&self.done);
         let until = std::time::Instant::now() + IDLE_CHECK_WAIT;
-        while self.thread.as_ref().is_some_and(|t| !t.is_finished()) && std::time::Instant::now() < until {
-            std::thread::sleep(std::time::Duration::from_millis(2));
-        }
-        match self.thread.take() {
-            Some(t) if t.is_finished() => t.join().ok().flatten(),
-            _ => None,
+        self.wait(|| std::time::Instant::now() >= until)
+    }
+
+    /// Sets `flag` (one of this thread's) and wakes the thread from its head start.
+    fn wake(&self, flag: &crate::budget::StopFlag) {
+        flag.set();
+        if let Some(t) = &self.thread {
+            t.thread().unpark();
         }
     }
 
-    /// Sets the search's flag and wakes the thread from its head start.
-    fn stop(&self) {
-        self.done.set();
-        if let Some(t) = &self.thread {
-            t.thread().unpark();
+    /// The thread's value once it has ended, polled every 2 ms; `None` once `give_up`
+    /// says so first (or if it panicked, or was joined before).
+    fn wait(&mut self, mut give_up: impl FnMut() -> bool) -> Option<u64> {
+        loop {
+            match self.thread.take() {
+                Some(t) if t.is_finished() => return t.join().ok().flatten(),
+                None => return None,
+                running => self.thread = running,
+            }
+            if give_up() {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(2));
         }
     }
 }
 
 impl Drop for IdleBeside {
     fn drop(&mut self) {
-        self.stop();
+        self.wake(&self.done);
     }
 }
 
@@ -1231,7 +1226,7 @@ mod tests {
         let zero = std::time::Duration::ZERO;
         assert_eq!(IdleBeside::start(&blocks, &budget, zero).unwrap().joined(&budget), Some(84));
         let beside = IdleBeside::start(&blocks, &budget, std::time::Duration::from_secs(60)).unwrap();
-        beside.stop();
+        beside.wake(&beside.done);
         assert_eq!(beside.joined(&budget), None);
     }
 

@@ -14,15 +14,14 @@ use std::os::raw::{c_char, c_int, c_void};
 /// Its presolve, setup and root LP are not interrupted. If HiGHS refuses the callback,
 /// the solve ends at its own limits.
 pub(crate) fn solve_until(mut model: highs::Model, stops: &[StopFlag]) -> Result<highs::SolvedModel, highs::HighsStatus> {
-    let flags: &[StopFlag] = stops;
-    if flags.is_empty() {
+    if stops.is_empty() {
         return model.try_solve();
     }
     // SAFETY: `model` owns a live HiGHS instance. HiGHS calls the callback only inside
-    // `Highs_run` (in `try_solve`), on this thread, while `flags` is alive; the callback
-    // is removed again before `flags` goes out of scope.
+    // `Highs_run` (in `try_solve`), on this thread, while `stops` is alive; the callback
+    // is removed again before `stops` goes out of scope.
     unsafe {
-        let user = &flags as *const &[StopFlag] as *mut c_void;
+        let user = &stops as *const &[StopFlag] as *mut c_void;
         if Highs_setCallback(model.as_mut_ptr(), Some(interrupt), user) == 0 {
             Highs_startCallback(model.as_mut_ptr(), kHighsCallbackMipInterrupt);
         }

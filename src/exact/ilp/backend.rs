@@ -62,8 +62,7 @@ pub(super) fn solve_once(inst: &Instance, opts: &IlpOptions, started: Instant, p
     if let Some(cols) = opts.start.as_ref().and_then(|s| m.start_columns(s)) {
         let _ = model.try_set_solution(Some(&cols), None, None, None);
     }
-    let stops: Vec<crate::budget::StopFlag> = opts.stop.iter().cloned().collect();
-    let solved = crate::exact::highs_interrupt::solve_until(model, &stops).map_err(|e| SolverError::Backend(format!("{e:?}")))?;
+    let solved = crate::exact::highs_interrupt::solve_until(model, opts.stop.as_slice()).map_err(|e| SolverError::Backend(format!("{e:?}")))?;
     m.read_outcome(solved, started, n_rows)
 }
 
