@@ -100,8 +100,12 @@ pub struct IlpStats {
     pub rows: usize,
     /// Objective found by the ILP (`null` if none).
     pub makespan: Option<u64>,
-    /// Whether HiGHS proved optimality (within the horizon).
+    /// Whether HiGHS proved optimality (within the horizon): never for a run without
+    /// presolve.
     pub optimal: bool,
+    /// False when HiGHS's presolved run failed and it ran without presolve: its optimum
+    /// and dual bound are then not taken as proven (the upper end is the search's).
+    pub presolve: bool,
 }
 
 /// Statistics of whichever methods ran.

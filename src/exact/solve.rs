@@ -471,7 +471,7 @@ fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, budget: &Budget) 
     if let Some(limit) = time_limit.filter(|&l| setup > l) {
         let witness = Witness::check(inst, "heuristic", seed, None)?;
         let (variables, _) = ilp::model_size(inst, horizon, opts.form);
-        let stats = crate::exact::outcome::IlpStats { variables: variables as usize, rows: 0, makespan: None, optimal: false };
+        let stats = crate::exact::outcome::IlpStats { variables: variables as usize, rows: 0, makespan: None, optimal: false, presolve: true };
         let outcome = Outcome::new(witness, bounds::safe_horizon(inst), Stop::TimeLimit, Stats { search: None, ilp: Some(stats) })?;
         let note = format!(
             "the ILP was not started: HiGHS would need about {:.1} s to set it up, more than the {:.1} s limit; the makespan is a rollout's schedule",
@@ -481,7 +481,12 @@ fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, budget: &Budget) 
         return Ok((outcome, Some(note)));
     }
     let ilp_opts = IlpOptions { form: opts.form, horizon, time_limit, symmetry_breaking: opts.symmetry_breaking, start: Some(seed), stop: Some(budget.stop_flag().clone()) };
-    Ok((ilp::solve_instance(inst, &ilp_opts)?, None))
+    let out = ilp::solve_instance(inst, &ilp_opts)?;
+    let unpresolved = out.stats.ilp.is_some_and(|s| !s.presolve);
+    let note = unpresolved.then(|| {
+        "HiGHS's presolve failed on this model and its run without presolve is not trusted (HiGHS 1.15 without presolve has proven wrong optima): the upper bound and status are the exact search's".to_string()
+    });
+    Ok((out, note))
 }
 
 #[cfg(feature = "ilp")]

@@ -363,6 +363,7 @@ impl<'a> Model<'a> {
             variables: self.columns,
             rows: n_rows,
             interrupted,
+            presolved: true,
         })
     }
 }
