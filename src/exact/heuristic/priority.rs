@@ -32,7 +32,8 @@ use rand::{Rng, SeedableRng};
 /// Changes without a longer schedule before the search restarts.
 pub const STALE: usize = 300;
 
-/// [`search`] for `1 / divisor` of the time left before `deadline`, or, without a
+/// [`search`] for `1 / divisor` of the time left before `deadline` (at most
+/// [`orders_tried_over`] rollouts), or, without a
 /// deadline, for at most `cap` rollouts, fewer on large instances so that they take
 /// about as long as `2 * 10^7` warp-instructions (a rollout costs about `W * I`). Also
 /// stops as soon as `halt()` is true.
@@ -47,8 +48,17 @@ pub fn search_share(
 ) {
     let share = budget.part(part);
     let size = (t.warps() as u64).saturating_mul(t.len() as u64).max(1);
-    let rollouts = if share.deadline().is_some() { u64::MAX } else { (20_000_000 / size).clamp(1, cap) };
+    let rollouts = if share.deadline().is_some() { orders_tried_over(t.len()) } else { (20_000_000 / size).clamp(1, cap) };
     search(t, seed, rollouts, &|| halt() || share.is_over(), found);
+}
+
+/// Most rollouts [`search_share`] runs with a deadline: `8 n!` over `n` positions, four
+/// times the `2 n!` distinct rules (an order, a starved warp or not), so that a short
+/// kernel does not keep drawing the same few rules until the deadline (`CCCLC`, W = 2:
+/// 5 s of the ILP's warm start before); from 19 positions on it is no limit. The rules
+/// give lower bounds only, so the cap costs no safety.
+fn orders_tried_over(n: usize) -> u64 {
+    (1..=n as u64).try_fold(8u64, |acc, k| acc.checked_mul(k)).unwrap_or(u64::MAX)
 }
 
 /// The schedule that `rank` (one entry per position, higher first) gives, with its
