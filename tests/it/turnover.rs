@@ -606,6 +606,58 @@ fn turnover_tightness() {
     }
 }
 
+/// The longest time the adversary finds for one block of kernel `target` under `rule`:
+/// from each start (7 blocks of one kernel arriving with the target; 150 blocks of one
+/// kernel queued at cycle 1, so that blocks turn over all the time; 4 random patterns),
+/// `steps` changes of 1-3 mutations each (a block's kernel or arrival, the target's
+/// arrival, a block added, removed or two swapped, the rotations' starts), accepted by
+/// simulated annealing (a change up to a falling temperature shorter is kept).
+fn longest_found(kernels: &[Tiny], target: usize, rule: Rule, rng: &mut rand::rngs::SmallRng, steps: usize) -> u64 {
+    use rand::Rng;
+    let n = kernels.len();
+    let mut starts: Vec<Vec<(usize, u64)>> = (0..n).map(|j| vec![(j, 1); 7]).collect();
+    starts.extend((0..n).map(|j| vec![(j, 1); 150]));
+    starts.extend((0..4).map(|_| (0..rng.random_range(7..16)).map(|_| (rng.random_range(0..n), rng.random_range(1..200))).collect()));
+    let mut best = 0u64;
+    for start in starts {
+        let (mut others, mut at, mut rotation) = (start, 1u64, [0usize, 0]);
+        let mut time = adversary_run(kernels, &others, (target, at), rule, rotation);
+        best = best.max(time);
+        for step in 0..steps {
+            let (mut o, mut a, mut r) = (others.clone(), at, rotation);
+            for _ in 0..rng.random_range(1..=3) {
+                match rng.random_range(0..8) {
+                    0 if !o.is_empty() => {
+                        let k = rng.random_range(0..o.len());
+                        o[k].0 = rng.random_range(0..n);
+                    }
+                    1 if !o.is_empty() => {
+                        let k = rng.random_range(0..o.len());
+                        o[k].1 = (o[k].1 as i64 + rng.random_range(-100i64..=100)).max(1) as u64;
+                    }
+                    2 => a = (a as i64 + rng.random_range(-100i64..=100)).max(1) as u64,
+                    3 if o.len() < 160 => o.insert(rng.random_range(0..=o.len()), (rng.random_range(0..n), rng.random_range(1..a + 3000))),
+                    4 if !o.is_empty() => {
+                        o.remove(rng.random_range(0..o.len()));
+                    }
+                    5 if o.len() > 1 => {
+                        let (x, y) = (rng.random_range(0..o.len()), rng.random_range(0..o.len()));
+                        (o[x].0, o[y].0) = (o[y].0, o[x].0);
+                    }
+                    _ => r = [rng.random_range(0..64), rng.random_range(0..64)],
+                }
+            }
+            let t = adversary_run(kernels, &o, (target, a), rule, r);
+            best = best.max(t);
+            let temperature = 30.0 * (1.0 - step as f64 / steps as f64);
+            if t as f64 >= time as f64 - temperature * rng.random::<f64>() {
+                (others, at, rotation, time) = (o, a, r, t);
+            }
+        }
+    }
+    best
+}
+
 /// The six real kernels of `instances/rta-real-kernels.toml` (file under
 /// `instances/real/`, blocks per job; 8 warps per block).
 const RTA_REAL_KERNELS: [(&str, &str, u64); 6] = [
@@ -715,13 +767,15 @@ fn adversary_run(kernels: &[Tiny], others: &[(usize, u64)], (target, at): (usize
     }
 }
 
-/// Hill-climbing over arrival patterns for the longest time of one block of each real
-/// kernel under oldest-first and round robin, against `rta`'s C (zero latency), beside
-/// the block's run alone and its own full SM starting together (runs under the same
-/// rule): run with `cargo test --release --test it real_kernels_adversary -- --ignored
-/// --nocapture` (figures in `docs/experiments.md`). The adversary lets any kernel's
-/// blocks arrive in any order (periodic jobs allow it), at most 7 resident beside the
-/// target.
+/// Simulated annealing over arrival patterns ([`longest_found`]) for the longest time of
+/// one block of each real kernel under oldest-first and round robin, against `rta`'s C
+/// (zero latency), beside the block's run alone and its own full SM starting together
+/// (runs under the same rule): run with `cargo test --release --test it
+/// real_kernels_adversary -- --ignored --nocapture` (figures in `docs/experiments.md`).
+/// The adversary lets any kernel's blocks arrive in any order (periodic jobs allow it),
+/// at most 7 resident beside the target. `ADVERSARY_STEPS` (default 150) sets the steps
+/// per start, `ADVERSARY_KERNEL` (a name) and `ADVERSARY_RULE` (`oldest-first` or
+/// `round-robin`) pick one row.
 #[test]
 #[ignore]
 fn real_kernels_adversary() {
@@ -732,12 +786,22 @@ fn real_kernels_adversary() {
 
 fn adversary_table(set: &[(&str, &str, u64)]) {
     use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
+    use rand::SeedableRng;
     let real = real_kernels(set);
     let kernels: Vec<Tiny> = real.iter().map(|(_, k, _)| Tiny::new(k, 8, 1)).collect();
     let program = |k: &str, w: i64| Program::build(k, |p| Instance::new(p, w, 1, 4)).unwrap();
-    for rule in [Rule::OldestFirst, Rule::RoundRobin] {
+    let steps: usize = std::env::var("ADVERSARY_STEPS").map_or(150, |v| v.parse().expect("ADVERSARY_STEPS: a number of steps"));
+    let only = std::env::var("ADVERSARY_KERNEL").ok();
+    let rules = match std::env::var("ADVERSARY_RULE").as_deref() {
+        Ok("oldest-first") => vec![Rule::OldestFirst],
+        Ok("round-robin") => vec![Rule::RoundRobin],
+        _ => vec![Rule::OldestFirst, Rule::RoundRobin],
+    };
+    for rule in rules {
         for (i, (name, text, _)) in real.iter().enumerate() {
+            if only.as_ref().is_some_and(|k| k != name) {
+                continue;
+            }
             let bound = match rule {
                 Rule::RoundRobin => lrr_turnover_bound_with(&program(text, 8), 64, &Latencies::ONE),
                 Rule::QueueOrder => unreachable!("the real kernels' adversary runs oldest-first and round robin"),
@@ -758,39 +822,7 @@ fn adversary_table(set: &[(&str, &str, u64)]) {
                     turnover_bound_beside(&program(text, 8), &Beside { neighbours, room_warps: 56, room_blocks: 31 }, &Latencies::ONE)
                 }
             };
-            let mut rng = SmallRng::seed_from_u64(53);
-            let mut best = 0u64;
-            // Seeds: 7 blocks of one kernel arriving with the target, then random ones.
-            let mut seeds: Vec<Vec<(usize, u64)>> = (0..real.len()).map(|j| vec![(j, 1); 7]).collect();
-            seeds.extend(
-                (0..4).map(|_| (0..rng.random_range(7..16)).map(|_| (rng.random_range(0..real.len()), rng.random_range(1..200))).collect()),
-            );
-            for seed in seeds {
-                let (mut others, mut at, mut start) = (seed, 1u64, [0usize, 0]);
-                let mut time = adversary_run(&kernels, &others, (i, at), rule, start);
-                for _ in 0..150 {
-                    let (mut o, mut a, mut s) = (others.clone(), at, start);
-                    match rng.random_range(0..5) {
-                        0 if !o.is_empty() => {
-                            let n = o.len();
-                            o[rng.random_range(0..n)].0 = rng.random_range(0..real.len());
-                        }
-                        1 if !o.is_empty() => {
-                            let n = o.len();
-                            let e = &mut o[rng.random_range(0..n)];
-                            e.1 = (e.1 as i64 + rng.random_range(-50i64..=50)).max(1) as u64;
-                        }
-                        2 => a = (a as i64 + rng.random_range(-50i64..=50)).max(1) as u64,
-                        3 if o.len() < 24 => o.push((rng.random_range(0..real.len()), rng.random_range(1..a + 50))),
-                        _ => s = [rng.random_range(0..64), rng.random_range(0..64)],
-                    }
-                    let t = adversary_run(&kernels, &o, (i, a), rule, s);
-                    if t >= time {
-                        (others, at, start, time) = (o, a, s, t);
-                    }
-                }
-                best = best.max(time);
-            }
+            let best = longest_found(&kernels, i, rule, &mut SmallRng::seed_from_u64(53), steps);
             assert!(best <= bound, "{rule:?} {name}: {best} > {bound}");
             let alone = adversary_run(&kernels, &[], (i, 1), rule, [0, 0]);
             let own = adversary_run(&kernels, &[(i, 1); 7], (i, 1), rule, [0, 0]);
