@@ -1233,25 +1233,32 @@ mod tests {
     /// HiGHS interrupted through its callback (here after 2 s of the about 4 s it needs
     /// alone) still gives its dual bound so far: a bound, not below the finished one (84).
     /// An interrupt before HiGHS has a feasible point gives none (a loaded machine): then
-    /// it is tried again with twice the delay, up to 8 s (by then it has finished).
+    /// it is tried again with twice the delay, up to 8 s, until one gives a bound (and says
+    /// so when HiGHS finished before its interrupt).
     #[cfg(feature = "ilp")]
     #[test]
     fn an_interrupted_idle_bound_is_still_a_bound() {
         let program = Program::build("CCCCCCLCCCLLCCLCCCCC|LCCL", |p| Instance::new(p, 4, 1, 4)).unwrap();
         let blocks = Blocks::new(program, 2);
-        let interrupted_after = |secs: u64| {
+        let (mut bound, mut interrupted) = (None, false);
+        for secs in [2, 4, 8] {
             let stop = crate::budget::StopFlag::new();
             let setter = stop.clone();
             let timer = std::thread::spawn(move || {
                 std::thread::sleep(std::time::Duration::from_secs(secs));
                 setter.set();
             });
-            let v = crate::exact::idle_bound::idle_bound(&blocks, None, &[stop]);
+            bound = crate::exact::idle_bound::idle_bound(&blocks, None, std::slice::from_ref(&stop));
+            interrupted = stop.is_set();
             timer.join().unwrap();
-            v
-        };
-        let v = [2, 4, 8].into_iter().find_map(interrupted_after);
-        assert!(v.is_some_and(|v| v >= 84), "{v:?}");
+            if bound.is_some() {
+                break;
+            }
+        }
+        if !interrupted {
+            eprintln!("HiGHS finished before the interrupt: only the finished bound was checked");
+        }
+        assert!(bound.is_some_and(|v| v >= 84), "{bound:?}");
     }
 
     /// The greedy schedules starve the busier unit: on 8 blocks of 8 warps of a real

@@ -105,7 +105,14 @@ pub struct IlpStats {
     pub optimal: bool,
     /// False when HiGHS's presolved run failed and it ran without presolve: its optimum
     /// and dual bound are then not taken as proven (the upper end is the search's).
+    /// Records written before the field read as true.
+    #[serde(default = "presolved")]
     pub presolve: bool,
+}
+
+/// The default of [`IlpStats::presolve`]: HiGHS always presolved before the field.
+fn presolved() -> bool {
+    true
 }
 
 /// Statistics of whichever methods ran.

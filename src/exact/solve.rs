@@ -351,7 +351,10 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
             }
             let (out, note) = run_ilp(inst, opts, horizon, &opts.budget)?;
             notes.extend(note);
-            notes.extend(horizon_notes(&out, horizon, safe));
+            let out = searched_if_unpresolved(inst, opts, out)?;
+            if out.stats.search.is_none() {
+                notes.extend(horizon_notes(&out, horizon, safe));
+            }
             // The ILP builds no per-state bound: where it stops short, `bound`'s is built.
             (search::at_most_start_bound(inst, out, true, &opts.budget)?, Some(opts.form), horizon)
         }
@@ -359,8 +362,12 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
         Method::Both => {
             let (ilp_out, note) = run_ilp(inst, opts, safe, &opts.budget.part(Part::IlpOfBoth))?;
             notes.extend(note);
-            let ilp_note =
-                format!("ILP: {} ({})", ilp_out.lower_bound(), if ilp_out.stop() == Stop::Completed { "Optimal" } else { "TimeLimit" });
+            let status = match (ilp_out.stop(), ilp_out.stats.ilp.is_some_and(|s| s.presolve)) {
+                (_, false) => "without presolve, not trusted",
+                (Stop::Completed, true) => "Optimal",
+                _ => "TimeLimit",
+            };
+            let ilp_note = format!("ILP: {} ({status})", ilp_out.lower_bound());
             let least = opts.budget.time_limit().map_or(Duration::ZERO, |l| l / 4);
             let rest = opts.budget.part(Part::SearchOfBoth).at_least(least);
             let out = run_search(inst, &SolveOptions { budget: rest, ..opts.clone() })?.merge(ilp_out)?;
@@ -490,6 +497,19 @@ fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, budget: &Budget) 
 }
 
 #[cfg(feature = "ilp")]
+/// `out` of the paper's ILP, merged with the exact search's (within `opts`' budget and
+/// limits, second in time) when HiGHS ran without presolve (`ilp_stats.presolve` false:
+/// its optimum is not proven, its upper bound is the safe horizon): the search's upper
+/// bound and stop, the longer schedule; a search bound below the ILP's re-checked
+/// schedule is an inconsistency error. Otherwise `out` unchanged.
+fn searched_if_unpresolved(inst: &Instance, opts: &SolveOptions, out: Outcome) -> Result<Outcome, Error> {
+    if out.stats.ilp.is_none_or(|s| s.presolve) {
+        return Ok(out);
+    }
+    Ok(run_search(inst, opts)?.merge(out)?)
+}
+
+#[cfg(feature = "ilp")]
 /// What a horizon below the safe one means for an ILP result.
 fn horizon_notes(out: &Outcome, horizon: u64, safe: u64) -> Vec<String> {
     let optimal = out.stats.ilp.is_some_and(|s| s.optimal);
@@ -520,6 +540,47 @@ mod tests {
             assert_eq!(serde_json::to_value(status).unwrap(), status.to_string());
         }
         assert_eq!(Status::TimeLimit.to_string(), "time_limit");
+    }
+
+    /// HiGHS without presolve can prove wrong optima: an outcome that claims optimality
+    /// for a schedule shorter than the worst case, as such a run could, comes out at the
+    /// search's exact value, where the same claim from a presolved run would be taken as
+    /// proven (an exact result that is too small).
+    #[cfg(feature = "ilp")]
+    #[test]
+    fn a_run_without_presolve_is_confirmed_by_the_search() {
+        use crate::exact::ilp::{outcome_of, IlpOutcome, IlpOptions};
+        use crate::state::transitions::Transitions;
+        let inst = Instance::new("LCLCCL", 4, 1, 2).unwrap();
+        let exact = solve(&inst, &SolveOptions::default()).unwrap().outcome;
+        assert!(exact.exact());
+        let t = Transitions::new(&inst);
+        let ranks = [(0..=inst.len() as u32).collect::<Vec<_>>(), (0..=inst.len() as u32).rev().collect()];
+        let shortest = ranks
+            .iter()
+            .map(|rank| crate::exact::heuristic::priority::rollout(&t, rank, true, &|| false).unwrap())
+            .min_by_key(|(cycles, _)| *cycles)
+            .unwrap();
+        assert!(shortest.0 < exact.upper_bound(), "{} is the worst case: no wrong claim to test", shortest.0);
+        let claim = |presolved: bool| IlpOutcome {
+            schedule: Some(shortest.1.schedule(inst.warps, inst.len())),
+            makespan: Some(shortest.0),
+            dual_bound: shortest.0,
+            optimal: true,
+            seconds: 0.0,
+            variables: 0,
+            rows: 0,
+            interrupted: false,
+            presolved,
+        };
+        let ilp = IlpOptions { form: ConstraintForm::Short, horizon: bounds::safe_horizon(&inst), time_limit: None, symmetry_breaking: true, start: None, stop: None };
+        let opts = SolveOptions { method: Method::Ilp, ..SolveOptions::default() };
+        let trusted = searched_if_unpresolved(&inst, &opts, outcome_of(&inst, &ilp, claim(true)).unwrap()).unwrap();
+        assert_eq!((trusted.lower_bound(), trusted.upper_bound()), (shortest.0, shortest.0));
+        let confirmed = searched_if_unpresolved(&inst, &opts, outcome_of(&inst, &ilp, claim(false)).unwrap()).unwrap();
+        assert_eq!((confirmed.lower_bound(), confirmed.upper_bound()), (exact.lower_bound(), exact.upper_bound()));
+        assert_eq!(confirmed.stop(), Stop::Completed);
+        assert!(confirmed.stats.search.is_some() && confirmed.stats.ilp.is_some_and(|s| !s.presolve));
     }
 
     /// A solution (and so its outcome) reads back as written; a record whose schedule

@@ -608,7 +608,8 @@ fn turnover_tightness() {
 
 /// The longest time the adversary finds for one block of kernel `target` under `rule`:
 /// from each start (7 blocks of one kernel arriving with the target; 150 blocks of one
-/// kernel queued at cycle 1, so that blocks turn over all the time; 4 random patterns),
+/// kernel queued at cycle 1 ahead of the target, which starts beside the last of them out
+/// of step; 4 random patterns),
 /// `steps` changes of 1-3 mutations each (a block's kernel or arrival, the target's
 /// arrival, a block added, removed or two swapped, the rotations' starts), accepted by
 /// simulated annealing (a change up to a falling temperature shorter is kept).

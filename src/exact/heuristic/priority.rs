@@ -52,13 +52,15 @@ pub fn search_share(
     search(t, seed, rollouts, &|| halt() || share.is_over(), found);
 }
 
-/// Most rollouts [`search_share`] runs with a deadline: `8 n!` over `n` positions, four
-/// times the `2 n!` distinct rules (an order, a starved warp or not), so that a short
-/// kernel does not keep drawing the same few rules until the deadline (`CCCLC`, W = 2:
-/// 5 s of the ILP's warm start before); from 19 positions on it is no limit. The rules
-/// give lower bounds only, so the cap costs no safety.
+/// Most rollouts [`search_share`] runs with a deadline: `8 n!` over `n` positions (four
+/// times the `2 n!` distinct rules: an order, a starved warp or not), and at least eight
+/// restarts' worth, `8 (STALE + 1)`, so that a short kernel does not keep drawing the
+/// same few rules until the deadline (`CCCLC`, W = 2: 5 s of the ILP's warm start
+/// before) and still gets every kind of start; from 20 positions on it is no limit. The
+/// rules give lower bounds only, so the cap costs no safety.
 fn orders_tried_over(n: usize) -> u64 {
-    (1..=n as u64).try_fold(8u64, |acc, k| acc.checked_mul(k)).unwrap_or(u64::MAX)
+    let orders = (1..=n as u64).try_fold(8u64, |acc, k| acc.checked_mul(k)).unwrap_or(u64::MAX);
+    orders.max(8 * (STALE as u64 + 1))
 }
 
 /// The schedule that `rank` (one entry per position, higher first) gives, with its

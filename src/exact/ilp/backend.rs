@@ -63,7 +63,7 @@ pub(super) fn solve_once(inst: &Instance, opts: &IlpOptions, started: Instant, p
         let _ = model.try_set_solution(Some(&cols), None, None, None);
     }
     let solved = crate::exact::highs_interrupt::solve_until(model, opts.stop.as_slice()).map_err(|e| SolverError::Backend(format!("{e:?}")))?;
-    m.read_outcome(solved, started, n_rows)
+    m.read_outcome(solved, started, n_rows).map(|out| IlpOutcome { presolved: presolve, ..out })
 }
 
 /// The ILP of one instance over one horizon: its variables and how to read them.

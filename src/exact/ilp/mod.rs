@@ -154,22 +154,15 @@ pub fn check_size(inst: &Instance, horizon: u64, form: ConstraintForm) -> Result
 /// bound HiGHS's dual bound when `opts.horizon` is at least the safe horizon, else the
 /// safe horizon (a bound proven within a shorter horizon proves nothing about `T^(W)`).
 /// When HiGHS had to run without presolve ([`IlpOutcome::presolved`]) its dual bound is
-/// not trusted: the exact search runs in the time left and its bound and stop are
-/// reported ([`confirmed_by_search`]).
+/// not trusted: the upper bound is the safe horizon, `ilp_stats.presolve` is false and
+/// `ilp_stats.optimal` false (`solve --method ilp` then runs the exact search too).
 pub fn solve_instance(inst: &Instance, opts: &IlpOptions) -> Result<Outcome, Error> {
-    let out = solve(inst, opts)?;
-    let (presolved, seconds) = (out.presolved, out.seconds);
-    let outcome = outcome_of(inst, opts, out)?;
-    if presolved {
-        return Ok(outcome);
-    }
-    let left = opts.time_limit.map(|l| l.saturating_sub(Duration::from_secs_f64(seconds)));
-    confirmed_by_search(inst, outcome, left, opts.stop.clone())
+    outcome_of(inst, opts, solve(inst, opts)?)
 }
 
 /// The outcome of one ILP run: its schedule re-checked, its upper end HiGHS's dual bound
 /// when the run was presolved and the horizon covers the safe one, else the safe horizon.
-fn outcome_of(inst: &Instance, opts: &IlpOptions, out: IlpOutcome) -> Result<Outcome, Error> {
+pub(crate) fn outcome_of(inst: &Instance, opts: &IlpOptions, out: IlpOutcome) -> Result<Outcome, Error> {
     let horizon = opts.horizon;
     let schedule = match (out.schedule, &opts.start) {
         (Some(s), _) => s,
@@ -189,20 +182,6 @@ fn outcome_of(inst: &Instance, opts: &IlpOptions, out: IlpOutcome) -> Result<Out
     Ok(Outcome::new(witness, upper, stop, Stats { search: None, ilp: Some(stats) })?)
 }
 
-/// An ILP outcome whose upper end HiGHS did not prove (a run without presolve, see
-/// [`IlpOutcome::presolved`]), merged with the exact search's within `time_left`: the
-/// longer schedule, the search's upper bound (the ILP's is the safe horizon) and the
-/// search's stop, so `exact` means the search proved it; a search bound below the ILP's
-/// re-checked schedule is an inconsistency error.
-fn confirmed_by_search(inst: &Instance, ilp: Outcome, time_left: Option<Duration>, stop: Option<StopFlag>) -> Result<Outcome, Error> {
-    let mut budget = crate::budget::Budget::new(time_left, crate::budget::DEFAULT_MAX_MEMORY);
-    if let Some(flag) = stop {
-        budget = budget.with_stop(flag);
-    }
-    let searched = crate::exact::search::solve(inst, crate::exact::search::SearchLimits { budget, ..Default::default() })?;
-    Ok(searched.merge(ilp)?)
-}
-
 /// Builds and solves the ILP of `inst` over `opts.horizon` cycles.
 ///
 /// HiGHS's presolve occasionally returns a point that violates rows ("MIP solver
@@ -220,7 +199,7 @@ pub fn solve(inst: &Instance, opts: &IlpOptions) -> Result<IlpOutcome, Error> {
 #[cfg(feature = "ilp")]
 fn solve_checked(inst: &Instance, opts: &IlpOptions, started: Instant) -> Result<IlpOutcome, Error> {
     match backend::solve_once(inst, opts, started, true) {
-        Err(Error::Solver(_)) => backend::solve_once(inst, opts, started, false).map(|out| IlpOutcome { presolved: false, ..out }),
+        Err(Error::Solver(_)) => backend::solve_once(inst, opts, started, false),
         other => other,
     }
 }
@@ -266,43 +245,19 @@ mod tests {
         assert!(out.dual_bound >= exact.upper_bound(), "{} < {}", out.dual_bound, exact.upper_bound());
     }
 
-    /// A run without presolve is not trusted (HiGHS 1.15 without presolve has proven
-    /// wrong optima): an outcome that claims optimality for a schedule shorter than the
-    /// worst case, as such a run could, comes out with the search's exact value; the same
-    /// claim from a presolved run would be taken as proven.
+    /// A run without presolve says so, and its outcome does not take HiGHS's optimum as
+    /// the upper bound (the safe horizon instead), nor call it optimal.
     #[test]
-    fn a_run_without_presolve_is_confirmed_by_the_search() {
-        use crate::state::transitions::Transitions;
-        let inst = Instance::new("LCLCCL", 4, 1, 2).unwrap();
-        let exact = crate::exact::solve::solve(&inst, &crate::exact::solve::SolveOptions::default()).unwrap().outcome;
-        assert!(exact.exact());
-        let t = Transitions::new(&inst);
-        let shortest = [(0..=inst.len() as u32).collect::<Vec<_>>(), (0..=inst.len() as u32).rev().collect()]
-            .iter()
-            .map(|rank| crate::exact::heuristic::priority::rollout(&t, rank, true, &|| false).unwrap())
-            .min_by_key(|(cycles, _)| *cycles)
-            .unwrap();
-        assert!(shortest.0 < exact.upper_bound(), "{} is the worst case: no wrong claim to test", shortest.0);
-        let claim = |presolved: bool| IlpOutcome {
-            schedule: Some(shortest.1.schedule(inst.warps, inst.len())),
-            makespan: Some(shortest.0),
-            dual_bound: shortest.0,
-            optimal: true,
-            seconds: 0.0,
-            variables: 0,
-            rows: 0,
-            interrupted: false,
-            presolved,
-        };
+    fn a_run_without_presolve_is_not_trusted() {
+        let inst = Instance::new("LLC", 3, 1, 1).unwrap();
         let opts = IlpOptions { form: ConstraintForm::Short, horizon: safe_horizon(&inst), time_limit: None, symmetry_breaking: true, start: None, stop: None };
-        let trusted = outcome_of(&inst, &opts, claim(true)).unwrap();
-        assert_eq!((trusted.lower_bound(), trusted.upper_bound()), (shortest.0, shortest.0));
-        let untrusted = outcome_of(&inst, &opts, claim(false)).unwrap();
-        assert_eq!(untrusted.upper_bound(), safe_horizon(&inst));
-        assert!(!untrusted.stats.ilp.unwrap().optimal);
-        let confirmed = confirmed_by_search(&inst, untrusted, None, None).unwrap();
-        assert_eq!((confirmed.lower_bound(), confirmed.upper_bound()), (exact.lower_bound(), exact.upper_bound()));
-        assert_eq!(confirmed.stop(), Stop::Completed);
+        let run = backend::solve_once(&inst, &opts, Instant::now(), false).unwrap();
+        assert!(!run.presolved && run.optimal, "{run:?}");
+        let out = outcome_of(&inst, &opts, run).unwrap();
+        let stats = out.stats.ilp.unwrap();
+        assert!(!stats.presolve && !stats.optimal);
+        assert_eq!(out.upper_bound(), safe_horizon(&inst));
+        assert!(backend::solve_once(&inst, &opts, Instant::now(), true).unwrap().presolved);
     }
 
     fn run(k: &str, w: i64, sl: i64, sc: i64, form: ConstraintForm, horizon: Option<u64>) -> u64 {
