@@ -110,8 +110,10 @@ use crate::model::kernel::Unit;
 /// The largest programme the idle bound builds (columns); larger ones are not tried.
 pub const MAX_COLUMNS: usize = 60_000;
 
-/// One warp's program as the idle bound sees it (positions over all phases).
+/// One warp's program as the idle bound sees it (positions over all phases). (Without
+/// the `ilp` feature there is no programme to build, so most fields go unread.)
 #[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "ilp"), allow(dead_code))]
 pub struct Shape {
     ins: Vec<Unit>,
     /// Barrier positions strictly inside the program, ascending.
