@@ -133,6 +133,7 @@ pub struct Shape {
     sc: f64,
 }
 
+#[cfg_attr(not(feature = "ilp"), allow(dead_code))]
 impl Shape {
     /// The quantities of the proof for `blocks` (any latency is ignored: the bound is of
     /// the latency-1 model).
