@@ -812,7 +812,9 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             let warp_size = positive(sm.warp_size, &field("sm.warp_size"))?;
             let block = |text: &str| {
                 Program::build(text, |phase| Instance::from_counts(phase, b.div_ceil(warp_size) as i64, &sm)).map_err(|err| {
-                    let f = field(&err.field);
+                    // The instruction string's own field in the task set.
+                    let own = if e.kernel_file.is_some() { "kernel_file" } else { "instructions" };
+                    let f = field(if err.field == "kernel" { own } else { &err.field });
                     err.in_field(f)
                 })
             };

@@ -173,10 +173,27 @@ fn bad_input_is_one_line_and_exit_2() {
             "horizon",
         ),
         (vec!["--kernel".into(), "LLC".into(), "--warps".into(), "4".into(), "--time-limit".into(), "-1".into()], "--time-limit"),
+        (
+            vec![
+                "--kernel".into(),
+                "LLC".into(),
+                "--warps".into(),
+                "4".into(),
+                "--method".into(),
+                "ilp".into(),
+                "--horizon".into(),
+                "-3".into(),
+            ],
+            "--horizon",
+        ),
     ];
     for (args, field) in cases {
         input_error(&[vec!["solve".to_string()], args].concat(), field);
     }
+    // A task set's instruction string is named by its own field, `instructions`.
+    let set = dir.path().join("set.toml");
+    std::fs::write(&set, "[[kernels]]\nname = \"K1\"\nperiod = 10\nblocks = 2\nthreads_per_block = 256\ninstructions = \"LQC\"\n").unwrap();
+    input_error(&["rta".to_string(), set.display().to_string()], "kernels[0].instructions");
 }
 
 // ---- approx, converge, compare-constraints ----

@@ -510,7 +510,7 @@ pub(crate) struct SolverArgs {
     #[arg(long, value_parser = PossibleValuesParser::new(ConstraintForm::NAMES).map(|s| s.parse::<ConstraintForm>().expect("listed")))]
     pub(crate) constraints: Option<ConstraintForm>,
     /// ILP horizon: `safe` (proven, default), `paper` (eq. 5; may truncate), or a number of cycles.
-    #[arg(long, default_value = "safe")]
+    #[arg(long, default_value = "safe", allow_hyphen_values = true)]
     pub(crate) horizon: Horizon,
     /// Stop after this many seconds (wall clock, the whole command) with the best proven
     /// bounds and status `time_limit`; `none`: run to the end. Default: 60 for `solve`,
