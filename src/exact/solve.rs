@@ -362,9 +362,9 @@ pub fn solve(inst: &Instance, opts: &SolveOptions) -> Result<Solution, Error> {
         Method::Both => {
             let (ilp_out, note) = run_ilp(inst, opts, safe, &opts.budget.part(Part::IlpOfBoth))?;
             notes.extend(note);
-            let status = match (ilp_out.stop(), ilp_out.stats.ilp.is_some_and(|s| s.presolve)) {
-                (_, false) => "without presolve, not trusted",
-                (Stop::Completed, true) => "Optimal",
+            let status = match (ilp_out.stop(), unpresolved(&ilp_out)) {
+                (_, true) => "without presolve, not trusted",
+                (Stop::Completed, false) => "Optimal",
                 _ => "TimeLimit",
             };
             let ilp_note = format!("ILP: {} ({status})", ilp_out.lower_bound());
@@ -489,8 +489,7 @@ fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, budget: &Budget) 
     }
     let ilp_opts = IlpOptions { form: opts.form, horizon, time_limit, symmetry_breaking: opts.symmetry_breaking, start: Some(seed), stop: Some(budget.stop_flag().clone()) };
     let out = ilp::solve_instance(inst, &ilp_opts)?;
-    let unpresolved = out.stats.ilp.is_some_and(|s| !s.presolve);
-    let note = unpresolved.then(|| {
+    let note = unpresolved(&out).then(|| {
         "HiGHS's presolve failed on this model and its run without presolve is not trusted (HiGHS 1.15 without presolve has proven wrong optima): the upper bound and status are the exact search's".to_string()
     });
     Ok((out, note))
@@ -503,10 +502,16 @@ fn run_ilp(inst: &Instance, opts: &SolveOptions, horizon: u64, budget: &Budget) 
 /// bound and stop, the longer schedule; a search bound below the ILP's re-checked
 /// schedule is an inconsistency error. Otherwise `out` unchanged.
 fn searched_if_unpresolved(inst: &Instance, opts: &SolveOptions, out: Outcome) -> Result<Outcome, Error> {
-    if out.stats.ilp.is_none_or(|s| s.presolve) {
+    if !unpresolved(&out) {
         return Ok(out);
     }
     Ok(run_search(inst, opts)?.merge(out)?)
+}
+
+#[cfg(feature = "ilp")]
+/// Whether `out` came from an ILP run without presolve (`ilp_stats.presolve` false).
+fn unpresolved(out: &Outcome) -> bool {
+    out.stats.ilp.is_some_and(|s| !s.presolve)
 }
 
 #[cfg(feature = "ilp")]
@@ -580,7 +585,7 @@ mod tests {
         let confirmed = searched_if_unpresolved(&inst, &opts, outcome_of(&inst, &ilp, claim(false)).unwrap()).unwrap();
         assert_eq!((confirmed.lower_bound(), confirmed.upper_bound()), (exact.lower_bound(), exact.upper_bound()));
         assert_eq!(confirmed.stop(), Stop::Completed);
-        assert!(confirmed.stats.search.is_some() && confirmed.stats.ilp.is_some_and(|s| !s.presolve));
+        assert!(confirmed.stats.search.is_some() && unpresolved(&confirmed));
     }
 
     /// A solution (and so its outcome) reads back as written; a record whose schedule

@@ -149,6 +149,7 @@ fn bad_input_is_one_line_and_exit_2() {
     std::fs::write(&unknown, "kernel = \"LLC\"\nwarps = 4\ncolour = 1\n").unwrap();
     let cc21 = dir.path().join("cc21.toml");
     std::fs::write(&cc21, "kernel = \"LLC\"\nwarps = 4\n[sm]\nload_store_units = 16\ncuda_cores = 48\nwarp_size = 32\n").unwrap();
+    let ilp_horizon = |h: &str| ["--kernel", "LLC", "--warps", "4", "--method", "ilp", "--horizon", h].map(String::from).to_vec();
     let cases: Vec<(Vec<String>, &str)> = vec![
         (vec!["--kernel".into(), "LXC".into(), "--warps".into(), "4".into()], "kernel"),
         (vec!["--kernel".into(), "".into(), "--warps".into(), "4".into()], "kernel"),
@@ -159,33 +160,9 @@ fn bad_input_is_one_line_and_exit_2() {
         (vec![cc21.display().to_string()], "sm.cuda_cores"),
         (vec!["missing.toml".into()], "missing.toml"),
         (vec!["--kernel".into(), "LLCLLCLLCLLC".into(), "--warps".into(), "2000".into(), "--method".into(), "ilp".into()], "warps"),
-        (
-            vec![
-                "--kernel".into(),
-                "LLC".into(),
-                "--warps".into(),
-                "4".into(),
-                "--method".into(),
-                "ilp".into(),
-                "--horizon".into(),
-                "5".into(),
-            ],
-            "horizon",
-        ),
+        (ilp_horizon("5"), "horizon"),
         (vec!["--kernel".into(), "LLC".into(), "--warps".into(), "4".into(), "--time-limit".into(), "-1".into()], "--time-limit"),
-        (
-            vec![
-                "--kernel".into(),
-                "LLC".into(),
-                "--warps".into(),
-                "4".into(),
-                "--method".into(),
-                "ilp".into(),
-                "--horizon".into(),
-                "-3".into(),
-            ],
-            "--horizon",
-        ),
+        (ilp_horizon("-3"), "--horizon"),
     ];
     for (args, field) in cases {
         input_error(&[vec!["solve".to_string()], args].concat(), field);

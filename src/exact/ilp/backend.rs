@@ -63,7 +63,7 @@ pub(super) fn solve_once(inst: &Instance, opts: &IlpOptions, started: Instant, p
         let _ = model.try_set_solution(Some(&cols), None, None, None);
     }
     let solved = crate::exact::highs_interrupt::solve_until(model, opts.stop.as_slice()).map_err(|e| SolverError::Backend(format!("{e:?}")))?;
-    m.read_outcome(solved, started, n_rows).map(|out| IlpOutcome { presolved: presolve, ..out })
+    m.read_outcome(solved, started, n_rows, presolve)
 }
 
 /// The ILP of one instance over one horizon: its variables and how to read them.
@@ -322,7 +322,7 @@ impl<'a> Model<'a> {
         Schedule { cycles }
     }
 
-    fn read_outcome(&self, solved: highs::SolvedModel, started: Instant, n_rows: usize) -> Result<IlpOutcome, Error> {
+    fn read_outcome(&self, solved: highs::SolvedModel, started: Instant, n_rows: usize, presolved: bool) -> Result<IlpOutcome, Error> {
         use highs::{HighsModelStatus as S, HighsSolutionStatus};
         let (inst, horizon) = (self.inst, self.horizon);
         let interrupted = solved.status() == S::ReachedInterrupt;
@@ -363,7 +363,7 @@ impl<'a> Model<'a> {
             variables: self.columns,
             rows: n_rows,
             interrupted,
-            presolved: true,
+            presolved,
         })
     }
 }
