@@ -331,9 +331,10 @@ impl System {
         if numbers.len() != self.tasks.len() {
             return Err(InputError::new(
                 field,
-                numbers.len(),
+                numbers.iter().map(i64::to_string).collect::<Vec<_>>().join(","),
                 format!(
-                    "needs one unit number per task: {} tasks ({})",
+                    "needs one unit number per task, got {}: {} tasks ({})",
+                    numbers.len(),
                     self.tasks.len(),
                     self.tasks.iter().map(|t| t.name.as_str()).collect::<Vec<_>>().join(", ")
                 ),

@@ -225,7 +225,8 @@ fn bad_system_input_names_the_field() {
     input_error(&["system", &no_ticks], "runnables.R2.ticks");
     input_error(&["system", SMALL, "--map", "T1"], "--map");
     input_error(&["system", SMALL, "--map", "T1=Core9"], "--map");
-    input_error(&["system", SMALL, "--mapping", "0,0"], "--mapping");
+    let err = input_error(&["system", SMALL, "--mapping", "0,0"], "--mapping");
+    assert!(err.contains("--mapping = 0,0") && err.contains("got 2"), "the list given, not its length: {err}");
     input_error(&["system", SMALL, "--map", "OFF=GPU"], "tasks.OFF.offload");
     let twice = temp_file(&dir, "twice.toml", &format!("{text}\n[[tasks]]\nname = \"OFF2\"\nperiod = \"40 ms\"\nunit = \"Core1\"\npre = [\"pre\"]\noffload = \"G\"\nwait = \"active\"\n"));
     input_error(&["system", &twice], "tasks.G.stimuli");

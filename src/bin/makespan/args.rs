@@ -115,12 +115,13 @@ pub(crate) struct SimulateArgs {
     /// Write the schedule as SVG.
     #[arg(long)]
     pub(crate) svg: Option<PathBuf>,
-    /// With `--scheduler any` and fixed latencies: stop the exact search after this many
-    /// seconds with the proven interval (default 10).
+    /// With `--scheduler any` (fixed latencies or ranges): stop the exact search after
+    /// this many seconds with the proven interval (default 10; other schedulers do not
+    /// search).
     #[arg(long, allow_hyphen_values = true)]
     pub(crate) time_limit: Option<f64>,
-    /// With `--scheduler any` and fixed latencies: memory limit of the exact search's
-    /// state table, in bytes (2G, 512M, ...; default 2G).
+    /// With `--scheduler any` (fixed latencies or ranges): memory limit of the exact
+    /// search's state table, in bytes (2G, 512M, ...; default 2G).
     #[arg(long)]
     pub(crate) max_memory: Option<String>,
     #[command(flatten)]
