@@ -546,10 +546,7 @@ fn read(
 /// The `[framework]` table's quantum, save and relaunch times (the last two 0 when not
 /// given); the quantum must be positive.
 fn framework_times(text: &str, f: &FrameworkSection) -> Result<[Decimal; 3], InputError> {
-    let quantum = Decimal::of_toml(text, &f.quantum, "framework.quantum")?;
-    if quantum.digits == 0 {
-        return Err(InputError::new("framework.quantum", f.quantum.get_ref(), "must be positive"));
-    }
+    let quantum = Decimal::positive_of_toml(text, &f.quantum, "framework.quantum")?;
     let or_zero = |v: &Option<Spanned<crate::rta::time::Number>>, name: &str| {
         v.as_ref().map_or(Ok(Decimal::ZERO), |v| Decimal::of_toml(text, v, name))
     };
@@ -768,14 +765,9 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
         );
     }
     let exact = |v: &Spanned<crate::rta::time::Number>, f: &str| Decimal::of_toml(text, v, &field(f));
-    let period = exact(&e.period, "period")?;
-    if period.digits == 0 {
-        return Err(InputError::new(field("period"), e.period.get_ref(), "must be positive").into());
-    }
-    let deadline = e.deadline.as_ref().map_or(Ok(period), |d| exact(d, "deadline"))?;
-    if deadline.digits == 0 {
-        return Err(InputError::new(field("deadline"), 0, "must be positive").into());
-    }
+    let positive_time = |v: &Spanned<crate::rta::time::Number>, f: &str| Decimal::positive_of_toml(text, v, &field(f));
+    let period = positive_time(&e.period, "period")?;
+    let deadline = e.deadline.as_ref().map_or(Ok(period), |d| positive_time(d, "deadline"))?;
     let mut optimistic = false;
     let mut segments = Vec::new();
     if let Some(given) = &e.segments {
@@ -799,13 +791,7 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
     let save = e.save.as_ref().map(|v| exact(v, "save")).transpose()?;
     let (wcet, wcet_source) = match (&e.wcet, &instructions) {
         (None, None) if sum_segments => (segments[0], "given (segments, their sum)".to_string()),
-        (Some(w), None) => {
-            let d = exact(w, "wcet")?;
-            if d.digits == 0 {
-                return Err(InputError::new(field("wcet"), w.get_ref(), "must be positive").into());
-            }
-            (d, "given (wcet)".to_string())
-        }
+        (Some(w), None) => (positive_time(w, "wcet")?, "given (wcet)".to_string()),
         (None, Some(instr)) => {
             let sm = e.sm.or(gpu.sm).unwrap_or(SmCounts::TX2);
             let contention = e.contention.unwrap_or(Contention::FullSm);

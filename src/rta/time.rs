@@ -116,6 +116,23 @@ impl Decimal {
         }
     }
 
+    /// [`Decimal::of_toml`] for a quantity that must be positive: zero and negative
+    /// values get the same message, so one edit fixes either.
+    pub(crate) fn positive_of_toml(text: &str, v: &toml::Spanned<Number>, field: &str) -> Result<Decimal, InputError> {
+        let refuse = || {
+            let shown = text.get(v.span()).map_or_else(|| v.get_ref().0.to_string(), |raw| raw.trim().to_string());
+            InputError::new(field, shown, "must be positive")
+        };
+        if v.get_ref().0 < 0.0 {
+            return Err(refuse());
+        }
+        let d = Decimal::of_toml(text, v, field)?;
+        if d.digits == 0 {
+            return Err(refuse());
+        }
+        Ok(d)
+    }
+
     /// `self * n` exactly.
     pub fn times(self, n: u128, field: &str) -> Result<Decimal, InputError> {
         let digits = self.digits.checked_mul(n).ok_or_else(|| InputError::new(field, n, "the product is too large"))?;

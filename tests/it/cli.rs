@@ -282,6 +282,11 @@ fn bad_task_sets_exit_2_with_the_field() {
     for (text, field) in &cases {
         rta_input_error(text, "toml", field);
     }
+    // A negative time gets the message zero gets, so one edit fixes either.
+    for (from, to) in [("period = 15", "period = -5"), ("period = 15", "period = 0"), ("wcet = 4", "wcet = -4")] {
+        let err = rta_input_error(&base.replacen(from, to, 1), "toml", to);
+        assert!(err.contains(&format!("{to}: must be positive")), "{err}");
+    }
 }
 
 /// Mixed block sizes and resources are analysed, with a safe bound, not refused.
