@@ -14,6 +14,10 @@ pass a barrier together, the cycle after the last one reaches it.  `cross_check(
 compares this simulator with `makespan simulate --scheduler lrr` (same values).
 
     python3 chosen_code.py            # the table of docs/experiments.md (2026-12-02, noon)
+    python3 chosen_code.py --starts 100 --no-check   # and 100 random rotation starts per row
+
+The table's runs start both rotations after the target's slot 0 (it is served last in
+the first cycle of each class).
 """
 import re
 import subprocess
@@ -116,15 +120,29 @@ def main():
     h = kernel("histogram")
     mates = list(range(57, 64))  # the target (slot 0) is the last warp of its block
     own = {s: list(h) for s in [0] + mates}
-    print("neighbours' code chosen per block of n warps; target: histogram, slot 0 of 64")
+    print("neighbours' code chosen per group of n warps sharing one code; target: histogram, slot 0 of 64")
     for n in (1, 2, 4, 8):
         chosen = [list(range(1 + i, 1 + i + n)) for i in range(0, 56, n)]
         row = [simulate(own, [[0] + mates], chosen, burst(lead)) for lead in (0, 1, 2, 3)]
         print(f"  n = {n}: lead 0-3 -> {row}")
     alone = simulate({0: list(h.replace("|", ""))}, [[0]], [[s] for s in range(1, 64)], burst(1))
     print(f"  every other warp chosen (no block mates, barriers dropped): {alone}")
+    if "--starts" in sys.argv:
+        random_starts(own, mates, int(sys.argv[sys.argv.index("--starts") + 1]))
     if "--no-check" not in sys.argv:
         cross_check()
+
+
+def random_starts(own, mates, runs):
+    """The lead-1 rows of 1- and 2-warp blocks with `runs` random rotation starts."""
+    import random
+
+    rng = random.Random(7)
+    for n in (1, 2):
+        chosen = [list(range(1 + i, 1 + i + n)) for i in range(0, 56, n)]
+        starts = [(rng.randrange(SLOTS), rng.randrange(SLOTS)) for _ in range(runs)]
+        found = [simulate(own, [[0] + mates], chosen, burst(1), start) for start in starts]
+        print(f"  n = {n}, lead 1, {runs} random starts: {min(found)}-{max(found)}")
 
 
 if __name__ == "__main__":
