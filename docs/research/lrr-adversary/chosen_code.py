@@ -15,6 +15,8 @@ compares this simulator with `makespan simulate --scheduler lrr` (same values).
 
     python3 chosen_code.py            # the table of docs/experiments.md (2026-12-02, noon)
     python3 chosen_code.py --starts 100 --no-check   # and 100 random rotation starts per row
+    python3 chosen_code.py --climb 400 --export F --no-check   # one lead per warp: 4,015;
+                                                    # appends its code to F (tests/data)
 
 The table's runs start both rotations after the target's slot 0 (it is served last in
 the first cycle of each class).
@@ -31,10 +33,11 @@ def kernel(name):
     return re.search(r'^kernel = "(.*)"', text, re.M).group(1)
 
 
-def simulate(fixed, blocks, chosen, rule, start=(0, 0), target=0):
+def simulate(fixed, blocks, chosen, rule, start=(0, 0), target=0, keep=None):
     """Cycles until `target` (a slot) finishes.  `fixed`: slot -> code (with '|');
     `blocks`: slot lists that pass barriers together; `chosen`: slot lists sharing one
-    code built by `rule`; `start`: the slots the L and C rotations start after."""
+    code built by `rule`; `start`: the slots the L and C rotations start after; `keep`:
+    a dict that receives every slot's code as run (with the next instruction chosen)."""
     code = dict(fixed)
     for group in chosen:
         shared = ["C"]
@@ -65,6 +68,8 @@ def simulate(fixed, blocks, chosen, rule, start=(0, 0), target=0):
             if s in free and pos[s] == len(code[s]):
                 code[s].append(rule(s, served[s], code[target], pos[target], served_in_wait))
         if pos[target] >= len(code[target]):
+            if keep is not None:
+                keep.update(code)
             return t
         for b in blocks:
             if all(at(s) in ("|", None) for s in b) and any(at(s) == "|" for s in b):
@@ -83,9 +88,10 @@ def burst(lead):
     warps its rotation has not served yet in this wait (they are ahead of it), C for
     the others; while the target runs C's, C until it has at most `lead` C's left
     before its next L, then L (the warps come ready for L in a burst, in rotation order,
-    as the target does)."""
+    as the target does).  `lead`: one number, or a dict slot -> number."""
 
     def rule(s, issued, target_code, i, served_in_wait):
+        own_lead = lead[s] if isinstance(lead, dict) else lead
         if issued == "L":
             return "C"
         while i < len(target_code) and target_code[i] == "|":
@@ -96,7 +102,7 @@ def burst(lead):
         while i < len(target_code) and target_code[i] != "L":
             left += target_code[i] == "C"
             i += 1
-        return "L" if left <= lead else "C"
+        return "L" if left <= own_lead else "C"
 
     return rule
 
@@ -127,10 +133,39 @@ def main():
         print(f"  n = {n}: lead 0-3 -> {row}")
     alone = simulate({0: list(h.replace("|", ""))}, [[0]], [[s] for s in range(1, 64)], burst(1))
     print(f"  every other warp chosen (no block mates, barriers dropped): {alone}")
+    if "--climb" in sys.argv:
+        export = sys.argv[sys.argv.index("--export") + 1] if "--export" in sys.argv else None
+        climb(own, mates, int(sys.argv[sys.argv.index("--climb") + 1]), export)
     if "--starts" in sys.argv:
         random_starts(own, mates, int(sys.argv[sys.argv.index("--starts") + 1]))
     if "--no-check" not in sys.argv:
         cross_check()
+
+
+def climb(own, mates, steps, export=None):
+    """Hill-climbing over one `lead` per neighbour warp (1-4 of them moved by one per
+    step, a run kept when no shorter), one-warp groups, seed 1; `export` writes the
+    best run's neighbour code, one line per slot 1-56."""
+    import random
+
+    rng, free = random.Random(1), list(range(1, 57))
+    chosen = [[s] for s in free]
+    leads = {s: 1 for s in free}
+    best = simulate(own, [[0] + mates], chosen, burst(leads))
+    for _ in range(steps):
+        trial = dict(leads)
+        for _ in range(rng.randint(1, 4)):
+            s = rng.choice(free)
+            trial[s] = max(0, min(6, trial[s] + rng.choice([-1, 1])))
+        found = simulate(own, [[0] + mates], chosen, burst(trial))
+        if found >= best:
+            best, leads = found, trial
+    print(f"  one lead per warp, {steps} climbing steps: {best}")
+    if export:
+        kept = {}
+        simulate(own, [[0] + mates], chosen, burst(leads), keep=kept)
+        with open(export, "a") as f:
+            f.writelines("".join(kept[s]) + "\n" for s in free)
 
 
 def random_starts(own, mates, runs):
