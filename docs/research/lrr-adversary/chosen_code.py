@@ -17,6 +17,7 @@ compares this simulator with `makespan simulate --scheduler lrr` (same values).
     python3 chosen_code.py --starts 100 --no-check   # and 100 random rotation starts per row
     python3 chosen_code.py --climb 400 --export F --no-check   # one lead per warp: 4,015;
                                                     # appends its code to F (tests/data)
+    python3 chosen_code.py --climb-groups N STEPS SEED --no-check   # groups of N sharing code
 
 The table's runs start both rotations after the target's slot 0 (it is served last in
 the first cycle of each class).
@@ -136,6 +137,9 @@ def main():
     if "--climb" in sys.argv:
         export = sys.argv[sys.argv.index("--export") + 1] if "--export" in sys.argv else None
         climb(own, mates, int(sys.argv[sys.argv.index("--climb") + 1]), export)
+    if "--climb-groups" in sys.argv:
+        n, steps, seed = (int(a) for a in sys.argv[sys.argv.index("--climb-groups") + 1 :][:3])
+        climb_groups(own, mates, n, steps, seed)
     if "--starts" in sys.argv:
         random_starts(own, mates, int(sys.argv[sys.argv.index("--starts") + 1]))
     if "--no-check" not in sys.argv:
@@ -166,6 +170,33 @@ def climb(own, mates, steps, export=None):
         simulate(own, [[0] + mates], chosen, burst(leads), keep=kept)
         with open(export, "a") as f:
             f.writelines("".join(kept[s]) + "\n" for s in free)
+
+
+def climb_groups(own, mates, n, steps, seed):
+    """Hill-climbing over the leads and the rotation starts, groups of `n` warps sharing
+    one code (each instruction chosen by the lead of the group's first warp to reach
+    it): 1-3 moves per step, each a new random pair of starts (15 %) or a group's or one
+    warp's lead moved by one (0-8); a run kept when no shorter."""
+    import random
+
+    rng = random.Random(seed)
+    groups = [list(range(1 + i, 1 + i + n)) for i in range(0, 56, n)]
+    leads, start = {s: 1 for s in range(1, 57)}, (0, 0)
+    best = simulate(own, [[0] + mates], groups, burst(leads), start)
+    for _ in range(steps):
+        trial, trial_start = dict(leads), start
+        for _ in range(rng.randint(1, 3)):
+            if rng.random() < 0.15:
+                trial_start = (rng.randrange(SLOTS), rng.randrange(SLOTS))
+            else:
+                g = rng.choice(groups)
+                lead = max(0, min(8, trial[g[0]] + rng.choice([-1, 1])))
+                for s in g if rng.random() < 0.5 else [rng.choice(g)]:
+                    trial[s] = lead
+        found = simulate(own, [[0] + mates], groups, burst(trial), trial_start)
+        if found >= best:
+            best, leads, start = found, trial, trial_start
+    print(f"  groups of {n}, leads and starts, {steps} climbing steps, seed {seed}: {best} (starts {start})")
 
 
 def random_starts(own, mates, runs):
