@@ -602,10 +602,7 @@ impl GpuSection {
             platform: self.platform()?,
             launch_overhead: time(&self.launch_overhead, "gpu.launch_overhead")?,
             block_overhead: time(&self.block_overhead, "gpu.block_overhead")?,
-            time_slice: match time(&self.time_slice, "gpu.time_slice")? {
-                d if d.digits == 0 && self.time_slice.is_some() => return Err(InputError::new("gpu.time_slice", 0, "must be positive")),
-                d => d,
-            },
+            time_slice: self.time_slice.as_ref().map_or(Ok(Decimal::ZERO), |v| Decimal::positive_of_toml(text, v, "gpu.time_slice"))?,
             context_switch: self.context_switch.as_ref().map(|v| Decimal::of_toml(text, v, "gpu.context_switch")).transpose()?,
             arbitration: word(&self.warp_arbitration, "gpu.warp_arbitration", &["oldest-first", "round-robin", "lrr", "unknown"])?.unwrap_or_default(),
             queue_order_ties: match self.same_cycle_arrivals.as_deref().map(str::trim) {

@@ -645,10 +645,7 @@ fn cycle_time(text: &str, gpu: &GpuSection, unit: Option<&str>) -> Result<Cycle,
             "give the clock or the cycle time, not both",
         )),
         (Some(c), None) => {
-            let time = Decimal::of_toml(text, c, "gpu.cycle_time")?;
-            if time.digits == 0 {
-                return Err(InputError::new("gpu.cycle_time", 0, "must be positive"));
-            }
+            let time = Decimal::positive_of_toml(text, c, "gpu.cycle_time")?;
             Ok(Cycle { time, label: format!("x cycle_time {}", format(time)), missing: None })
         }
         (None, Some(clock)) => {
@@ -778,11 +775,7 @@ fn entry(i: usize, e: &KernelEntry, cx: &Context, cache: &mut WcetCache) -> Resu
             return Err(InputError::new(field("segments"), "[]", "give at least one segment").into());
         }
         for v in given {
-            let d = exact(v, "segments")?;
-            if d.digits == 0 {
-                return Err(InputError::new(field("segments"), v.get_ref(), "every segment must be positive").into());
-            }
-            segments.push(d);
+            segments.push(positive_time(v, "segments")?);
         }
     }
     let sum_segments = e.segments.is_some();

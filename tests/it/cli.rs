@@ -287,6 +287,8 @@ fn bad_task_sets_exit_2_with_the_field() {
         let err = rta_input_error(&base.replacen(from, to, 1), "toml", to);
         assert!(err.contains(&format!("{to}: must be positive")), "{err}");
     }
+    let err = rta_input_error(&base.replacen("[gpu]", "[gpu]\ncycle_time = -1", 1), "toml", "gpu.cycle_time");
+    assert!(err.contains("gpu.cycle_time = -1: must be positive"), "{err}");
 }
 
 /// Mixed block sizes and resources are analysed, with a safe bound, not refused.
@@ -442,8 +444,14 @@ fn time_slicing_is_read() {
     let text = std::fs::read_to_string("instances/rta-time-slicing.toml").unwrap().replacen("time_slice = 1", "", 1);
     rta_input_error(&text, "toml", "gpu.time_slice");
     // A slice of 0 and an empty process name are refused too.
-    let text = std::fs::read_to_string("instances/rta-time-slicing.toml").unwrap().replacen("time_slice = 1\n", "time_slice = 0\n", 1);
-    assert!(rta_input_error(&text, "toml", "gpu.time_slice").contains("positive"));
+    for slice in ["0", "-1"] {
+        let text = std::fs::read_to_string("instances/rta-time-slicing.toml").unwrap().replacen(
+            "time_slice = 1\n",
+            &format!("time_slice = {slice}\n"),
+            1,
+        );
+        assert!(rta_input_error(&text, "toml", "gpu.time_slice").contains(&format!("= {slice}: must be positive")));
+    }
     let text = std::fs::read_to_string("instances/rta-time-slicing.toml").unwrap().replacen("process = \"lane\"", "process = \"\"", 1);
     rta_input_error(&text, "toml", "process");
 }

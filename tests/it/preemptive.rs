@@ -343,6 +343,8 @@ fn bad_framework_input_names_the_field() {
         ("none.toml", "", "segments = [2]\n", "framework.quantum"),
         ("both.toml", fw, "segments = [2]\nwcet = 2\n", "kernels[0].segments"),
         ("zero.toml", fw, "segments = [2, 0]\n", "kernels[0].segments"),
+        ("negative.toml", fw, "segments = [2, -1]\n", "kernels[0].segments = -1: must be positive"),
+        ("qneg.toml", "[framework]\nquantum = -5\n", "segments = [2]\n", "framework.quantum = -5: must be positive"),
         ("empty.toml", "[gpu]\nclock = \"1 GHz\"\n[framework]\nquantum = 5\n", "instructions = \"LC^^CL\"\n", "kernels[0].instructions"),
         (
             "wide.toml",
